@@ -1,0 +1,43 @@
+"""LudoGame: a fast, exact Ludo engine written in Rust.
+
+The package is a drop-in for the CS162 portfolio project's ``LudoGame.py``::
+
+    from LudoGame import LudoGame
+
+    game = LudoGame()
+    spaces = game.play_game(["A", "B"], [("A", 6), ("A", 4), ("B", 6)])
+    player_a = game.get_player_by_position("A")
+    print(player_a.get_token_p_step_count())
+
+Every rule and interpretation it follows is listed in the README (decisions D1-D13).
+"""
+
+from LudoGame._core import (
+    ForeignPlayerError,
+    InvalidPlayersError,
+    InvalidPositionError,
+    InvalidRollError,
+    InvalidStepsError,
+    InvalidTokenError,
+    InvalidTurnError,
+    LudoError,
+    LudoGame,
+    NoGameError,
+    Player,
+    __version__,
+)
+
+__all__ = [
+    "ForeignPlayerError",
+    "InvalidPlayersError",
+    "InvalidPositionError",
+    "InvalidRollError",
+    "InvalidStepsError",
+    "InvalidTokenError",
+    "InvalidTurnError",
+    "LudoError",
+    "LudoGame",
+    "NoGameError",
+    "Player",
+    "__version__",
+]

@@ -1,0 +1,75 @@
+//! The engine's error type. Every fallible call of the engine returns [`LudoError`]; the
+//! Python layer maps each variant once to a Python exception.
+
+use thiserror::Error;
+
+/// Everything the engine can refuse. A call that returns an error has changed nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LudoError {
+    /// A players list with no players in it.
+    #[error("the players list is empty: name between 1 and 4 positions from 'A', 'B', 'C', 'D'")]
+    NoPlayers,
+    /// A players list with more seats than the board has.
+    #[error("too many players ({0}): at most 4 positions from 'A', 'B', 'C', 'D' can play")]
+    TooManyPlayers(usize),
+    /// The same position named twice in a players list.
+    #[error("position {0:?} appears more than once in the players list")]
+    DuplicatePosition(String),
+    /// A position that is not one of the board's.
+    #[error("invalid position {0:?}: expected one of 'A', 'B', 'C', 'D'")]
+    InvalidPosition(String),
+    /// A position that does not play in this game.
+    #[error("position {0:?} is not playing in this game")]
+    PositionNotPlaying(String),
+    /// A die roll outside 1..=6.
+    #[error("invalid roll {0}: a die roll must be an int from 1 to 6")]
+    InvalidRoll(String),
+    /// A turn that is not a `(position, roll)` pair; the value is how it looks.
+    #[error("{0} is not a (position, roll) pair")]
+    MalformedTurn(String),
+    /// An error in one turn of a turns list.
+    #[error("turn {index}: {source}")]
+    InTurn {
+        /// Index of the turn in the turns list.
+        index: usize,
+        /// What is wrong with it.
+        source: Box<LudoError>,
+    },
+    /// A token name other than the rule set's names.
+    #[error("invalid token name {0:?}: expected 'p' or 'q'")]
+    InvalidToken(String),
+    /// A move of zero, negative or too many steps.
+    #[error("invalid step count {0}: a move is from 1 to 57 steps")]
+    InvalidSteps(String),
+    /// A step count that names no space (outside -1..=57).
+    #[error("invalid step count {0}: a token's step count is from -1 (home yard) to 57 (finished)")]
+    StepsOutOfRange(String),
+    /// A player object that belongs to another game.
+    #[error(
+        "player {0:?} does not belong to this game (it comes from another LudoGame or an earlier play_game)"
+    )]
+    ForeignPlayer(String),
+    /// No game has been played yet on this object.
+    #[error("no game yet: call play_game(players, turns) first")]
+    NoGame,
+    /// An argument of the wrong type (mapped to `TypeError` in Python).
+    #[error("{what} must be {expected}, not {got}")]
+    WrongType {
+        /// Which argument.
+        what: String,
+        /// The type it must have.
+        expected: &'static str,
+        /// What it was (type name and value).
+        got: String,
+    },
+}
+
+impl LudoError {
+    /// The error itself, looking through [`LudoError::InTurn`] context.
+    pub fn kind(&self) -> &LudoError {
+        match self {
+            LudoError::InTurn { source, .. } => source.kind(),
+            other => other,
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! The Ludo rules engine.
+//!
+//! - [`rules`]: rule sets as data ([`Rules`]), with presets;
+//! - [`board`]: the position ([`Board`]), small and `Copy`, and how moves change it;
+//! - [`cs162`]: the CS162 assignment's game (space names, the priority rule, `play_game`);
+//! - [`error`]: the one error type of the engine ([`LudoError`]).
+
+pub mod board;
+pub mod cs162;
+pub mod error;
+pub mod rules;
+
+pub use board::{Board, MoveOutcome, Step};
+pub use cs162::{Cs162Game, SpaceName, Token};
+pub use error::LudoError;
+pub use rules::{MAX_SEATS, MAX_TOKENS, Rules, Seat};

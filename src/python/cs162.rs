@@ -1,0 +1,444 @@
+//! `LudoGame` and `Player`: the CS162 assignment's classes, as a thin adapter over
+//! [`Cs162Game`]. A `LudoGame` owns the game of its last `play_game` call; a `Player` is a
+//! live view of one seat of one game (D2, D11).
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
+
+use super::describe;
+use crate::ludo::cs162::{parse_position, parse_token};
+use crate::ludo::{Cs162Game, LudoError as CoreError, MAX_SEATS, Seat, SpaceName};
+
+const NOT_FOUND: &str = "Player not found!";
+const RULES: crate::ludo::Rules = Cs162Game::RULES;
+/// Step counts −1..=57: 59 names per seat.
+const NAMES_PER_SEAT: usize = 59;
+
+type Shared = Arc<Mutex<Cs162Game>>;
+
+fn lock(game: &Shared) -> MutexGuard<'_, Cs162Game> {
+    // No engine call panics while holding the lock, so a poisoned lock still holds a
+    // consistent game.
+    game.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Every space name of every seat, created once as interned Python strings.
+fn space_names(py: Python<'_>) -> &'static [Py<PyString>] {
+    static NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+    NAMES.get_or_init(py, || {
+        (0..MAX_SEATS)
+            .flat_map(|seat| (-1..=RULES.finish_step as i64).map(move |s| (seat, s)))
+            .map(|(seat, s)| {
+                let name = SpaceName::of(seat, s)
+                    .map(|n| n.to_string())
+                    .unwrap_or_default();
+                PyString::intern(py, &name).unbind()
+            })
+            .collect()
+    })
+}
+
+/// The name of `seat`'s space at a step count that is known to be in range.
+fn space_name<'py>(py: Python<'py>, seat: Seat, steps: i8) -> Bound<'py, PyString> {
+    space_names(py)[seat * NAMES_PER_SEAT + (steps as i64 + 1) as usize]
+        .bind(py)
+        .clone()
+}
+
+fn wrong_type(what: &str, expected: &'static str, got: &Bound<'_, PyAny>) -> CoreError {
+    CoreError::WrongType {
+        what: what.to_owned(),
+        expected,
+        got: describe(got),
+    }
+}
+
+/// A Python int (not a bool) as `i64`; an int too big for `i64` gives `out_of_range`.
+fn int_arg(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    out_of_range: fn(String) -> CoreError,
+) -> Result<i64, CoreError> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(wrong_type(what, "an int", obj));
+    }
+    match obj.extract::<i64>() {
+        Ok(v) => Ok(v),
+        Err(_) if obj.is_instance_of::<PyInt>() => Err(out_of_range(describe(obj))),
+        Err(_) => Err(wrong_type(what, "an int", obj)),
+    }
+}
+
+/// A Python str as `&str`-backed `String` check, parsed by `parse`.
+fn str_arg<T>(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    parse: fn(&str) -> Result<T, CoreError>,
+) -> Result<T, CoreError> {
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| wrong_type(what, "a str", obj))?;
+    match s.to_str() {
+        Ok(text) => parse(text),
+        Err(_) => parse(&s.to_string_lossy()),
+    }
+}
+
+fn parse_players(players: &Bound<'_, PyAny>) -> PyResult<Vec<Seat>> {
+    let items: Vec<Bound<'_, PyAny>> = match players.try_iter() {
+        Ok(iter) => iter.collect::<PyResult<_>>()?,
+        Err(_) => {
+            return Err(
+                wrong_type("players", "a list of positions such as ['A', 'B']", players).into(),
+            );
+        }
+    };
+    if let Ok(s) = players.cast::<PyString>() {
+        // A string such as "AB" names one position per character.
+        return s
+            .to_string_lossy()
+            .chars()
+            .map(|c| parse_position(&c.to_string()).map_err(PyErr::from))
+            .collect();
+    }
+    items
+        .iter()
+        .map(|item| {
+            str_arg(item, "a position in the players list", parse_position).map_err(PyErr::from)
+        })
+        .collect()
+}
+
+fn parse_turn(item: &Bound<'_, PyAny>) -> Result<(Seat, i64), CoreError> {
+    let pair = if let Ok(t) = item.cast::<PyTuple>() {
+        (t.len() == 2).then(|| (t.get_item(0), t.get_item(1)))
+    } else if let Ok(l) = item.cast::<PyList>() {
+        (l.len() == 2).then(|| (l.get_item(0), l.get_item(1)))
+    } else {
+        None
+    };
+    let Some((Ok(position), Ok(roll))) = pair else {
+        return Err(CoreError::MalformedTurn(describe(item)));
+    };
+    let seat = str_arg(&position, "a turn's position", parse_position)?;
+    let roll = int_arg(&roll, "a turn's roll", CoreError::InvalidRoll)?;
+    Ok((seat, roll))
+}
+
+fn play_turns(seats: &[Seat], turns: &Bound<'_, PyAny>) -> PyResult<Cs162Game> {
+    let played = if let Ok(list) = turns.cast::<PyList>() {
+        Cs162Game::play_game(seats, list.iter().map(|t| parse_turn(&t)))
+    } else if let Ok(tuple) = turns.cast::<PyTuple>() {
+        Cs162Game::play_game(seats, tuple.iter().map(|t| parse_turn(&t)))
+    } else if turns.is_instance_of::<PyString>() {
+        return Err(wrong_type("turns", "a list of (position, roll) pairs", turns).into());
+    } else {
+        let items: Vec<Bound<'_, PyAny>> = match turns.try_iter() {
+            Ok(iter) => iter.collect::<PyResult<_>>()?,
+            Err(_) => {
+                return Err(wrong_type("turns", "a list of (position, roll) pairs", turns).into());
+            }
+        };
+        Cs162Game::play_game(seats, items.iter().map(parse_turn))
+    };
+    Ok(played?)
+}
+
+/// A game of CS162 Ludo: two to four players at positions 'A'-'D', two tokens each.
+///
+/// `play_game(players, turns)` plays a whole list of rolls with the assignment's priority
+/// rule and returns every token's space; `get_player_by_position` gives live `Player`
+/// views of that game; `move_token` moves one named token.
+#[pyclass(module = "LudoGame")]
+pub struct LudoGame {
+    game: Option<Shared>,
+    players: [Option<Py<Player>>; MAX_SEATS],
+}
+
+#[pymethods]
+impl LudoGame {
+    /// A LudoGame with no game played yet.
+    #[new]
+    fn new() -> Self {
+        LudoGame {
+            game: None,
+            players: Default::default(),
+        }
+    }
+
+    /// Play a new game: `players` is a list of positions (e.g. `['A', 'C']`), `turns` a list
+    /// of `(position, roll)` tuples applied in order with the priority rule. Returns the
+    /// space of each player's `p` then `q` token, players in the order given (D3).
+    ///
+    /// Raises a `LudoError` (or `TypeError`) for bad input, leaving the previous game as it
+    /// was (D13).
+    fn play_game<'py>(
+        &mut self,
+        py: Python<'py>,
+        players: &Bound<'py, PyAny>,
+        turns: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let seats = parse_players(players)?;
+        let game = play_turns(&seats, turns)?;
+        let names = spaces_of(py, &game);
+        self.game = Some(Arc::new(Mutex::new(game)));
+        self.players = Default::default();
+        names
+    }
+
+    /// The `Player` at `position` ('A'-'D') in the current game, the same object every
+    /// time; the string "Player not found!" for any other value (D2).
+    fn get_player_by_position(
+        &mut self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        match self.seat_from(position) {
+            Some(seat) => Ok(self.player(py, seat)?.into_any()),
+            None => Ok(PyString::intern(py, NOT_FOUND).into_any().unbind()),
+        }
+    }
+
+    /// Move `player`'s token `token_name` ('p' or 'q') `steps` forward (D12): from the yard
+    /// only a 6 moves it (to 'R'); a stacked pair moves together; a move past 'E' bounces
+    /// back; opponents on the landing space are kicked home. `player` is a `Player` of this
+    /// game (or its position); `steps` is 1-57. Returns None.
+    fn move_token(
+        &self,
+        player: &Bound<'_, PyAny>,
+        token_name: &Bound<'_, PyAny>,
+        steps: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let game = self.game.as_ref().ok_or(CoreError::NoGame)?;
+        let seat = if let Ok(p) = player.cast::<Player>() {
+            let p = p.get();
+            if !Arc::ptr_eq(&p.game, game) {
+                return Err(CoreError::ForeignPlayer(p.label()).into());
+            }
+            p.seat
+        } else if player.is_instance_of::<PyString>() {
+            str_arg(player, "player", parse_position)?
+        } else {
+            return Err(wrong_type("player", "a Player", player).into());
+        };
+        let token = str_arg(token_name, "token_name", parse_token)?;
+        let steps = int_arg(steps, "steps", CoreError::InvalidSteps)?;
+        lock(game).move_token(seat, token, steps)?;
+        Ok(())
+    }
+
+    /// Apply one more roll to the current game with the priority rule, as one turn of
+    /// `play_game` would (not part of the assignment). Returns the names of the tokens that
+    /// moved ('p', 'q', or 'pq' for a stacked pair), or None when nothing moved.
+    fn play_turn(
+        &self,
+        position: &Bound<'_, PyAny>,
+        roll: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<String>> {
+        let game = self.game.as_ref().ok_or(CoreError::NoGame)?;
+        let seat = str_arg(position, "position", parse_position)?;
+        let roll = int_arg(roll, "roll", CoreError::InvalidRoll)?;
+        let outcome = lock(game).play_turn(seat, roll)?;
+        Ok(outcome.filter(|o| o.moved != 0).map(|o| {
+            (0..RULES.tokens as usize)
+                .filter(|t| o.moved & (1 << t) != 0)
+                .map(|t| RULES.token_labels[t])
+                .collect()
+        }))
+    }
+
+    /// The players of the current game, in the order of the players list.
+    #[getter]
+    fn players(&mut self, py: Python<'_>) -> PyResult<Vec<Py<Player>>> {
+        let Some(game) = &self.game else {
+            return Ok(Vec::new());
+        };
+        let seats = lock(game).players().to_vec();
+        seats.into_iter().map(|s| self.player(py, s)).collect()
+    }
+
+    /// The space of every token, as `play_game` returned it, for the current game.
+    fn get_spaces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let game = self.game.as_ref().ok_or(CoreError::NoGame)?;
+        let snapshot = *lock(game);
+        spaces_of(py, &snapshot)
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.game {
+            None => "LudoGame(no game played yet)".to_owned(),
+            Some(game) => {
+                let g = *lock(game);
+                let labels: Vec<String> = g
+                    .players()
+                    .iter()
+                    .map(|&s| format!("'{}'", RULES.seat_labels[s]))
+                    .collect();
+                let spaces: Vec<String> = g.spaces().map(|s| format!("'{s}'")).collect();
+                format!(
+                    "LudoGame(players=[{}], spaces=[{}])",
+                    labels.join(", "),
+                    spaces.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl LudoGame {
+    fn seat_from(&self, position: &Bound<'_, PyAny>) -> Option<Seat> {
+        let game = self.game.as_ref()?;
+        let seat = str_arg(position, "position", parse_position).ok()?;
+        lock(game).has_seat(seat).then_some(seat)
+    }
+
+    fn player(&mut self, py: Python<'_>, seat: Seat) -> PyResult<Py<Player>> {
+        if let Some(p) = &self.players[seat] {
+            return Ok(p.clone_ref(py));
+        }
+        let game = self.game.clone().ok_or(CoreError::NoGame)?;
+        let p = Py::new(py, Player { game, seat })?;
+        self.players[seat] = Some(p.clone_ref(py));
+        Ok(p)
+    }
+}
+
+fn spaces_of<'py>(py: Python<'py>, game: &Cs162Game) -> PyResult<Bound<'py, PyList>> {
+    let board = game.board();
+    PyList::new(
+        py,
+        game.players().iter().flat_map(|&seat| {
+            (0..RULES.tokens as usize).map(move |t| space_name(py, seat, board.step(seat, t)))
+        }),
+    )
+}
+
+/// One player of a game: its position, start and end spaces, and its tokens `p` and `q`.
+/// A Player is a live view: it always shows the game it belongs to as it is now.
+#[pyclass(module = "LudoGame", frozen)]
+pub struct Player {
+    game: Shared,
+    seat: Seat,
+}
+
+#[pymethods]
+impl Player {
+    /// A player at `position` ('A'-'D') seated alone in a game of its own; useful for
+    /// `get_space_name`. Players of a `LudoGame` come from `get_player_by_position`.
+    #[new]
+    fn new(position: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let seat = str_arg(position, "position", parse_position)?;
+        let game = Cs162Game::new(&[seat])?;
+        Ok(Player {
+            game: Arc::new(Mutex::new(game)),
+            seat,
+        })
+    }
+
+    /// True when both tokens have reached the finishing square 'E', else False.
+    fn get_completed(&self) -> bool {
+        lock(&self.game).completed(self.seat)
+    }
+
+    /// Total steps of token p: -1 in the home yard, 0 ready to go, up to 57 finished.
+    fn get_token_p_step_count(&self) -> i64 {
+        self.steps_of(0)
+    }
+
+    /// Total steps of token q: -1 in the home yard, 0 ready to go, up to 57 finished.
+    fn get_token_q_step_count(&self) -> i64 {
+        self.steps_of(1)
+    }
+
+    /// The name of the space this player's token stands on after `steps` total steps:
+    /// 'H' (-1), 'R' (0), the track space '1'-'56', a home square such as 'A1'-'A6', or
+    /// 'E' (57) (D1). Raises ValueError for steps outside -1..57.
+    fn get_space_name<'py>(
+        &self,
+        py: Python<'py>,
+        steps: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyString>> {
+        let steps = int_arg(steps, "steps", CoreError::StepsOutOfRange)?;
+        SpaceName::of(self.seat, steps)?;
+        Ok(space_name(py, self.seat, steps as i8))
+    }
+
+    /// The position, 'A'-'D'.
+    #[getter]
+    fn position(&self) -> String {
+        self.label()
+    }
+
+    /// The track space where this player's tokens enter the board (A 1, B 15, C 29, D 43).
+    #[getter]
+    fn start_space(&self) -> u8 {
+        RULES
+            .track_square(self.seat, RULES.first_track_step)
+            .unwrap_or(0)
+            + 1
+    }
+
+    /// The last track space before this player's home squares (A 50, B 8, C 22, D 36).
+    #[getter]
+    fn end_space(&self) -> u8 {
+        RULES
+            .track_square(self.seat, RULES.last_track_step)
+            .unwrap_or(0)
+            + 1
+    }
+
+    /// Same as `get_completed()`.
+    #[getter(completed)]
+    fn is_completed(&self) -> bool {
+        self.get_completed()
+    }
+
+    /// Step counts of `(p, q)`.
+    #[getter]
+    fn steps(&self) -> (i64, i64) {
+        (self.steps_of(0), self.steps_of(1))
+    }
+
+    /// Space names of `(p, q)`.
+    #[getter]
+    fn spaces<'py>(&self, py: Python<'py>) -> (Bound<'py, PyString>, Bound<'py, PyString>) {
+        let g = *lock(&self.game);
+        (
+            space_name(py, self.seat, g.steps(self.seat, 0)),
+            space_name(py, self.seat, g.steps(self.seat, 1)),
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        let g = *lock(&self.game);
+        let name = |t| {
+            SpaceName::of(self.seat, g.steps(self.seat, t) as i64)
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        };
+        format!(
+            "Player(position='{}', p='{}', q='{}', completed={})",
+            self.label(),
+            name(0),
+            name(1),
+            if g.completed(self.seat) {
+                "True"
+            } else {
+                "False"
+            }
+        )
+    }
+}
+
+impl Player {
+    fn steps_of(&self, token: usize) -> i64 {
+        lock(&self.game).steps(self.seat, token) as i64
+    }
+
+    fn label(&self) -> String {
+        RULES.seat_labels[self.seat].to_string()
+    }
+}

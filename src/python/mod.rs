@@ -1,0 +1,46 @@
+//! The PyO3 binding layer: the only code in the crate that knows about Python. It converts
+//! and validates Python arguments, calls the engine in [`crate::ludo`], and converts back.
+//! Engine errors become Python exceptions in one place ([`errors`]).
+
+use pyo3::prelude::*;
+
+mod cs162;
+mod errors;
+
+/// The compiled core of the `LudoGame` package.
+#[pymodule(name = "_core")]
+mod core_module {
+    use pyo3::prelude::*;
+
+    #[pymodule_export]
+    use super::cs162::{LudoGame, Player};
+    #[pymodule_export]
+    use super::errors::{
+        ForeignPlayerError, InvalidPlayersError, InvalidPositionError, InvalidRollError,
+        InvalidStepsError, InvalidTokenError, InvalidTurnError, LudoError, NoGameError,
+    };
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
+}
+
+/// Type name and short repr of a Python value, for error messages.
+pub(crate) fn describe(obj: &Bound<'_, PyAny>) -> String {
+    let type_name = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".to_owned());
+    let repr = obj
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".to_owned());
+    let repr = if repr.chars().count() > 40 {
+        format!("{}...", repr.chars().take(37).collect::<String>())
+    } else {
+        repr
+    };
+    format!("{type_name} ({repr})")
+}
