@@ -4,6 +4,20 @@ from collections.abc import Iterable, Sequence
 from typing import SupportsIndex, final
 
 __version__: str
+__all__ = [
+    "ForeignPlayerError",
+    "InvalidPlayersError",
+    "InvalidPositionError",
+    "InvalidRollError",
+    "InvalidStepsError",
+    "InvalidTokenError",
+    "InvalidTurnError",
+    "LudoError",
+    "LudoGame",
+    "NoGameError",
+    "Player",
+    "__version__",
+]
 
 class LudoError(ValueError):
     """Base class of every error LudoGame raises for bad input (a ValueError)."""
@@ -32,14 +46,14 @@ class ForeignPlayerError(LudoError):
 class NoGameError(LudoError):
     """An operation that needs a game before play_game was called."""
 
-Turn = tuple[str, SupportsIndex] | Sequence[str | SupportsIndex]
+_Turn = tuple[str, SupportsIndex] | Sequence[str | SupportsIndex]
 
 @final
 class LudoGame:
     """A game of CS162 Ludo: two to four players at positions 'A'-'D', two tokens each."""
 
     def __new__(cls) -> LudoGame: ...
-    def play_game(self, players: Iterable[str], turns: Iterable[Turn]) -> list[str]:
+    def play_game(self, players: Iterable[str], turns: Iterable[_Turn]) -> list[str]:
         """Play a new game and return each player's p then q space, in players order."""
 
     def get_player_by_position(self, position: object) -> Player | str:

@@ -13,13 +13,13 @@ pub enum LudoError {
     #[error("too many players ({0}): at most 4 positions from 'A', 'B', 'C', 'D' can play")]
     TooManyPlayers(usize),
     /// The same position named twice in a players list.
-    #[error("position {0:?} appears more than once in the players list")]
+    #[error("position '{0}' appears more than once in the players list")]
     DuplicatePosition(String),
     /// A position that is not one of the board's.
-    #[error("invalid position {0:?}: expected one of 'A', 'B', 'C', 'D'")]
+    #[error("invalid position '{0}': expected one of 'A', 'B', 'C', 'D'")]
     InvalidPosition(String),
     /// A position that does not play in this game.
-    #[error("position {0:?} is not playing in this game")]
+    #[error("position '{0}' is not playing in this game")]
     PositionNotPlaying(String),
     /// A die roll outside 1..=6.
     #[error("invalid roll {0}: a die roll must be an int from 1 to 6")]
@@ -36,7 +36,7 @@ pub enum LudoError {
         source: Box<LudoError>,
     },
     /// A token name other than the rule set's names.
-    #[error("invalid token name {0:?}: expected 'p' or 'q'")]
+    #[error("invalid token name '{0}': expected 'p' or 'q'")]
     InvalidToken(String),
     /// A move of zero, negative or too many steps.
     #[error("invalid step count {0}: a move is from 1 to 57 steps")]
@@ -46,7 +46,7 @@ pub enum LudoError {
     StepsOutOfRange(String),
     /// A player object that belongs to another game.
     #[error(
-        "player {0:?} does not belong to this game (it comes from another LudoGame or an earlier play_game)"
+        "player '{0}' does not belong to this game (it comes from another LudoGame or an earlier play_game)"
     )]
     ForeignPlayer(String),
     /// No game has been played yet on this object.

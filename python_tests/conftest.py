@@ -1,0 +1,29 @@
+"""Shared fixtures for the LudoGame test suite."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DATA = Path(__file__).resolve().parent / "data"
+
+WORKED_EXAMPLE_TURNS = [
+    ("A", 6), ("A", 4), ("A", 5), ("A", 4), ("B", 6), ("B", 4), ("B", 1), ("B", 2),
+    ("A", 6), ("A", 4), ("A", 6), ("A", 3), ("A", 5), ("A", 1), ("A", 5), ("A", 4),
+]  # fmt: skip
+
+
+def load_known_cases() -> list[dict[str, Any]]:
+    """The course's worked example, instructor cases and grader tests (copied from shared/)."""
+    with open(DATA / "known_cases.json", encoding="utf-8") as f:
+        cases: list[dict[str, Any]] = json.load(f)
+    return cases
+
+
+@pytest.fixture
+def worked_example_turns() -> list[tuple[str, int]]:
+    """The assignment's worked example turns list."""
+    return list(WORKED_EXAMPLE_TURNS)
