@@ -1,13 +1,13 @@
 //! The position of every token, and how a move changes it. [`Board`] is small and `Copy`;
-//! every function takes the [`Rules`] it plays by.
+//! every function takes the [`Rules`] it plays by, so one board serves every rule set.
 
 use super::rules::{MAX_SEATS, MAX_TOKENS, Overshoot, OwnTokens, Rules, Seat};
 
-/// A token's progress along its route: −1 in the yard, 0 at the entry point, up to the
-/// rule set's `finish_step`.
+/// A token's progress along its route: negative in the yard (−1, or −1 − slot with start
+/// slots), 0 at the entry point, up to the rule set's `finish_step`.
 pub type Step = i8;
 
-/// The step count of a token in its yard.
+/// The step count of a token in its yard (its first start slot).
 pub const YARD: Step = -1;
 
 /// Where every token of every seat stands.
@@ -26,10 +26,16 @@ pub struct MoveOutcome {
     pub from: Step,
     /// Step count after the move.
     pub to: Step,
-    /// The move ran past the finish and came back.
+    /// The move ran past the end of the route and came back.
     pub bounced: bool,
+    /// The move ran past the end of the route and the token stayed where it was.
+    pub stayed: bool,
+    /// Squares the mover was bumped on by its own tokens.
+    pub bumped: u8,
     /// For each seat, the bit mask of its tokens sent back to the yard.
     pub captured: [u8; MAX_SEATS],
+    /// The move brought the token(s) home.
+    pub reached_home: bool,
 }
 
 impl MoveOutcome {
@@ -39,11 +45,26 @@ impl MoveOutcome {
     }
 }
 
+/// Is this step count in the yard?
+#[inline]
+pub fn in_yard(step: Step) -> bool {
+    step < 0
+}
+
 impl Board {
-    /// A board where the seats in `seat_mask` play, every token in its yard.
-    pub fn new(seat_mask: u8) -> Board {
+    /// A board where the seats in `seat_mask` play, every token in its yard (on its own
+    /// start slot when the rules number them).
+    pub fn new(rules: &Rules, seat_mask: u8) -> Board {
+        let mut steps = [[YARD; MAX_TOKENS]; MAX_SEATS];
+        if rules.yard_slots {
+            for seat in steps.iter_mut() {
+                for (t, s) in seat.iter_mut().enumerate() {
+                    *s = YARD - t as Step;
+                }
+            }
+        }
         Board {
-            steps: [[YARD; MAX_TOKENS]; MAX_SEATS],
+            steps,
             seats: seat_mask & ((1 << MAX_SEATS) - 1),
         }
     }
@@ -70,15 +91,15 @@ impl Board {
         &self.steps[seat]
     }
 
-    /// Has every token of `seat` reached the finish?
+    /// Has every token of `seat` come home?
     pub fn is_finished(&self, rules: &Rules, seat: Seat) -> bool {
         self.steps[seat][..rules.tokens as usize]
             .iter()
-            .all(|&s| s == rules.finish_step)
+            .all(|&s| s >= rules.home_step)
     }
 
-    /// Bit mask of `seat`'s tokens that move together with `token`: the tokens stacked on
-    /// its square (track or home column, D8), or just `token` itself.
+    /// Bit mask of `seat`'s tokens that move together with `token`: with stacking, the
+    /// tokens on its square (track or home column, D8); otherwise just `token` itself.
     pub fn piece_mask(&self, rules: &Rules, seat: Seat, token: usize) -> u8 {
         let s = self.steps[seat][token];
         let stackable = s >= rules.first_track_step && s < rules.finish_step;
@@ -94,45 +115,9 @@ impl Board {
         mask
     }
 
-    /// The step `token` of `seat` would reach with a move of `roll` steps, or `None` when it
-    /// cannot move (finished, or in the yard without the entering roll).
-    pub fn target(&self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> Option<Step> {
-        let s = self.steps[seat][token];
-        if s == YARD {
-            return (roll == rules.enter_roll).then_some(0);
-        }
-        if s >= rules.finish_step {
-            return None;
-        }
-        let finish = rules.finish_step as i16;
-        let reached = s as i16 + roll as i16;
-        if reached <= finish {
-            return Some(reached as Step);
-        }
-        match rules.overshoot {
-            Overshoot::Bounce => {
-                let back = 2 * finish - reached;
-                // A move longer than the whole route would bounce off the route's start.
-                (back >= rules.first_track_step as i16).then_some(back as Step)
-            }
-        }
-    }
-
-    /// Would moving `token` of `seat` by `roll` land on an opponent and capture it?
-    pub fn would_capture(&self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> bool {
-        match self.target(rules, seat, token, roll) {
-            Some(to) => self.opponents_on(rules, seat, to) != [0; MAX_SEATS],
-            None => false,
-        }
-    }
-
-    /// For each opponent seat, the mask of its tokens on the track square that `seat`'s
-    /// step `to` names (all zero when `to` is off the track).
-    fn opponents_on(&self, rules: &Rules, seat: Seat, to: Step) -> [u8; MAX_SEATS] {
+    /// For each seat other than `seat`, the mask of its tokens on 0-based track `square`.
+    fn others_on_square(&self, rules: &Rules, seat: Seat, square: u8) -> [u8; MAX_SEATS] {
         let mut hit = [0u8; MAX_SEATS];
-        let Some(square) = rules.track_square(seat, to) else {
-            return hit;
-        };
         for (other, mask) in hit.iter_mut().enumerate() {
             if other == seat || !self.has_seat(other) {
                 continue;
@@ -146,20 +131,95 @@ impl Board {
         hit
     }
 
-    /// Move `token` of `seat` by `roll` steps: its whole stack moves, and opponents on the
-    /// landing track square go back to their yards. A token that cannot move is left alone
-    /// (the outcome's `moved` is 0). The caller checks `seat` and `token` exist.
+    /// Is there an opponent block (two or more tokens of one other seat) on `square`?
+    fn opponent_block(&self, rules: &Rules, seat: Seat, square: u8) -> bool {
+        self.others_on_square(rules, seat, square)
+            .iter()
+            .any(|m| m.count_ones() >= 2)
+    }
+
+    /// The step `token` of `seat` would reach with a move of `roll` steps before own-token
+    /// bumps, or `None` when the move is not legal (a finished token, a yard token without
+    /// the entering roll, an illegal overshoot, an opponent block in the way).
+    pub fn target(&self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> Option<Step> {
+        let s = self.steps[seat][token];
+        let blocks = rules.own_tokens == OwnTokens::Block;
+        if in_yard(s) {
+            if roll != rules.enter_roll {
+                return None;
+            }
+            if blocks
+                && let Some(square) = rules.track_square(seat, 0)
+                && self.opponent_block(rules, seat, square)
+            {
+                return None;
+            }
+            return Some(0);
+        }
+        if s >= rules.finish_step {
+            return (rules.overshoot == Overshoot::Stay).then_some(s);
+        }
+        let finish = rules.finish_step as i16;
+        let reached = s as i16 + roll as i16;
+        if blocks {
+            let last = reached.min(rules.last_track_step as i16);
+            for step in s as i16 + 1..=last {
+                if let Some(square) = rules.track_square(seat, step as Step)
+                    && self.opponent_block(rules, seat, square)
+                {
+                    return None;
+                }
+            }
+        }
+        if reached <= finish {
+            return Some(reached as Step);
+        }
+        match rules.overshoot {
+            Overshoot::Bounce => {
+                let back = 2 * finish - reached;
+                // A move longer than the whole route would bounce off the route's start.
+                (back >= rules.first_track_step as i16).then_some(back as Step)
+            }
+            Overshoot::Stay => Some(s),
+            Overshoot::Illegal => None,
+        }
+    }
+
+    /// Would moving `token` of `seat` by `roll` capture an opponent?
+    pub fn would_capture(&self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> bool {
+        let mut after = *self;
+        after.apply(rules, seat, token, roll).captured_any()
+    }
+
+    /// Move `token` of `seat` by `roll` steps: its whole stack moves, own tokens bump it on
+    /// (with bumping), and opponents on the landing track square go back to their yards
+    /// (unless the square is safe). A move that is not legal leaves the board alone (the
+    /// outcome's `moved` is 0). The caller checks `seat` and `token` exist.
     pub fn apply(&mut self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> MoveOutcome {
         let from = self.steps[seat][token];
-        let Some(to) = self.target(rules, seat, token, roll) else {
+        let Some(mut to) = self.target(rules, seat, token, roll) else {
             return MoveOutcome {
                 from,
                 to: from,
                 ..MoveOutcome::default()
             };
         };
+        let stayed = to == from;
+        let bounced = !in_yard(from) && from as i16 + roll as i16 > rules.finish_step as i16;
+        let mut bumped = 0;
+        if rules.own_tokens == OwnTokens::Bump && !stayed {
+            let n = rules.tokens as usize;
+            while (0..n).any(|t| t != token && self.steps[seat][t] == to) {
+                bumped += 1;
+                if to >= rules.finish_step {
+                    to = from; // bumped past the end of the route: the mover stays
+                    break;
+                }
+                to += 1;
+            }
+        }
         // Leaving the yard moves one token only: yard tokens are never stacked.
-        let moved = if from == YARD {
+        let moved = if in_yard(from) {
             1 << token
         } else {
             self.piece_mask(rules, seat, token)
@@ -169,25 +229,46 @@ impl Board {
                 self.steps[seat][t] = to;
             }
         }
-        let captured = self.opponents_on(rules, seat, to);
-        for (other, &mask) in captured.iter().enumerate() {
-            for t in 0..rules.tokens as usize {
-                if mask & (1 << t) != 0 {
-                    self.steps[other][t] = YARD;
+        let mut captured = [0u8; MAX_SEATS];
+        if to != from
+            && let Some(square) = rules.track_square(seat, to)
+            && !rules.is_safe_square(square)
+        {
+            captured = self.others_on_square(rules, seat, square);
+            for (other, &mask) in captured.iter().enumerate() {
+                for t in 0..rules.tokens as usize {
+                    if mask & (1 << t) != 0 {
+                        self.send_to_yard(rules, other, t);
+                    }
                 }
             }
         }
         MoveOutcome {
-            moved,
+            moved: if to == from && !stayed { 0 } else { moved },
             from,
             to,
-            bounced: from as i16 + roll as i16 > rules.finish_step as i16,
+            bounced,
+            stayed,
+            bumped,
             captured,
+            reached_home: from < rules.home_step && to >= rules.home_step,
         }
     }
 
+    /// Put a token back in its yard: at −1, or on its owner's first free start slot.
+    fn send_to_yard(&mut self, rules: &Rules, seat: Seat, token: usize) {
+        let mut slot = YARD;
+        if rules.yard_slots {
+            let taken = &self.steps[seat][..rules.tokens as usize];
+            while taken.contains(&slot) {
+                slot -= 1;
+            }
+        }
+        self.steps[seat][token] = slot;
+    }
+
     /// Set one token's step count directly (for tests and for loading positions). The
-    /// caller guarantees the value is within `-1..=finish_step`.
+    /// caller guarantees the value fits the rules.
     pub fn set_step(&mut self, seat: Seat, token: usize, step: Step) {
         self.steps[seat][token] = step;
     }
@@ -202,7 +283,7 @@ mod tests {
 
     #[test]
     fn leaving_the_yard_needs_a_six() {
-        let mut b = Board::new(AB);
+        let mut b = Board::new(&R, AB);
         for roll in 1..6 {
             assert_eq!(b.target(&R, 0, 0, roll), None);
         }
@@ -214,14 +295,15 @@ mod tests {
 
     #[test]
     fn bounce_off_the_finish() {
-        let mut b = Board::new(AB);
+        let mut b = Board::new(&R, AB);
         b.set_step(0, 0, 55);
         let out = b.apply(&R, 0, 0, 4);
         assert!(out.bounced);
         assert_eq!(b.step(0, 0), 55);
         b.apply(&R, 0, 0, 5);
         assert_eq!(b.step(0, 0), 54);
-        b.apply(&R, 0, 0, 3);
+        let out = b.apply(&R, 0, 0, 3);
+        assert!(out.reached_home);
         assert_eq!(b.step(0, 0), 57);
         assert!(
             b.target(&R, 0, 0, 1).is_none(),
@@ -231,7 +313,7 @@ mod tests {
 
     #[test]
     fn stacks_move_together_and_split_when_captured() {
-        let mut b = Board::new(AB);
+        let mut b = Board::new(&R, AB);
         b.set_step(0, 0, 3);
         b.set_step(0, 1, 3);
         assert_eq!(b.piece_mask(&R, 0, 0), 0b11);
@@ -246,7 +328,7 @@ mod tests {
 
     #[test]
     fn ready_tokens_are_not_stacked_nor_captured() {
-        let mut b = Board::new(AB);
+        let mut b = Board::new(&R, AB);
         b.set_step(0, 0, 0);
         b.set_step(0, 1, 0);
         assert_eq!(b.piece_mask(&R, 0, 0), 0b01);
@@ -256,26 +338,131 @@ mod tests {
 
     #[test]
     fn only_the_landing_square_captures() {
-        let mut b = Board::new(AB);
+        let mut b = Board::new(&R, AB);
         b.set_step(0, 0, 16); // A on space 16
         b.set_step(1, 0, 0); // B ready; B's step 2 is space 16
         assert!(!b.would_capture(&R, 1, 0, 3));
         assert!(b.would_capture(&R, 1, 0, 2));
+        assert_eq!(b.step(0, 0), 16, "would_capture changes nothing");
     }
 
     #[test]
-    fn moving_n_equals_reaching_the_same_target() {
-        // The target of a long move is the target of its steps taken one at a time,
-        // as long as no bounce happens on the way.
-        let b = Board::new(AB);
-        let mut one = b;
-        one.set_step(0, 0, 0);
-        for _ in 0..50 {
-            one.apply(&R, 0, 0, 1);
+    fn standard_exact_finish_and_shared_squares() {
+        let r = Rules::STANDARD;
+        let mut b = Board::new(&r, 0b0101);
+        b.set_step(0, 0, 54);
+        assert_eq!(b.target(&r, 0, 0, 3), None, "overshoot is illegal");
+        assert_eq!(b.target(&r, 0, 0, 2), Some(56));
+        b.set_step(0, 1, 10);
+        b.set_step(0, 2, 7);
+        b.apply(&r, 0, 2, 3);
+        assert_eq!((b.step(0, 1), b.step(0, 2)), (10, 10), "own tokens share");
+        assert_eq!(b.piece_mask(&r, 0, 1), 0b10, "and move separately");
+    }
+
+    #[test]
+    fn standard_entering_captures_on_the_start_square() {
+        let r = Rules::STANDARD;
+        let mut b = Board::new(&r, 0b0101);
+        b.set_step(2, 0, 26); // C's step 26 is square 52 -> 0, A's start square
+        let out = b.apply(&r, 0, 0, 6);
+        assert_eq!(out.to, 0);
+        assert_eq!(out.captured, [0, 0, 1, 0]);
+        assert_eq!(b.step(2, 0), YARD);
+    }
+
+    #[test]
+    fn safe_squares_protect() {
+        let mut r = Rules::STANDARD;
+        r.safe_squares = true;
+        let mut b = Board::new(&r, 0b0101);
+        b.set_step(2, 0, 26 + 8); // square 8 (A's start + 8): a star
+        b.set_step(0, 0, 3);
+        let out = b.apply(&r, 0, 0, 5);
+        assert!(!out.captured_any());
+        assert_eq!((b.step(0, 0), b.step(2, 0)), (8, 34));
+    }
+
+    #[test]
+    fn blocks_cannot_be_passed_or_landed_on() {
+        let mut r = Rules::STANDARD;
+        r.own_tokens = OwnTokens::Block;
+        let mut b = Board::new(&r, 0b0101);
+        b.set_step(2, 0, 30); // C's step 30 = square 4
+        b.set_step(2, 1, 30);
+        b.set_step(0, 0, 2);
+        assert_eq!(b.target(&r, 0, 0, 1), Some(3));
+        assert_eq!(b.target(&r, 0, 0, 2), None, "landing on a block");
+        assert_eq!(b.target(&r, 0, 0, 5), None, "passing a block");
+        b.set_step(2, 1, 31);
+        assert_eq!(b.target(&r, 0, 0, 5), Some(7), "one token is no block");
+    }
+
+    #[test]
+    fn gt_bump_stay_and_start_slots() {
+        let r = Rules::GT;
+        let mut b = Board::new(&r, 0b1111);
+        assert_eq!(
+            (b.step(0, 0), b.step(0, 1)),
+            (-1, -2),
+            "start slots 41 and 42"
+        );
+        b.apply(&r, 0, 0, 6);
+        let out = b.apply(&r, 0, 1, 6);
+        assert_eq!(
+            (out.to, out.bumped),
+            (1, 1),
+            "entering onto an own token bumps"
+        );
+        b.set_step(0, 0, 41);
+        assert_eq!(b.target(&r, 0, 0, 3), Some(41));
+        let out = b.apply(&r, 0, 0, 3);
+        assert!(out.stayed && out.moved != 0);
+        // A capture sends the token to its owner's first free start slot, which need not
+        // be the slot it started on.
+        b.set_step(1, 1, -1); // B's second token on B's first slot
+        b.set_step(1, 0, 5); // B's first token on square (10 + 5) = 15 (0-based)
+        b.set_step(0, 0, 14); // A's first token on square 14
+        let out = b.apply(&r, 0, 0, 1);
+        assert_eq!(out.captured, [0, 1, 0, 0]);
+        assert_eq!(b.step(1, 0), -2, "the first free slot is B's second");
+    }
+
+    #[test]
+    fn gt_bumped_past_the_end_stays() {
+        let r = Rules::GT;
+        let mut b = Board::new(&r, 0b0001);
+        b.set_step(0, 1, 41);
+        b.set_step(0, 0, 39);
+        let out = b.apply(&r, 0, 0, 2);
+        assert_eq!(out.to, 39);
+        assert_eq!(b.step(0, 0), 39);
+    }
+
+    #[test]
+    fn moving_n_equals_moving_one_n_times_standard_every_seat_and_step() {
+        // The gist's own algorithm fails this on another colour's turning square; the
+        // step-count representation must not.
+        let r = Rules::STANDARD;
+        for seat in 0..4 {
+            for start in 0..=55 {
+                for n in 1..=6u8 {
+                    let mut b = Board::new(&r, 1 << seat);
+                    b.set_step(seat, 0, start);
+                    let mut one = b;
+                    let whole = b.apply(&r, seat, 0, n);
+                    let mut ok = true;
+                    for _ in 0..n {
+                        ok &= one.apply(&r, seat, 0, 1).moved != 0;
+                    }
+                    if whole.moved != 0 {
+                        assert!(ok);
+                        assert_eq!(b, one, "seat {seat} from {start} by {n}");
+                    } else {
+                        assert!(start as i16 + n as i16 > 56);
+                    }
+                }
+            }
         }
-        let mut many = b;
-        many.set_step(0, 0, 0);
-        many.apply(&R, 0, 0, 50);
-        assert_eq!(one, many);
     }
 }

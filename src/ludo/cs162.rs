@@ -75,7 +75,7 @@ pub fn parse_position(label: &str) -> Result<Seat, LudoError> {
 pub fn parse_token(name: &str) -> Result<Token, LudoError> {
     let mut chars = name.chars();
     match (chars.next(), chars.next()) {
-        (Some(c), None) => RULES.token_of(c),
+        (Some(c), None) => RULES.token_of(0, c),
         _ => None,
     }
     .ok_or_else(|| LudoError::InvalidToken(name.to_owned()))
@@ -116,7 +116,7 @@ impl Cs162Game {
             order[i] = seat;
         }
         Ok(Cs162Game {
-            board: Board::new(mask),
+            board: Board::new(&RULES, mask),
             order,
             len: players.len() as u8,
         })

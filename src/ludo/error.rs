@@ -52,6 +52,9 @@ pub enum LudoError {
     /// No game has been played yet on this object.
     #[error("no game yet: call play_game(players, turns) first")]
     NoGame,
+    /// A rule set whose options do not fit together, or an unknown option.
+    #[error("invalid rules: {0}")]
+    InvalidRules(String),
     /// An argument of the wrong type (mapped to `TypeError` in Python).
     #[error("{what} must be {expected}, not {got}")]
     WrongType {

@@ -1,8 +1,12 @@
 //! Rule sets as data. A [`Rules`] value says how big the board is, where each seat enters the
-//! shared track, how many tokens each seat has and how moves resolve; the move code in
-//! [`crate::ludo::board`] reads it instead of hard-coding any one game.
+//! shared track, how many tokens each seat has and how moves and turns resolve; the move
+//! code in [`crate::ludo::board`] and the turn code in [`crate::ludo::game`] read it instead
+//! of hard-coding any one game. Three presets ([`Rules::CS162`], [`Rules::STANDARD`],
+//! [`Rules::GT`]) can be changed option by option and checked with [`Rules::validate`].
 
-/// A seat index, `0..MAX_SEATS` (for the CS162 rules: 0 = 'A', 1 = 'B', 2 = 'C', 3 = 'D').
+use super::error::LudoError;
+
+/// A seat index, `0..MAX_SEATS` (seats are labelled 'A'..'D' in every preset).
 pub type Seat = usize;
 
 /// The most seats any rule set has.
@@ -11,11 +15,27 @@ pub const MAX_SEATS: usize = 4;
 /// The most tokens a seat can have in any rule set.
 pub const MAX_TOKENS: usize = 4;
 
-/// What happens when a roll would carry a token past the finishing step.
+/// Which of the seeds' games a rule set descends from: decides how squares are named and
+/// how the board is drawn; the rules themselves are the other fields of [`Rules`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// The CS162 portfolio project (56-square track, 'R' off the track).
+    Cs162,
+    /// Standard Ludo on the 52-square board.
+    Standard,
+    /// The GT Ludo game (40 play squares, start slots, two goal squares each).
+    Gt,
+}
+
+/// What happens when a roll would carry a token past the last step of its route.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Overshoot {
-    /// The token walks to the finish and back by the remainder (CS162, D5).
+    /// The token walks to the end and back by the remainder (CS162, D5).
     Bounce,
+    /// The move is allowed but the token stays where it is (GT).
+    Stay,
+    /// The move is not legal (standard Ludo: exact roll to finish).
+    Illegal,
 }
 
 /// What happens when a token ends its move where its own tokens stand.
@@ -23,15 +43,51 @@ pub enum Overshoot {
 pub enum OwnTokens {
     /// They form a stack that moves as one piece until it finishes (CS162, D8).
     Stack,
+    /// They share the square and move separately (standard Ludo).
+    Share,
+    /// The mover is bumped on to the next free square of its route (GT).
+    Bump,
+    /// They share the square, and two or more of them on a track square form a block that
+    /// opponents can neither land on nor pass.
+    Block,
+}
+
+/// Which rolls give another roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SixBonus {
+    /// A 6 gives no extra roll.
+    Never,
+    /// A 6 gives one extra roll; a 6 on that extra roll gives no further one (CS162).
+    Once,
+    /// Every 6 gives another roll (standard, GT), up to the six limit if one is set.
+    Always,
+}
+
+/// When the game ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndCondition {
+    /// As soon as one player has brought every token home (GT).
+    FirstWinner,
+    /// When one player is left: everyone is ranked (CS162, standard).
+    FullRanking,
+}
+
+/// How tokens are named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenNames {
+    /// The same letters for every seat (e.g. `p`, `q`).
+    Fixed([char; MAX_TOKENS]),
+    /// The seat's letter: upper case for the first token, lower case for the second (GT).
+    SeatCase,
 }
 
 /// A rule set. Step counts ("steps") measure a token's progress along its own route:
-/// `-1` is the yard, `0` the entry point, then `first_track_step..=last_track_step` on the
-/// shared track, then the seat's private home column up to `finish_step`.
+/// negative in the yard, `0` at the entry point, then `first_track_step..=last_track_step`
+/// on the shared track, then the seat's private home column up to `finish_step`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
-    /// Short name of the rule set.
-    pub name: &'static str,
+    /// The game this rule set descends from.
+    pub preset: Preset,
     /// Squares on the shared track.
     pub track_len: u8,
     /// For each seat, the 0-based track square its `first_track_step` stands on.
@@ -42,7 +98,9 @@ pub struct Rules {
     pub first_track_step: i8,
     /// The last step on the shared track; the home column follows it.
     pub last_track_step: i8,
-    /// The step at which a token has finished.
+    /// A token at this step or beyond is home: when all of a seat's tokens are, it is done.
+    pub home_step: i8,
+    /// The last step of the route.
     pub finish_step: i8,
     /// The roll that lets a token leave the yard.
     pub enter_roll: u8,
@@ -50,53 +108,196 @@ pub struct Rules {
     pub overshoot: Overshoot,
     /// Own-token policy.
     pub own_tokens: OwnTokens,
+    /// With the entering roll and a token in the yard, only yard tokens may move (GT).
+    pub forced_entry: bool,
+    /// Which 6s give another roll.
+    pub six_bonus: SixBonus,
+    /// The n-th 6 in a row is not played and the turn passes (0: no limit).
+    pub six_limit: u8,
+    /// A capture gives one extra roll (not added to a 6's).
+    pub capture_bonus: bool,
+    /// Bringing a token home gives one extra roll (not added to a 6's).
+    pub finish_bonus: bool,
+    /// Start squares and the squares 8 after them are safe: nobody is captured there.
+    pub safe_squares: bool,
+    /// When the game ends.
+    pub end: EndCondition,
+    /// Yard tokens stand on numbered start slots, and a captured token takes its owner's
+    /// first free slot (GT); otherwise every yard token is at step −1.
+    pub yard_slots: bool,
     /// One-letter labels of the seats, in seat order.
     pub seat_labels: [char; MAX_SEATS],
-    /// One-letter labels of the tokens, in token order.
-    pub token_labels: [char; MAX_TOKENS],
+    /// How tokens are named.
+    pub token_names: TokenNames,
 }
 
 impl Rules {
     /// The CS162 portfolio-project rules (DESIGN.md §2–§3): a 56-square track, seats A–D
     /// entering at squares 1, 15, 29, 43, two tokens `p` and `q`, steps −1..=57.
     pub const CS162: Rules = Rules {
-        name: "cs162",
+        preset: Preset::Cs162,
         track_len: 56,
         seat_offsets: [0, 14, 28, 42],
         tokens: 2,
         first_track_step: 1,
         last_track_step: 50,
+        home_step: 57,
         finish_step: 57,
         enter_roll: 6,
         overshoot: Overshoot::Bounce,
         own_tokens: OwnTokens::Stack,
+        forced_entry: false,
+        six_bonus: SixBonus::Once,
+        six_limit: 0,
+        capture_bonus: false,
+        finish_bonus: false,
+        safe_squares: false,
+        end: EndCondition::FullRanking,
+        yard_slots: false,
         seat_labels: ['A', 'B', 'C', 'D'],
-        token_labels: ['p', 'q', 'r', 's'],
+        token_names: TokenNames::Fixed(['p', 'q', 'r', 's']),
     };
+
+    /// Standard Ludo (DESIGN.md §4): a 52-square loop, seats 13 squares apart, four tokens
+    /// entering onto their start square (step 0) on a 6, 51 track squares (steps 0–50), five
+    /// home-column squares (51–55), home at 56 on an exact roll; captures send tokens to the
+    /// yard; every 6 gives another roll; play goes on to a full ranking.
+    pub const STANDARD: Rules = Rules {
+        preset: Preset::Standard,
+        track_len: 52,
+        seat_offsets: [0, 13, 26, 39],
+        tokens: 4,
+        first_track_step: 0,
+        last_track_step: 50,
+        home_step: 56,
+        finish_step: 56,
+        enter_roll: 6,
+        overshoot: Overshoot::Illegal,
+        own_tokens: OwnTokens::Share,
+        forced_entry: false,
+        six_bonus: SixBonus::Always,
+        six_limit: 0,
+        capture_bonus: false,
+        finish_bonus: false,
+        safe_squares: false,
+        end: EndCondition::FullRanking,
+        yard_slots: false,
+        seat_labels: ['A', 'B', 'C', 'D'],
+        token_names: TokenNames::Fixed(['1', '2', '3', '4']),
+    };
+
+    /// The GT Ludo game (DESIGN.md §4): 40 play squares, entries at 1, 11, 21, 31, a route
+    /// of 42 entries (40 play squares, 2 goal squares), start slots, forced entering on a 6,
+    /// bumping on own tokens, overshoot stays, every 6 rolls again, first player home wins.
+    pub const GT: Rules = Rules {
+        preset: Preset::Gt,
+        track_len: 40,
+        seat_offsets: [0, 10, 20, 30],
+        tokens: 2,
+        first_track_step: 0,
+        last_track_step: 39,
+        home_step: 40,
+        finish_step: 41,
+        enter_roll: 6,
+        overshoot: Overshoot::Stay,
+        own_tokens: OwnTokens::Bump,
+        forced_entry: true,
+        six_bonus: SixBonus::Always,
+        six_limit: 0,
+        capture_bonus: false,
+        finish_bonus: false,
+        safe_squares: false,
+        end: EndCondition::FirstWinner,
+        yard_slots: true,
+        seat_labels: ['A', 'B', 'C', 'D'],
+        token_names: TokenNames::SeatCase,
+    };
+
+    /// The preset with this name: `"cs162"`, `"standard"` or `"gt"`.
+    pub fn preset(name: &str) -> Result<Rules, LudoError> {
+        match name.to_ascii_lowercase().as_str() {
+            "cs162" => Ok(Rules::CS162),
+            "standard" => Ok(Rules::STANDARD),
+            "gt" => Ok(Rules::GT),
+            _ => Err(LudoError::InvalidRules(format!(
+                "unknown rule set '{name}': expected 'cs162', 'standard' or 'gt'"
+            ))),
+        }
+    }
+
+    /// The preset's name.
+    pub fn name(&self) -> &'static str {
+        match self.preset {
+            Preset::Cs162 => "cs162",
+            Preset::Standard => "standard",
+            Preset::Gt => "gt",
+        }
+    }
+
+    /// Check that the options fit together; an impossible combination is an error.
+    pub fn validate(&self) -> Result<(), LudoError> {
+        let bad = |msg: &str| Err(LudoError::InvalidRules(msg.to_owned()));
+        if !(1..=MAX_TOKENS as u8).contains(&self.tokens) {
+            return Err(LudoError::InvalidRules(format!(
+                "tokens per player must be 1 to {MAX_TOKENS}, not {}",
+                self.tokens
+            )));
+        }
+        if self.preset == Preset::Gt && self.tokens > 2 {
+            return bad(
+                "the GT board has two start slots and two goal squares per player: tokens must be 1 or 2",
+            );
+        }
+        if self.six_limit == 1 {
+            return bad("a six limit of 1 would forfeit every 6: use 2 or more (or 0 for none)");
+        }
+        if self.six_limit > 0 && self.six_bonus == SixBonus::Never {
+            return bad("a six limit needs extra rolls on a 6 (six_bonus 'once' or 'always')");
+        }
+        if self.six_limit > 2 && self.six_bonus == SixBonus::Once {
+            return bad("with one extra roll per 6 there are never more than two 6s in a row");
+        }
+        if self.own_tokens == OwnTokens::Stack && self.overshoot == Overshoot::Stay {
+            // Not impossible, but a stack that "moves" without moving is indistinguishable
+            // from a pass; keep the combination out until a rule set needs it.
+            return bad("stacking with overshoot 'stay' is not supported");
+        }
+        Ok(())
+    }
 
     /// The seat with this label, if any.
     pub fn seat_of(&self, label: char) -> Option<Seat> {
         self.seat_labels.iter().position(|&c| c == label)
     }
 
-    /// The token with this label, if the rule set has it.
-    pub fn token_of(&self, label: char) -> Option<usize> {
-        self.token_labels[..self.tokens as usize]
-            .iter()
-            .position(|&c| c == label)
+    /// The name of a seat's token.
+    pub fn token_label(&self, seat: Seat, token: usize) -> char {
+        match self.token_names {
+            TokenNames::Fixed(names) => names[token],
+            TokenNames::SeatCase if token == 0 => self.seat_labels[seat].to_ascii_uppercase(),
+            TokenNames::SeatCase => self.seat_labels[seat].to_ascii_lowercase(),
+        }
+    }
+
+    /// The token of `seat` with this label, if the rule set has it.
+    pub fn token_of(&self, seat: Seat, label: char) -> Option<usize> {
+        (0..self.tokens as usize).find(|&t| self.token_label(seat, t) == label)
     }
 
     /// Is `step` on the shared track (where tokens capture and are captured)?
+    #[inline]
     pub fn on_track(&self, step: i8) -> bool {
         (self.first_track_step..=self.last_track_step).contains(&step)
     }
 
-    /// Is `step` in the seat's private home column (before the finish)?
+    /// Is `step` in the seat's private home column (after the track, before the end)?
+    #[inline]
     pub fn in_home_column(&self, step: i8) -> bool {
         step > self.last_track_step && step < self.finish_step
     }
 
     /// 0-based shared-track square of `seat`'s token at `step`, if that step is on the track.
+    #[inline]
     pub fn track_square(&self, seat: Seat, step: i8) -> Option<u8> {
         if !self.on_track(step) {
             return None;
@@ -105,10 +306,30 @@ impl Rules {
         Some(((self.seat_offsets[seat] as u16 + along) % self.track_len as u16) as u8)
     }
 
-    /// The longest single move the engine accepts (a move of this many steps from the entry
-    /// point reaches the finish; with bouncing, no longer move stays on the route).
+    /// Is this 0-based track square safe (when safe squares are on)?
+    pub fn is_safe_square(&self, square: u8) -> bool {
+        self.safe_squares
+            && self.seat_offsets.iter().any(|&start| {
+                square == start || square as u16 == (start as u16 + 8) % self.track_len as u16
+            })
+    }
+
+    /// The longest single move the engine accepts in a direct move (a move of this many
+    /// steps from the entry point reaches the end of the route).
     pub fn max_move(&self) -> u8 {
         self.finish_step as u8
+    }
+
+    /// The seats that play when `n` players take part: opposite seats for two (A and C),
+    /// then A, B, C and all four.
+    pub fn default_seats(&self, n: usize) -> Result<Vec<Seat>, LudoError> {
+        match n {
+            1 => Ok(vec![0]),
+            2 => Ok(vec![0, 2]),
+            3 => Ok(vec![0, 1, 2]),
+            4 => Ok(vec![0, 1, 2, 3]),
+            _ => Err(LudoError::TooManyPlayers(n)),
+        }
     }
 }
 
@@ -135,11 +356,56 @@ mod tests {
     }
 
     #[test]
+    fn gt_routes_enter_at_1_11_21_31_and_cover_40_squares() {
+        let r = Rules::GT;
+        for seat in 0..4 {
+            let squares: Vec<u8> = (0..=39).map(|s| r.track_square(seat, s).unwrap()).collect();
+            assert_eq!(squares[0] + 1, [1, 11, 21, 31][seat]);
+            let mut sorted = squares.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), 40);
+            assert_eq!(r.track_square(seat, 40), None);
+        }
+    }
+
+    #[test]
+    fn standard_covers_51_track_squares() {
+        let r = Rules::STANDARD;
+        for seat in 0..4 {
+            let last = r.track_square(seat, 50).unwrap();
+            // The last track square (the turning square) is two before the start square.
+            assert_eq!((last + 2) % 52, r.seat_offsets[seat]);
+        }
+    }
+
+    #[test]
     fn labels_round_trip() {
         let r = Rules::CS162;
         assert_eq!(r.seat_of('C'), Some(2));
         assert_eq!(r.seat_of('E'), None);
-        assert_eq!(r.token_of('q'), Some(1));
-        assert_eq!(r.token_of('r'), None);
+        assert_eq!(r.token_of(0, 'q'), Some(1));
+        assert_eq!(r.token_of(0, 'r'), None);
+        let g = Rules::GT;
+        assert_eq!((g.token_label(1, 0), g.token_label(1, 1)), ('B', 'b'));
+        assert_eq!(g.token_of(2, 'c'), Some(1));
+    }
+
+    #[test]
+    fn validation_refuses_impossible_combinations() {
+        assert!(Rules::CS162.validate().is_ok());
+        assert!(Rules::STANDARD.validate().is_ok());
+        assert!(Rules::GT.validate().is_ok());
+        let mut r = Rules::STANDARD;
+        r.six_limit = 1;
+        assert!(r.validate().is_err());
+        r.six_limit = 3;
+        assert!(r.validate().is_ok());
+        r.six_bonus = SixBonus::Never;
+        assert!(r.validate().is_err());
+        let mut r = Rules::STANDARD;
+        r.tokens = 5;
+        assert!(r.validate().is_err());
+        assert!(Rules::preset("chess").is_err());
     }
 }

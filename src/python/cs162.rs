@@ -245,7 +245,7 @@ impl LudoGame {
         Ok(outcome.filter(|o| o.moved != 0).map(|o| {
             (0..RULES.tokens as usize)
                 .filter(|t| o.moved & (1 << t) != 0)
-                .map(|t| RULES.token_labels[t])
+                .map(|t| RULES.token_label(seat, t))
                 .collect()
         }))
     }

@@ -61,6 +61,13 @@ create_exception!(
     "An operation that needs a game before play_game was called."
 );
 
+create_exception!(
+    LudoGame,
+    InvalidRulesError,
+    LudoError,
+    "An unknown rule set or option, or options that do not fit together."
+);
+
 impl From<CoreError> for PyErr {
     fn from(err: CoreError) -> PyErr {
         let msg = err.to_string();
@@ -79,6 +86,7 @@ impl From<CoreError> for PyErr {
             }
             CoreError::ForeignPlayer(_) => ForeignPlayerError::new_err(msg),
             CoreError::NoGame => NoGameError::new_err(msg),
+            CoreError::InvalidRules(_) => InvalidRulesError::new_err(msg),
             CoreError::WrongType { .. } => PyTypeError::new_err(msg),
             // `kind()` never returns the InTurn wrapper itself.
             CoreError::InTurn { .. } => LudoError::new_err(msg),
