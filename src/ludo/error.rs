@@ -55,6 +55,12 @@ pub enum LudoError {
     /// A rule set whose options do not fit together, or an unknown option.
     #[error("invalid rules: {0}")]
     InvalidRules(String),
+    /// A call that the game's phase or rules do not allow now.
+    #[error("illegal move: {0}")]
+    IllegalMove(String),
+    /// Anything but reading after the game is over.
+    #[error("the game is over")]
+    GameOver,
     /// An argument of the wrong type (mapped to `TypeError` in Python).
     #[error("{what} must be {expected}, not {got}")]
     WrongType {

@@ -2,15 +2,21 @@
 //!
 //! - [`rules`]: rule sets as data ([`Rules`]), with presets;
 //! - [`board`]: the position ([`Board`]), small and `Copy`, and how moves change it;
+//! - [`game`]: the turn-by-turn game over any rule set ([`Game`]), with history;
+//! - [`rng`]: the seeded die;
 //! - [`cs162`]: the CS162 assignment's game (space names, the priority rule, `play_game`);
 //! - [`error`]: the one error type of the engine ([`LudoError`]).
 
 pub mod board;
 pub mod cs162;
 pub mod error;
+pub mod game;
+pub mod rng;
 pub mod rules;
 
 pub use board::{Board, MoveOutcome, Step};
 pub use cs162::{Cs162Game, SpaceName, Token};
 pub use error::LudoError;
+pub use game::{Event, Game, GameRecord, Move, MoveList, Phase, RollResult};
+pub use rng::Rng;
 pub use rules::{MAX_SEATS, MAX_TOKENS, Rules, Seat};

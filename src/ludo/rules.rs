@@ -409,3 +409,201 @@ mod tests {
         assert!(Rules::preset("chess").is_err());
     }
 }
+
+/// The value of a rule option, as given by a user (from Python, the command line or a
+/// notation string).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A yes/no option.
+    Bool(bool),
+    /// A number.
+    Int(i64),
+    /// A named choice.
+    Str(String),
+}
+
+impl std::fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionValue::Bool(b) => write!(f, "{b}"),
+            OptionValue::Int(i) => write!(f, "{i}"),
+            OptionValue::Str(s) => write!(f, "'{s}'"),
+        }
+    }
+}
+
+/// The names of the options [`Rules::set_option`] understands.
+pub const OPTION_NAMES: [&str; 10] = [
+    "tokens",
+    "overshoot",
+    "own_tokens",
+    "forced_entry",
+    "six_bonus",
+    "six_limit",
+    "capture_bonus",
+    "finish_bonus",
+    "safe_squares",
+    "end",
+];
+
+impl Rules {
+    /// Change one option by name (see [`OPTION_NAMES`]). The result is not validated until
+    /// [`Rules::validate`] runs, so options can be set in any order.
+    pub fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), LudoError> {
+        let wrong = |expected: &str| {
+            Err(LudoError::InvalidRules(format!(
+                "option {name} must be {expected}, not {value}"
+            )))
+        };
+        let choice = |choices: &[&str]| -> Result<usize, LudoError> {
+            match value {
+                OptionValue::Str(s) => {
+                    let s = s.to_ascii_lowercase().replace('_', "-");
+                    choices.iter().position(|c| *c == s).ok_or(())
+                }
+                _ => Err(()),
+            }
+            .map_err(|_| {
+                LudoError::InvalidRules(format!(
+                    "option {name} must be one of {}, not {value}",
+                    choices
+                        .iter()
+                        .map(|c| format!("'{c}'"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
+        };
+        match name {
+            "tokens" | "six_limit" => {
+                let OptionValue::Int(n) = *value else {
+                    return wrong("an int");
+                };
+                let Ok(n) = u8::try_from(n) else {
+                    return wrong("a small non-negative int");
+                };
+                if name == "tokens" {
+                    self.tokens = n;
+                } else {
+                    self.six_limit = n;
+                }
+            }
+            "overshoot" => {
+                self.overshoot = [Overshoot::Bounce, Overshoot::Stay, Overshoot::Illegal]
+                    [choice(&["bounce", "stay", "illegal"])?];
+            }
+            "own_tokens" => {
+                self.own_tokens = [
+                    OwnTokens::Stack,
+                    OwnTokens::Share,
+                    OwnTokens::Bump,
+                    OwnTokens::Block,
+                ][choice(&["stack", "share", "bump", "block"])?];
+            }
+            "six_bonus" => {
+                self.six_bonus = [SixBonus::Never, SixBonus::Once, SixBonus::Always]
+                    [choice(&["never", "once", "always"])?];
+            }
+            "end" => {
+                self.end = [EndCondition::FirstWinner, EndCondition::FullRanking]
+                    [choice(&["first-winner", "full-ranking"])?];
+            }
+            "forced_entry" | "capture_bonus" | "finish_bonus" | "safe_squares" => {
+                let OptionValue::Bool(b) = *value else {
+                    return wrong("True or False");
+                };
+                match name {
+                    "forced_entry" => self.forced_entry = b,
+                    "capture_bonus" => self.capture_bonus = b,
+                    "finish_bonus" => self.finish_bonus = b,
+                    _ => self.safe_squares = b,
+                }
+            }
+            _ => {
+                return Err(LudoError::InvalidRules(format!(
+                    "unknown option '{name}': expected one of {}",
+                    OPTION_NAMES.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every option's current value, in [`OPTION_NAMES`] order.
+    pub fn options(&self) -> Vec<(&'static str, OptionValue)> {
+        let s = |v: &str| OptionValue::Str(v.to_owned());
+        vec![
+            ("tokens", OptionValue::Int(self.tokens as i64)),
+            (
+                "overshoot",
+                s(match self.overshoot {
+                    Overshoot::Bounce => "bounce",
+                    Overshoot::Stay => "stay",
+                    Overshoot::Illegal => "illegal",
+                }),
+            ),
+            (
+                "own_tokens",
+                s(match self.own_tokens {
+                    OwnTokens::Stack => "stack",
+                    OwnTokens::Share => "share",
+                    OwnTokens::Bump => "bump",
+                    OwnTokens::Block => "block",
+                }),
+            ),
+            ("forced_entry", OptionValue::Bool(self.forced_entry)),
+            (
+                "six_bonus",
+                s(match self.six_bonus {
+                    SixBonus::Never => "never",
+                    SixBonus::Once => "once",
+                    SixBonus::Always => "always",
+                }),
+            ),
+            ("six_limit", OptionValue::Int(self.six_limit as i64)),
+            ("capture_bonus", OptionValue::Bool(self.capture_bonus)),
+            ("finish_bonus", OptionValue::Bool(self.finish_bonus)),
+            ("safe_squares", OptionValue::Bool(self.safe_squares)),
+            (
+                "end",
+                s(match self.end {
+                    EndCondition::FirstWinner => "first-winner",
+                    EndCondition::FullRanking => "full-ranking",
+                }),
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod option_tests {
+    use super::*;
+
+    #[test]
+    fn options_round_trip_through_set_option() {
+        for preset in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+            let mut r = Rules::STANDARD;
+            r.preset = preset.preset;
+            for (name, value) in preset.options() {
+                r.set_option(name, &value).unwrap();
+            }
+            assert_eq!(r.options(), preset.options());
+        }
+        let mut r = Rules::STANDARD;
+        assert!(r.set_option("colour", &OptionValue::Bool(true)).is_err());
+        assert!(
+            r.set_option("overshoot", &OptionValue::Str("wrap".into()))
+                .is_err()
+        );
+        assert!(
+            r.set_option("tokens", &OptionValue::Str("4".into()))
+                .is_err()
+        );
+        r.set_option("own_tokens", &OptionValue::Str("Block".into()))
+            .unwrap();
+        assert_eq!(r.own_tokens, OwnTokens::Block);
+        r.set_option("end", &OptionValue::Str("first_winner".into()))
+            .unwrap();
+        assert_eq!(r.end, EndCondition::FirstWinner);
+    }
+}

@@ -1,0 +1,852 @@
+//! The turn-by-turn game over any rule set: explicit roll and move phases, legal moves,
+//! extra rolls, ranking, status texts. [`Game`] is `Copy` (a few dozen bytes), so search and
+//! undo copy it freely; [`GameRecord`] adds the history needed for `undo`.
+
+use super::board::{Board, MoveOutcome, Step, in_yard};
+use super::error::LudoError;
+use super::rng::Rng;
+use super::rules::{EndCondition, MAX_SEATS, MAX_TOKENS, Rules, Seat, SixBonus};
+
+/// What the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The current player rolls the die.
+    Roll,
+    /// The current player moves one of the offered tokens with this roll.
+    Move(u8),
+    /// The game is over.
+    Over,
+}
+
+/// A move: a token of a seat, moved by a roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The moving seat.
+    pub seat: u8,
+    /// The token index (for a stack, its lowest token).
+    pub token: u8,
+    /// The roll it moves by.
+    pub roll: u8,
+}
+
+/// Up to [`MAX_TOKENS`] moves, without allocating.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MoveList {
+    moves: [Option<Move>; MAX_TOKENS],
+    len: u8,
+}
+
+impl MoveList {
+    fn push(&mut self, mv: Move) {
+        self.moves[self.len as usize] = Some(mv);
+        self.len += 1;
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// No moves?
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves, in token order.
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves[..self.len as usize].iter().flatten().copied()
+    }
+
+    /// Is `mv` one of them?
+    pub fn contains(&self, mv: &Move) -> bool {
+        self.iter().any(|m| m == *mv)
+    }
+}
+
+/// What a roll led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RollResult {
+    /// The player now moves.
+    ToMove,
+    /// No token can move: the turn passes (or the same player rolls again after a 6).
+    CannotMove,
+    /// The six limit was reached: the roll is not played and the turn passes.
+    Forfeit,
+}
+
+/// One step of a game's history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A die roll.
+    Roll {
+        /// Who rolled.
+        seat: u8,
+        /// The value.
+        value: u8,
+        /// What happened.
+        result: RollResult,
+    },
+    /// A move.
+    Move {
+        /// The move.
+        mv: Move,
+        /// What it did.
+        outcome: MoveOutcome,
+        /// The mover rolls again.
+        extra_roll: bool,
+        /// The mover brought its last token home.
+        finished: bool,
+    },
+}
+
+const NONE: u8 = u8::MAX;
+
+/// A game in progress, over any [`Rules`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    rules: Rules,
+    board: Board,
+    current: u8,
+    phase: Phase,
+    /// 6s rolled in a row in this turn.
+    sixes: u8,
+    /// The next (or pending) roll is an extra roll.
+    extra: bool,
+    ranking: [u8; MAX_SEATS],
+    ranked: u8,
+    /// Whose turn just passed without a move, and why (for the status text).
+    passed: u8,
+    passed_by_forfeit: bool,
+    rng: Rng,
+}
+
+impl Game {
+    /// A new game with `seats` playing (any order; turns go A, B, C, D), every token in its
+    /// yard, the first seat to roll, and the die seeded with `seed`.
+    pub fn new(rules: Rules, seats: &[Seat], seed: u64) -> Result<Game, LudoError> {
+        rules.validate()?;
+        if seats.is_empty() {
+            return Err(LudoError::NoPlayers);
+        }
+        if seats.len() > MAX_SEATS {
+            return Err(LudoError::TooManyPlayers(seats.len()));
+        }
+        let mut mask = 0u8;
+        for &seat in seats {
+            if seat >= MAX_SEATS {
+                return Err(LudoError::InvalidPosition(seat.to_string()));
+            }
+            if mask & (1 << seat) != 0 {
+                return Err(LudoError::DuplicatePosition(
+                    rules.seat_labels[seat].to_string(),
+                ));
+            }
+            mask |= 1 << seat;
+        }
+        Ok(Game {
+            rules,
+            board: Board::new(&rules, mask),
+            current: mask.trailing_zeros() as u8,
+            phase: Phase::Roll,
+            sixes: 0,
+            extra: false,
+            ranking: [NONE; MAX_SEATS],
+            ranked: 0,
+            passed: NONE,
+            passed_by_forfeit: false,
+            rng: Rng::new(seed),
+        })
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The seats that play, in turn order.
+    pub fn seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        (0..MAX_SEATS).filter(|&s| self.board.has_seat(s))
+    }
+
+    /// Whose turn it is (the last mover once the game is over).
+    pub fn current_player(&self) -> Seat {
+        self.current as Seat
+    }
+
+    /// What the game waits for.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Is the game over?
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The first player to bring all tokens home, if any.
+    pub fn winner(&self) -> Option<Seat> {
+        (self.ranked > 0).then(|| self.ranking[0] as Seat)
+    }
+
+    /// The finishing order so far (complete once a full-ranking game is over).
+    pub fn ranking(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.ranking[..self.ranked as usize]
+            .iter()
+            .map(|&s| s as Seat)
+    }
+
+    /// Has `seat` brought every token home?
+    pub fn is_finished(&self, seat: Seat) -> bool {
+        self.board.is_finished(&self.rules, seat)
+    }
+
+    /// The die's state.
+    pub fn rng(&self) -> Rng {
+        self.rng
+    }
+
+    /// 6s in a row in the current turn, and whether the next roll is an extra roll.
+    pub fn turn_counters(&self) -> (u8, bool) {
+        (self.sixes, self.extra)
+    }
+
+    /// The player whose turn passed without a move just before this roll phase, if any,
+    /// and whether by forfeit (six limit).
+    pub fn passed(&self) -> Option<(Seat, bool)> {
+        (self.passed != NONE).then_some((self.passed as Seat, self.passed_by_forfeit))
+    }
+
+    /// The legal moves of `seat` with `roll`, one per piece (a stack is one piece).
+    pub fn moves_for(&self, seat: Seat, roll: u8) -> MoveList {
+        let r = &self.rules;
+        let n = r.tokens as usize;
+        let steps = &self.board.seat_steps(seat)[..n];
+        let forced =
+            r.forced_entry && roll == r.enter_roll && steps.iter().any(|&s| in_yard(s) && true);
+        let mut list = MoveList::default();
+        let mut seen: u8 = 0;
+        for t in 0..n {
+            if seen & (1 << t) != 0 || (forced && !in_yard(steps[t])) {
+                continue;
+            }
+            if self.board.target(r, seat, t, roll).is_some() {
+                seen |= if in_yard(steps[t]) {
+                    1 << t
+                } else {
+                    self.board.piece_mask(r, seat, t)
+                };
+                list.push(Move {
+                    seat: seat as u8,
+                    token: t as u8,
+                    roll,
+                });
+            }
+        }
+        list
+    }
+
+    /// The legal moves now (empty unless a move is awaited).
+    pub fn legal_moves(&self) -> MoveList {
+        match self.phase {
+            Phase::Move(roll) => self.moves_for(self.current as Seat, roll),
+            _ => MoveList::default(),
+        }
+    }
+
+    /// Bit mask of the tokens the current player may move now (every token of a stack).
+    pub fn tokens_to_move(&self) -> u8 {
+        let seat = self.current as Seat;
+        self.legal_moves().iter().fold(0, |mask, mv| {
+            mask | if in_yard(self.board.step(seat, mv.token as usize)) {
+                1 << mv.token
+            } else {
+                self.board.piece_mask(&self.rules, seat, mv.token as usize)
+            }
+        })
+    }
+
+    /// Roll the seeded die.
+    pub fn roll_die(&mut self) -> Result<Event, LudoError> {
+        self.check_can_roll()?;
+        let mut rng = self.rng;
+        let value = rng.die();
+        let event = self.roll(value)?;
+        self.rng = rng;
+        Ok(event)
+    }
+
+    fn check_can_roll(&self) -> Result<(), LudoError> {
+        match self.phase {
+            Phase::Roll => Ok(()),
+            Phase::Over => Err(LudoError::GameOver),
+            Phase::Move(roll) => Err(LudoError::IllegalMove(format!(
+                "player {} rolled a {roll} and must move before rolling again",
+                self.rules.seat_labels[self.current as usize]
+            ))),
+        }
+    }
+
+    /// Roll a given value (for replays and tests).
+    pub fn roll(&mut self, value: u8) -> Result<Event, LudoError> {
+        self.check_can_roll()?;
+        if !(1..=6).contains(&value) {
+            return Err(LudoError::InvalidRoll(value.to_string()));
+        }
+        let seat = self.current;
+        self.passed = NONE;
+        self.passed_by_forfeit = false;
+        if value == 6 {
+            self.sixes += 1;
+        } else {
+            self.sixes = 0;
+        }
+        let limit = self.rules.six_limit;
+        let result = if value == 6 && limit > 0 && self.sixes >= limit {
+            self.end_turn(Some(true));
+            RollResult::Forfeit
+        } else if self.moves_for(seat as Seat, value).is_empty() {
+            if self.six_gives_roll(value) {
+                self.extra = true;
+                self.passed = seat;
+            } else {
+                self.end_turn(Some(false));
+            }
+            RollResult::CannotMove
+        } else {
+            self.phase = Phase::Move(value);
+            RollResult::ToMove
+        };
+        Ok(Event::Roll {
+            seat,
+            value,
+            result,
+        })
+    }
+
+    fn six_gives_roll(&self, value: u8) -> bool {
+        value == 6
+            && match self.rules.six_bonus {
+                SixBonus::Never => false,
+                SixBonus::Once => !self.extra,
+                SixBonus::Always => true,
+            }
+    }
+
+    /// The turn passes to the next seat that still plays. `passed` says whether it passed
+    /// without a move (`Some(forfeit)`), for the status text.
+    fn end_turn(&mut self, passed: Option<bool>) {
+        let seat = self.current;
+        self.sixes = 0;
+        self.extra = false;
+        if self.phase == Phase::Over {
+            return;
+        }
+        self.phase = Phase::Roll;
+        for k in 1..=MAX_SEATS {
+            let next = (seat as usize + k) % MAX_SEATS;
+            if self.board.has_seat(next) && !self.is_finished(next) {
+                self.current = next as u8;
+                break;
+            }
+        }
+        if let Some(forfeit) = passed {
+            self.passed = seat;
+            self.passed_by_forfeit = forfeit;
+        }
+    }
+
+    /// Play a move (it must be one of [`Game::legal_moves`]; any token of a stack names the
+    /// stack).
+    pub fn play(&mut self, mv: Move) -> Result<Event, LudoError> {
+        let roll = match self.phase {
+            Phase::Move(roll) => roll,
+            Phase::Over => return Err(LudoError::GameOver),
+            Phase::Roll => {
+                return Err(LudoError::IllegalMove(format!(
+                    "player {} must roll the die before moving",
+                    self.rules.seat_labels[self.current as usize]
+                )));
+            }
+        };
+        let mv = self.normalise(mv);
+        if mv.seat != self.current || mv.roll != roll || !self.legal_moves().contains(&mv) {
+            return Err(LudoError::IllegalMove(format!(
+                "{} is not a legal move now (legal: {})",
+                self.move_name(&mv),
+                self.legal_moves()
+                    .iter()
+                    .map(|m| self.move_name(&m))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let seat = mv.seat as Seat;
+        let outcome = self.board.apply(&self.rules, seat, mv.token as usize, roll);
+        let finished = self.is_finished(seat);
+        let mut extra_roll = false;
+        if finished {
+            self.rank(seat);
+            self.end_turn(None);
+        } else {
+            let r = &self.rules;
+            extra_roll = self.six_gives_roll(roll)
+                || (r.capture_bonus && outcome.captured_any())
+                || (r.finish_bonus && outcome.reached_home);
+            if extra_roll {
+                self.phase = Phase::Roll;
+                self.extra = true;
+            } else {
+                self.end_turn(None);
+            }
+        }
+        Ok(Event::Move {
+            mv,
+            outcome,
+            extra_roll,
+            finished,
+        })
+    }
+
+    /// A move naming any token of a stack names the stack's lowest token.
+    fn normalise(&self, mut mv: Move) -> Move {
+        let n = self.rules.tokens as usize;
+        if (mv.seat as usize) < MAX_SEATS && (mv.token as usize) < n {
+            let seat = mv.seat as Seat;
+            if !in_yard(self.board.step(seat, mv.token as usize)) {
+                let mask = self.board.piece_mask(&self.rules, seat, mv.token as usize);
+                mv.token = mask.trailing_zeros() as u8;
+            }
+        }
+        mv
+    }
+
+    fn rank(&mut self, seat: Seat) {
+        self.ranking[self.ranked as usize] = seat as u8;
+        self.ranked += 1;
+        let playing = self.seats().count();
+        let left: Vec<Seat> = self.seats().filter(|&s| !self.is_finished(s)).collect();
+        let over = match self.rules.end {
+            EndCondition::FirstWinner => true,
+            EndCondition::FullRanking => left.len() <= 1 || playing == 1,
+        };
+        if over {
+            if self.rules.end == EndCondition::FullRanking {
+                for s in left {
+                    self.ranking[self.ranked as usize] = s as u8;
+                    self.ranked += 1;
+                }
+            }
+            self.phase = Phase::Over;
+        }
+    }
+
+    /// A move's name: the token's label, prefixed by the seat's unless the label already
+    /// names the seat (GT's `A`/`a`).
+    pub fn move_name(&self, mv: &Move) -> String {
+        let r = &self.rules;
+        let seat = (mv.seat as usize).min(MAX_SEATS - 1);
+        let token = (mv.token as usize).min(MAX_TOKENS - 1);
+        let label = r.token_label(seat, token);
+        match r.token_names {
+            super::rules::TokenNames::SeatCase => label.to_string(),
+            super::rules::TokenNames::Fixed(_) => format!("{}{}", r.seat_labels[seat], label),
+        }
+    }
+
+    /// The status line, in the GT game's words.
+    pub fn status(&self) -> String {
+        let label = |s: Seat| self.rules.seat_labels[s];
+        let cur = label(self.current as Seat);
+        match self.phase {
+            Phase::Over => format!("Player {} has won!", label(self.winner().unwrap_or(0))),
+            Phase::Move(_) => format!("Player {cur} to move."),
+            Phase::Roll => match self.passed() {
+                Some((p, false)) => {
+                    format!(
+                        "Player {} cannot move. Player {cur} to roll the die.",
+                        label(p)
+                    )
+                }
+                Some((p, true)) => format!(
+                    "Player {} rolled too many 6s and forfeits the turn. Player {cur} to roll the die.",
+                    label(p)
+                ),
+                None => format!("Player {cur} to roll the die."),
+            },
+        }
+    }
+
+    /// Put a token at a step count directly (for tests and positions set up by hand).
+    pub fn set_step(&mut self, seat: Seat, token: usize, step: Step) {
+        self.board.set_step(seat, token, step);
+    }
+}
+
+/// A game with its history: every event and the state before it, for `undo`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameRecord {
+    start: Game,
+    game: Game,
+    past: Vec<(Game, Event)>,
+}
+
+impl GameRecord {
+    /// A record starting at `game`.
+    pub fn new(game: Game) -> GameRecord {
+        GameRecord {
+            start: game,
+            game,
+            past: Vec::new(),
+        }
+    }
+
+    /// The game as it is now.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game as it started.
+    pub fn start(&self) -> &Game {
+        &self.start
+    }
+
+    /// The events so far, oldest first.
+    pub fn events(&self) -> impl Iterator<Item = &Event> {
+        self.past.iter().map(|(_, e)| e)
+    }
+
+    /// Number of events so far.
+    pub fn len(&self) -> usize {
+        self.past.len()
+    }
+
+    /// No events yet?
+    pub fn is_empty(&self) -> bool {
+        self.past.is_empty()
+    }
+
+    fn record(
+        &mut self,
+        f: impl FnOnce(&mut Game) -> Result<Event, LudoError>,
+    ) -> Result<Event, LudoError> {
+        let before = self.game;
+        let mut after = self.game;
+        let event = f(&mut after)?;
+        self.game = after;
+        self.past.push((before, event));
+        Ok(event)
+    }
+
+    /// Roll the seeded die, or `value` when given.
+    pub fn roll(&mut self, value: Option<u8>) -> Result<Event, LudoError> {
+        match value {
+            Some(v) => self.record(|g| g.roll(v)),
+            None => self.record(|g| g.roll_die()),
+        }
+    }
+
+    /// Play a move.
+    pub fn play(&mut self, mv: Move) -> Result<Event, LudoError> {
+        self.record(|g| g.play(mv))
+    }
+
+    /// Take back the last event; returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Event> {
+        let (before, event) = self.past.pop()?;
+        self.game = before;
+        Some(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gt() -> Game {
+        Game::new(Rules::GT, &[0, 1, 2, 3], 7).unwrap()
+    }
+
+    fn names(g: &Game) -> Vec<String> {
+        g.legal_moves().iter().map(|m| g.move_name(&m)).collect()
+    }
+
+    /// GT seed: emptyGame, playerArolls6, playerAentersTokenA, playerAmovesTokenA.
+    #[test]
+    fn gt_seed_examples() {
+        let mut g = gt();
+        assert!(!g.is_over());
+        assert_eq!(g.winner(), None);
+        assert_eq!(g.current_player(), 0);
+        assert_eq!(g.phase(), Phase::Roll);
+        assert_eq!(g.status(), "Player A to roll the die.");
+
+        g.roll(6).unwrap();
+        assert_eq!(g.current_player(), 0);
+        assert_eq!(g.phase(), Phase::Move(6));
+        assert_eq!(names(&g), ["A", "a"]);
+        assert_eq!(g.status(), "Player A to move.");
+
+        g.play(Move {
+            seat: 0,
+            token: 0,
+            roll: 6,
+        })
+        .unwrap();
+        assert_eq!(g.board().step(0, 0), 0); // square 1
+        assert_eq!(g.current_player(), 0);
+        assert_eq!(g.phase(), Phase::Roll);
+        assert_eq!(g.tokens_to_move(), 0);
+
+        g.roll(5).unwrap();
+        assert_eq!(names(&g), ["A"]);
+        g.play(Move {
+            seat: 0,
+            token: 0,
+            roll: 5,
+        })
+        .unwrap();
+        assert_eq!(g.board().step(0, 0), 5); // square 6
+        assert_eq!(g.current_player(), 1);
+        assert_eq!(g.phase(), Phase::Roll);
+        assert_eq!(g.status(), "Player B to roll the die.");
+    }
+
+    #[test]
+    fn gt_cannot_move_passes_the_turn() {
+        let mut g = gt();
+        let e = g.roll(3).unwrap();
+        assert!(matches!(
+            e,
+            Event::Roll {
+                result: RollResult::CannotMove,
+                ..
+            }
+        ));
+        assert_eq!(g.current_player(), 1);
+        assert_eq!(
+            g.status(),
+            "Player A cannot move. Player B to roll the die."
+        );
+    }
+
+    #[test]
+    fn gt_entering_onto_own_token_bumps_and_capture_on_entry_square() {
+        let mut g = gt();
+        g.roll(6).unwrap();
+        g.play(Move {
+            seat: 0,
+            token: 0,
+            roll: 6,
+        })
+        .unwrap();
+        g.roll(6).unwrap();
+        assert_eq!(
+            names(&g),
+            ["a"],
+            "entering is forced while a token is parked"
+        );
+        g.play(Move {
+            seat: 0,
+            token: 1,
+            roll: 6,
+        })
+        .unwrap();
+        assert_eq!((g.board().step(0, 0), g.board().step(0, 1)), (0, 1));
+        // B's token on A's entry square (B's step 30 is square 40 -> 0-based 0).
+        let mut g = gt();
+        g.set_step(1, 0, 30);
+        g.roll(6).unwrap();
+        let e = g
+            .play(Move {
+                seat: 0,
+                token: 0,
+                roll: 6,
+            })
+            .unwrap();
+        let Event::Move { outcome, .. } = e else {
+            panic!()
+        };
+        assert_eq!(outcome.captured, [0, 1, 0, 0]);
+        assert_eq!(g.board().step(1, 0), -1);
+    }
+
+    #[test]
+    fn gt_overshoot_uses_the_move_and_six_rolls_again() {
+        let mut g = gt();
+        g.set_step(0, 0, 39);
+        g.set_step(0, 1, 40);
+        g.roll(6).unwrap();
+        assert_eq!(names(&g), ["A", "a"]);
+        g.play(Move {
+            seat: 0,
+            token: 0,
+            roll: 6,
+        })
+        .unwrap();
+        assert_eq!(g.board().step(0, 0), 39);
+        assert_eq!(
+            g.current_player(),
+            0,
+            "a 6 rolls again even after an overshoot"
+        );
+        g.roll(2).unwrap();
+        g.play(Move {
+            seat: 0,
+            token: 0,
+            roll: 2,
+        })
+        .unwrap();
+        assert_eq!(g.board().step(0, 0), 41);
+        assert!(g.is_over());
+        assert_eq!(g.winner(), Some(0));
+        assert_eq!(g.status(), "Player A has won!");
+        assert_eq!(g.roll(3), Err(LudoError::GameOver));
+    }
+
+    #[test]
+    fn out_of_phase_calls_change_nothing() {
+        let mut g = gt();
+        let before = g;
+        assert!(
+            g.play(Move {
+                seat: 0,
+                token: 0,
+                roll: 6
+            })
+            .is_err()
+        );
+        g.roll(6).unwrap();
+        let pending = g;
+        assert!(matches!(g.roll(6), Err(LudoError::IllegalMove(_))));
+        assert!(
+            g.play(Move {
+                seat: 1,
+                token: 0,
+                roll: 6
+            })
+            .is_err()
+        );
+        assert!(
+            g.play(Move {
+                seat: 0,
+                token: 0,
+                roll: 5
+            })
+            .is_err()
+        );
+        assert_eq!(g, pending);
+        assert_ne!(g, before);
+        assert!(matches!(gt().roll(7), Err(LudoError::InvalidRoll(_))));
+    }
+
+    #[test]
+    fn cs162_one_bonus_roll_per_six() {
+        let mut g = Game::new(Rules::CS162, &[0, 1], 1).unwrap();
+        g.roll(6).unwrap();
+        g.play(Move {
+            seat: 0,
+            token: 0,
+            roll: 6,
+        })
+        .unwrap();
+        assert_eq!(g.current_player(), 0);
+        g.roll(6).unwrap();
+        g.play(Move {
+            seat: 0,
+            token: 1,
+            roll: 6,
+        })
+        .unwrap();
+        assert_eq!(
+            g.current_player(),
+            1,
+            "a 6 on the bonus roll gives no further roll"
+        );
+    }
+
+    #[test]
+    fn standard_six_limit_forfeits() {
+        let mut r = Rules::STANDARD;
+        r.six_limit = 3;
+        let mut g = Game::new(r, &[0, 2], 1).unwrap();
+        for _ in 0..2 {
+            g.roll(6).unwrap();
+            let mv = g.legal_moves().iter().next().unwrap();
+            g.play(mv).unwrap();
+            assert_eq!(g.current_player(), 0);
+        }
+        let e = g.roll(6).unwrap();
+        assert!(matches!(
+            e,
+            Event::Roll {
+                result: RollResult::Forfeit,
+                ..
+            }
+        ));
+        assert_eq!(g.current_player(), 2);
+        assert!(g.status().starts_with("Player A rolled too many 6s"));
+    }
+
+    #[test]
+    fn stacks_are_one_move() {
+        let mut g = Game::new(Rules::CS162, &[0, 1], 1).unwrap();
+        g.set_step(0, 0, 5);
+        g.set_step(0, 1, 5);
+        g.roll(3).unwrap();
+        assert_eq!(g.legal_moves().len(), 1);
+        assert_eq!(g.tokens_to_move(), 0b11);
+        g.play(Move {
+            seat: 0,
+            token: 1,
+            roll: 3,
+        })
+        .unwrap();
+        assert_eq!((g.board().step(0, 0), g.board().step(0, 1)), (8, 8));
+    }
+
+    #[test]
+    fn full_ranking_and_record_undo() {
+        let mut rec = GameRecord::new(Game::new(Rules::CS162, &[0, 1, 2], 99).unwrap());
+        let mut guard = 0;
+        while !rec.game().is_over() {
+            guard += 1;
+            assert!(guard < 100_000);
+            match rec.game().phase() {
+                Phase::Roll => {
+                    rec.roll(None).unwrap();
+                }
+                Phase::Move(_) => {
+                    let mv = rec.game().legal_moves().iter().next().unwrap();
+                    rec.play(mv).unwrap();
+                }
+                Phase::Over => unreachable!(),
+            }
+        }
+        let order: Vec<Seat> = rec.game().ranking().collect();
+        assert_eq!(order.len(), 3);
+        let end = rec.game().clone();
+        let n = rec.len();
+        while rec.undo().is_some() {}
+        assert_eq!(rec.game(), rec.start());
+        assert_eq!(n > 0, true);
+        // Replaying the same seed gives the same game.
+        let mut again = GameRecord::new(*rec.start());
+        while !again.game().is_over() {
+            match again.game().phase() {
+                Phase::Roll => {
+                    again.roll(None).unwrap();
+                }
+                _ => {
+                    let mv = again.game().legal_moves().iter().next().unwrap();
+                    again.play(mv).unwrap();
+                }
+            }
+        }
+        assert_eq!(*again.game(), end);
+    }
+}
