@@ -226,16 +226,15 @@ impl Game {
         let r = &self.rules;
         let n = r.tokens as usize;
         let steps = &self.board.seat_steps(seat)[..n];
-        let forced =
-            r.forced_entry && roll == r.enter_roll && steps.iter().any(|&s| in_yard(s) && true);
+        let forced = r.forced_entry && roll == r.enter_roll && steps.iter().any(|&s| in_yard(s));
         let mut list = MoveList::default();
         let mut seen: u8 = 0;
-        for t in 0..n {
-            if seen & (1 << t) != 0 || (forced && !in_yard(steps[t])) {
+        for (t, &step) in steps.iter().enumerate() {
+            if seen & (1 << t) != 0 || (forced && !in_yard(step)) {
                 continue;
             }
             if self.board.target(r, seat, t, roll).is_some() {
-                seen |= if in_yard(steps[t]) {
+                seen |= if in_yard(step) {
                     1 << t
                 } else {
                     self.board.piece_mask(r, seat, t)
@@ -829,11 +828,11 @@ mod tests {
         }
         let order: Vec<Seat> = rec.game().ranking().collect();
         assert_eq!(order.len(), 3);
-        let end = rec.game().clone();
+        let end = *rec.game();
         let n = rec.len();
         while rec.undo().is_some() {}
         assert_eq!(rec.game(), rec.start());
-        assert_eq!(n > 0, true);
+        assert!(n > 0);
         // Replaying the same seed gives the same game.
         let mut again = GameRecord::new(*rec.start());
         while !again.game().is_over() {
