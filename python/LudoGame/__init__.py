@@ -10,18 +10,33 @@ The package is a drop-in for the CS162 portfolio project's ``LudoGame.py``::
     print(player_a.get_token_p_step_count())
 
 Every rule and interpretation it follows is listed in the README (decisions D1-D13).
+
+Behind it is one engine that also plays standard Ludo and the GT game move by move::
+
+    from LudoGame import Game
+
+    game = Game(rules="gt", seed=1)
+    game.roll()
+    if game.legal_moves:
+        game.play(game.legal_moves[0])
+    print(game.status)
 """
 
 from LudoGame._core import (
     ForeignPlayerError,
+    Game,
+    GameOverError,
+    IllegalMoveError,
     InvalidPlayersError,
     InvalidPositionError,
     InvalidRollError,
+    InvalidRulesError,
     InvalidStepsError,
     InvalidTokenError,
     InvalidTurnError,
     LudoError,
     LudoGame,
+    Move,
     NoGameError,
     Player,
     __version__,
@@ -29,14 +44,19 @@ from LudoGame._core import (
 
 __all__ = [
     "ForeignPlayerError",
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
     "InvalidPlayersError",
     "InvalidPositionError",
     "InvalidRollError",
+    "InvalidRulesError",
     "InvalidStepsError",
     "InvalidTokenError",
     "InvalidTurnError",
     "LudoError",
     "LudoGame",
+    "Move",
     "NoGameError",
     "Player",
     "__version__",

@@ -1,19 +1,24 @@
 """Type stubs of the compiled core of LudoGame (built from src/python/ by maturin)."""
 
 from collections.abc import Iterable, Sequence
-from typing import SupportsIndex, final
+from typing import Any, Literal, SupportsIndex, final
 
 __version__: str
 __all__ = [
     "ForeignPlayerError",
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
     "InvalidPlayersError",
     "InvalidPositionError",
     "InvalidRollError",
+    "InvalidRulesError",
     "InvalidStepsError",
     "InvalidTokenError",
     "InvalidTurnError",
     "LudoError",
     "LudoGame",
+    "Move",
     "NoGameError",
     "Player",
     "__version__",
@@ -45,6 +50,15 @@ class ForeignPlayerError(LudoError):
 
 class NoGameError(LudoError):
     """An operation that needs a game before play_game was called."""
+
+class InvalidRulesError(LudoError):
+    """An unknown rule set or option, or options that do not fit together."""
+
+class IllegalMoveError(LudoError):
+    """A roll or move the game's phase or rules do not allow now."""
+
+class GameOverError(LudoError):
+    """A roll or move after the game is over."""
 
 _Turn = tuple[str, SupportsIndex] | Sequence[str | SupportsIndex]
 
@@ -112,3 +126,111 @@ class Player:
     @property
     def spaces(self) -> tuple[str, str]:
         """Space names of (p, q)."""
+
+@final
+class Move:
+    """A move: one token (or stack) of a player, moved by the pending roll."""
+
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    @property
+    def player(self) -> str:
+        """The moving player's position, e.g. 'A'."""
+
+    @property
+    def token(self) -> str:
+        """The token's name, e.g. 'p' (CS162), '1' (standard), 'A' or 'a' (GT)."""
+
+    @property
+    def roll(self) -> int:
+        """The roll the move uses."""
+
+    @property
+    def name(self) -> str:
+        """The move's name, as Game.play accepts it: e.g. 'Ap', 'C3', 'a'."""
+
+@final
+class Game:
+    """A game of Ludo played move by move, over the "cs162", "standard" or "gt" rules."""
+
+    def __new__(
+        cls,
+        rules: str = "cs162",
+        players: str | Iterable[str] | int | None = None,
+        seed: int | None = None,
+        **options: bool | int | str,
+    ) -> Game: ...
+    @property
+    def rules(self) -> str:
+        """The rule set's preset name: 'cs162', 'standard' or 'gt'."""
+
+    @property
+    def options(self) -> dict[str, bool | int | str]:
+        """Every rule option and its value."""
+
+    @property
+    def players(self) -> list[str]:
+        """The positions that play, in turn order."""
+
+    @property
+    def seed(self) -> int:
+        """The die's seed."""
+
+    @property
+    def phase(self) -> Literal["roll", "move", "over"]:
+        """What the game waits for: 'roll', 'move' or 'over'."""
+
+    @property
+    def current_player(self) -> str:
+        """The position whose turn it is."""
+
+    @property
+    def pending_roll(self) -> int | None:
+        """The roll waiting to be played, if any."""
+
+    def roll(self, value: int | None = None) -> int:
+        """Roll the die (seeded, or `value` 1-6); returns the value."""
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves now (empty unless the phase is 'move')."""
+
+    @property
+    def tokens_to_move(self) -> list[str]:
+        """The names of the tokens that may move now."""
+
+    def play(self, mv: Move | str) -> None:
+        """Play a move: a Move from legal_moves, or its name."""
+
+    def is_over(self) -> bool:
+        """Is the game over?"""
+
+    @property
+    def winner(self) -> str | None:
+        """The first player to bring every token home, or None."""
+
+    @property
+    def ranking(self) -> list[str]:
+        """The finishing order so far."""
+
+    @property
+    def status(self) -> str:
+        """The status line, in the GT game's words."""
+
+    @property
+    def steps(self) -> dict[str, list[int]]:
+        """Step counts of every player's tokens; negative in the yard."""
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """Every roll and move so far, oldest first, with their effects."""
+
+    def undo(self) -> None:
+        """Take back the last roll or move."""
+
+    def copy(self) -> Game:
+        """An independent copy of the game, with its history."""
+
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, memo: object, /) -> Game: ...
+    def __eq__(self, other: object, /) -> bool: ...

@@ -457,6 +457,38 @@ impl Game {
         }
     }
 
+    /// Read a move name: the token alone (`p`, `1`, GT's `A`/`a`) for the current player, or
+    /// seat and token (`Ap`, `C3`). The roll is the pending roll (0 when none is pending).
+    pub fn parse_move(&self, name: &str) -> Result<Move, LudoError> {
+        let r = &self.rules;
+        let roll = match self.phase {
+            Phase::Move(roll) => roll,
+            _ => 0,
+        };
+        let chars: Vec<char> = name.chars().collect();
+        let found = match (chars.as_slice(), r.token_names) {
+            ([c], super::rules::TokenNames::SeatCase) => r
+                .seat_of(c.to_ascii_uppercase())
+                .and_then(|seat| r.token_of(seat, *c).map(|t| (seat, t))),
+            ([c], _) => {
+                let seat = self.current as Seat;
+                r.token_of(seat, *c).map(|t| (seat, t))
+            }
+            ([s, c], super::rules::TokenNames::Fixed(_)) => r
+                .seat_of(*s)
+                .and_then(|seat| r.token_of(seat, *c).map(|t| (seat, t))),
+            _ => None,
+        };
+        let (seat, token) = found.ok_or_else(|| {
+            LudoError::IllegalMove(format!("'{name}' names no token of this game"))
+        })?;
+        Ok(Move {
+            seat: seat as u8,
+            token: token as u8,
+            roll,
+        })
+    }
+
     /// The status line, in the GT game's words.
     pub fn status(&self) -> String {
         let label = |s: Seat| self.rules.seat_labels[s];

@@ -68,6 +68,19 @@ create_exception!(
     "An unknown rule set or option, or options that do not fit together."
 );
 
+create_exception!(
+    LudoGame,
+    IllegalMoveError,
+    LudoError,
+    "A roll or move the game's phase or rules do not allow now."
+);
+create_exception!(
+    LudoGame,
+    GameOverError,
+    LudoError,
+    "A roll or move after the game is over."
+);
+
 impl From<CoreError> for PyErr {
     fn from(err: CoreError) -> PyErr {
         let msg = err.to_string();
@@ -86,6 +99,8 @@ impl From<CoreError> for PyErr {
             }
             CoreError::ForeignPlayer(_) => ForeignPlayerError::new_err(msg),
             CoreError::NoGame => NoGameError::new_err(msg),
+            CoreError::IllegalMove(_) => IllegalMoveError::new_err(msg),
+            CoreError::GameOver => GameOverError::new_err(msg),
             CoreError::InvalidRules(_) => InvalidRulesError::new_err(msg),
             CoreError::WrongType { .. } => PyTypeError::new_err(msg),
             // `kind()` never returns the InTurn wrapper itself.

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 
 mod cs162;
 mod errors;
+mod game;
 
 /// The compiled core of the `LudoGame` package.
 #[pymodule(name = "_core")]
@@ -16,9 +17,12 @@ mod core_module {
     use super::cs162::{LudoGame, Player};
     #[pymodule_export]
     use super::errors::{
-        ForeignPlayerError, InvalidPlayersError, InvalidPositionError, InvalidRollError,
-        InvalidStepsError, InvalidTokenError, InvalidTurnError, LudoError, NoGameError,
+        ForeignPlayerError, GameOverError, IllegalMoveError, InvalidPlayersError,
+        InvalidPositionError, InvalidRollError, InvalidRulesError, InvalidStepsError,
+        InvalidTokenError, InvalidTurnError, LudoError, NoGameError,
     };
+    #[pymodule_export]
+    use super::game::{Move, PyGame};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

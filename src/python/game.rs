@@ -1,0 +1,489 @@
+//! `Game` and `Move`: the turn-by-turn game over any rule set, as Python objects.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
+
+use super::describe;
+use crate::ludo::rules::OptionValue;
+use crate::ludo::{
+    Event, Game as CoreGame, GameRecord, LudoError as CoreError, MAX_SEATS, Move as CoreMove,
+    Phase, RollResult, Rules, Seat,
+};
+
+fn wrong_type(what: &str, expected: &'static str, got: &Bound<'_, PyAny>) -> PyErr {
+    CoreError::WrongType {
+        what: what.to_owned(),
+        expected,
+        got: describe(got),
+    }
+    .into()
+}
+
+/// A move: one token (or stack) of a player, moved by the pending roll.
+#[pyclass(module = "LudoGame", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Move {
+    inner: CoreMove,
+    name: String,
+    player: char,
+    token: char,
+}
+
+impl Move {
+    fn new(game: &CoreGame, mv: CoreMove) -> Move {
+        let r = game.rules();
+        Move {
+            inner: mv,
+            name: game.move_name(&mv),
+            player: r.seat_labels[mv.seat as usize],
+            token: r.token_label(mv.seat as usize, mv.token as usize),
+        }
+    }
+}
+
+#[pymethods]
+impl Move {
+    /// The moving player's position, e.g. 'A'.
+    #[getter]
+    fn player(&self) -> char {
+        self.player
+    }
+
+    /// The token's name, e.g. 'p' (CS162), '1' (standard), 'A' or 'a' (GT).
+    #[getter]
+    fn token(&self) -> char {
+        self.token
+    }
+
+    /// The roll the move uses.
+    #[getter]
+    fn roll(&self) -> u8 {
+        self.inner.roll
+    }
+
+    /// The move's name, as `Game.play` accepts it: e.g. 'Ap', 'C3', 'a'.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn __str__(&self) -> &str {
+        &self.name
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move('{}', roll={})", self.name, self.inner.roll)
+    }
+}
+
+/// A game of Ludo played move by move, over the "cs162", "standard" or "gt" rules.
+///
+/// `Game(rules="cs162", players="AB", seed=None, **options)`: players are positions
+/// ('A'-'D', as a string such as "AC" or a list) or a number of players; the seed makes
+/// the die reproducible (a random one is chosen and kept in `seed` when omitted); options
+/// change the preset's rules (tokens, overshoot, own_tokens, forced_entry, six_bonus,
+/// six_limit, capture_bonus, finish_bonus, safe_squares, end).
+#[pyclass(module = "LudoGame", name = "Game")]
+#[derive(Clone)]
+pub struct PyGame {
+    record: GameRecord,
+    seed: u64,
+}
+
+fn parse_seats(rules: &Rules, players: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Seat>> {
+    let Some(players) = players else {
+        let n = match rules.preset {
+            crate::ludo::rules::Preset::Gt => 4,
+            _ => 2,
+        };
+        return Ok(rules.default_seats(n)?);
+    };
+    if players.is_instance_of::<PyInt>() && !players.is_instance_of::<PyBool>() {
+        let n: i64 = players.extract()?;
+        if n < 1 {
+            return Err(CoreError::NoPlayers.into());
+        }
+        return Ok(rules.default_seats(n as usize)?);
+    }
+    let labels: Vec<String> = if let Ok(s) = players.cast::<PyString>() {
+        s.to_string_lossy().chars().map(String::from).collect()
+    } else if let Ok(iter) = players.try_iter() {
+        let mut labels = Vec::new();
+        for item in iter {
+            let item = item?;
+            let s = item
+                .cast::<PyString>()
+                .map_err(|_| wrong_type("a player", "a position str", &item))?;
+            labels.push(s.to_string_lossy().into_owned());
+        }
+        labels
+    } else {
+        return Err(wrong_type(
+            "players",
+            "a str such as 'AC', a list or an int",
+            players,
+        ));
+    };
+    labels
+        .iter()
+        .map(|l| {
+            let mut chars = l.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => rules.seat_of(c),
+                _ => None,
+            }
+            .ok_or_else(|| CoreError::InvalidPosition(l.clone()).into())
+        })
+        .collect()
+}
+
+fn option_value(value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
+    if let Ok(b) = value.cast::<PyBool>() {
+        Ok(OptionValue::Bool(b.is_true()))
+    } else if value.is_instance_of::<PyInt>() {
+        match value.extract::<i64>() {
+            Ok(i) => Ok(OptionValue::Int(i)),
+            Err(_) => Ok(OptionValue::Int(i64::MAX)),
+        }
+    } else if let Ok(s) = value.cast::<PyString>() {
+        Ok(OptionValue::Str(s.to_string_lossy().into_owned()))
+    } else {
+        Err(wrong_type("a rule option", "a bool, int or str", value))
+    }
+}
+
+fn random_seed() -> u64 {
+    let mut h = RandomState::new().build_hasher();
+    h.write_u64(0x4C75_646F);
+    h.finish()
+}
+
+fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Roll => "roll",
+        Phase::Move(_) => "move",
+        Phase::Over => "over",
+    }
+}
+
+impl PyGame {
+    fn game(&self) -> &CoreGame {
+        self.record.game()
+    }
+
+    fn label(&self, seat: Seat) -> char {
+        self.game().rules().seat_labels[seat]
+    }
+
+    fn event_dict<'py>(
+        &self,
+        py: Python<'py>,
+        before: &CoreGame,
+        event: &Event,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let r = before.rules();
+        match *event {
+            Event::Roll {
+                seat,
+                value,
+                result,
+            } => {
+                d.set_item("kind", "roll")?;
+                d.set_item("player", r.seat_labels[seat as usize])?;
+                d.set_item("value", value)?;
+                d.set_item(
+                    "result",
+                    match result {
+                        RollResult::ToMove => "move",
+                        RollResult::CannotMove => "cannot move",
+                        RollResult::Forfeit => "forfeit",
+                    },
+                )?;
+            }
+            Event::Move {
+                mv,
+                outcome,
+                extra_roll,
+                finished,
+            } => {
+                d.set_item("kind", "move")?;
+                d.set_item("player", r.seat_labels[mv.seat as usize])?;
+                d.set_item("move", before.move_name(&mv))?;
+                d.set_item("roll", mv.roll)?;
+                d.set_item("from", outcome.from)?;
+                d.set_item("to", outcome.to)?;
+                let mut moved = Vec::new();
+                for t in 0..r.tokens as usize {
+                    if outcome.moved & (1 << t) != 0 {
+                        moved.push(r.token_label(mv.seat as usize, t).to_string());
+                    }
+                }
+                d.set_item("tokens", moved)?;
+                let mut captured = Vec::new();
+                for seat in 0..MAX_SEATS {
+                    for t in 0..r.tokens as usize {
+                        if outcome.captured[seat] & (1 << t) != 0 {
+                            captured.push(before.move_name(&CoreMove {
+                                seat: seat as u8,
+                                token: t as u8,
+                                roll: 0,
+                            }));
+                        }
+                    }
+                }
+                d.set_item("captured", captured)?;
+                d.set_item("bumped", outcome.bumped)?;
+                d.set_item("bounced", outcome.bounced)?;
+                d.set_item("stayed", outcome.stayed)?;
+                d.set_item("reached_home", outcome.reached_home)?;
+                d.set_item("extra_roll", extra_roll)?;
+                d.set_item("finished", finished)?;
+            }
+        }
+        Ok(d)
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (rules = "cs162", players = None, seed = None, **options))]
+    fn new(
+        rules: &str,
+        players: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let mut r = Rules::preset(rules)?;
+        if let Some(options) = options {
+            for (k, v) in options.iter() {
+                let name: String = k.extract()?;
+                r.set_option(&name, &option_value(&v)?)?;
+            }
+        }
+        r.validate()?;
+        let seats = parse_seats(&r, players)?;
+        let seed = match seed {
+            None => random_seed(),
+            Some(s) if s.is_none() => random_seed(),
+            Some(s) if s.is_instance_of::<PyInt>() && !s.is_instance_of::<PyBool>() => {
+                s.extract::<u64>().map_err(|_| {
+                    CoreError::InvalidRules(format!(
+                        "seed must be an int from 0 to 2**64-1, not {}",
+                        describe(s)
+                    ))
+                })?
+            }
+            Some(s) => return Err(wrong_type("seed", "an int or None", s)),
+        };
+        let game = CoreGame::new(r, &seats, seed)?;
+        Ok(PyGame {
+            record: GameRecord::new(game),
+            seed,
+        })
+    }
+
+    /// The rule set's preset name: 'cs162', 'standard' or 'gt'.
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.game().rules().name()
+    }
+
+    /// Every rule option and its value.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (name, value) in self.game().rules().options() {
+            match value {
+                OptionValue::Bool(b) => d.set_item(name, b)?,
+                OptionValue::Int(i) => d.set_item(name, i)?,
+                OptionValue::Str(s) => d.set_item(name, s)?,
+            }
+        }
+        Ok(d)
+    }
+
+    /// The positions that play, in turn order.
+    #[getter]
+    fn players(&self) -> Vec<char> {
+        self.game().seats().map(|s| self.label(s)).collect()
+    }
+
+    /// The die's seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// What the game waits for: 'roll', 'move' or 'over'.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.game().phase())
+    }
+
+    /// The position whose turn it is.
+    #[getter]
+    fn current_player(&self) -> char {
+        self.label(self.game().current_player())
+    }
+
+    /// The roll waiting to be played, if any.
+    #[getter]
+    fn pending_roll(&self) -> Option<u8> {
+        match self.game().phase() {
+            Phase::Move(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Roll the die: the seeded die, or `value` (1-6) for replays and tests. Returns the
+    /// value. When no token can move the turn passes at once (see `status`).
+    #[pyo3(signature = (value = None))]
+    fn roll(&mut self, value: Option<&Bound<'_, PyAny>>) -> PyResult<u8> {
+        let value = match value {
+            None => None,
+            Some(v) if v.is_none() => None,
+            Some(v) if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() => {
+                match v.extract::<i64>() {
+                    Ok(x) if (1..=6).contains(&x) => Some(x as u8),
+                    _ => return Err(CoreError::InvalidRoll(describe(v)).into()),
+                }
+            }
+            Some(v) => return Err(wrong_type("roll value", "an int from 1 to 6 or None", v)),
+        };
+        match self.record.roll(value)? {
+            Event::Roll { value, .. } => Ok(value),
+            Event::Move { .. } => Ok(0),
+        }
+    }
+
+    /// The legal moves now (empty unless the phase is 'move'); a stack is one move.
+    #[getter]
+    fn legal_moves(&self) -> Vec<Move> {
+        let g = self.game();
+        g.legal_moves().iter().map(|m| Move::new(g, m)).collect()
+    }
+
+    /// The names of the tokens that may move now (every token of a stack).
+    #[getter]
+    fn tokens_to_move(&self) -> Vec<char> {
+        let g = self.game();
+        let seat = g.current_player();
+        let mask = g.tokens_to_move();
+        (0..g.rules().tokens as usize)
+            .filter(|t| mask & (1 << t) != 0)
+            .map(|t| g.rules().token_label(seat, t))
+            .collect()
+    }
+
+    /// Play a move: a `Move` from `legal_moves`, or its name ('p', 'Ap', 'a', ...).
+    fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        let core = if let Ok(m) = mv.cast::<Move>() {
+            m.get().inner
+        } else if let Ok(s) = mv.cast::<PyString>() {
+            self.game().parse_move(&s.to_string_lossy())?
+        } else {
+            return Err(wrong_type("move", "a Move or a move name", mv));
+        };
+        self.record.play(core)?;
+        Ok(())
+    }
+
+    /// Is the game over?
+    fn is_over(&self) -> bool {
+        self.game().is_over()
+    }
+
+    /// The first player to bring every token home, or None.
+    #[getter]
+    fn winner(&self) -> Option<char> {
+        self.game().winner().map(|s| self.label(s))
+    }
+
+    /// The finishing order so far.
+    #[getter]
+    fn ranking(&self) -> Vec<char> {
+        self.game().ranking().map(|s| self.label(s)).collect()
+    }
+
+    /// The status line: "Player A to roll the die.", "Player A to move.", "Player A cannot
+    /// move. Player B to roll the die.", "Player A has won!".
+    #[getter]
+    fn status(&self) -> String {
+        self.game().status()
+    }
+
+    /// Step counts of every player's tokens: {'A': [p, q], ...}; negative in the yard.
+    #[getter]
+    fn steps<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let g = self.game();
+        let d = PyDict::new(py);
+        for s in g.seats() {
+            d.set_item(
+                self.label(s),
+                g.board().seat_steps(s)[..g.rules().tokens as usize].to_vec(),
+            )?;
+        }
+        Ok(d)
+    }
+
+    /// Every roll and move so far, oldest first, as dicts with their effects.
+    #[getter]
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        let mut before = *self.record.start();
+        let mut replay = GameRecord::new(before);
+        for event in self.record.events() {
+            list.append(self.event_dict(py, &before, event)?)?;
+            match *event {
+                Event::Roll { value, .. } => replay.roll(Some(value))?,
+                Event::Move { mv, .. } => replay.play(mv)?,
+            };
+            before = *replay.game();
+        }
+        Ok(list)
+    }
+
+    /// Take back the last roll or move.
+    fn undo(&mut self) -> PyResult<()> {
+        self.record
+            .undo()
+            .map(|_| ())
+            .ok_or_else(|| CoreError::IllegalMove("nothing to undo".to_owned()).into())
+    }
+
+    /// An independent copy of the game, with its history.
+    fn copy(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyGame>()
+            .map(|o| o.borrow().game() == self.game())
+            .unwrap_or(false)
+    }
+
+    fn __repr__(&self) -> String {
+        let g = self.game();
+        format!(
+            "Game(rules='{}', players='{}', phase='{}', current_player='{}')",
+            g.rules().name(),
+            g.seats().map(|s| self.label(s)).collect::<String>(),
+            phase_name(g.phase()),
+            self.label(g.current_player())
+        )
+    }
+}
