@@ -187,8 +187,52 @@ impl Board {
 
     /// Would moving `token` of `seat` by `roll` capture an opponent?
     pub fn would_capture(&self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> bool {
-        let mut after = *self;
-        after.apply(rules, seat, token, roll).captured_any()
+        self.landing(rules, seat, token, roll)
+            .is_some_and(|to| self.captures_on(rules, seat, self.steps[seat][token], to))
+    }
+
+    /// Would a move of `seat` from step `from` ending at step `to` capture an opponent?
+    pub fn captures_on(&self, rules: &Rules, seat: Seat, from: Step, to: Step) -> bool {
+        if to == from {
+            return false;
+        }
+        let Some(square) = rules.track_square(seat, to) else {
+            return false;
+        };
+        if rules.is_safe_square(square) {
+            return false;
+        }
+        (0..MAX_SEATS).any(|other| {
+            other != seat
+                && self.has_seat(other)
+                && self.steps[other][..rules.tokens as usize]
+                    .iter()
+                    .any(|&s| rules.track_square(other, s) == Some(square))
+        })
+    }
+
+    /// Where a move would end, own-token bumps included, or `None` when it is not legal.
+    pub fn landing(&self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> Option<Step> {
+        self.target(rules, seat, token, roll)
+            .map(|target| self.bump(rules, seat, token, target))
+    }
+
+    /// With bumping, the first square from `target` on that no other own token holds (the
+    /// mover's own square when that runs past the end of the route); else `target`.
+    fn bump(&self, rules: &Rules, seat: Seat, token: usize, target: Step) -> Step {
+        let from = self.steps[seat][token];
+        if rules.own_tokens != OwnTokens::Bump || target == from {
+            return target;
+        }
+        let n = rules.tokens as usize;
+        let mut to = target;
+        while (0..n).any(|t| t != token && self.steps[seat][t] == to) {
+            if to >= rules.finish_step {
+                return from;
+            }
+            to += 1;
+        }
+        to
     }
 
     /// Move `token` of `seat` by `roll` steps: its whole stack moves, own tokens bump it on
@@ -197,27 +241,22 @@ impl Board {
     /// outcome's `moved` is 0). The caller checks `seat` and `token` exist.
     pub fn apply(&mut self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> MoveOutcome {
         let from = self.steps[seat][token];
-        let Some(mut to) = self.target(rules, seat, token, roll) else {
+        let Some(target) = self.target(rules, seat, token, roll) else {
             return MoveOutcome {
                 from,
                 to: from,
                 ..MoveOutcome::default()
             };
         };
-        let stayed = to == from;
+        let to = self.bump(rules, seat, token, target);
+        let stayed = target == from;
         let bounced = !in_yard(from) && from as i16 + roll as i16 > rules.finish_step as i16;
-        let mut bumped = 0;
-        if rules.own_tokens == OwnTokens::Bump && !stayed {
-            let n = rules.tokens as usize;
-            while (0..n).any(|t| t != token && self.steps[seat][t] == to) {
-                bumped += 1;
-                if to >= rules.finish_step {
-                    to = from; // bumped past the end of the route: the mover stays
-                    break;
-                }
-                to += 1;
-            }
-        }
+        let bumped = if to == from && !stayed {
+            // Bumped past the end: count the own tokens it ran into.
+            (target..=rules.finish_step).count() as u8
+        } else {
+            (to - target) as u8
+        };
         // Leaving the yard moves one token only: yard tokens are never stacked.
         let moved = if in_yard(from) {
             1 << token

@@ -171,7 +171,7 @@ impl Cs162Game {
         let n = RULES.tokens as usize;
         let mut targets = [None; MAX_TOKENS];
         for (t, target) in targets[..n].iter_mut().enumerate() {
-            *target = self.board.target(&RULES, seat, t, roll);
+            *target = self.board.landing(&RULES, seat, t, roll);
         }
         let targets = &targets[..n];
         let steps = &self.board.seat_steps(seat)[..n];
@@ -188,7 +188,9 @@ impl Cs162Game {
             return Some(t);
         }
         // (3) a token kicks an opponent.
-        if let Some(t) = (0..n).find(|&t| self.board.would_capture(&RULES, seat, t, roll)) {
+        if let Some(t) = (0..n).find(|&t| {
+            targets[t].is_some_and(|to| self.board.captures_on(&RULES, seat, steps[t], to))
+        }) {
             return Some(t);
         }
         // (4) the token furthest from the finish (lowest step count), `p` on a tie.
