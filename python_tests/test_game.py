@@ -211,7 +211,13 @@ def test_history_records_effects() -> None:
     assert kinds == ["roll", "move", "roll", "move", "roll"]
     assert g.history[1]["extra_roll"] is True
     assert g.history[3]["extra_roll"] is False
-    assert g.history[4] == {"kind": "roll", "player": "B", "value": 3, "result": "cannot move"}
+    assert g.history[4] == {
+        "kind": "roll",
+        "player": "B",
+        "value": 3,
+        "die": False,
+        "result": "cannot move",
+    }
     assert g.status == "Player B cannot move. Player A to roll the die."
 
 
@@ -244,3 +250,78 @@ def test_standard_defaults_and_options() -> None:
     g = Game("standard", "ABC", seed=1, tokens=2, safe_squares=True, six_limit=3)
     assert g.options["tokens"] == 2 and g.options["safe_squares"] is True
     assert g.steps["A"] == [-1, -1]
+
+
+# --- notation, JSON, pickling ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["cs162", "standard", "gt"])
+def test_notation_round_trips_every_step(rules: str) -> None:
+    g = Game(rules, seed=3)
+    rng = random.Random(3)
+    for _ in range(300):
+        text = g.to_notation()
+        assert Game.from_notation(text) == g
+        assert repr(g) == f"Game.from_notation({text!r})"
+        assert eval(repr(g), {"Game": Game}) == g
+        if g.is_over():
+            break
+        g.roll()
+        if g.phase == "move":
+            g.play(rng.choice(g.legal_moves))
+
+
+def test_notation_text_is_compact_and_readable() -> None:
+    g = Game("cs162", "AB", seed=42)
+    assert g.to_notation() == "cs162 A-1.-1/B-1.-1 A:r:0:0 - - 000000000000002a"
+    g2 = Game("standard", "AC", seed=1, tokens=2, safe_squares=True)
+    assert g2.to_notation().startswith("standard[tokens=2,safe_squares=true] A-1.-1/C-1.-1 ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "cs162",
+        "chess A-1.-1 A:r:0:0 - - 0",
+        "cs162 A-1.-1/B-1.-1 C:r:0:0 - - 0",
+        "cs162 A3.-1/B45.-1 A:r:0:0 - - 0",
+        "cs162 A99.-1/B-1.-1 A:r:0:0 - - 0",
+        "cs162 A-1.-1/B-1.-1 A:m3:0:0 - - 0",
+        "cs162 A-1/B-1.-1 A:r:0:0 - - 0",
+    ],
+)
+def test_bad_notation_is_refused(text: str) -> None:
+    with pytest.raises(LudoError):
+        Game.from_notation(text)
+
+
+def test_json_and_pickle_keep_the_whole_game() -> None:
+    import pickle
+
+    g = Game("gt", seed=9)
+    play_some(g, 150, seed=1)
+    g.roll(4) if g.phase == "roll" else None
+    text = g.to_json()
+    h = Game.from_json(text)
+    assert h == g and h.history == g.history and h.moves == g.moves and h.seed == 9
+    p = pickle.loads(pickle.dumps(g))
+    assert p == g and p.history == g.history
+    h.undo()
+    assert h != g
+    assert "=4" in g.moves or g.phase != "move"
+
+
+def test_bad_json_is_refused() -> None:
+    g = Game("cs162", seed=1)
+    g.roll(6)
+    good = g.to_json()
+    with pytest.raises(LudoError):
+        Game.from_json(good.replace('"moves": "=6"', '"moves": "=5"'))
+    assert '"moves": "=6"' in good
+    with pytest.raises(LudoError):
+        Game.from_json("[]")
+    with pytest.raises(LudoError):
+        Game.from_json('{"format": "other"}')
+    with pytest.raises(ValueError):
+        Game.from_json("{not json")

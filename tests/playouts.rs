@@ -1,6 +1,7 @@
 //! Seeded random playouts: 100,000 whole games per rule set (with random option
 //! combinations on top of each preset), checking the engine's invariants after every roll
-//! and move, and that undo and replay give back exactly the same states.
+//! and move, and that undo, replay and the text notations give back exactly the same
+//! states.
 
 use ludogame::ludo::board::in_yard;
 use ludogame::ludo::rules::{OwnTokens, Preset};
@@ -143,6 +144,8 @@ fn playouts(base: Rules, salt: u64) {
             check_invariants(rec.game(), &before);
             if check_undo {
                 let after = *rec.game();
+                let text = after.to_notation();
+                assert_eq!(Game::from_notation(&text), Ok(after), "notation {text}");
                 assert_eq!(rec.undo(), Some(event));
                 assert_eq!(*rec.game(), before);
                 let again = match event {
@@ -155,6 +158,8 @@ fn playouts(base: Rules, salt: u64) {
         }
         total_events += rec.len();
         if check_undo {
+            let text = rec.moves_text();
+            assert_eq!(GameRecord::replay(start, &text).as_ref(), Ok(&rec));
             while rec.undo().is_some() {}
             assert_eq!(*rec.game(), start);
         }

@@ -9,6 +9,7 @@ __all__ = [
     "Game",
     "GameOverError",
     "IllegalMoveError",
+    "InvalidNotationError",
     "InvalidPlayersError",
     "InvalidPositionError",
     "InvalidRollError",
@@ -59,6 +60,9 @@ class IllegalMoveError(LudoError):
 
 class GameOverError(LudoError):
     """A roll or move after the game is over."""
+
+class InvalidNotationError(LudoError):
+    """Text that is not a valid position, rule set or game record notation."""
 
 _Turn = tuple[str, SupportsIndex] | Sequence[str | SupportsIndex]
 
@@ -173,9 +177,28 @@ class Game:
         """The positions that play, in turn order."""
 
     @property
-    def seed(self) -> int:
-        """The die's seed."""
+    def seed(self) -> int | None:
+        """The die's seed (None for a game read from a position notation)."""
 
+    def to_notation(self) -> str:
+        """The position as one line of text."""
+
+    @staticmethod
+    def from_notation(text: str) -> Game:
+        """A game starting at a position written by to_notation (with no history)."""
+
+    @property
+    def moves(self) -> str:
+        """Every roll and move so far as text, e.g. '6 Ap 4 Ap =3'."""
+
+    def to_json(self) -> str:
+        """The whole game (start, seed, every roll and move) as a JSON string."""
+
+    @staticmethod
+    def from_json(text: str) -> Game:
+        """A game read from to_json's output: the moves are replayed and checked."""
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     @property
     def phase(self) -> Literal["roll", "move", "over"]:
         """What the game waits for: 'roll', 'move' or 'over'."""

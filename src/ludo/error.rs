@@ -55,6 +55,9 @@ pub enum LudoError {
     /// A rule set whose options do not fit together, or an unknown option.
     #[error("invalid rules: {0}")]
     InvalidRules(String),
+    /// Text that is not a valid notation of a position, rule set or game record.
+    #[error("invalid notation: {0}")]
+    InvalidNotation(String),
     /// A call that the game's phase or rules do not allow now.
     #[error("illegal move: {0}")]
     IllegalMove(String),

@@ -85,6 +85,8 @@ pub enum Event {
         value: u8,
         /// What happened.
         result: RollResult,
+        /// The value came from the seeded die (not given by the caller).
+        die: bool,
     },
     /// A move.
     Move {
@@ -99,25 +101,25 @@ pub enum Event {
     },
 }
 
-const NONE: u8 = u8::MAX;
+pub(crate) const NONE: u8 = u8::MAX;
 
 /// A game in progress, over any [`Rules`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Game {
-    rules: Rules,
-    board: Board,
-    current: u8,
-    phase: Phase,
+    pub(crate) rules: Rules,
+    pub(crate) board: Board,
+    pub(crate) current: u8,
+    pub(crate) phase: Phase,
     /// 6s rolled in a row in this turn.
-    sixes: u8,
+    pub(crate) sixes: u8,
     /// The next (or pending) roll is an extra roll.
-    extra: bool,
-    ranking: [u8; MAX_SEATS],
-    ranked: u8,
+    pub(crate) extra: bool,
+    pub(crate) ranking: [u8; MAX_SEATS],
+    pub(crate) ranked: u8,
     /// Whose turn just passed without a move, and why (for the status text).
-    passed: u8,
-    passed_by_forfeit: bool,
-    rng: Rng,
+    pub(crate) passed: u8,
+    pub(crate) passed_by_forfeit: bool,
+    pub(crate) rng: Rng,
 }
 
 impl Game {
@@ -274,7 +276,7 @@ impl Game {
         self.check_can_roll()?;
         let mut rng = self.rng;
         let value = rng.die();
-        let event = self.roll(value)?;
+        let event = self.roll_value(value, true)?;
         self.rng = rng;
         Ok(event)
     }
@@ -292,6 +294,10 @@ impl Game {
 
     /// Roll a given value (for replays and tests).
     pub fn roll(&mut self, value: u8) -> Result<Event, LudoError> {
+        self.roll_value(value, false)
+    }
+
+    fn roll_value(&mut self, value: u8, die: bool) -> Result<Event, LudoError> {
         self.check_can_roll()?;
         if !(1..=6).contains(&value) {
             return Err(LudoError::InvalidRoll(value.to_string()));
@@ -324,6 +330,7 @@ impl Game {
             seat,
             value,
             result,
+            die,
         })
     }
 
@@ -521,9 +528,9 @@ impl Game {
 /// A game with its history: every event and the state before it, for `undo`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameRecord {
-    start: Game,
-    game: Game,
-    past: Vec<(Game, Event)>,
+    pub(crate) start: Game,
+    pub(crate) game: Game,
+    pub(crate) past: Vec<(Game, Event)>,
 }
 
 impl GameRecord {

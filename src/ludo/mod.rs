@@ -11,6 +11,7 @@ pub mod board;
 pub mod cs162;
 pub mod error;
 pub mod game;
+pub mod notation;
 pub mod rng;
 pub mod rules;
 

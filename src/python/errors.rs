@@ -81,6 +81,13 @@ create_exception!(
     "A roll or move after the game is over."
 );
 
+create_exception!(
+    LudoGame,
+    InvalidNotationError,
+    LudoError,
+    "Text that is not a valid position, rule set or game record notation."
+);
+
 impl From<CoreError> for PyErr {
     fn from(err: CoreError) -> PyErr {
         let msg = err.to_string();
@@ -99,6 +106,7 @@ impl From<CoreError> for PyErr {
             }
             CoreError::ForeignPlayer(_) => ForeignPlayerError::new_err(msg),
             CoreError::NoGame => NoGameError::new_err(msg),
+            CoreError::InvalidNotation(_) => InvalidNotationError::new_err(msg),
             CoreError::IllegalMove(_) => IllegalMoveError::new_err(msg),
             CoreError::GameOver => GameOverError::new_err(msg),
             CoreError::InvalidRules(_) => InvalidRulesError::new_err(msg),

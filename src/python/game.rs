@@ -13,6 +13,9 @@ use crate::ludo::{
     Phase, RollResult, Rules, Seat,
 };
 
+/// The `format` field of a game's JSON.
+const JSON_FORMAT: &str = "ludogame-game/1";
+
 fn wrong_type(what: &str, expected: &'static str, got: &Bound<'_, PyAny>) -> PyErr {
     CoreError::WrongType {
         what: what.to_owned(),
@@ -90,7 +93,7 @@ impl Move {
 #[derive(Clone)]
 pub struct PyGame {
     record: GameRecord,
-    seed: u64,
+    seed: Option<u64>,
 }
 
 fn parse_seats(rules: &Rules, players: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Seat>> {
@@ -191,10 +194,12 @@ impl PyGame {
                 seat,
                 value,
                 result,
+                die,
             } => {
                 d.set_item("kind", "roll")?;
                 d.set_item("player", r.seat_labels[seat as usize])?;
                 d.set_item("value", value)?;
+                d.set_item("die", die)?;
                 d.set_item(
                     "result",
                     match result {
@@ -283,7 +288,7 @@ impl PyGame {
         let game = CoreGame::new(r, &seats, seed)?;
         Ok(PyGame {
             record: GameRecord::new(game),
-            seed,
+            seed: Some(seed),
         })
     }
 
@@ -313,10 +318,89 @@ impl PyGame {
         self.game().seats().map(|s| self.label(s)).collect()
     }
 
-    /// The die's seed.
+    /// The die's seed (None for a game read from a position notation).
     #[getter]
-    fn seed(&self) -> u64 {
+    fn seed(&self) -> Option<u64> {
         self.seed
+    }
+
+    /// The position as one line of text (rules, tokens, turn, ranking, die state), e.g.
+    /// 'cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a'.
+    fn to_notation(&self) -> String {
+        self.game().to_notation()
+    }
+
+    /// A game starting at a position written by `to_notation` (with no history).
+    #[staticmethod]
+    fn from_notation(text: &str) -> PyResult<PyGame> {
+        Ok(PyGame {
+            record: GameRecord::new(CoreGame::from_notation(text)?),
+            seed: None,
+        })
+    }
+
+    /// Every roll and move so far as text, e.g. '6 Ap 4 Ap =3' ('=' marks a value given
+    /// to `roll` instead of rolled).
+    #[getter]
+    fn moves(&self) -> String {
+        self.record.moves_text()
+    }
+
+    /// The whole game (start position, seed, every roll and move) as a JSON string.
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        let d = PyDict::new(py);
+        d.set_item("format", JSON_FORMAT)?;
+        d.set_item("seed", self.seed)?;
+        d.set_item("start", self.record.start().to_notation())?;
+        d.set_item("moves", self.record.moves_text())?;
+        d.set_item("position", self.game().to_notation())?;
+        py.import("json")?.call_method1("dumps", (d,))?.extract()
+    }
+
+    /// A game read from `to_json`'s output: the moves are replayed and checked.
+    #[staticmethod]
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<PyGame> {
+        let value = py.import("json")?.call_method1("loads", (text,))?;
+        let d = value
+            .cast::<PyDict>()
+            .map_err(|_| CoreError::InvalidNotation("a game's JSON must be an object".into()))?;
+        let field = |name: &str| -> PyResult<String> {
+            d.get_item(name)?
+                .and_then(|v| v.extract::<String>().ok())
+                .ok_or_else(|| {
+                    CoreError::InvalidNotation(format!("the JSON has no string field '{name}'"))
+                        .into()
+                })
+        };
+        if field("format")? != JSON_FORMAT {
+            return Err(CoreError::InvalidNotation(format!(
+                "the JSON is not in format '{JSON_FORMAT}'"
+            ))
+            .into());
+        }
+        let seed = match d.get_item("seed")? {
+            Some(v) if !v.is_none() => Some(v.extract::<u64>().map_err(|_| {
+                CoreError::InvalidNotation("the JSON's seed is not an int from 0 to 2**64-1".into())
+            })?),
+            _ => None,
+        };
+        let start = CoreGame::from_notation(&field("start")?)?;
+        let record = GameRecord::replay(start, &field("moves")?)?;
+        if let Ok(position) = field("position")
+            && position != record.game().to_notation()
+        {
+            return Err(CoreError::InvalidNotation(
+                "replaying the moves does not reach the JSON's position".into(),
+            )
+            .into());
+        }
+        Ok(PyGame { record, seed })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let py = slf.py();
+        let json = slf.borrow().to_json(py)?;
+        Ok((slf.get_type().getattr("from_json")?, (json,)))
     }
 
     /// What the game waits for: 'roll', 'move' or 'over'.
@@ -440,7 +524,7 @@ impl PyGame {
         for event in self.record.events() {
             list.append(self.event_dict(py, &before, event)?)?;
             match *event {
-                Event::Roll { value, .. } => replay.roll(Some(value))?,
+                Event::Roll { value, die, .. } => replay.roll((!die).then_some(value))?,
                 Event::Move { mv, .. } => replay.play(mv)?,
             };
             before = *replay.game();
@@ -477,13 +561,6 @@ impl PyGame {
     }
 
     fn __repr__(&self) -> String {
-        let g = self.game();
-        format!(
-            "Game(rules='{}', players='{}', phase='{}', current_player='{}')",
-            g.rules().name(),
-            g.seats().map(|s| self.label(s)).collect::<String>(),
-            phase_name(g.phase()),
-            self.label(g.current_player())
-        )
+        format!("Game.from_notation('{}')", self.game().to_notation())
     }
 }

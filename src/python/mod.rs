@@ -17,9 +17,9 @@ mod core_module {
     use super::cs162::{LudoGame, Player};
     #[pymodule_export]
     use super::errors::{
-        ForeignPlayerError, GameOverError, IllegalMoveError, InvalidPlayersError,
-        InvalidPositionError, InvalidRollError, InvalidRulesError, InvalidStepsError,
-        InvalidTokenError, InvalidTurnError, LudoError, NoGameError,
+        ForeignPlayerError, GameOverError, IllegalMoveError, InvalidNotationError,
+        InvalidPlayersError, InvalidPositionError, InvalidRollError, InvalidRulesError,
+        InvalidStepsError, InvalidTokenError, InvalidTurnError, LudoError, NoGameError,
     };
     #[pymodule_export]
     use super::game::{Move, PyGame};
