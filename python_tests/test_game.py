@@ -325,3 +325,36 @@ def test_bad_json_is_refused() -> None:
         Game.from_json('{"format": "other"}')
     with pytest.raises(ValueError):
         Game.from_json("{not json")
+
+
+# --- boards to look at -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["cs162", "standard", "gt"])
+def test_text_and_svg_boards(rules: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    import LudoGame
+
+    g = Game(rules, 4, seed=8)
+    play_some(g, 80, seed=2)
+    text = str(g)
+    assert text.splitlines()[-1].startswith(g.status)
+    for player, steps in g.steps.items():
+        on_board = [s for s in steps if s >= 0]
+        if on_board:
+            assert player in text or player.lower() in text
+    svg = g._repr_svg_()
+    assert LudoGame.svg(g) == svg
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    discs = [e for e in root.iter() if e.tag.endswith("circle")]
+    tokens = sum(len(s) for s in g.steps.values())
+    assert 1 <= len(discs) <= tokens
+
+
+def test_text_board_cs162_example() -> None:
+    g = Game.from_notation("cs162 A28.28/B21.-1 A:r:0:0 - - 0000000000000001")
+    text = str(g)
+    assert "Apq" in text and "Bq" in text and "Bp" in text
+    assert len(text.splitlines()) == 16

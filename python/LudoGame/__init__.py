@@ -43,6 +43,12 @@ from LudoGame._core import (
     __version__,
 )
 
+
+def svg(game: Game) -> str:
+    """The board of `game` as an SVG image (a string), as notebooks show it."""
+    return game._repr_svg_()
+
+
 __all__ = [
     "ForeignPlayerError",
     "Game",
@@ -62,4 +68,5 @@ __all__ = [
     "NoGameError",
     "Player",
     "__version__",
+    "svg",
 ]

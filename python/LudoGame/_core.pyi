@@ -254,6 +254,9 @@ class Game:
     def copy(self) -> Game:
         """An independent copy of the game, with its history."""
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG image (shown by Jupyter notebooks)."""
+
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: object, /) -> Game: ...
     def __eq__(self, other: object, /) -> bool: ...

@@ -12,6 +12,7 @@ pub mod cs162;
 pub mod error;
 pub mod game;
 pub mod notation;
+pub mod render;
 pub mod rng;
 pub mod rules;
 

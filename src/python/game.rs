@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
 use super::describe;
+use crate::ludo::render;
 use crate::ludo::rules::OptionValue;
 use crate::ludo::{
     Event, Game as CoreGame, GameRecord, LudoError as CoreError, MAX_SEATS, Move as CoreMove,
@@ -562,5 +563,15 @@ impl PyGame {
 
     fn __repr__(&self) -> String {
         format!("Game.from_notation('{}')", self.game().to_notation())
+    }
+
+    /// The board drawn in text, with the status line.
+    fn __str__(&self) -> String {
+        render::text(self.game())
+    }
+
+    /// The board as an SVG image (shown by Jupyter notebooks).
+    fn _repr_svg_(&self) -> String {
+        render::svg(self.game())
     }
 }
