@@ -306,7 +306,7 @@ impl Game {
         self.passed = NONE;
         self.passed_by_forfeit = false;
         if value == 6 {
-            self.sixes += 1;
+            self.sixes = self.sixes.saturating_add(1);
         } else {
             self.sixes = 0;
         }

@@ -230,7 +230,7 @@ impl Game {
             _ => return Err(bad("the phase is not r, m1-m6 or o", text)),
         };
         game.sixes = match sixes.parse::<u8>() {
-            Ok(n) if n <= 6 && (rules.six_limit == 0 || n < rules.six_limit) => n,
+            Ok(n) if rules.six_limit == 0 || n < rules.six_limit => n,
             _ => return Err(bad("the count of 6s in a row is out of range", text)),
         };
         game.extra = match extra {
@@ -430,6 +430,20 @@ mod tests {
         let text = g.to_notation();
         assert_eq!(text, "cs162 A3.-1/B-1.-1 A:r:0:0 B - 000000000000002a");
         assert_eq!(Game::from_notation(&text), Ok(g));
+    }
+
+    #[test]
+    fn long_runs_of_sixes_round_trip() {
+        let mut g = Game::new(Rules::GT, &[0, 1, 2, 3], 1).unwrap();
+        for _ in 0..300 {
+            g.roll(6).unwrap();
+            let mv = g.legal_moves().iter().next().unwrap();
+            g.play(mv).unwrap();
+            if g.is_over() {
+                break;
+            }
+            assert_eq!(Game::from_notation(&g.to_notation()), Ok(g));
+        }
     }
 
     #[test]
