@@ -7,7 +7,8 @@ use std::fmt;
 
 use super::board::{Board, MoveOutcome, Step, YARD};
 use super::error::LudoError;
-use super::rules::{MAX_SEATS, MAX_TOKENS, Rules, Seat};
+use super::policy::priority_token;
+use super::rules::{MAX_SEATS, Rules, Seat};
 
 /// A token index (`0` = `p`, `1` = `q`).
 pub type Token = usize;
@@ -168,35 +169,16 @@ impl Cs162Game {
     /// The token the priority rule (D9) moves for `seat` on `roll`, or `None` when no token
     /// can move. Stacked tokens move together, so choosing either moves the pair.
     pub fn choose_token(&self, seat: Seat, roll: u8) -> Option<Token> {
-        let n = RULES.tokens as usize;
-        let mut targets = [None; MAX_TOKENS];
-        for (t, target) in targets[..n].iter_mut().enumerate() {
-            *target = self.board.landing(&RULES, seat, t, roll);
-        }
-        let targets = &targets[..n];
-        let steps = &self.board.seat_steps(seat)[..n];
-        // (1) a 6 brings a token out of the yard.
-        if roll == RULES.enter_roll
-            && let Some(t) = (0..n).find(|&t| steps[t] == YARD)
-        {
-            return Some(t);
-        }
-        // (2) a token in the home squares finishes exactly.
-        if let Some(t) = (0..n)
-            .find(|&t| RULES.in_home_column(steps[t]) && targets[t] == Some(RULES.finish_step))
-        {
-            return Some(t);
-        }
-        // (3) a token kicks an opponent.
-        if let Some(t) = (0..n).find(|&t| {
-            targets[t].is_some_and(|to| self.board.captures_on(&RULES, seat, steps[t], to))
-        }) {
-            return Some(t);
-        }
-        // (4) the token furthest from the finish (lowest step count), `p` on a tie.
-        (0..n)
-            .filter(|&t| targets[t].is_some())
-            .min_by_key(|&t| steps[t])
+        let allowed = (0..RULES.tokens as usize)
+            .filter(|&t| self.board.target(&RULES, seat, t, roll).is_some())
+            .fold(0u8, |mask, t| mask | (1 << t));
+        priority_token(&RULES, &self.board, seat, roll, allowed)
+    }
+
+    /// Put a token at a step count directly (for tests and hand-made positions); the caller
+    /// keeps it within −1..=57.
+    pub fn set_step(&mut self, seat: Seat, token: Token, steps: Step) {
+        self.board.set_step(seat, token, steps);
     }
 
     /// Play one turn: `seat` rolls `roll` and the priority rule moves a token. Turns of a

@@ -58,6 +58,9 @@ pub enum LudoError {
     /// Text that is not a valid notation of a position, rule set or game record.
     #[error("invalid notation: {0}")]
     InvalidNotation(String),
+    /// An unknown bot name or a bad bot parameter.
+    #[error("invalid bot: {0}")]
+    InvalidBot(String),
     /// A call that the game's phase or rules do not allow now.
     #[error("illegal move: {0}")]
     IllegalMove(String),

@@ -88,6 +88,13 @@ create_exception!(
     "Text that is not a valid position, rule set or game record notation."
 );
 
+create_exception!(
+    LudoGame,
+    InvalidBotError,
+    LudoError,
+    "An unknown bot name, a bad bot parameter, or a Python bot that failed."
+);
+
 impl From<CoreError> for PyErr {
     fn from(err: CoreError) -> PyErr {
         let msg = err.to_string();
@@ -106,6 +113,7 @@ impl From<CoreError> for PyErr {
             }
             CoreError::ForeignPlayer(_) => ForeignPlayerError::new_err(msg),
             CoreError::NoGame => NoGameError::new_err(msg),
+            CoreError::InvalidBot(_) => InvalidBotError::new_err(msg),
             CoreError::InvalidNotation(_) => InvalidNotationError::new_err(msg),
             CoreError::IllegalMove(_) => IllegalMoveError::new_err(msg),
             CoreError::GameOver => GameOverError::new_err(msg),
