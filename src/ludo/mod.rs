@@ -16,6 +16,7 @@ pub mod policy;
 pub mod render;
 pub mod rng;
 pub mod rules;
+pub mod sim;
 
 pub use board::{Board, MoveOutcome, Step};
 pub use cs162::{Cs162Game, SpaceName, Token};

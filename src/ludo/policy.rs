@@ -8,7 +8,7 @@
 //!   against the searching player;
 //! - `mcts(playouts)`: Monte Carlo tree search with explicit dice nodes and a playout budget.
 
-use super::board::{Board, MoveOutcome, Step, in_yard};
+use super::board::{Board, MoveOutcome, in_yard};
 use super::error::LudoError;
 use super::game::{Game, Move, MoveList, Phase};
 use super::rng::Rng;
@@ -193,8 +193,15 @@ fn threats(game: &Game, seat: Seat, square: u8) -> u32 {
                 if (1..=6).contains(&behind) && s as i16 + behind <= r.last_track_step as i16 {
                     count += 1;
                 }
-            } else if in_yard(s) && r.track_square(other, 0) == Some(square) {
-                count += 1; // a token entering on its start square
+            } else if in_yard(s) {
+                if r.track_square(other, 0) == Some(square) {
+                    count += 1; // a token entering on its start square
+                }
+            } else if s < r.first_track_step {
+                // A token on an off-track ready square reaches the first six track steps.
+                let hits = (r.first_track_step..=s + 6)
+                    .any(|step| r.track_square(other, step) == Some(square));
+                count += u32::from(hits);
             }
         }
     }
@@ -216,6 +223,9 @@ fn captures(o: &MoveOutcome) -> u32 {
 fn aggressive_score(game: &Game, mv: Move) -> i64 {
     let r = game.rules();
     let (_, o) = outcome_of(game, mv);
+    if o.to == o.from {
+        return i64::MIN / 2; // a move that changes nothing (GT overshoot)
+    }
     let seat = mv.seat as Seat;
     let progress = (o.to.max(0) - o.from.max(-1)) as i64;
     let mut score = 1000 * captures(&o) as i64 + progress;
@@ -229,8 +239,11 @@ fn aggressive_score(game: &Game, mv: Move) -> i64 {
     if let Some(sq) = r.track_square(seat, o.to) {
         score += 20 * opponents_ahead(game, seat, sq) as i64;
     }
-    // Run with the leading token.
-    score + o.to.max(0) as i64
+    // Run with the leading token, but not into the home stretch where it is useless.
+    if o.to < r.home_step {
+        score += o.to.max(0) as i64;
+    }
+    score
 }
 
 fn opponents_ahead(game: &Game, seat: Seat, square: u8) -> u32 {
@@ -254,6 +267,9 @@ fn safe_score(game: &Game, mv: Move) -> i64 {
     let r = game.rules();
     let seat = mv.seat as Seat;
     let (after, o) = outcome_of(game, mv);
+    if o.to == o.from {
+        return i64::MIN / 2;
+    }
     let danger_before = r
         .track_square(seat, o.from)
         .map_or(0, |sq| threats(game, seat, sq)) as i64;
@@ -287,49 +303,76 @@ fn best_by(game: &Game, moves: &MoveList, score: fn(&Game, Move) -> i64) -> Move
     best
 }
 
-/// How good the position is for `seat`: its progress minus the best opponent's.
+/// How good the position is for `seat`, in expected die rolls: how many more rolls the
+/// best opponent needs to bring its tokens home than `seat` needs (positive is good).
 pub fn evaluate(game: &Game, seat: Seat) -> f64 {
-    let mut best_other = f64::NEG_INFINITY;
-    let mut own = 0.0;
-    for s in game.seats() {
-        let v = seat_progress(game, s);
-        if s == seat {
-            own = v;
-        } else if v > best_other {
-            best_other = v;
-        }
+    let own = rolls_to_finish(game, seat);
+    let best_other = game
+        .seats()
+        .filter(|&s| s != seat)
+        .map(|s| rolls_to_finish(game, s))
+        .fold(f64::INFINITY, f64::min);
+    if best_other.is_infinite() {
+        -own
+    } else {
+        best_other - own
     }
-    if best_other == f64::NEG_INFINITY {
-        best_other = 0.0;
-    }
-    own - best_other
 }
 
-/// A seat's progress in [0, 1 + bonus]: the average of its tokens' progress (yard 0,
-/// home 1), with a bonus for being ranked, minus a little for tokens in danger.
-fn seat_progress(game: &Game, seat: Seat) -> f64 {
+/// A rough count of the die rolls `seat` still needs to bring every token home: the
+/// distance over 3.5 per token, a wait for the entering roll from the yard, a few rolls
+/// for an exact finish, and the expected loss from opponents that can hit a token. A
+/// ranked seat needs none (less for a better rank).
+fn rolls_to_finish(game: &Game, seat: Seat) -> f64 {
     let r = game.rules();
-    let n = r.tokens as usize;
     if let Some(rank) = game.ranking().position(|s| s == seat) {
-        return 2.0 - rank as f64 * 0.5;
+        return -100.0 + 10.0 * rank as f64;
     }
-    let mut sum = 0.0;
-    for t in 0..n {
-        let s: Step = game.board().step(seat, t);
-        sum += if in_yard(s) {
-            0.0
-        } else if s >= r.home_step {
-            1.2
+    let exact = r.overshoot != super::rules::Overshoot::Stay;
+    let mut total = 0.0;
+    let mut counted = 0u8;
+    for t in 0..r.tokens as usize {
+        if counted & (1 << t) != 0 {
+            continue;
+        }
+        let s = game.board().step(seat, t);
+        // A stack moves as one piece: its tokens need the rolls only once.
+        let piece = if in_yard(s) {
+            1 << t
         } else {
-            let base = 0.15 + 0.85 * s as f64 / r.home_step as f64;
-            let danger = r
-                .track_square(seat, s)
-                .map_or(0, |sq| threats(game, seat, sq));
-            base - 0.04 * danger.min(3) as f64 * (0.3 + s as f64 / r.home_step as f64)
+            game.board().piece_mask(r, seat, t)
         };
+        counted |= piece;
+        if in_yard(s) {
+            total += 6.0 + (r.home_step as f64 + 1.0) / 3.5;
+        } else if s < r.home_step {
+            let remaining = (r.home_step - s) as f64;
+            total += remaining / 3.5 + if exact { 1.5 } else { 0.5 };
+            if let Some(sq) = r.track_square(seat, s) {
+                // Each threatening token hits with about one chance in six; the token
+                // then starts again.
+                let loss = (6.0 + s as f64 / 3.5) * piece.count_ones() as f64;
+                total += threats(game, seat, sq).min(3) as f64 / 6.0 * loss;
+            }
+        }
     }
-    sum / n as f64
+    // Tokens far apart waste rolls at the end (exact finishes) and never stack: keeping
+    // them together is worth a little.
+    let out: Vec<f64> = (0..r.tokens as usize)
+        .map(|t| game.board().step(seat, t))
+        .filter(|&s| !in_yard(s) && s < r.home_step)
+        .map(f64::from)
+        .collect();
+    if out.len() >= 2 {
+        let spread = out.iter().cloned().fold(f64::MIN, f64::max)
+            - out.iter().cloned().fold(f64::MAX, f64::min);
+        total += SPREAD_WEIGHT * spread / 3.5;
+    }
+    total
 }
+
+/// Weight of the spread between a seat's tokens in [`rolls_to_finish`].
+const SPREAD_WEIGHT: f64 = 0.3;
 
 fn expectimax_move(game: &Game, moves: &MoveList, depth: u8) -> Move {
     let seat = game.current_player();
@@ -446,7 +489,7 @@ fn rewards(game: &Game) -> [f64; MAX_SEATS] {
             out[s] = if game.winner() == Some(s) {
                 1.0
             } else {
-                0.5 * (seat_progress(game, s) / 1.2).clamp(0.0, 1.0)
+                0.5 / (1.0 + rolls_to_finish(game, s).max(0.0) / 20.0)
             };
         }
     }
