@@ -12,6 +12,9 @@ pub enum LudoError {
     /// A players list with more seats than the board has.
     #[error("too many players ({0}): at most 4 positions from 'A', 'B', 'C', 'D' can play")]
     TooManyPlayers(usize),
+    /// A players argument that names no valid set of players.
+    #[error("invalid players: {0}")]
+    InvalidPlayers(String),
     /// The same position named twice in a players list.
     #[error("position '{0}' appears more than once in the players list")]
     DuplicatePosition(String),

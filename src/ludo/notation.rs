@@ -308,6 +308,15 @@ fn check_consistent(g: &Game) -> Result<(), &'static str> {
     if full && ranked.len() != seats.len() {
         return Err("a finished game must rank every player");
     }
+    // Play stops at the first finisher (first-winner) or when one player is left
+    // (full ranking): no more players can have finished than that.
+    let most = match g.rules.end {
+        EndCondition::FirstWinner => 1,
+        EndCondition::FullRanking => seats.len().saturating_sub(1).max(1),
+    };
+    if finished.len() > most {
+        return Err("more players have finished than the game lets finish");
+    }
     if !over && g.is_finished(g.current as Seat) {
         return Err("the current player has already finished");
     }
@@ -458,6 +467,8 @@ mod tests {
             "gt A-1.-1/B-2.-1/C-1.-2/D-1.-2 A:r:0:0 - - 0", // A's tokens on one slot
             "cs162 A3.-1/B-1.-1 A:r:0:0 - - xyz",
             "cs162 A3.-1 A:r:0:0 - -",
+            "gt A40.41/B40.41/C-1.-2/D-1.-2 A:o:0:0 - AB 0000000000000001",
+            "cs162 A57.57/C57.57 A:o:0:0 - AC 0000000000000000",
         ] {
             let ok = Game::from_notation(text);
             assert_eq!(

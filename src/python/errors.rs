@@ -100,6 +100,7 @@ impl From<CoreError> for PyErr {
         let msg = err.to_string();
         match err.kind() {
             CoreError::NoPlayers
+            | CoreError::InvalidPlayers(_)
             | CoreError::TooManyPlayers(_)
             | CoreError::DuplicatePosition(_) => InvalidPlayersError::new_err(msg),
             CoreError::InvalidPosition(_) | CoreError::PositionNotPlaying(_) => {

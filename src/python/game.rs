@@ -106,11 +106,15 @@ fn parse_seats(rules: &Rules, players: Option<&Bound<'_, PyAny>>) -> PyResult<Ve
         return Ok(rules.default_seats(n)?);
     };
     if players.is_instance_of::<PyInt>() && !players.is_instance_of::<PyBool>() {
-        let n: i64 = players.extract()?;
-        if n < 1 {
-            return Err(CoreError::NoPlayers.into());
-        }
-        return Ok(rules.default_seats(n as usize)?);
+        return match players.extract::<i64>() {
+            Ok(n) if n < 1 => Err(CoreError::NoPlayers.into()),
+            Ok(n) if n <= MAX_SEATS as i64 => Ok(rules.default_seats(n as usize)?),
+            _ => Err(CoreError::InvalidPlayers(format!(
+                "{} players: a game has 1 to {MAX_SEATS}",
+                describe(players)
+            ))
+            .into()),
+        };
     }
     let labels: Vec<String> = if let Ok(s) = players.cast::<PyString>() {
         s.to_string_lossy().chars().map(String::from).collect()
@@ -144,16 +148,44 @@ fn parse_seats(rules: &Rules, players: Option<&Bound<'_, PyAny>>) -> PyResult<Ve
         .collect()
 }
 
+/// A str argument as a Rust `String`; a str that is not valid Unicode (a lone surrogate)
+/// gives `invalid(...)`, anything else a `TypeError`.
+fn text_arg(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    invalid: fn(String) -> CoreError,
+) -> PyResult<String> {
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| wrong_type(what, "a str", obj))?;
+    match s.to_str() {
+        Ok(t) => Ok(t.to_owned()),
+        Err(_) => Err(invalid(format!(
+            "{what} {} is not valid Unicode text",
+            describe(obj)
+        ))
+        .into()),
+    }
+}
+
 fn option_value(value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
     if let Ok(b) = value.cast::<PyBool>() {
         Ok(OptionValue::Bool(b.is_true()))
     } else if value.is_instance_of::<PyInt>() {
         match value.extract::<i64>() {
             Ok(i) => Ok(OptionValue::Int(i)),
-            Err(_) => Ok(OptionValue::Int(i64::MAX)),
+            Err(_) => Err(CoreError::InvalidRules(format!(
+                "an option value {} is far out of range",
+                describe(value)
+            ))
+            .into()),
         }
-    } else if let Ok(s) = value.cast::<PyString>() {
-        Ok(OptionValue::Str(s.to_string_lossy().into_owned()))
+    } else if value.is_instance_of::<PyString>() {
+        Ok(OptionValue::Str(text_arg(
+            value,
+            "an option value",
+            CoreError::InvalidRules,
+        )?))
     } else {
         Err(wrong_type("a rule option", "a bool, int or str", value))
     }
@@ -257,17 +289,23 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (rules = "cs162", players = None, seed = None, **options))]
+    #[pyo3(
+        signature = (rules = None, players = None, seed = None, **options),
+        text_signature = "(rules='cs162', players=None, seed=None, **options)"
+    )]
     fn new(
-        rules: &str,
+        rules: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let mut r = Rules::preset(rules)?;
+        let mut r = match rules {
+            None => Rules::CS162,
+            Some(name) => Rules::preset(&text_arg(name, "rules", CoreError::InvalidRules)?)?,
+        };
         if let Some(options) = options {
             for (k, v) in options.iter() {
-                let name: String = k.extract()?;
+                let name = text_arg(&k, "an option name", CoreError::InvalidRules)?;
                 r.set_option(&name, &option_value(&v)?)?;
             }
         }
@@ -333,9 +371,10 @@ impl PyGame {
 
     /// A game starting at a position written by `to_notation` (with no history).
     #[staticmethod]
-    fn from_notation(text: &str) -> PyResult<PyGame> {
+    fn from_notation(text: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let text = text_arg(text, "notation", CoreError::InvalidNotation)?;
         Ok(PyGame {
-            record: GameRecord::new(CoreGame::from_notation(text)?),
+            record: GameRecord::new(CoreGame::from_notation(&text)?),
             seed: None,
         })
     }
@@ -360,8 +399,12 @@ impl PyGame {
 
     /// A game read from `to_json`'s output: the moves are replayed and checked.
     #[staticmethod]
-    fn from_json(py: Python<'_>, text: &str) -> PyResult<PyGame> {
-        let value = py.import("json")?.call_method1("loads", (text,))?;
+    fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let text = text_arg(text, "JSON text", CoreError::InvalidNotation)?;
+        let value = py
+            .import("json")?
+            .call_method1("loads", (text,))
+            .map_err(|e| CoreError::InvalidNotation(format!("the text is not JSON ({e})")))?;
         let d = value
             .cast::<PyDict>()
             .map_err(|_| CoreError::InvalidNotation("a game's JSON must be an object".into()))?;
@@ -380,6 +423,12 @@ impl PyGame {
             .into());
         }
         let seed = match d.get_item("seed")? {
+            Some(v) if v.is_instance_of::<PyBool>() => {
+                return Err(CoreError::InvalidNotation(
+                    "the JSON's seed is a bool, not an int".into(),
+                )
+                .into());
+            }
             Some(v) if !v.is_none() => Some(v.extract::<u64>().map_err(|_| {
                 CoreError::InvalidNotation("the JSON's seed is not an int from 0 to 2**64-1".into())
             })?),
