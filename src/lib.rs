@@ -6,6 +6,7 @@
 //!   knows about Python. maturin builds it into the `LudoGame._core` extension module.
 
 pub mod ludo;
+pub mod onitama;
 
 #[cfg(feature = "python")]
 mod python;

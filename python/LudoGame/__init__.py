@@ -27,6 +27,7 @@ from LudoGame._core import (
     Game,
     GameOverError,
     IllegalMoveError,
+    InvalidBotError,
     InvalidNotationError,
     InvalidPlayersError,
     InvalidPositionError,
@@ -40,8 +41,11 @@ from LudoGame._core import (
     Move,
     NoGameError,
     Player,
+    SimResult,
+    Simulation,
     __version__,
 )
+from LudoGame.sim import TournamentResult, simulate, tournament
 
 
 def svg(game: Game) -> str:
@@ -54,6 +58,7 @@ __all__ = [
     "Game",
     "GameOverError",
     "IllegalMoveError",
+    "InvalidBotError",
     "InvalidNotationError",
     "InvalidPlayersError",
     "InvalidPositionError",
@@ -67,6 +72,11 @@ __all__ = [
     "Move",
     "NoGameError",
     "Player",
+    "SimResult",
+    "Simulation",
+    "TournamentResult",
     "__version__",
+    "simulate",
     "svg",
+    "tournament",
 ]

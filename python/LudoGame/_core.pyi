@@ -1,6 +1,7 @@
 """Type stubs of the compiled core of LudoGame (built from src/python/ by maturin)."""
 
-from collections.abc import Iterable, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, SupportsIndex, final
 
 __version__: str
@@ -9,6 +10,7 @@ __all__ = [
     "Game",
     "GameOverError",
     "IllegalMoveError",
+    "InvalidBotError",
     "InvalidNotationError",
     "InvalidPlayersError",
     "InvalidPositionError",
@@ -22,6 +24,8 @@ __all__ = [
     "Move",
     "NoGameError",
     "Player",
+    "SimResult",
+    "Simulation",
     "__version__",
 ]
 
@@ -60,6 +64,9 @@ class IllegalMoveError(LudoError):
 
 class GameOverError(LudoError):
     """A roll or move after the game is over."""
+
+class InvalidBotError(LudoError):
+    """An unknown bot name, a bad bot parameter, or a Python bot that failed."""
 
 class InvalidNotationError(LudoError):
     """Text that is not a valid position, rule set or game record notation."""
@@ -248,6 +255,12 @@ class Game:
     def history(self) -> list[dict[str, Any]]:
         """Every roll and move so far, oldest first, with their effects."""
 
+    def best_move(self, bot: str = "expectimax", seed: int = 0) -> Move:
+        """The move a built-in bot would play now."""
+
+    def autoplay(self, bots: Any, seed: int = 0, max_rolls: int = 100000) -> str | None:
+        """Play on with bots until the game is over; returns the winner."""
+
     def undo(self) -> None:
         """Take back the last roll or move."""
 
@@ -260,3 +273,86 @@ class Game:
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: object, /) -> Game: ...
     def __eq__(self, other: object, /) -> bool: ...
+
+_Bot = str | Callable[[Game], Move | str]
+
+@final
+class Simulation:
+    """A batch of whole games between bots, played in Rust."""
+
+    def __new__(
+        cls,
+        rules: str = "cs162",
+        players: str | Iterable[str] | int | None = None,
+        bots: _Bot | Sequence[_Bot] | Mapping[str, _Bot] | None = None,
+        seed: int = 0,
+        **options: bool | int | str,
+    ) -> Simulation: ...
+    @property
+    def players(self) -> list[str]:
+        """The positions that play, in turn order."""
+
+    @property
+    def bots(self) -> list[str]:
+        """The bots' names, one per player."""
+
+    @property
+    def rules(self) -> str:
+        """The rules, as notation."""
+
+    @property
+    def seed(self) -> int:
+        """The run's seed."""
+
+    def run(self, start: int = 0, count: int = 1000, threads: int = 1) -> SimResult:
+        """Play games start..start+count on `threads` threads."""
+
+@final
+class SimResult:
+    """The results of a simulation."""
+
+    @property
+    def games(self) -> int:
+        """Number of games."""
+
+    @property
+    def players(self) -> list[str]:
+        """The positions that played, in turn order."""
+
+    @property
+    def bots(self) -> list[str]:
+        """The bots' names, one per player."""
+
+    @property
+    def wins(self) -> dict[str, int]:
+        """Games won by each player."""
+
+    @property
+    def unfinished(self) -> int:
+        """Games cut off without a result."""
+
+    @property
+    def lengths(self) -> array[int]:
+        """Die rolls per game."""
+
+    @property
+    def captures(self) -> array[int]:
+        """Captures per game."""
+
+    @property
+    def finishing(self) -> array[int]:
+        """Finishing orders, len(players) seat numbers per game."""
+
+    @property
+    def mean_length(self) -> float:
+        """Mean game length in die rolls."""
+
+    @property
+    def length_histogram(self) -> dict[int, int]:
+        """How many games took each number of rolls."""
+
+    @property
+    def mean_captures(self) -> float:
+        """Mean captures per game."""
+
+    def __add__(self, other: SimResult, /) -> SimResult: ...

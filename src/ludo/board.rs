@@ -122,8 +122,14 @@ impl Board {
             if other == seat || !self.has_seat(other) {
                 continue;
             }
-            for t in 0..rules.tokens as usize {
-                if rules.track_square(other, self.steps[other][t]) == Some(square) {
+            let Some(step) = rules.step_on_square(other, square) else {
+                continue;
+            };
+            for (t, &s) in self.steps[other][..rules.tokens as usize]
+                .iter()
+                .enumerate()
+            {
+                if s == step {
                     *mask |= 1 << t;
                 }
             }
@@ -205,9 +211,9 @@ impl Board {
         (0..MAX_SEATS).any(|other| {
             other != seat
                 && self.has_seat(other)
-                && self.steps[other][..rules.tokens as usize]
-                    .iter()
-                    .any(|&s| rules.track_square(other, s) == Some(square))
+                && rules
+                    .step_on_square(other, square)
+                    .is_some_and(|step| self.steps[other][..rules.tokens as usize].contains(&step))
         })
     }
 

@@ -19,7 +19,7 @@ pub enum Phase {
 }
 
 /// A move: a token of a seat, moved by a roll.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Move {
     /// The moving seat.
     pub seat: u8,
@@ -32,14 +32,20 @@ pub struct Move {
 /// Up to [`MAX_TOKENS`] moves, without allocating.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MoveList {
-    moves: [Option<Move>; MAX_TOKENS],
+    moves: [Move; MAX_TOKENS],
     len: u8,
 }
 
 impl MoveList {
     fn push(&mut self, mv: Move) {
-        self.moves[self.len as usize] = Some(mv);
+        self.moves[self.len as usize] = mv;
         self.len += 1;
+    }
+
+    /// The `i`-th move, if there is one.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<Move> {
+        self.moves[..self.len as usize].get(i).copied()
     }
 
     /// Number of moves.
@@ -54,7 +60,7 @@ impl MoveList {
 
     /// The moves, in token order.
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
-        self.moves[..self.len as usize].iter().flatten().copied()
+        self.moves[..self.len as usize].iter().copied()
     }
 
     /// Is `mv` one of them?
@@ -120,6 +126,8 @@ pub struct Game {
     pub(crate) passed: u8,
     pub(crate) passed_by_forfeit: bool,
     pub(crate) rng: Rng,
+    /// The legal moves while a move is awaited (computed once, when the roll is made).
+    pub(crate) pending: MoveList,
 }
 
 impl Game {
@@ -157,6 +165,7 @@ impl Game {
             passed: NONE,
             passed_by_forfeit: false,
             rng: Rng::new(seed),
+            pending: MoveList::default(),
         })
     }
 
@@ -253,10 +262,7 @@ impl Game {
 
     /// The legal moves now (empty unless a move is awaited).
     pub fn legal_moves(&self) -> MoveList {
-        match self.phase {
-            Phase::Move(roll) => self.moves_for(self.current as Seat, roll),
-            _ => MoveList::default(),
-        }
+        self.pending
     }
 
     /// Bit mask of the tokens the current player may move now (every token of a stack).
@@ -311,10 +317,14 @@ impl Game {
             self.sixes = 0;
         }
         let limit = self.rules.six_limit;
-        let result = if value == 6 && limit > 0 && self.sixes >= limit {
+        let forfeit = value == 6 && limit > 0 && self.sixes >= limit;
+        if !forfeit {
+            self.pending = self.moves_for(seat as Seat, value);
+        }
+        let result = if forfeit {
             self.end_turn(Some(true));
             RollResult::Forfeit
-        } else if self.moves_for(seat as Seat, value).is_empty() {
+        } else if self.pending.is_empty() {
             if self.six_gives_roll(value) {
                 self.extra = true;
                 self.passed = seat;
@@ -393,6 +403,7 @@ impl Game {
         }
         let seat = mv.seat as Seat;
         let outcome = self.board.apply(&self.rules, seat, mv.token as usize, roll);
+        self.pending = MoveList::default();
         let finished = self.is_finished(seat);
         let mut extra_roll = false;
         if finished {
@@ -522,6 +533,15 @@ impl Game {
     /// Put a token at a step count directly (for tests and positions set up by hand).
     pub fn set_step(&mut self, seat: Seat, token: usize, step: Step) {
         self.board.set_step(seat, token, step);
+        self.refresh_pending();
+    }
+
+    /// Recompute the cached legal moves after the position was changed directly.
+    pub(crate) fn refresh_pending(&mut self) {
+        self.pending = match self.phase {
+            Phase::Move(roll) => self.moves_for(self.current as Seat, roll),
+            _ => MoveList::default(),
+        };
     }
 }
 

@@ -271,6 +271,7 @@ impl Game {
         );
         // Only the state the engine itself could have reached: a rolled-back replay of
         // the checks the engine keeps while playing.
+        game.refresh_pending();
         check_consistent(&game).map_err(|what| bad(what, text))?;
         Ok(game)
     }

@@ -315,6 +315,18 @@ impl Rules {
         Some(if square >= len { square - len } else { square } as u8)
     }
 
+    /// The step at which `seat`'s tokens stand on 0-based track `square`, if its route
+    /// passes there (the inverse of [`Rules::track_square`]).
+    #[inline]
+    pub fn step_on_square(&self, seat: Seat, square: u8) -> Option<i8> {
+        let mut along = square as i16 - self.seat_offsets[seat] as i16;
+        if along < 0 {
+            along += self.track_len as i16; // square and offset are both below track_len
+        }
+        let step = self.first_track_step as i16 + along;
+        (step <= self.last_track_step as i16).then_some(step as i8)
+    }
+
     /// Is this 0-based track square safe (when safe squares are on)?
     pub fn is_safe_square(&self, square: u8) -> bool {
         self.safe_squares
@@ -385,6 +397,24 @@ mod tests {
             let last = r.track_square(seat, 50).unwrap();
             // The last track square (the turning square) is two before the start square.
             assert_eq!((last + 2) % 52, r.seat_offsets[seat]);
+        }
+    }
+
+    #[test]
+    fn step_on_square_inverts_track_square() {
+        for r in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+            for seat in 0..4 {
+                for step in -1..=r.finish_step {
+                    if let Some(sq) = r.track_square(seat, step) {
+                        assert_eq!(r.step_on_square(seat, sq), Some(step));
+                    }
+                }
+                for sq in 0..r.track_len {
+                    if let Some(step) = r.step_on_square(seat, sq) {
+                        assert_eq!(r.track_square(seat, step), Some(sq));
+                    }
+                }
+            }
         }
     }
 

@@ -109,6 +109,11 @@ impl SimConfig {
                 Phase::Over => {}
             }
         }
+        self.record(&g, rolls, captures, out);
+    }
+
+    /// Add a finished (or cut-off) game to `out`.
+    pub fn record(&self, g: &Game, rolls: u32, captures: u32, out: &mut SimResult) {
         out.games += 1;
         out.rolls.push(rolls);
         out.captures.push(captures.min(u16::MAX as u32) as u16);

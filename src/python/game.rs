@@ -10,8 +10,8 @@ use super::describe;
 use crate::ludo::render;
 use crate::ludo::rules::OptionValue;
 use crate::ludo::{
-    Event, Game as CoreGame, GameRecord, LudoError as CoreError, MAX_SEATS, Move as CoreMove,
-    Phase, RollResult, Rules, Seat,
+    Bot, Event, Game as CoreGame, GameRecord, LudoError as CoreError, MAX_SEATS, Move as CoreMove,
+    Phase, Rng, RollResult, Rules, Seat,
 };
 
 /// The `format` field of a game's JSON.
@@ -206,7 +206,33 @@ fn phase_name(phase: Phase) -> &'static str {
 }
 
 impl PyGame {
-    fn game(&self) -> &CoreGame {
+    /// A Python `Game` showing `game` (no history): what a Python bot is handed.
+    pub(crate) fn snapshot(game: CoreGame) -> PyGame {
+        PyGame {
+            record: GameRecord::new(game),
+            seed: None,
+        }
+    }
+
+    /// Read a Python bot's answer (a `Move` or a move name) as a core move.
+    pub(crate) fn answer_to_move(
+        game: &CoreGame,
+        answer: &Bound<'_, PyAny>,
+    ) -> Result<CoreMove, String> {
+        if let Ok(m) = answer.cast::<Move>() {
+            Ok(m.get().inner)
+        } else if let Ok(s) = answer.cast::<PyString>() {
+            game.parse_move(&s.to_string_lossy())
+                .map_err(|e| e.to_string())
+        } else {
+            Err(format!(
+                "it returned {}, not a Move or a move name",
+                describe(answer)
+            ))
+        }
+    }
+
+    pub(crate) fn game(&self) -> &CoreGame {
         self.record.game()
     }
 
@@ -293,7 +319,7 @@ impl PyGame {
         signature = (rules = None, players = None, seed = None, **options),
         text_signature = "(rules='cs162', players=None, seed=None, **options)"
     )]
-    fn new(
+    pub(crate) fn new(
         rules: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
@@ -580,6 +606,58 @@ impl PyGame {
             before = *replay.game();
         }
         Ok(list)
+    }
+
+    /// The move a built-in bot would play now: `bot` is a name such as "cs162", "safe",
+    /// "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible.
+    #[pyo3(signature = (bot = "expectimax", seed = 0))]
+    fn best_move(&self, bot: &str, seed: u64) -> PyResult<Move> {
+        let b = Bot::from_name(bot)?;
+        let g = *self.game();
+        let mut rng = Rng::new(seed);
+        match b.choose(&g, &mut rng) {
+            Some(mv) => Ok(Move::new(&g, mv)),
+            None => Err(CoreError::IllegalMove(format!(
+                "no move to choose: the game waits for {}",
+                if g.is_over() {
+                    "nothing (it is over)"
+                } else {
+                    "a roll"
+                }
+            ))
+            .into()),
+        }
+    }
+
+    /// Play on with bots until the game is over (or `max_rolls` more rolls): `bots` maps
+    /// each position to a bot name or a Python callable `bot(game) -> Move | str`
+    /// (a dict, or a list in turn order). Rolls use the seeded die. Returns the winner.
+    #[pyo3(signature = (bots, seed = 0, max_rolls = 100_000))]
+    fn autoplay(
+        &mut self,
+        py: Python<'_>,
+        bots: &Bound<'_, PyAny>,
+        seed: u64,
+        max_rolls: u64,
+    ) -> PyResult<Option<char>> {
+        let seats: Vec<Seat> = self.game().seats().collect();
+        let labels: Vec<char> = seats.iter().map(|&s| self.label(s)).collect();
+        let chosen = crate::python::sim::parse_bots(bots, &labels)?;
+        let mut rng = Rng::new(seed);
+        let mut rolls = 0;
+        while !self.game().is_over() && rolls < max_rolls {
+            if self.game().phase() == Phase::Roll {
+                rolls += 1;
+                self.record.roll(None)?;
+                continue;
+            }
+            let g = *self.game();
+            let seat = g.current_player();
+            let k = seats.iter().position(|&s| s == seat).unwrap_or(0);
+            let mv = crate::python::sim::choose(py, &chosen[k], &g, &mut rng, labels[k])?;
+            self.record.play(mv)?;
+        }
+        Ok(self.game().winner().map(|s| self.label(s)))
     }
 
     /// Take back the last roll or move.

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 mod cs162;
 mod errors;
 mod game;
+pub(crate) mod sim;
 
 /// The compiled core of the `LudoGame` package.
 #[pymodule(name = "_core")]
@@ -17,12 +18,14 @@ mod core_module {
     use super::cs162::{LudoGame, Player};
     #[pymodule_export]
     use super::errors::{
-        ForeignPlayerError, GameOverError, IllegalMoveError, InvalidNotationError,
+        ForeignPlayerError, GameOverError, IllegalMoveError, InvalidBotError, InvalidNotationError,
         InvalidPlayersError, InvalidPositionError, InvalidRollError, InvalidRulesError,
         InvalidStepsError, InvalidTokenError, InvalidTurnError, LudoError, NoGameError,
     };
     #[pymodule_export]
     use super::game::{Move, PyGame};
+    #[pymodule_export]
+    use super::sim::{SimResult, Simulation};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -1,0 +1,167 @@
+"""Batch simulation and bot tournaments (thin Python glue over the Rust `Simulation`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from LudoGame._core import SimResult, Simulation
+
+Progress = Callable[[int, int], None]
+
+
+def simulate(
+    rules: str = "cs162",
+    players: str | Sequence[str] | int | None = None,
+    bots: Any = "random",
+    games: int = 1000,
+    seed: int = 0,
+    threads: int = 1,
+    *,
+    chunk: int | None = None,
+    progress: Progress | None = None,
+    **options: bool | int | str,
+) -> SimResult:
+    """Play `games` whole games in Rust and return their results.
+
+    `bots` is one bot for everyone, a list (one per player, in turn order) or a dict keyed by
+    position; a bot is a name ("random", "cs162", "aggressive", "safe", "expectimax:2",
+    "mcts:1000") or a Python callable `bot(game) -> Move | str` (slower: it runs on one
+    thread). The same seed gives the same result for any thread count. With `progress`,
+    the run is made in chunks and `progress(done, games)` is called after each.
+    """
+    if games < 0:
+        raise ValueError(f"games must be 0 or more, not {games}")
+    sim = Simulation(rules, players, bots, seed, **options)
+    if progress is None and chunk is None:
+        return sim.run(0, games, threads)
+    step = chunk or max(100, min(20_000, games // 50 or 1))
+    result = sim.run(0, 0, threads)
+    done = 0
+    while done < games:
+        n = min(step, games - done)
+        result = result + sim.run(done, n, threads)
+        done += n
+        if progress is not None:
+            progress(done, games)
+    return result
+
+
+def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (ties count as half a win)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class Standing:
+    """One bot's line in a tournament table."""
+
+    bot: str
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        """Games won over games played."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% confidence interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+
+@dataclass
+class TournamentResult:
+    """Every pairing of the bots, both seatings: standings and the head-to-head results."""
+
+    rules: str
+    games_per_pair: int
+    standings: list[Standing]
+    #: (bot a, bot b) -> (games, wins of a)
+    pairs: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+
+    def table(self) -> str:
+        """The standings as a text table, best first."""
+        rows = sorted(self.standings, key=lambda s: s.win_rate, reverse=True)
+        width = max(len("bot"), *(len(s.bot) for s in rows))
+        out = [f"{'bot':<{width}}  {'games':>8}  {'wins':>8}  {'win rate':>8}  95% interval"]
+        for s in rows:
+            lo, hi = s.interval
+            out.append(
+                f"{s.bot:<{width}}  {s.games:>8}  {s.wins:>8}  {s.win_rate:>8.3f}  "
+                f"[{lo:.3f}, {hi:.3f}]"
+            )
+        return "\n".join(out)
+
+    def matrix(self) -> str:
+        """Head-to-head win rates: the row bot's rate against the column bot."""
+        names = [s.bot for s in self.standings]
+        width = max(len(n) for n in names)
+        out = [" " * width + "".join(f"  {n:>{max(width, 6)}}" for n in names)]
+        for a in names:
+            cells = []
+            for b in names:
+                if a == b:
+                    cells.append("-")
+                elif (a, b) in self.pairs:
+                    n, w = self.pairs[(a, b)]
+                    cells.append(f"{w / n:.3f}" if n else "?")
+                else:
+                    n, w = self.pairs[(b, a)]
+                    cells.append(f"{(n - w) / n:.3f}" if n else "?")
+            out.append(f"{a:<{width}}" + "".join(f"  {c:>{max(width, 6)}}" for c in cells))
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.table() + "\n\n" + self.matrix()
+
+
+def tournament(
+    bots: Sequence[str],
+    rules: str = "cs162",
+    games: int = 1000,
+    seed: int = 0,
+    threads: int = 1,
+    *,
+    progress: Progress | None = None,
+    **options: bool | int | str,
+) -> TournamentResult:
+    """Every pairing of `bots` plays `games` two-player games (seats A and C), half with each
+    bot first. Returns the standings with 95% confidence intervals and the head-to-head table.
+    """
+    names = list(bots)
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise ValueError("a tournament needs two or more different bots")
+    standings = {n: Standing(n) for n in names}
+    result = TournamentResult(rules, games, list(standings.values()))
+    pairings = list(combinations(range(len(names)), 2))
+    total = len(pairings) * games
+    done = 0
+    for k, (i, j) in enumerate(pairings):
+        a, b = names[i], names[j]
+        wins_a = 0
+        for seating, (first, second) in enumerate(((a, b), (b, a))):
+            n = games // 2 if seating == 0 else games - games // 2
+            sim = Simulation(rules, "AC", [first, second], seed + 1000 * k + seating, **options)
+            w = sim.run(0, n, threads).wins
+            wins_first, wins_second = w["A"], w["C"]
+            wins_a += wins_first if first == a else wins_second
+            done += n
+            if progress is not None:
+                progress(done, total)
+        result.pairs[(a, b)] = (games, wins_a)
+        standings[a].games += games
+        standings[a].wins += wins_a
+        standings[b].games += games
+        standings[b].wins += games - wins_a
+    return result

@@ -1,0 +1,383 @@
+//! Movement cards: any 5×5 pattern with one `o` (the pawn) and any number of `x` (squares
+//! it may jump to), in the holder's view. A applies the offsets as written ("up" is toward
+//! row `a`); B applies them rotated 180°, i.e. negated.
+//!
+//! A [`Card`] is its set of offsets, stored in a canonical 5×5 placement (the `o` as near
+//! the centre as the offsets allow), so two patterns with the same moves are the same card
+//! whatever the `o`'s position in their source and whatever filler characters they use.
+
+use std::fmt;
+
+use super::error::OnitamaError;
+use super::square::Player;
+
+/// A movement card: a set of `(drow, dcol)` offsets in the holder's view, each within ±4.
+///
+/// Bits 0..25 are the `x` squares of the canonical 5×5 pattern (`row * 5 + col`), bits
+/// 25..30 the index of its `o`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Card(u32);
+
+/// Clamp `v` into `lo..=hi` (`lo <= hi`).
+const fn clamp(v: i32, lo: i32, hi: i32) -> i32 {
+    if v < lo {
+        lo
+    } else if v > hi {
+        hi
+    } else {
+        v
+    }
+}
+
+impl Card {
+    /// The canonical card of the pattern with `o` at index `o` and `x`s at `xmask` (a
+    /// valid 5×5 placement).
+    const fn canonical(o: u32, xmask: u32) -> Card {
+        let (or, oc) = ((o / 5) as i32, (o % 5) as i32);
+        let (mut min_r, mut max_r, mut min_c, mut max_c) = (0i32, 0i32, 0i32, 0i32);
+        let mut i = 0i32;
+        while i < 25 {
+            if xmask & (1 << i) != 0 {
+                let dr = i / 5 - or;
+                let dc = i % 5 - oc;
+                if dr < min_r {
+                    min_r = dr;
+                }
+                if dr > max_r {
+                    max_r = dr;
+                }
+                if dc < min_c {
+                    min_c = dc;
+                }
+                if dc > max_c {
+                    max_c = dc;
+                }
+            }
+            i += 1;
+        }
+        let nr = clamp(2, -min_r, 4 - max_r);
+        let nc = clamp(2, -min_c, 4 - max_c);
+        let mut mask = 0u32;
+        let mut i = 0i32;
+        while i < 25 {
+            if xmask & (1 << i) != 0 {
+                let r = i / 5 - or + nr;
+                let c = i % 5 - oc + nc;
+                mask |= 1 << (r * 5 + c);
+            }
+            i += 1;
+        }
+        Card(mask | (((nr * 5 + nc) as u32) << 25))
+    }
+
+    /// A card from five 5-character rows, for constants: panics (at compile time) on a
+    /// malformed pattern. Use [`Card::parse`] for input.
+    pub const fn from_rows_const(rows: [&str; 5]) -> Card {
+        let mut o = 25u32;
+        let mut xmask = 0u32;
+        let mut r = 0;
+        while r < 5 {
+            let row = rows[r].as_bytes();
+            assert!(row.len() == 5, "a card row must have 5 characters");
+            let mut c = 0;
+            while c < 5 {
+                if row[c] == b'o' {
+                    assert!(o == 25, "a card must have exactly one 'o'");
+                    o = (r * 5 + c) as u32;
+                } else if row[c] == b'x' {
+                    xmask |= 1 << (r * 5 + c);
+                }
+                c += 1;
+            }
+            r += 1;
+        }
+        assert!(o < 25, "a card must have one 'o'");
+        Card::canonical(o, xmask)
+    }
+
+    /// Read a card from its 5 rows of 5 characters each, in the holder's view: `o` marks
+    /// the pawn, each `x` a target, any other character (`.`, space, …) nothing.
+    ///
+    /// Errors: not 5 rows, a row not 5 characters long, no `o`, or more than one `o`.
+    pub fn parse<S: AsRef<str>>(rows: &[S]) -> Result<Card, OnitamaError> {
+        if rows.len() != 5 {
+            return Err(OnitamaError::BadCard(format!(
+                "a card has 5 rows, not {}",
+                rows.len()
+            )));
+        }
+        let mut o: Option<u32> = None;
+        let mut xmask = 0u32;
+        for (r, row) in rows.iter().enumerate() {
+            let row = row.as_ref();
+            let n = row.chars().count();
+            if n != 5 {
+                return Err(OnitamaError::BadCard(format!(
+                    "row {} ('{row}') has {n} characters, not 5",
+                    r + 1
+                )));
+            }
+            for (c, ch) in row.chars().enumerate() {
+                let i = (r * 5 + c) as u32;
+                match ch {
+                    'o' if o.is_some() => {
+                        return Err(OnitamaError::BadCard(
+                            "a card has exactly one 'o', this one has two or more".into(),
+                        ));
+                    }
+                    'o' => o = Some(i),
+                    'x' => xmask |= 1 << i,
+                    _ => {}
+                }
+            }
+        }
+        match o {
+            Some(o) => Ok(Card::canonical(o, xmask)),
+            None => Err(OnitamaError::BadCard(
+                "a card has exactly one 'o' (the pawn), this one has none".into(),
+            )),
+        }
+    }
+
+    /// Read a card written as one string: a standard card's name (any case), or five
+    /// rows of five characters separated by `/` (e.g. `..x../...../..o../..x../.....`).
+    pub fn from_text(text: &str) -> Result<Card, OnitamaError> {
+        if let Some(card) = Card::standard(text) {
+            return Ok(card);
+        }
+        if !text.contains('/') {
+            return Err(OnitamaError::BadCard(format!(
+                "'{text}' is neither a standard card name nor a pattern of 5 rows separated by '/'"
+            )));
+        }
+        let rows: Vec<&str> = text.split('/').collect();
+        Card::parse(&rows)
+    }
+
+    /// The card with these holder-view `(drow, dcol)` offsets (duplicates are merged).
+    ///
+    /// Errors: the offset `(0, 0)`, or offsets that do not fit on one 5×5 pattern together
+    /// with the `o` (every row and column span, `o` included, at most 4).
+    pub fn from_offsets(offsets: &[(i8, i8)]) -> Result<Card, OnitamaError> {
+        if offsets.contains(&(0, 0)) {
+            return Err(OnitamaError::BadCard(
+                "the offset (0, 0) is the pawn itself, not a move".into(),
+            ));
+        }
+        let span = |f: fn(&(i8, i8)) -> i8| {
+            let lo = offsets.iter().map(f).min().unwrap_or(0).min(0) as i32;
+            let hi = offsets.iter().map(f).max().unwrap_or(0).max(0) as i32;
+            (lo, hi)
+        };
+        let (r0, r1) = span(|o| o.0);
+        let (c0, c1) = span(|o| o.1);
+        if r1 - r0 > 4 || c1 - c0 > 4 {
+            return Err(OnitamaError::BadCard(format!(
+                "offsets {offsets:?} do not fit on a 5x5 card with the pawn"
+            )));
+        }
+        let (or, oc) = (-r0, -c0);
+        let xmask = offsets.iter().fold(0u32, |m, &(dr, dc)| {
+            m | 1 << ((or + dr as i32) * 5 + oc + dc as i32)
+        });
+        Ok(Card::canonical((or * 5 + oc) as u32, xmask))
+    }
+
+    /// The standard card with this name (any case), e.g. `"tiger"`.
+    pub fn standard(name: &str) -> Option<Card> {
+        STANDARD_NAMES
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name))
+            .map(|i| STANDARD_CARDS[i])
+    }
+
+    /// The standard card's name (`"Tiger"`, …) if this card has the same moves as one.
+    pub fn name(self) -> Option<&'static str> {
+        STANDARD_CARDS
+            .iter()
+            .position(|&c| c == self)
+            .map(|i| STANDARD_NAMES[i])
+    }
+
+    /// Bits of the `x` squares of the canonical pattern.
+    #[inline]
+    pub(crate) const fn xmask(self) -> u32 {
+        self.0 & ((1 << 25) - 1)
+    }
+
+    /// Index of the `o` in the canonical pattern.
+    #[inline]
+    pub(crate) const fn o_index(self) -> u32 {
+        self.0 >> 25
+    }
+
+    /// The holder-view `(drow, dcol)` offsets, in pattern order (row by row).
+    pub fn offsets(self) -> impl Iterator<Item = (i8, i8)> {
+        let (or, oc) = ((self.o_index() / 5) as i8, (self.o_index() % 5) as i8);
+        let mut m = self.xmask();
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let i = m.trailing_zeros() as i8;
+            m &= m - 1;
+            Some((i / 5 - or, i % 5 - oc))
+        })
+    }
+
+    /// The offsets as `player` applies them on the board (negated for B).
+    pub fn moves_for(self, player: Player) -> impl Iterator<Item = (i8, i8)> {
+        let sign = if player == Player::A { 1 } else { -1 };
+        self.offsets().map(move |(dr, dc)| (sign * dr, sign * dc))
+    }
+
+    /// Does `player` holding this card have the board offset `(drow, dcol)`?
+    pub fn allows(self, player: Player, drow: i8, dcol: i8) -> bool {
+        self.moves_for(player).any(|o| o == (drow, dcol))
+    }
+
+    /// Number of moves (`x` marks) on the card.
+    pub const fn len(self) -> u32 {
+        self.xmask().count_ones()
+    }
+
+    /// Does the card have no move at all (an `o` and no `x`)?
+    pub const fn is_empty(self) -> bool {
+        self.xmask() == 0
+    }
+
+    /// The canonical pattern: 5 rows of `.`, `x` and one `o`.
+    pub fn rows(self) -> [String; 5] {
+        std::array::from_fn(|r| {
+            (0..5)
+                .map(|c| {
+                    let i = (r * 5 + c) as u32;
+                    if i == self.o_index() {
+                        'o'
+                    } else if self.xmask() & (1 << i) != 0 {
+                        'x'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// The canonical pattern as one string, rows separated by `/`.
+    pub fn pattern(self) -> String {
+        self.rows().join("/")
+    }
+}
+
+impl fmt::Display for Card {
+    /// The standard name if there is one, else the pattern (both read by
+    /// [`Card::from_text`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.name() {
+            Some(n) => f.write_str(n),
+            None => f.write_str(&self.pattern()),
+        }
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Card({self})")
+    }
+}
+
+/// Tiger: two up, one down.
+pub const TIGER: Card = Card::from_rows_const(["..x..", ".....", "..o..", "..x..", "....."]);
+/// Dragon: up-and-two-sideways both ways, one down-diagonal both ways.
+pub const DRAGON: Card = Card::from_rows_const([".....", "x...x", "..o..", ".x.x.", "....."]);
+/// Frog.
+pub const FROG: Card = Card::from_rows_const([".....", ".x...", "x.o..", "...x.", "....."]);
+/// Rabbit.
+pub const RABBIT: Card = Card::from_rows_const([".....", "...x.", "..o.x", ".x...", "....."]);
+/// Crab.
+pub const CRAB: Card = Card::from_rows_const([".....", "..x..", "x.o.x", ".....", "....."]);
+/// Elephant.
+pub const ELEPHANT: Card = Card::from_rows_const([".....", ".x.x.", ".xox.", ".....", "....."]);
+/// Goose.
+pub const GOOSE: Card = Card::from_rows_const([".....", ".x...", ".xox.", "...x.", "....."]);
+/// Rooster.
+pub const ROOSTER: Card = Card::from_rows_const([".....", "...x.", ".xox.", ".x...", "....."]);
+/// Monkey: the four diagonals.
+pub const MONKEY: Card = Card::from_rows_const([".....", ".x.x.", "..o..", ".x.x.", "....."]);
+/// Mantis.
+pub const MANTIS: Card = Card::from_rows_const([".....", ".x.x.", "..o..", "..x..", "....."]);
+/// Horse.
+pub const HORSE: Card = Card::from_rows_const([".....", "..x..", ".xo..", "..x..", "....."]);
+/// Ox.
+pub const OX: Card = Card::from_rows_const([".....", "..x..", "..ox.", "..x..", "....."]);
+/// Crane.
+pub const CRANE: Card = Card::from_rows_const([".....", "..x..", "..o..", ".x.x.", "....."]);
+/// Boar.
+pub const BOAR: Card = Card::from_rows_const([".....", "..x..", ".xox.", ".....", "....."]);
+/// Eel.
+pub const EEL: Card = Card::from_rows_const([".....", ".x...", "..ox.", ".x...", "....."]);
+/// Cobra.
+pub const COBRA: Card = Card::from_rows_const([".....", "...x.", ".xo..", "...x.", "....."]);
+
+/// The 16 standard Onitama cards, in the order of `standard_cards.json`.
+pub const STANDARD_CARDS: [Card; 16] = [
+    TIGER, DRAGON, FROG, RABBIT, CRAB, ELEPHANT, GOOSE, ROOSTER, MONKEY, MANTIS, HORSE, OX, CRANE,
+    BOAR, EEL, COBRA,
+];
+
+/// The names of [`STANDARD_CARDS`], same order.
+pub const STANDARD_NAMES: [&str; 16] = [
+    "Tiger", "Dragon", "Frog", "Rabbit", "Crab", "Elephant", "Goose", "Rooster", "Monkey",
+    "Mantis", "Horse", "Ox", "Crane", "Boar", "Eel", "Cobra",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_form_ignores_o_position_and_filler() {
+        let a = Card::parse(&[".....", ".x...", ".xo.x", ".....", "....."]).unwrap();
+        let b = Card::parse(&["x....", "xo.x.", "     ", "-----", "....."]).unwrap();
+        assert_eq!(a, b);
+        let offs: Vec<_> = a.offsets().collect();
+        assert_eq!(offs, vec![(-1, -1), (0, -1), (0, 2)]);
+        assert_eq!(Card::from_offsets(&[(0, 2), (-1, -1), (0, -1)]).unwrap(), a);
+        assert_eq!(a.pattern(), "...../.x.../.xo.x/...../.....");
+    }
+
+    #[test]
+    fn far_offsets_and_round_trip() {
+        let far = Card::from_offsets(&[(4, 4), (0, 1)]).unwrap();
+        assert_eq!(far.len(), 2);
+        assert_eq!(Card::from_text(&far.pattern()).unwrap(), far);
+        assert!(far.allows(Player::B, -4, -4));
+        assert!(!far.allows(Player::A, -4, -4));
+        assert!(Card::from_offsets(&[(4, 0), (-1, 0)]).is_err());
+        assert!(Card::from_offsets(&[(0, 0)]).is_err());
+        let empty = Card::parse(&[".....", ".....", "....o", ".....", "....."]).unwrap();
+        assert!(empty.is_empty());
+        assert_eq!(empty.pattern(), "...../...../..o../...../.....");
+    }
+
+    #[test]
+    fn standard_names() {
+        for (card, name) in STANDARD_CARDS.iter().zip(STANDARD_NAMES) {
+            assert_eq!(card.name(), Some(name));
+            assert_eq!(Card::standard(&name.to_uppercase()), Some(*card));
+            assert_eq!(card.to_string(), name);
+        }
+        let tiger: Vec<_> = TIGER.offsets().collect();
+        assert_eq!(tiger, vec![(-2, 0), (1, 0)]);
+    }
+
+    #[test]
+    fn parse_errors() {
+        assert!(Card::parse(&["....", ".....", "..o..", ".....", "....."]).is_err());
+        assert!(Card::parse(&[".....", ".....", "..o..", "....."]).is_err());
+        assert!(Card::parse(&[".....", ".....", "..x..", ".....", "....."]).is_err());
+        assert!(Card::parse(&["o....", ".....", "..o..", ".....", "....."]).is_err());
+        assert!(Card::from_text("Unicorn").is_err());
+    }
+}

@@ -1,0 +1,38 @@
+//! The rules engine of the second game: Onitama with a movable wall (the wall variant of
+//! the MATLAB coursework `tommykwok722/Onitama-Board-Game`). Pure Rust, no Python.
+//!
+//! - [`square`]: squares `a1`..`e5`, the players, wall directions, 25-bit masks;
+//! - [`card`]: movement cards, any 5×5 pattern, and the 16 standard cards;
+//! - [`position`]: the position ([`Position`]), small and `Copy`, with make/unmake;
+//! - [`action`]: one ply ([`Action`]) and the fixed-size [`ActionList`];
+//! - [`movegen`]: the legal actions (on [`Position`]);
+//! - [`notation`]: the one-line text notation of a position;
+//! - [`perft`](mod@perft): counting action sequences, and timing it;
+//! - [`referee`]: judging an AI's raw answer, and refereeing whole games;
+//! - [`error`]: the one error type of the engine ([`OnitamaError`]).
+//!
+//! Rules, in short: a ply picks card slot 1 or 2, moves an own pawn by one of its offsets
+//! (B negates them), then, unless the move won, swaps the used card with the side card and
+//! steps the wall (`u r d l` in board directions, or `s`). A general on the opponent's base
+//! or a captured general wins at once; after `n` plies with no win the game is a tie.
+
+pub mod action;
+pub mod card;
+pub mod error;
+pub mod movegen;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod referee;
+pub mod square;
+
+pub use action::{Action, ActionList, MAX_ACTIONS, Slot};
+pub use card::{Card, STANDARD_CARDS, STANDARD_NAMES};
+pub use error::OnitamaError;
+pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake};
+pub use position::{CardSlot, Piece, Position, Status, Undo, WinKind};
+pub use referee::{
+    Answer, EndReason, GameRecord, GameResult, InvalidAnswer, PawnChoice, judge, judge_pawn,
+    judge_wall, play_match,
+};
+pub use square::{Player, Square, WallDir};

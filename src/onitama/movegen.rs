@@ -1,0 +1,173 @@
+//! Legal actions, exactly as the reference referee allows them.
+//!
+//! A pawn move uses an offset of the chosen card (negated for B) from an own pawn to a
+//! square on the board that holds neither an own pawn nor the wall (an opponent piece
+//! there is captured). A winning move (own general onto the opponent's base, or any pawn
+//! onto the opponent's general) is one action with no wall part. Any other pawn move is
+//! followed by a wall step judged on the board after the move: `s` always, `u r d l` onto
+//! a square on the board that is not a base, holds no opponent piece and is not the
+//! mover's own general (an own soldier there swaps with the wall). Only when neither card
+//! gives a pawn move does the player pass: `(slot, wall step)` on the unchanged board.
+//!
+//! The generator works offset by offset on 25-bit masks: one shift of the own-pawn mask
+//! per card offset gives every target of that offset at once.
+
+use super::action::{Action, ActionList};
+use super::position::{Position, Status};
+use super::square::{BASES, BOARD_MASK, NEIGHBOUR, SOURCE_OK, WALL_STEPS, shift};
+
+const STAY: u16 = 4;
+const WIN: u16 = 7;
+
+impl Position {
+    /// Call `f(slot_index, from_index, to_index)` for every pawn move of the side to move
+    /// (winning or not), card slot 1 first.
+    #[inline(always)]
+    fn for_each_pawn_move(&self, mut f: impl FnMut(usize, u32, u32)) {
+        let p = self.side.index();
+        let own = self.generals[p] | self.soldiers[p];
+        let free = !(own | (1 << self.wall)) & BOARD_MASK;
+        for k in 0..2 {
+            let card = self.cards[2 * p + k];
+            let o = card.o_index() as i32;
+            let (or, oc) = (o / 5, o % 5);
+            let mut xs = card.xmask();
+            while xs != 0 {
+                let i = xs.trailing_zeros() as i32;
+                xs &= xs - 1;
+                let (mut dr, mut dc) = (i / 5 - or, i % 5 - oc);
+                if p == 1 {
+                    dr = -dr;
+                    dc = -dc;
+                }
+                let delta = dr * 5 + dc;
+                let src = own & SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
+                let mut targets = shift(src, delta) & free;
+                while targets != 0 {
+                    let t = targets.trailing_zeros();
+                    targets &= targets - 1;
+                    f(k, (t as i32 - delta) as u32, t);
+                }
+            }
+        }
+    }
+
+    /// Fill `list` with every legal action, assuming nobody has won yet (only the ply
+    /// limit is checked). This is the search's generator; [`Position::legal_actions`]
+    /// checks the status first.
+    pub fn generate(&self, list: &mut ActionList) {
+        list.clear();
+        if self.plies_left == 0 {
+            return;
+        }
+        let p = self.side.index();
+        let own_g = self.generals[p];
+        let opp_g = self.generals[1 - p];
+        let opp = opp_g | self.soldiers[1 - p];
+        let goal = self.side.target_base().bit();
+        let nb = NEIGHBOUR[self.wall as usize];
+        self.for_each_pawn_move(|k, f, t| {
+            let (fb, tb) = (1u32 << f, 1u32 << t);
+            let (k, f, t) = (k as u16, f as u16, t as u16);
+            let is_general = fb == own_g;
+            if tb & opp_g != 0 || (is_general && tb == goal) {
+                list.push(Action::pack(k, f, t, WIN));
+                return;
+            }
+            let general_after = if is_general { tb } else { own_g };
+            let forbidden = BASES | (opp & !tb) | general_after;
+            for (d, &n) in nb.iter().enumerate() {
+                if n < 25 && forbidden & (1 << n) == 0 {
+                    list.push(Action::pack(k, f, t, d as u16));
+                }
+            }
+            list.push(Action::pack(k, f, t, STAY));
+        });
+        if list.is_empty() {
+            let forbidden = BASES | opp | own_g;
+            for k in 0..2u16 {
+                for (d, &n) in nb.iter().enumerate() {
+                    if n < 25 && forbidden & (1 << n) == 0 {
+                        list.push(Action::pack(k, 31, 31, d as u16));
+                    }
+                }
+                list.push(Action::pack(k, 31, 31, STAY));
+            }
+        }
+    }
+
+    /// The number of legal actions, counted without listing them (the same as
+    /// `generate` then `len`; perft's bulk count at the last ply).
+    #[inline]
+    pub fn count_actions(&self) -> u64 {
+        if self.plies_left == 0 {
+            return 0;
+        }
+        let p = self.side.index();
+        let own_g = self.generals[p];
+        let opp_g = self.generals[1 - p];
+        let opp = opp_g | self.soldiers[1 - p];
+        let goal = self.side.target_base().bit();
+        let steps = WALL_STEPS[self.wall as usize];
+        let mut n = 0u64;
+        self.for_each_pawn_move(|_, f, t| {
+            let (fb, tb) = (1u32 << f, 1u32 << t);
+            let is_general = fb == own_g;
+            if tb & opp_g != 0 || (is_general && tb == goal) {
+                n += 1;
+            } else {
+                let general_after = if is_general { tb } else { own_g };
+                n += 1 + (steps & !((opp & !tb) | general_after)).count_ones() as u64;
+            }
+        });
+        if n == 0 {
+            n = 2 * (1 + (steps & !(opp | own_g)).count_ones() as u64);
+        }
+        n
+    }
+
+    /// Does the side to move have any pawn move (with either card)? If not, it must pass.
+    pub fn has_pawn_move(&self) -> bool {
+        let mut any = false;
+        self.for_each_pawn_move(|_, _, _| any = true);
+        any
+    }
+
+    /// Every legal action (none once the game is over).
+    pub fn legal_actions(&self) -> ActionList {
+        let mut list = ActionList::new();
+        if self.status() == Status::Ongoing {
+            self.generate(&mut list);
+        }
+        list
+    }
+
+    /// Is `action` legal here?
+    pub fn is_legal(&self, action: Action) -> bool {
+        self.legal_actions().contains(action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::onitama::card::{BOAR, CRANE, MONKEY, OX, TIGER};
+    use crate::onitama::square::Player;
+
+    #[test]
+    fn count_matches_generate_at_the_start() {
+        let p = Position::from_rows(
+            &["bbBbb", "     ", "W    ", "     ", "aaAaa"],
+            [MONKEY, CRANE, BOAR, OX, TIGER],
+            Player::A,
+            20,
+        )
+        .unwrap();
+        let list = p.legal_actions();
+        assert_eq!(list.len() as u64, p.count_actions());
+        assert!(p.has_pawn_move());
+        for &a in &list {
+            assert!(!a.is_pass());
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! `Simulation` and `SimResult`: batch simulation with the interpreter released, and the
+//! Python side of bots (names of built-in bots, or Python callables).
+
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+
+use super::describe;
+use super::game::PyGame;
+use crate::ludo::sim::{MAX_ROLLS, SimConfig, SimResult as CoreResult};
+use crate::ludo::{
+    Bot, Event, Game as CoreGame, LudoError as CoreError, Move as CoreMove, Phase, Rng, Seat,
+};
+
+/// A bot as given from Python.
+pub(crate) enum AnyBot {
+    /// A built-in bot.
+    Builtin(Bot),
+    /// A Python callable `bot(game) -> Move | str`.
+    Python(Py<PyAny>),
+}
+
+/// Read one bot per player from a list (in turn order), a dict keyed by position, or a
+/// single bot for everyone.
+pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<Vec<AnyBot>> {
+    let one = |b: &Bound<'_, PyAny>| -> PyResult<AnyBot> {
+        if let Ok(s) = b.cast::<PyString>() {
+            Ok(AnyBot::Builtin(Bot::from_name(&s.to_string_lossy())?))
+        } else if b.is_callable() {
+            Ok(AnyBot::Python(b.clone().unbind()))
+        } else {
+            Err(CoreError::InvalidBot(format!(
+                "a bot is a name such as 'cs162' or a callable bot(game) -> move, not {}",
+                describe(b)
+            ))
+            .into())
+        }
+    };
+    if bots.is_instance_of::<PyString>() || (bots.is_callable() && !bots.is_instance_of::<PyList>())
+    {
+        return labels.iter().map(|_| one(bots)).collect();
+    }
+    if let Ok(d) = bots.cast::<PyDict>() {
+        return labels
+            .iter()
+            .map(|&l| match d.get_item(l.to_string())? {
+                Some(b) => one(&b),
+                None => Err(CoreError::InvalidBot(format!("no bot for player '{l}'")).into()),
+            })
+            .collect();
+    }
+    let list: Vec<Bound<'_, PyAny>> = match bots.try_iter() {
+        Ok(it) => it.collect::<PyResult<_>>()?,
+        Err(_) => {
+            return Err(CoreError::InvalidBot(format!(
+                "bots must be a list, a dict or one bot, not {}",
+                describe(bots)
+            ))
+            .into());
+        }
+    };
+    if list.len() != labels.len() {
+        return Err(CoreError::InvalidBot(format!(
+            "{} bots for {} players: give one bot per player",
+            list.len(),
+            labels.len()
+        ))
+        .into());
+    }
+    list.iter().map(one).collect()
+}
+
+/// The move `bot` plays in `game` (which waits for a move). A Python bot that raises,
+/// returns something that is not a move, or an illegal move, is an `InvalidBotError`
+/// naming the seat.
+pub(crate) fn choose(
+    py: Python<'_>,
+    bot: &AnyBot,
+    game: &CoreGame,
+    rng: &mut Rng,
+    label: char,
+) -> PyResult<CoreMove> {
+    match bot {
+        AnyBot::Builtin(b) => b
+            .choose(game, rng)
+            .ok_or_else(|| CoreError::IllegalMove("no legal move to choose".into()).into()),
+        AnyBot::Python(f) => {
+            let view = Py::new(py, PyGame::snapshot(*game))?;
+            let answer = f.bind(py).call1((view,)).map_err(|e| {
+                if e.is_instance_of::<PyKeyboardInterrupt>(py) {
+                    return e;
+                }
+                CoreError::InvalidBot(format!("the bot of player '{label}' raised {e}")).into()
+            })?;
+            let mv = PyGame::answer_to_move(game, &answer).map_err(|e| {
+                CoreError::InvalidBot(format!("the bot of player '{label}' failed: {e}"))
+            })?;
+            if !game.legal_moves().contains(&mv) {
+                return Err(CoreError::InvalidBot(format!(
+                    "the bot of player '{label}' chose {}, which is not a legal move",
+                    game.move_name(&mv)
+                ))
+                .into());
+            }
+            Ok(mv)
+        }
+    }
+}
+
+/// A batch of whole games between bots, played in Rust.
+///
+/// `Simulation(rules="cs162", players="ABCD", bots=["random"] * 4, seed=0, **options)`;
+/// `run(start, count, threads=1)` plays games `start..start+count` and returns a
+/// `SimResult`. Game i always gets the same dice and bot randomness, so results do not
+/// depend on the thread count or on how the run is split into chunks.
+#[pyclass(module = "LudoGame", frozen)]
+pub struct Simulation {
+    config: SimConfig,
+    python_bots: Vec<(usize, Py<PyAny>)>,
+    labels: Vec<char>,
+    bot_names: Vec<String>,
+}
+
+#[pymethods]
+impl Simulation {
+    #[new]
+    #[pyo3(signature = (rules = "cs162", players = None, bots = None, seed = 0, **options))]
+    fn new(
+        py: Python<'_>,
+        rules: &str,
+        players: Option<&Bound<'_, PyAny>>,
+        bots: Option<&Bound<'_, PyAny>>,
+        seed: u64,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let name = PyString::new(py, rules).into_any();
+        let probe = PyGame::new(Some(&name), players, None, options)?;
+        let game = *probe.game();
+        let seats: Vec<Seat> = game.seats().collect();
+        let labels: Vec<char> = seats.iter().map(|&s| game.rules().seat_labels[s]).collect();
+        let default_bots = PyString::new(py, "random").into_any();
+        let parsed = parse_bots(bots.unwrap_or(&default_bots), &labels)?;
+        let mut builtin = Vec::new();
+        let mut python_bots = Vec::new();
+        let mut bot_names = Vec::new();
+        for (k, b) in parsed.into_iter().enumerate() {
+            match b {
+                AnyBot::Builtin(bot) => {
+                    bot_names.push(bot.name());
+                    builtin.push(bot);
+                }
+                AnyBot::Python(f) => {
+                    bot_names.push(
+                        f.bind(py)
+                            .getattr("__name__")
+                            .map(|n| n.to_string())
+                            .unwrap_or_else(|_| "python".to_owned()),
+                    );
+                    builtin.push(Bot::Random);
+                    python_bots.push((k, f));
+                }
+            }
+        }
+        Ok(Simulation {
+            config: SimConfig {
+                rules: *game.rules(),
+                seats,
+                bots: builtin,
+                seed,
+            },
+            python_bots,
+            labels,
+            bot_names,
+        })
+    }
+
+    /// The positions that play, in turn order.
+    #[getter]
+    fn players(&self) -> Vec<char> {
+        self.labels.clone()
+    }
+
+    /// The bots' names, one per player.
+    #[getter]
+    fn bots(&self) -> Vec<String> {
+        self.bot_names.clone()
+    }
+
+    /// The rules, as notation (e.g. 'standard[six_limit=3]').
+    #[getter]
+    fn rules(&self) -> String {
+        self.config.rules.to_notation()
+    }
+
+    /// The run's seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.config.seed
+    }
+
+    /// Play games `start..start+count` on `threads` threads, with the interpreter released
+    /// (Python bots run on one thread, holding it).
+    #[pyo3(signature = (start = 0, count = 1000, threads = 1))]
+    fn run(&self, py: Python<'_>, start: u64, count: u64, threads: usize) -> PyResult<SimResult> {
+        let result = if self.python_bots.is_empty() {
+            py.detach(|| self.config.run(start, count, threads))
+        } else {
+            let mut r = CoreResult::default();
+            for i in start..start + count {
+                self.play_with_python(py, i, &mut r)?;
+            }
+            r
+        };
+        Ok(SimResult {
+            inner: result,
+            labels: self.labels.clone(),
+            seats: self.config.seats.clone(),
+            bot_names: self.bot_names.clone(),
+        })
+    }
+}
+
+impl Simulation {
+    /// Game `i` with Python bots in their seats (the same dice and built-in bot randomness
+    /// as [`SimConfig::play_game`]).
+    fn play_with_python(&self, py: Python<'_>, i: u64, out: &mut CoreResult) -> PyResult<()> {
+        let cfg = &self.config;
+        let (dice, bots_seed) = cfg.game_seeds(i);
+        let mut rng = Rng::new(bots_seed);
+        let mut g = CoreGame::new(cfg.rules, &cfg.seats, dice)?;
+        let (mut rolls, mut captures) = (0u32, 0u32);
+        while !g.is_over() && rolls < MAX_ROLLS {
+            if g.phase() == Phase::Roll {
+                rolls += 1;
+                g.roll_die()?;
+                continue;
+            }
+            let seat = g.current_player();
+            let k = cfg.seats.iter().position(|&s| s == seat).unwrap_or(0);
+            let bot = match self.python_bots.iter().find(|(j, _)| *j == k) {
+                Some((_, f)) => AnyBot::Python(f.clone_ref(py)),
+                None => AnyBot::Builtin(cfg.bots[k]),
+            };
+            let mv = choose(py, &bot, &g, &mut rng, self.labels[k])
+                .map_err(|e| with_game_number(py, e, i))?;
+            if let Event::Move { outcome, .. } = g.play(mv)? {
+                captures += outcome.captured.iter().map(|m| m.count_ones()).sum::<u32>();
+            }
+        }
+        let mut one = CoreResult::default();
+        cfg.record(&g, rolls, captures, &mut one);
+        out.extend(one);
+        Ok(())
+    }
+}
+
+fn with_game_number(py: Python<'_>, e: PyErr, i: u64) -> PyErr {
+    if e.is_instance_of::<PyKeyboardInterrupt>(py) {
+        return e;
+    }
+    let msg = e.value(py).to_string();
+    super::errors::InvalidBotError::new_err(format!("game {i}: {msg}"))
+}
+
+/// The results of a simulation: wins per player, game lengths, finishing orders and
+/// captures, the per-game data in compact arrays (`array.array`).
+#[pyclass(module = "LudoGame", frozen)]
+pub struct SimResult {
+    inner: CoreResult,
+    labels: Vec<char>,
+    seats: Vec<Seat>,
+    bot_names: Vec<String>,
+}
+
+fn to_array<'py>(py: Python<'py>, code: &str, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    let array = py.import("array")?.getattr("array")?.call1((code,))?;
+    array.call_method1("frombytes", (PyBytes::new(py, bytes),))?;
+    Ok(array)
+}
+
+#[pymethods]
+impl SimResult {
+    /// Number of games.
+    #[getter]
+    fn games(&self) -> u64 {
+        self.inner.games
+    }
+
+    /// The positions that played, in turn order.
+    #[getter]
+    fn players(&self) -> Vec<char> {
+        self.labels.clone()
+    }
+
+    /// The bots' names, one per player.
+    #[getter]
+    fn bots(&self) -> Vec<String> {
+        self.bot_names.clone()
+    }
+
+    /// Games won by each player: {'A': 250, ...}.
+    #[getter]
+    fn wins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (&l, &s) in self.labels.iter().zip(&self.seats) {
+            d.set_item(l, self.inner.wins[s])?;
+        }
+        Ok(d)
+    }
+
+    /// Games cut off after 100,000 rolls without a result.
+    #[getter]
+    fn unfinished(&self) -> u64 {
+        self.inner.unfinished
+    }
+
+    /// Die rolls per game (array of unsigned ints).
+    #[getter]
+    fn lengths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let bytes: Vec<u8> = self
+            .inner
+            .rolls
+            .iter()
+            .flat_map(|r| r.to_ne_bytes())
+            .collect();
+        to_array(py, "I", &bytes)
+    }
+
+    /// Captures per game (array of unsigned shorts).
+    #[getter]
+    fn captures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let bytes: Vec<u8> = self
+            .inner
+            .captures
+            .iter()
+            .flat_map(|r| r.to_ne_bytes())
+            .collect();
+        to_array(py, "H", &bytes)
+    }
+
+    /// The finishing order of every game: `len(players)` seat numbers (0 = 'A' ... 3 = 'D')
+    /// per game, best first (255: unranked in a cut-off game), as one flat byte array.
+    #[getter]
+    fn finishing<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_array(py, "B", &self.inner.finishing)
+    }
+
+    /// Mean game length in die rolls.
+    #[getter]
+    fn mean_length(&self) -> f64 {
+        let n = self.inner.rolls.len().max(1) as f64;
+        self.inner.rolls.iter().map(|&r| r as f64).sum::<f64>() / n
+    }
+
+    /// How many games took each number of rolls: {rolls: games}.
+    #[getter]
+    fn length_histogram(&self) -> std::collections::BTreeMap<u32, u64> {
+        let mut h = std::collections::BTreeMap::new();
+        for &r in &self.inner.rolls {
+            *h.entry(r).or_insert(0) += 1;
+        }
+        h
+    }
+
+    /// Mean captures per game.
+    #[getter]
+    fn mean_captures(&self) -> f64 {
+        let n = self.inner.captures.len().max(1) as f64;
+        self.inner.captures.iter().map(|&r| r as f64).sum::<f64>() / n
+    }
+
+    /// This result followed by `other` (the next games of the same run).
+    fn __add__(&self, other: &SimResult) -> PyResult<SimResult> {
+        if other.labels != self.labels {
+            return Err(CoreError::InvalidBot(
+                "results of different players cannot be added".into(),
+            )
+            .into());
+        }
+        let mut inner = self.inner.clone();
+        inner.extend(other.inner.clone());
+        Ok(SimResult {
+            inner,
+            labels: self.labels.clone(),
+            seats: self.seats.clone(),
+            bot_names: self.bot_names.clone(),
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        let wins: Vec<String> = self
+            .labels
+            .iter()
+            .zip(&self.seats)
+            .zip(&self.bot_names)
+            .map(|((l, &s), b)| format!("{l}({b})={}", self.inner.wins[s]))
+            .collect();
+        format!(
+            "SimResult(games={}, wins: {}, mean_length={:.1})",
+            self.inner.games,
+            wins.join(" "),
+            self.mean_length()
+        )
+    }
+}
