@@ -6,9 +6,11 @@ import argparse
 import random
 import re
 import sys
+import time
 from collections.abc import Sequence
 
-from LudoGame._core import LudoError, LudoGame, Player
+from LudoGame._core import LudoError, LudoGame, Player, SimResult, Simulation
+from LudoGame.sim import tournament, wilson_interval
 
 WORKED_EXAMPLE = [
     ("A", 6), ("A", 4), ("A", 5), ("A", 4), ("B", 6), ("B", 4), ("B", 1), ("B", 2),
@@ -79,10 +81,115 @@ def _parse_turns(words: Sequence[str]) -> list[tuple[str, int]]:
     return turns
 
 
+class ProgressBar:
+    """A one-line progress bar on stderr (only when stderr is a terminal, or when forced)."""
+
+    def __init__(self, label: str, enabled: bool | None = None) -> None:
+        self.label = label
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        elapsed = time.perf_counter() - self.start
+        rate = done / elapsed if elapsed > 0 else 0.0
+        sys.stderr.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games"
+            f"  {rate:,.0f}/s "
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        """End the bar's line."""
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _options(pairs: Sequence[str]) -> dict[str, bool | int | str]:
+    """Rule options from KEY=VALUE words (true/false, numbers, names)."""
+    out: dict[str, bool | int | str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"ludo: option {pair!r} is not KEY=VALUE")
+        low = value.lower()
+        out[key] = (
+            low == "true"
+            if low in ("true", "false")
+            else int(value)
+            if value.lstrip("-").isdigit()
+            else value
+        )
+    return out
+
+
+def print_result(result: SimResult, seconds: float, interrupted: bool = False) -> None:
+    """Print a simulation's summary table."""
+    if interrupted:
+        print(f"Interrupted: {result.games:,} games finished.")
+    print(f"{result.games:,} games in {seconds:.2f} s ({result.games / max(seconds, 1e-9):,.0f}/s)")
+    wins = result.wins
+    for player, bot in zip(result.players, result.bots, strict=True):
+        rate = wins[player] / result.games if result.games else 0.0
+        lo, hi = wilson_interval(wins[player], result.games)
+        print(f"  {player} {bot:<14} {wins[player]:>9,} wins  {rate:6.3f}  [{lo:.3f}, {hi:.3f}]")
+    print(f"  mean length {result.mean_length:.1f} rolls, mean captures {result.mean_captures:.2f}")
+    if result.unfinished:
+        print(f"  {result.unfinished} games cut off without a result")
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """`ludo simulate`: many games in chunks, with a progress bar; Ctrl-C prints what finished."""
+    sim = Simulation(
+        args.rules, args.players, args.bots.split(","), args.seed, **_options(args.option)
+    )
+    bar = ProgressBar("simulate", True if args.progress else None)
+    chunk = max(1, args.chunk or min(50_000, max(1_000, args.games // 100)))
+    result = sim.run(0, 0, args.threads)
+    start = time.perf_counter()
+    interrupted = False
+    try:
+        while result.games < args.games:
+            n = min(chunk, args.games - result.games)
+            result = result + sim.run(result.games, n, args.threads)
+            bar(result.games, args.games)
+    except KeyboardInterrupt:
+        interrupted = True
+    bar.close()
+    print_result(result, time.perf_counter() - start, interrupted)
+    return 130 if interrupted else 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """`ludo tournament`: every pairing of the bots, both seatings."""
+    bar = ProgressBar("tournament", True if args.progress else None)
+    try:
+        result = tournament(
+            args.bots.split(","),
+            args.rules,
+            args.games,
+            args.seed,
+            args.threads,
+            progress=bar,
+            **_options(args.option),
+        )
+    except KeyboardInterrupt:
+        bar.close()
+        print("Interrupted.")
+        return 130
+    bar.close()
+    print(result)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ludo`` command."""
     parser = argparse.ArgumentParser(
-        prog="ludo", description="LudoGame: a fast, exact Ludo engine (CS162 rules)."
+        prog="ludo", description="LudoGame: a fast, exact Ludo engine (CS162, standard, GT)."
     )
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="the assignment's worked example and a random game")
@@ -94,6 +201,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = sub.add_parser("space-name", help="the space a token stands on after N steps")
     name.add_argument("position")
     name.add_argument("steps", type=int)
+    for cmd, helptext in (
+        ("simulate", "play many games between bots in Rust and count the wins"),
+        ("tournament", "every pairing of the bots, both seatings, with confidence intervals"),
+    ):
+        p = sub.add_parser(cmd, help=helptext)
+        p.add_argument("--rules", default="cs162", help="cs162, standard or gt")
+        default_bots = "random" if cmd == "simulate" else "random,cs162,aggressive,safe"
+        p.add_argument(
+            "--bots",
+            default=default_bots,
+            help="comma-separated bot names: random, cs162, aggressive, safe, expectimax[:depth], "
+            "mcts[:playouts] (simulate: one for everyone or one per player)",
+        )
+        p.add_argument("--games", type=int, default=10_000 if cmd == "simulate" else 2_000)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--threads", type=int, default=1)
+        p.add_argument("--option", action="append", default=[], help="a rule option KEY=VALUE")
+        p.add_argument("--progress", action="store_true", help="show the bar even when piped")
+        if cmd == "simulate":
+            p.add_argument("--players", default="ABCD", help="positions that play, e.g. AC")
+            p.add_argument("--chunk", type=int, default=0, help="games per Rust call")
     args = parser.parse_args(argv)
 
     try:
@@ -112,6 +240,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{p!r} steps={p.steps}")
         elif args.command == "space-name":
             print(Player(args.position).get_space_name(args.steps))
+        elif args.command == "simulate":
+            return cmd_simulate(args)
+        elif args.command == "tournament":
+            return cmd_tournament(args)
     except LudoError as e:
         print(f"ludo: {e}", file=sys.stderr)
         return 2
