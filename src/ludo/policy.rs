@@ -396,6 +396,32 @@ fn expectimax_move(game: &Game, moves: &MoveList, depth: u8) -> Move {
 fn expectimax_value(game: &Game, seat: Seat, rolls: u8) -> f64 {
     match game.phase() {
         Phase::Over => evaluate(game, seat),
+        // At the horizon a pending roll is still played out one move (the mover's best by
+        // the static evaluation): captures just past the horizon are not missed.
+        Phase::Move(_) if rolls == 0 => {
+            let mover = game.current_player();
+            let mut best = if mover == seat {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+            for mv in game.legal_moves().iter() {
+                let mut child = *game;
+                if child.play(mv).is_ok() {
+                    let v = evaluate(&child, seat);
+                    best = if mover == seat {
+                        best.max(v)
+                    } else {
+                        best.min(v)
+                    };
+                }
+            }
+            if best.is_finite() {
+                best
+            } else {
+                evaluate(game, seat)
+            }
+        }
         _ if rolls == 0 => evaluate(game, seat),
         Phase::Roll => {
             let mut total = 0.0;
