@@ -498,32 +498,32 @@ fn step_with(game: &Game, action: u8) -> Game {
     child
 }
 
-/// The reward of a finished (or cut-off) game for every seat: by rank, 1 for the winner
-/// down to 0 for the last.
+/// The reward of a game for every seat, in [0, 1]: by rank once the game is decided for a
+/// seat, otherwise from the evaluation (a logistic of the roll lead over the best opponent).
 fn rewards(game: &Game) -> [f64; MAX_SEATS] {
     let seats: Vec<Seat> = game.seats().collect();
     let mut out = [0.0; MAX_SEATS];
     let n = seats.len().max(2) as f64 - 1.0;
     let ranked: Vec<Seat> = game.ranking().collect();
-    if game.is_over() && ranked.len() == seats.len() {
-        for (i, &s) in ranked.iter().enumerate() {
-            out[s] = 1.0 - i as f64 / n;
-        }
-    } else {
-        // First-winner games (or a cut-off): the winner 1, the others by progress.
-        for &s in &seats {
-            out[s] = if game.winner() == Some(s) {
-                1.0
-            } else {
-                0.5 / (1.0 + rolls_to_finish(game, s).max(0.0) / 20.0)
-            };
-        }
+    for &s in &seats {
+        out[s] = match ranked.iter().position(|&r| r == s) {
+            Some(i) => 1.0 - i as f64 / n,
+            None if game.is_over() => 0.0,
+            None => 1.0 / (1.0 + (-evaluate(game, s) / ROLLOUT_SCALE).exp()),
+        };
     }
     out
 }
 
+/// Rolls and moves a playout goes on for before the evaluation scores it.
+const ROLLOUT_EVENTS: u32 = 48;
+/// How many rolls of lead make a playout's reward about 0.73 (logistic scale).
+const ROLLOUT_SCALE: f64 = 6.0;
+
+/// Play on for a while with a fast policy (mostly the CS162 rule, sometimes random), then
+/// score the position.
 fn rollout(mut game: Game, rng: &mut Rng) -> [f64; MAX_SEATS] {
-    for _ in 0..4000 {
+    for _ in 0..ROLLOUT_EVENTS {
         match game.phase() {
             Phase::Over => break,
             Phase::Roll => {
