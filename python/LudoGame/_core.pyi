@@ -324,6 +324,10 @@ class SimResult:
         """The bots' names, one per player."""
 
     @property
+    def rules(self) -> str:
+        """The rules the games were played by, as notation."""
+
+    @property
     def wins(self) -> dict[str, int]:
         """Games won by each player."""
 

@@ -236,8 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "play":
             game = LudoGame()
             print(game.play_game(list(args.players), _parse_turns(args.turns)))
-            for p in game.players:
-                print(f"{p!r} steps={p.steps}")
+            for player in game.players:
+                print(f"{player!r} steps={player.steps}")
         elif args.command == "space-name":
             print(Player(args.position).get_space_name(args.steps))
         elif args.command == "simulate":

@@ -1,7 +1,7 @@
 //! `Simulation` and `SimResult`: batch simulation with the interpreter released, and the
 //! Python side of bots (names of built-in bots, or Python callables).
 
-use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
@@ -109,7 +109,8 @@ pub(crate) fn choose(
 
 /// A batch of whole games between bots, played in Rust.
 ///
-/// `Simulation(rules="cs162", players="ABCD", bots=["random"] * 4, seed=0, **options)`;
+/// `Simulation(rules="cs162", players=None, bots="random", seed=0, **options)`: players as
+/// for `Game` (by default A and C, all four for "gt"), one bot for everyone or one per player;
 /// `run(start, count, threads=1)` plays games `start..start+count` and returns a
 /// `SimResult`. Game i always gets the same dice and bot randomness, so results do not
 /// depend on the thread count or on how the run is split into chunks.
@@ -201,7 +202,13 @@ impl Simulation {
     /// Play games `start..start+count` on `threads` threads, with the interpreter released
     /// (Python bots run on one thread, holding it).
     #[pyo3(signature = (start = 0, count = 1000, threads = 1))]
-    fn run(&self, py: Python<'_>, start: u64, count: u64, threads: usize) -> PyResult<SimResult> {
+    fn run(&self, py: Python<'_>, start: u64, count: u64, threads: i64) -> PyResult<SimResult> {
+        if !(1..=256).contains(&threads) {
+            return Err(PyValueError::new_err(format!(
+                "threads must be from 1 to 256, not {threads}"
+            )));
+        }
+        let threads = threads as usize;
         let result = if self.python_bots.is_empty() {
             py.detach(|| self.config.run(start, count, threads))
         } else {
@@ -213,6 +220,7 @@ impl Simulation {
         };
         Ok(SimResult {
             inner: result,
+            rules: self.config.rules.to_notation(),
             labels: self.labels.clone(),
             seats: self.config.seats.clone(),
             bot_names: self.bot_names.clone(),
@@ -267,6 +275,7 @@ fn with_game_number(py: Python<'_>, e: PyErr, i: u64) -> PyErr {
 #[pyclass(module = "LudoGame", frozen)]
 pub struct SimResult {
     inner: CoreResult,
+    rules: String,
     labels: Vec<char>,
     seats: Vec<Seat>,
     bot_names: Vec<String>,
@@ -296,6 +305,12 @@ impl SimResult {
     #[getter]
     fn bots(&self) -> Vec<String> {
         self.bot_names.clone()
+    }
+
+    /// The rules the games were played by, as notation.
+    #[getter]
+    fn rules(&self) -> &str {
+        &self.rules
     }
 
     /// Games won by each player: {'A': 250, ...}.
@@ -381,6 +396,7 @@ impl SimResult {
         inner.extend(other.inner.clone());
         Ok(SimResult {
             inner,
+            rules: self.rules.clone(),
             labels: self.labels.clone(),
             seats: self.seats.clone(),
             bot_names: self.bot_names.clone(),
