@@ -398,30 +398,7 @@ fn expectimax_value(game: &Game, seat: Seat, rolls: u8) -> f64 {
         Phase::Over => evaluate(game, seat),
         // At the horizon a pending roll is still played out one move (the mover's best by
         // the static evaluation): captures just past the horizon are not missed.
-        Phase::Move(_) if rolls == 0 => {
-            let mover = game.current_player();
-            let mut best = if mover == seat {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            };
-            for mv in game.legal_moves().iter() {
-                let mut child = *game;
-                if child.play(mv).is_ok() {
-                    let v = evaluate(&child, seat);
-                    best = if mover == seat {
-                        best.max(v)
-                    } else {
-                        best.min(v)
-                    };
-                }
-            }
-            if best.is_finite() {
-                best
-            } else {
-                evaluate(game, seat)
-            }
-        }
+        Phase::Move(_) if rolls == 0 => best_reply(game, seat, |child| evaluate(child, seat)),
         _ if rolls == 0 => evaluate(game, seat),
         Phase::Roll => {
             let mut total = 0.0;
@@ -433,31 +410,30 @@ fn expectimax_value(game: &Game, seat: Seat, rolls: u8) -> f64 {
             }
             total / 6.0
         }
-        Phase::Move(_) => {
-            let mover = game.current_player();
-            let mut best = if mover == seat {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            };
-            for mv in game.legal_moves().iter() {
-                let mut child = *game;
-                if child.play(mv).is_err() {
-                    continue;
-                }
-                let v = expectimax_value(&child, seat, rolls);
-                best = if mover == seat {
-                    best.max(v)
-                } else {
-                    best.min(v)
-                };
-            }
-            if best.is_finite() {
-                best
-            } else {
-                evaluate(game, seat)
-            }
+        Phase::Move(_) => best_reply(game, seat, |child| expectimax_value(child, seat, rolls)),
+    }
+}
+
+/// The value for `seat` of the move the current player makes: the best of `value` over the
+/// legal moves when `seat` moves, the worst when an opponent does (it plays against `seat`).
+fn best_reply(game: &Game, seat: Seat, value: impl Fn(&Game) -> f64) -> f64 {
+    let own = game.current_player() == seat;
+    let mut best = if own {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    };
+    for mv in game.legal_moves().iter() {
+        let mut child = *game;
+        if child.play(mv).is_ok() {
+            let v = value(&child);
+            best = if own { best.max(v) } else { best.min(v) };
         }
+    }
+    if best.is_finite() {
+        best
+    } else {
+        evaluate(game, seat)
     }
 }
 
