@@ -115,3 +115,15 @@ def test_results_are_plain_python_types() -> None:
     assert isinstance(a, Player)
     assert type(a.get_token_p_step_count()) is int
     assert type(a.get_completed()) is bool
+
+
+def test_ludogame_board_as_text_and_svg() -> None:
+    """print(game) draws the current CS162 game; notebooks get an SVG."""
+    import xml.etree.ElementTree as ET
+
+    game = LudoGame()
+    assert str(game) == "LudoGame (no game played yet)"
+    game.play_game(["A", "B"], [("A", 6), ("A", 4), ("B", 6)])
+    text = str(game)
+    assert "Ap" in text and text.endswith("A: p 4 q H, B: p R q H")
+    assert ET.fromstring(game._repr_svg_()).tag.endswith("svg")

@@ -97,6 +97,9 @@ class LudoGame:
     def get_spaces(self) -> list[str]:
         """The space of every token in the current game, as play_game returned it."""
 
+    def _repr_svg_(self) -> str:
+        """The board of the current game as an SVG image."""
+
 @final
 class Player:
     """One player of a game: a live view of its position and tokens."""

@@ -5,9 +5,39 @@
 
 use std::fmt::Write;
 
-use super::board::{Step, in_yard};
+use super::board::{Board, Step, in_yard};
 use super::game::{Game, Phase};
 use super::rules::{MAX_SEATS, Preset, Rules, Seat};
+
+/// What is drawn: a board under some rules, with a caption line under it.
+#[derive(Clone, Debug)]
+pub struct Scene<'a> {
+    /// The rules (they choose the layout and the token names).
+    pub rules: &'a Rules,
+    /// The tokens.
+    pub board: &'a Board,
+    /// The line under the board.
+    pub caption: String,
+}
+
+impl<'a> Scene<'a> {
+    /// A game's board, captioned with its status (and a pending roll).
+    pub fn of(game: &'a Game) -> Scene<'a> {
+        let mut caption = game.status();
+        if let Phase::Move(roll) = game.phase() {
+            let _ = write!(caption, " (rolled {roll})");
+        }
+        Scene {
+            rules: game.rules(),
+            board: game.board(),
+            caption,
+        }
+    }
+
+    fn seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        (0..MAX_SEATS).filter(|&s| self.board.has_seat(s))
+    }
+}
 
 /// What a grid cell is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,13 +260,13 @@ impl Layout {
 }
 
 /// The tokens standing in each cell: `(seat, token)` lists, indexed by `row * size + col`.
-fn occupants(game: &Game, layout: &Layout) -> Vec<Vec<(Seat, usize)>> {
+fn occupants(game: &Scene, layout: &Layout) -> Vec<Vec<(Seat, usize)>> {
     let n = layout.size as usize;
     let mut grid = vec![Vec::new(); n * n];
-    let r = game.rules();
+    let r = game.rules;
     for seat in game.seats() {
         for t in 0..r.tokens as usize {
-            let kind = layout.cell_of(r, seat, t, game.board().step(seat, t));
+            let kind = layout.cell_of(r, seat, t, game.board.step(seat, t));
             if let Some((row, col)) = layout.position(kind) {
                 grid[row as usize * n + col as usize].push((seat, t));
             }
@@ -245,8 +275,8 @@ fn occupants(game: &Game, layout: &Layout) -> Vec<Vec<(Seat, usize)>> {
     grid
 }
 
-fn cell_text(game: &Game, tokens: &[(Seat, usize)]) -> String {
-    let r = game.rules();
+fn cell_text(game: &Scene, tokens: &[(Seat, usize)]) -> String {
+    let r = game.rules;
     let label = |seat: Seat, t: usize| -> String {
         match r.token_names {
             super::rules::TokenNames::SeatCase => r.token_label(seat, t).to_string(),
@@ -274,7 +304,12 @@ fn cell_text(game: &Game, tokens: &[(Seat, usize)]) -> String {
 /// The board as text: one 3-character cell per grid square (`.` track, `*` safe, `:` home
 /// column, `o` yard, `r` ready, `E` finish, tokens by name), then the status line.
 pub fn text(game: &Game) -> String {
-    let r = game.rules();
+    text_of(&Scene::of(game))
+}
+
+/// A scene as text (see [`text`]).
+pub fn text_of(game: &Scene) -> String {
+    let r = game.rules;
     let layout = Layout::of(r);
     let n = layout.size as usize;
     let occ = occupants(game, &layout);
@@ -285,15 +320,15 @@ pub fn text(game: &Game) -> String {
         let empty = match kind {
             CellKind::Track(sq) if r.is_safe_square(sq) => " * ".to_owned(),
             CellKind::Track(sq) => match r.seat_offsets.iter().position(|&o| o == sq) {
-                Some(seat) if game.board().has_seat(seat) => {
+                Some(seat) if game.board.has_seat(seat) => {
                     format!(" {} ", r.seat_labels[seat].to_ascii_lowercase())
                 }
                 _ => " . ".to_owned(),
             },
             CellKind::Home(..) => " : ".to_owned(),
-            CellKind::Yard(seat, _) if game.board().has_seat(seat) => " o ".to_owned(),
+            CellKind::Yard(seat, _) if game.board.has_seat(seat) => " o ".to_owned(),
             CellKind::Yard(..) => "   ".to_owned(),
-            CellKind::Ready(seat) if game.board().has_seat(seat) => " r ".to_owned(),
+            CellKind::Ready(seat) if game.board.has_seat(seat) => " r ".to_owned(),
             CellKind::Ready(_) => "   ".to_owned(),
             CellKind::Finish => " E ".to_owned(),
         };
@@ -309,10 +344,7 @@ pub fn text(game: &Game) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    let _ = write!(out, "{}", game.status());
-    if let Phase::Move(roll) = game.phase() {
-        let _ = write!(out, " (rolled {roll})");
-    }
+    out.push_str(&game.caption);
     out
 }
 
@@ -321,7 +353,12 @@ const LIGHT: [&str; MAX_SEATS] = ["#f6c9c9", "#cdeccd", "#fbefb3", "#c9def0"];
 
 /// The board as an SVG image (cells coloured by player, tokens as labelled discs).
 pub fn svg(game: &Game) -> String {
-    let r = game.rules();
+    svg_of(&Scene::of(game))
+}
+
+/// A scene as SVG (see [`svg`]).
+pub fn svg_of(game: &Scene) -> String {
+    let r = game.rules;
     let layout = Layout::of(r);
     let n = layout.size as usize;
     let cell = 30usize;
@@ -358,7 +395,7 @@ pub fn svg(game: &Game) -> String {
             (c1 - c0 + 1) as usize * cell + 8,
             (r1 - r0 + 1) as usize * cell + 8,
             colour,
-            if game.board().has_seat(seat) {
+            if game.board.has_seat(seat) {
                 "0.85"
             } else {
                 "0.25"
@@ -427,7 +464,7 @@ pub fn svg(game: &Game) -> String {
         s,
         r##"<text x="4" y="{}" font-size="13" fill="#222">{}</text></g></svg>"##,
         side + 19,
-        escape(&game.status())
+        escape(&game.caption)
     );
     s
 }

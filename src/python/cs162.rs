@@ -10,6 +10,7 @@ use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 
 use super::describe;
 use crate::ludo::cs162::{parse_position, parse_token};
+use crate::ludo::render;
 use crate::ludo::{Cs162Game, LudoError as CoreError, MAX_SEATS, Seat, SpaceName};
 
 const NOT_FOUND: &str = "Player not found!";
@@ -267,6 +268,29 @@ impl LudoGame {
         spaces_of(py, &snapshot)
     }
 
+    /// The board of the current game drawn in text (spaces 1-56 run clockwise from the
+    /// top-left corner; home squares lead to 'E' in the centre).
+    fn __str__(&self) -> String {
+        match self.scene_caption() {
+            None => "LudoGame (no game played yet)".to_owned(),
+            Some((game, caption)) => render::text_of(&render::Scene {
+                rules: &RULES,
+                board: game.board(),
+                caption,
+            }),
+        }
+    }
+
+    /// The board of the current game as an SVG image (shown by Jupyter notebooks).
+    fn _repr_svg_(&self) -> PyResult<String> {
+        let (game, caption) = self.scene_caption().ok_or(CoreError::NoGame)?;
+        Ok(render::svg_of(&render::Scene {
+            rules: &RULES,
+            board: game.board(),
+            caption,
+        }))
+    }
+
     fn __repr__(&self) -> String {
         match &self.game {
             None => "LudoGame(no game played yet)".to_owned(),
@@ -289,6 +313,24 @@ impl LudoGame {
 }
 
 impl LudoGame {
+    /// The current game and a caption naming every token's space.
+    fn scene_caption(&self) -> Option<(Cs162Game, String)> {
+        let game = *lock(self.game.as_ref()?);
+        let parts: Vec<String> = game
+            .players()
+            .iter()
+            .map(|&s| {
+                let name = |t: usize| {
+                    SpaceName::of(s, game.steps(s, t) as i64)
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                };
+                format!("{}: p {} q {}", RULES.seat_labels[s], name(0), name(1))
+            })
+            .collect();
+        Some((game, parts.join(", ")))
+    }
+
     fn seat_from(&self, position: &Bound<'_, PyAny>) -> Option<Seat> {
         let game = self.game.as_ref()?;
         let seat = str_arg(position, "position", parse_position).ok()?;
