@@ -389,8 +389,13 @@ impl Game {
                 )));
             }
         };
-        let mv = self.normalise(mv);
-        if mv.seat != self.current || mv.roll != roll || !self.legal_moves().contains(&mv) {
+        // Moves taken from `legal_moves` are already in their normal form.
+        let mv = if self.pending.contains(&mv) {
+            mv
+        } else {
+            self.normalise(mv)
+        };
+        if mv.seat != self.current || mv.roll != roll || !self.pending.contains(&mv) {
             return Err(LudoError::IllegalMove(format!(
                 "{} is not a legal move now (legal: {})",
                 self.move_name(&mv),
