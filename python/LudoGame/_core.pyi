@@ -2,20 +2,26 @@
 
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, SupportsIndex, final
+from typing import Any, Literal, SupportsIndex, TypeAlias, final
 
 __version__: str
 __all__ = [
     "ForeignPlayerError",
     "Game",
     "GameOverError",
+    "IllegalActionError",
     "IllegalMoveError",
+    "InvalidAIError",
+    "InvalidActionError",
+    "InvalidBoardError",
     "InvalidBotError",
+    "InvalidCardError",
     "InvalidNotationError",
     "InvalidPlayersError",
     "InvalidPositionError",
     "InvalidRollError",
     "InvalidRulesError",
+    "InvalidSquareError",
     "InvalidStepsError",
     "InvalidTokenError",
     "InvalidTurnError",
@@ -23,9 +29,20 @@ __all__ = [
     "LudoGame",
     "Move",
     "NoGameError",
+    "Onitama",
+    "OnitamaAI",
+    "OnitamaAction",
+    "OnitamaCard",
+    "OnitamaError",
+    "OnitamaGameOverError",
+    "OnitamaMatchRecord",
+    "OnitamaNotationError",
     "Player",
     "SimResult",
     "Simulation",
+    "UnknownSetupError",
+    "onitama_play_match",
+    "onitama_standard_cards",
     "__version__",
 ]
 
@@ -364,3 +381,356 @@ class SimResult:
 
     def __add__(self, other: SimResult, /) -> SimResult: ...
     def __radd__(self, other: SimResult, /) -> SimResult: ...
+
+# ---- Onitama with a movable wall (LudoGame.onitama re-exports these) ----
+
+class OnitamaError(LudoError):
+    """Base class of every error of the Onitama game (LudoGame.onitama)."""
+
+class InvalidSquareError(OnitamaError):
+    """A square name that is not a1..e5."""
+
+class InvalidCardError(OnitamaError):
+    """A card that is not a standard card's name or a 5x5 pattern with one 'o'."""
+
+class InvalidBoardError(OnitamaError):
+    """A board, side to move or ply count that does not make a valid position."""
+
+class InvalidActionError(OnitamaError):
+    """Text that is not an action such as '1 e2 d3 u', '2 c3 a3 -' or '1 XX XX s'."""
+
+class IllegalActionError(OnitamaError):
+    """An action the rules do not allow in the position, or nothing to undo."""
+
+class OnitamaGameOverError(OnitamaError):
+    """A move asked for after the Onitama game is over."""
+
+class OnitamaNotationError(OnitamaError):
+    """Text that is not a valid Onitama position notation or game JSON."""
+
+class UnknownSetupError(OnitamaError):
+    """A setup id that is not one of the coursework setups."""
+
+class InvalidAIError(OnitamaError):
+    """A bad AI level, time or node budget, or a time budget out of range."""
+
+_CardSpec: TypeAlias = OnitamaCard | str | Sequence[str]
+_Answer: TypeAlias = tuple[int, str, str, str]
+_AIArgs: TypeAlias = tuple[
+    str, list[str], list[str], list[str], list[str], list[str], list[str], int
+]
+
+@final
+class OnitamaCard:
+    """A movement card: a 5x5 pattern with one 'o' and 'x' marks, in its holder's view."""
+
+    def __new__(cls, spec: _CardSpec) -> OnitamaCard: ...
+    @property
+    def name(self) -> str | None:
+        """The standard card's name if it has the same moves as one, else None."""
+
+    @property
+    def rows(self) -> list[str]:
+        """The 5 rows as given (drawn this way)."""
+
+    @property
+    def pattern(self) -> str:
+        """The canonical pattern, rows separated by '/'."""
+
+    @property
+    def offsets(self) -> list[tuple[int, int]]:
+        """The holder-view moves as (drow, dcol)."""
+
+    def moves(self, player: str) -> list[tuple[int, int]]:
+        """The moves of `player` on the board, as (drow, dcol): B's are negated."""
+
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, tuple[list[str]]]: ...
+
+@final
+class OnitamaAction:
+    """One ply: a card slot, a pawn move and a wall step, written '1 e2 d3 u'."""
+
+    def __new__(cls, text: str | OnitamaAction) -> OnitamaAction: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    @property
+    def card(self) -> int:
+        """The card slot played: 1 or 2."""
+
+    @property
+    def move_from(self) -> str:
+        """The start square, e.g. 'e2' ('XX' for a pass)."""
+
+    @property
+    def move_to(self) -> str:
+        """The target square, e.g. 'd3' ('XX' for a pass)."""
+
+    @property
+    def wall(self) -> str | None:
+        """The wall step 'u', 'r', 'd', 'l' or 's'; None for a winning move."""
+
+    @property
+    def is_pass(self) -> bool:
+        """Is this a pass?"""
+
+    @property
+    def is_win(self) -> bool:
+        """Does this move win?"""
+
+    @property
+    def answer(self) -> _Answer:
+        """The AI answer for it: (card, move_from, move_to, wall_dir)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+
+@final
+class Onitama:
+    """A game of Onitama with a movable wall, played action by action."""
+
+    def __new__(
+        cls,
+        board: str | Sequence[str] | None = None,
+        cards: Mapping[str, _CardSpec] | Sequence[_CardSpec] | None = None,
+        to_move: str | None = "A",
+        max_plies: int | None = 20,
+    ) -> Onitama: ...
+    @staticmethod
+    def setup(id: int | str, max_plies: int | None = None) -> Onitama:
+        """A coursework setup by id: 11, 21, 'case21', 'aitest1_A', ..."""
+
+    @staticmethod
+    def setup_ids() -> list[str]:
+        """The ids of every setup."""
+
+    @property
+    def setup_id(self) -> str | None:
+        """The setup this game started from, or None."""
+
+    @property
+    def board(self) -> list[str]:
+        """The board: 5 strings, row a first."""
+
+    @property
+    def cards(self) -> dict[str, OnitamaCard]:
+        """The five cards A1, A2, B1, B2, side."""
+
+    @property
+    def turn(self) -> str:
+        """The player to move: 'A' or 'B'."""
+
+    @property
+    def plies_left(self) -> int:
+        """Plies left, counting the coming one."""
+
+    @property
+    def actions(self) -> list[OnitamaAction]:
+        """The actions played so far."""
+
+    @property
+    def legal_actions(self) -> list[OnitamaAction]:
+        """Every legal action now."""
+
+    def play(self, action: OnitamaAction | str | tuple[int, str, str, str]) -> OnitamaAction:
+        """Play an action (an Action, its text, or an AI answer tuple)."""
+
+    def judge(self, card: int, move_from: str, move_to: str, wall_dir: str) -> OnitamaAction:
+        """Judge an AI answer as the referee does: the action, or IllegalActionError."""
+
+    def undo(self) -> OnitamaAction:
+        """Take back the last action; returns it."""
+
+    def is_over(self) -> bool:
+        """Is the game over?"""
+
+    @property
+    def winner(self) -> Literal["A", "B"] | None:
+        """The winner, or None."""
+
+    @property
+    def result_reason(
+        self,
+    ) -> Literal["base_reached", "general_captured", "ply_limit"] | None:
+        """How the game ended, or None while it goes on."""
+
+    @property
+    def status(self) -> str:
+        """A sentence on where the game stands."""
+
+    def ai_arguments(self) -> _AIArgs:
+        """The arguments an AI is called with now."""
+
+    def best_action(
+        self,
+        level: int = 2,
+        time: float | None = 1.0,
+        seed: int = 0,
+        nodes: int | None = None,
+        depth: int | None = None,
+    ) -> OnitamaAction:
+        """The action a built-in AI plays now."""
+
+    def analyse(
+        self,
+        level: int = 2,
+        time: float | None = 1.0,
+        seed: int = 0,
+        nodes: int | None = None,
+        depth: int | None = None,
+    ) -> dict[str, Any]:
+        """What a built-in AI finds now: action, score, depth, nodes, exact, pv."""
+
+    def perft(self, depth: int) -> int:
+        """The number of action sequences of `depth` plies."""
+
+    def to_notation(self) -> str:
+        """The position as one line of text."""
+
+    @staticmethod
+    def from_notation(text: str) -> Onitama:
+        """A game starting at a position written by to_notation."""
+
+    def to_json(self) -> str:
+        """The whole game as a JSON string."""
+
+    @staticmethod
+    def from_json(text: str) -> Onitama:
+        """A game read from to_json's output."""
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+    def copy(self) -> Onitama:
+        """An independent copy, with its history."""
+
+    def __copy__(self) -> Onitama: ...
+    def __deepcopy__(self, memo: Any, /) -> Onitama: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def draw(self, player: str | None = None) -> str:
+        """The board and the five cards drawn as the coursework programs do."""
+
+    def _repr_svg_(self) -> str:
+        """The position as an SVG image."""
+
+@final
+class OnitamaAI:
+    """A built-in AI, callable with the coursework's AI contract."""
+
+    def __new__(
+        cls,
+        level: int = 2,
+        time: float | None = 1.0,
+        seed: int = 0,
+        nodes: int | None = None,
+        depth: int | None = None,
+    ) -> OnitamaAI: ...
+    @property
+    def level(self) -> int:
+        """0 (random), 1 (baseline) or 2 (search)."""
+
+    @property
+    def seed(self) -> int:
+        """The seed."""
+
+    @property
+    def time(self) -> float | None:
+        """Seconds per move of the search."""
+
+    @property
+    def nodes(self) -> int | None:
+        """The node budget per move."""
+
+    @property
+    def depth(self) -> int | None:
+        """The depth cap."""
+
+    def __call__(
+        self,
+        current_player: str,
+        board: Sequence[str] | str,
+        card_a1: _CardSpec,
+        card_a2: _CardSpec,
+        card_b1: _CardSpec,
+        card_b2: _CardSpec,
+        side_card: _CardSpec,
+        turn: int,
+    ) -> _Answer:
+        """The AI's answer (card, move_from, move_to, wall_dir)."""
+
+    def choose(self, game: Onitama) -> OnitamaAction:
+        """The action this AI plays in `game`."""
+
+@final
+class OnitamaMatchRecord:
+    """The full record of a refereed game."""
+
+    @property
+    def setup(self) -> str | None:
+        """The setup played, or None."""
+
+    @property
+    def start(self) -> str:
+        """The start position's notation."""
+
+    @property
+    def end(self) -> str:
+        """The final position's notation."""
+
+    @property
+    def actions(self) -> list[OnitamaAction]:
+        """Every accepted action."""
+
+    @property
+    def winner(self) -> Literal["A", "B"] | None:
+        """The winner, or None for a tie."""
+
+    @property
+    def result(self) -> str:
+        """'A won', 'B won' or 'tie'."""
+
+    @property
+    def reason(
+        self,
+    ) -> Literal[
+        "general_captured",
+        "base_reached",
+        "ply_limit",
+        "invalid_move",
+        "programming_error",
+        "timeout",
+    ]:
+        """Why the game ended."""
+
+    @property
+    def detail(self) -> str:
+        """What went wrong, or ''."""
+
+    @property
+    def failed(self) -> Literal["A", "B"] | None:
+        """The player whose AI failed, or None."""
+
+    @property
+    def invalid_answer(self) -> _Answer | None:
+        """The rejected answer of an 'invalid_move' game, as given."""
+
+    @property
+    def plies(self) -> int:
+        """Plies started."""
+
+    @property
+    def points(self) -> dict[str, int]:
+        """Points by player: 2 a win, 1 a tie, 0 a loss."""
+
+    def game(self) -> Onitama:
+        """The game replayed to its end."""
+
+def onitama_play_match(
+    ai_a: Callable[..., Any],
+    ai_b: Callable[..., Any],
+    setup: int | str | Onitama | None = None,
+    max_plies: int | None = None,
+    time_budget: float | None = None,
+) -> OnitamaMatchRecord:
+    """Referee one game between two AIs."""
+
+def onitama_standard_cards() -> list[OnitamaCard]:
+    """The 16 standard cards."""

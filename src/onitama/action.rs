@@ -126,6 +126,18 @@ impl Action {
         (self.0 >> 11) & 7 == NO_WALL
     }
 
+    /// The packed 16 bits (for tables indexed by action).
+    #[inline]
+    pub(crate) const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// The action of packed bits made by [`Action::bits`].
+    #[inline]
+    pub(crate) const fn from_bits(bits: u16) -> Action {
+        Action(bits)
+    }
+
     #[inline]
     pub(crate) const fn start_index(self) -> u32 {
         (self.0 & 31) as u32

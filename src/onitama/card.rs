@@ -199,6 +199,13 @@ impl Card {
             .map(|i| STANDARD_NAMES[i])
     }
 
+    /// The packed representation (canonical `x` bits and `o` index), unique per set of
+    /// moves: for hashing positions.
+    #[inline]
+    pub(crate) const fn bits(self) -> u32 {
+        self.0
+    }
+
     /// Bits of the `x` squares of the canonical pattern.
     #[inline]
     pub(crate) const fn xmask(self) -> u32 {

@@ -38,4 +38,13 @@ pub enum OnitamaError {
     /// Any move after the game has ended (a win, or no plies left).
     #[error("the game is over: {0}")]
     GameOver(String),
+    /// A setup id that is not in the table of coursework setups.
+    #[error("unknown setup {0}")]
+    UnknownSetup(String),
+    /// An AI level, time or node budget out of range.
+    #[error("invalid AI settings: {0}")]
+    BadAi(String),
+    /// Taking back a ply when none was played.
+    #[error("nothing to undo: no ply has been played")]
+    NothingToUndo,
 }

@@ -9,6 +9,9 @@
 //! - [`notation`]: the one-line text notation of a position;
 //! - [`perft`](mod@perft): counting action sequences, and timing it;
 //! - [`referee`]: judging an AI's raw answer, and refereeing whole games;
+//! - [`ai`]: the built-in AIs (random, the coursework baseline, alpha-beta search);
+//! - [`setups`]: the coursework's positions (`setups.json`) as constants;
+//! - [`render`]: the reference programs' text drawing of a position, and an SVG image;
 //! - [`error`]: the one error type of the engine ([`OnitamaError`]).
 //!
 //! Rules, in short: a ply picks card slot 1 or 2, moves an own pawn by one of its offsets
@@ -17,6 +20,7 @@
 //! or a captured general wins at once; after `n` plies with no win the game is a tie.
 
 pub mod action;
+pub mod ai;
 pub mod card;
 pub mod error;
 pub mod movegen;
@@ -24,9 +28,12 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod referee;
+pub mod render;
+pub mod setups;
 pub mod square;
 
 pub use action::{Action, ActionList, MAX_ACTIONS, Slot};
+pub use ai::{Ai, Limits, MATE, MATE_BOUND, SearchInfo, Searcher, baseline_action, random_action};
 pub use card::{Card, STANDARD_CARDS, STANDARD_NAMES};
 pub use error::OnitamaError;
 pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake};
@@ -35,4 +42,5 @@ pub use referee::{
     Answer, EndReason, GameRecord, GameResult, InvalidAnswer, PawnChoice, judge, judge_pawn,
     judge_wall, play_match,
 };
+pub use setups::{SETUPS, Setup, find_setup};
 pub use square::{Player, Square, WallDir};

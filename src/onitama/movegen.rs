@@ -14,7 +14,7 @@
 
 use super::action::{Action, ActionList};
 use super::position::{Position, Status};
-use super::square::{BASES, BOARD_MASK, NEIGHBOUR, SOURCE_OK, WALL_STEPS, shift};
+use super::square::{BASES, BOARD_MASK, NEIGHBOUR, Player, SOURCE_OK, WALL_STEPS, shift};
 
 const STAY: u16 = 4;
 const WIN: u16 = 7;
@@ -126,6 +126,42 @@ impl Position {
         n
     }
 
+    /// Can the side to move win at once: a pawn onto the opponent's general, or its general
+    /// onto the opponent's base? (Nobody must have won yet; the ply limit is not looked at.)
+    #[inline]
+    pub fn has_winning_move(&self) -> bool {
+        self.threatens_win(self.side)
+    }
+
+    /// Could `player` win at once with its own two cards if it were to move now? For the
+    /// side not to move, this is the threat the side to move must answer.
+    #[inline]
+    pub fn threatens_win(&self, player: Player) -> bool {
+        let p = player.index();
+        let own_g = self.generals[p];
+        let own = own_g | self.soldiers[p];
+        let opp_g = self.generals[1 - p];
+        let goal = player.target_base().bit() & !own;
+        let sign = if p == 0 { 1 } else { -1 };
+        for k in 0..2 {
+            let card = self.cards[2 * p + k];
+            let o = card.o_index() as i32;
+            let (or, oc) = (o / 5, o % 5);
+            let mut xs = card.xmask();
+            while xs != 0 {
+                let i = xs.trailing_zeros() as i32;
+                xs &= xs - 1;
+                let (dr, dc) = (sign * (i / 5 - or), sign * (i % 5 - oc));
+                let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
+                let delta = dr * 5 + dc;
+                if shift(own & ok, delta) & opp_g != 0 || shift(own_g & ok, delta) & goal != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Does the side to move have any pawn move (with either card)? If not, it must pass.
     pub fn has_pawn_move(&self) -> bool {
         let mut any = false;
@@ -152,7 +188,6 @@ impl Position {
 mod tests {
     use super::*;
     use crate::onitama::card::{BOAR, CRANE, MONKEY, OX, TIGER};
-    use crate::onitama::square::Player;
 
     #[test]
     fn count_matches_generate_at_the_start() {

@@ -288,6 +288,32 @@ impl Position {
         }
     }
 
+    /// A 64-bit hash of everything in the position (pieces, wall, cards, side to move and
+    /// plies left), the same on every machine and run: the search's transposition-table
+    /// key, and the baseline AI's source of randomness.
+    #[inline]
+    pub fn hash_key(&self) -> u64 {
+        #[inline(always)]
+        fn mix(mut z: u64) -> u64 {
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        let c = self.cards.map(|c| c.bits() as u64);
+        let words = [
+            self.generals[0] as u64 | (self.generals[1] as u64) << 25 | (self.wall as u64) << 50,
+            self.soldiers[0] as u64 | (self.soldiers[1] as u64) << 25 | (self.side as u64) << 50,
+            c[0] | c[1] << 32,
+            c[2] | c[3] << 32,
+            c[4] | (self.plies_left as u64) << 32,
+        ];
+        let mut h = 0x006F_6E69_7461_6D61_u64;
+        for w in words {
+            h = mix(h.wrapping_add(0x9E37_79B9_7F4A_7C15) ^ w);
+        }
+        h
+    }
+
     /// The side to move.
     #[inline]
     pub fn side(&self) -> Player {

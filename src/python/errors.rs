@@ -125,3 +125,87 @@ impl From<CoreError> for PyErr {
         }
     }
 }
+
+// ---- Onitama (the wall variant): one family under `OnitamaError`. ----
+
+use crate::onitama::OnitamaError as OniError;
+
+create_exception!(
+    LudoGame,
+    OnitamaError,
+    LudoError,
+    "Base class of every error of the Onitama game (LudoGame.onitama): bad input or a move the rules refuse."
+);
+create_exception!(
+    LudoGame,
+    InvalidSquareError,
+    OnitamaError,
+    "A square name that is not a1..e5."
+);
+create_exception!(
+    LudoGame,
+    InvalidCardError,
+    OnitamaError,
+    "A card that is not a standard card's name or a 5x5 pattern with exactly one 'o', or a bad set of five cards."
+);
+create_exception!(
+    LudoGame,
+    InvalidBoardError,
+    OnitamaError,
+    "A board, side to move or ply count that does not make a valid Onitama position."
+);
+create_exception!(
+    LudoGame,
+    InvalidActionError,
+    OnitamaError,
+    "Text that is not an action such as '1 e2 d3 u', '2 c3 a3 -' or '1 XX XX s'."
+);
+create_exception!(
+    LudoGame,
+    IllegalActionError,
+    OnitamaError,
+    "An action the rules do not allow in the position (the message says why), or nothing to undo."
+);
+create_exception!(
+    LudoGame,
+    OnitamaGameOverError,
+    OnitamaError,
+    "A move asked for after the Onitama game is over (won, or no plies left)."
+);
+create_exception!(
+    LudoGame,
+    OnitamaNotationError,
+    OnitamaError,
+    "Text that is not a valid Onitama position notation or game JSON."
+);
+create_exception!(
+    LudoGame,
+    UnknownSetupError,
+    OnitamaError,
+    "A setup id that is not one of the coursework setups."
+);
+create_exception!(
+    LudoGame,
+    InvalidAIError,
+    OnitamaError,
+    "A bad AI level, time or node budget, or a time budget out of range."
+);
+
+impl From<OniError> for PyErr {
+    fn from(err: OniError) -> PyErr {
+        let msg = err.to_string();
+        match err {
+            OniError::BadSquare(_) => InvalidSquareError::new_err(msg),
+            OniError::BadCard(_) => InvalidCardError::new_err(msg),
+            OniError::BadBoard(_) => InvalidBoardError::new_err(msg),
+            OniError::BadNotation(_) => OnitamaNotationError::new_err(msg),
+            OniError::BadAction(_) => InvalidActionError::new_err(msg),
+            OniError::IllegalAction { .. } | OniError::NothingToUndo => {
+                IllegalActionError::new_err(msg)
+            }
+            OniError::GameOver(_) => OnitamaGameOverError::new_err(msg),
+            OniError::UnknownSetup(_) => UnknownSetupError::new_err(msg),
+            OniError::BadAi(_) => InvalidAIError::new_err(msg),
+        }
+    }
+}

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 mod cs162;
 mod errors;
 mod game;
+mod onitama;
 pub(crate) mod sim;
 
 /// The compiled core of the `LudoGame` package.
@@ -23,7 +24,18 @@ mod core_module {
         InvalidStepsError, InvalidTokenError, InvalidTurnError, LudoError, NoGameError,
     };
     #[pymodule_export]
+    use super::errors::{
+        IllegalActionError, InvalidAIError, InvalidActionError, InvalidBoardError,
+        InvalidCardError, InvalidSquareError, OnitamaError, OnitamaGameOverError,
+        OnitamaNotationError, UnknownSetupError,
+    };
+    #[pymodule_export]
     use super::game::{Move, PyGame};
+    #[pymodule_export]
+    use super::onitama::{
+        PyAction, PyAi, PyCard, PyMatchRecord, PyOnitama, onitama_play_match,
+        onitama_standard_cards,
+    };
     #[pymodule_export]
     use super::sim::{SimResult, Simulation};
 

@@ -1,0 +1,254 @@
+"""Onitama with a movable wall: the second game of LudoGame, on the same Rust core.
+
+The variant is the MATLAB coursework ``tommykwok722/Onitama-Board-Game``: a 5x5 board, a
+general and four soldiers a side, five movement cards, and a wall that the mover steps one
+square after every ply. A general on the opponent's base, or a captured general, wins at
+once; after ``n`` plies (both players' plies count) without a win the game is a tie::
+
+    from LudoGame import onitama
+
+    game = onitama.Onitama.setup(21)          # a tournament setup, 20 plies
+    print(game)                               # the board and cards, as the coursework draws them
+    game.play("1 e2 d3 u")                    # card slot, from, to, wall step
+    game.play(game.best_action(level=2, time=0.5))
+
+AIs follow the coursework's contract: a callable
+``ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)`` returning
+``(card, move_from, move_to, wall_dir)``, with ``'XX', 'XX'`` for a pass. ``play_match``
+referees a game between two of them exactly as the tournament did (an exception, a wrong
+type or an invalid answer loses at once), and ``round_robin`` plays a whole tournament.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+from LudoGame._core import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidAIError,
+    InvalidBoardError,
+    InvalidCardError,
+    InvalidSquareError,
+    Onitama,
+    OnitamaAction,
+    OnitamaAI,
+    OnitamaCard,
+    OnitamaError,
+    OnitamaGameOverError,
+    OnitamaMatchRecord,
+    OnitamaNotationError,
+    UnknownSetupError,
+    onitama_play_match,
+    onitama_standard_cards,
+)
+
+Action = OnitamaAction
+Card = OnitamaCard
+BuiltinAI = OnitamaAI
+MatchRecord = OnitamaMatchRecord
+GameOverError = OnitamaGameOverError
+NotationError = OnitamaNotationError
+
+#: An AI: ``ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)``
+#: returning ``(card, move_from, move_to, wall_dir)``.
+AI: TypeAlias = Callable[..., Any]
+
+#: The 16 standard cards, in the order of the golden data's standard_cards.json.
+STANDARD_CARDS: list[Card] = onitama_standard_cards()
+
+#: The tournament's setups (all with A to move first and n = 20).
+TOURNAMENT_SETUPS = (21, 22, 23)
+
+#: The reasons a refereed game can end with.
+REASONS = (
+    "general_captured",
+    "base_reached",
+    "ply_limit",
+    "invalid_move",
+    "programming_error",
+    "timeout",
+)
+
+
+def setup_ids() -> list[str]:
+    """Every setup id ``Onitama.setup`` accepts: '1'..'5', '11'..'13', '21'..'23', ..."""
+    return Onitama.setup_ids()
+
+
+def builtin_ai(
+    level: int = 2,
+    time: float | None = 1.0,
+    seed: int = 0,
+    nodes: int | None = None,
+    depth: int | None = None,
+) -> BuiltinAI:
+    """A built-in AI in the coursework contract, running in Rust.
+
+    ``level`` 0 plays a random legal action, 1 the coursework baseline (win at once if it
+    can, else avoid allowing a win at once, else random), 2 an alpha-beta search of
+    ``time`` seconds a move. With ``nodes`` the search stops after that many nodes instead
+    and is deterministic. ``seed`` fixes every random choice.
+    """
+    return BuiltinAI(level, time=time, seed=seed, nodes=nodes, depth=depth)
+
+
+def play_match(
+    ai_a: AI,
+    ai_b: AI,
+    setup: int | str | Onitama = 21,
+    max_plies: int | None = 20,
+    time_budget: float | None = None,
+) -> MatchRecord:
+    """Referee one game, ``ai_a`` playing A and ``ai_b`` playing B.
+
+    ``setup`` is a setup id (``Onitama.setup``) or an ``Onitama`` game (its current
+    position). ``max_plies`` is the ply limit (None: the setup's own, or the game's plies
+    left). Each ply the mover's AI is called with the contract's arguments; an exception,
+    an answer that is not ``(int, str, str, str)``, an invalid answer (judged exactly as
+    the coursework referee does) or, with ``time_budget``, an answer slower than that many
+    seconds loses the game at once. The record says who won, why, and every action.
+    """
+    return onitama_play_match(ai_a, ai_b, setup, max_plies, time_budget)
+
+
+@dataclass
+class Standing:
+    """One AI's line in a round robin's table (2 points a win, 1 a tie, 0 a loss)."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    ties: int = 0
+    losses: int = 0
+    points: int = 0
+    failures: int = 0
+
+    @property
+    def score(self) -> float:
+        """Points per game times 50 (the tournament's normalised score, 0-100)."""
+        return 50.0 * self.points / self.games if self.games else 0.0
+
+
+@dataclass
+class Game:
+    """One game of a round robin: who played A and B, on which setup, and its record."""
+
+    a: str
+    b: str
+    setup: int | str
+    record: MatchRecord
+
+
+@dataclass
+class Standings:
+    """A round robin's result: the table, best first, and every game."""
+
+    table: list[Standing]
+    games: list[Game] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        width = max([4, *(len(s.name) for s in self.table)])
+        lines = [
+            f"{'rank':>4}  {'name':<{width}}  games  wins  ties  losses  points  score",
+        ]
+        for rank, s in enumerate(self.table, 1):
+            lines.append(
+                f"{rank:>4}  {s.name:<{width}}  {s.games:>5}  {s.wins:>4}  {s.ties:>4}  "
+                f"{s.losses:>6}  {s.points:>6}  {s.score:>5.1f}"
+            )
+        return "\n".join(lines)
+
+    def __getitem__(self, name: str) -> Standing:
+        for s in self.table:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+
+def round_robin(
+    ais: Mapping[str, AI],
+    setups: Iterable[int | str] = TOURNAMENT_SETUPS,
+    max_plies: int | None = 20,
+    time_budget: float | None = None,
+) -> Standings:
+    """Play every pair of ``ais`` on every setup, each AI once as A and once as B.
+
+    Scoring is the tournament's: 2 points a win, 1 a tie, 0 a loss; a game lost by an
+    error, an invalid answer or a timeout counts as a loss (and in ``failures``). The table
+    is sorted by points, then wins, then name.
+    """
+    if not isinstance(ais, Mapping):
+        raise TypeError(f"ais must be a dict of name -> AI, not {type(ais).__name__}")
+    names = list(ais)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"AI names must be str, not {type(name).__name__}")
+        if not callable(ais[name]):
+            raise TypeError(f"the AI {name!r} is not callable")
+    if len(names) < 2:
+        raise InvalidAIError(f"a round robin needs at least two AIs, not {len(names)}")
+    setup_list = list(setups)
+    if not setup_list:
+        raise UnknownSetupError("a round robin needs at least one setup")
+    for s in setup_list:
+        Onitama.setup(s)  # checks the id before any game is played
+    table = {name: Standing(name) for name in names}
+    games: list[Game] = []
+    for i, x in enumerate(names):
+        for y in names[i + 1 :]:
+            for s in setup_list:
+                for a, b in ((x, y), (y, x)):
+                    record = play_match(ais[a], ais[b], s, max_plies, time_budget)
+                    games.append(Game(a, b, s, record))
+                    for name, colour in ((a, "A"), (b, "B")):
+                        st = table[name]
+                        st.games += 1
+                        st.points += record.points[colour]
+                        if record.winner is None:
+                            st.ties += 1
+                        elif record.winner == colour:
+                            st.wins += 1
+                        else:
+                            st.losses += 1
+                            st.failures += record.failed == colour
+    ranked = sorted(table.values(), key=lambda s: (-s.points, -s.wins, s.name))
+    return Standings(ranked, games)
+
+
+__all__ = [
+    "AI",
+    "REASONS",
+    "STANDARD_CARDS",
+    "TOURNAMENT_SETUPS",
+    "Action",
+    "BuiltinAI",
+    "Card",
+    "Game",
+    "GameOverError",
+    "IllegalActionError",
+    "InvalidAIError",
+    "InvalidActionError",
+    "InvalidBoardError",
+    "InvalidCardError",
+    "InvalidSquareError",
+    "MatchRecord",
+    "NotationError",
+    "Onitama",
+    "OnitamaAI",
+    "OnitamaAction",
+    "OnitamaCard",
+    "OnitamaError",
+    "OnitamaGameOverError",
+    "OnitamaMatchRecord",
+    "OnitamaNotationError",
+    "Standing",
+    "Standings",
+    "UnknownSetupError",
+    "builtin_ai",
+    "play_match",
+    "round_robin",
+    "setup_ids",
+]

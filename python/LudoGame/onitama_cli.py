@@ -1,0 +1,333 @@
+"""The ``onitama`` command: play Onitama with a movable wall at the terminal.
+
+``onitama play`` is the coursework's Part 1 program (two humans at one keyboard): it asks
+for a test case number, then prompts each player for a card, a pawn, a target and a wall
+step, re-prompting after any invalid input with the coursework's messages. Its screen is
+the recorded sessions' character for character. ``--ai-a LEVEL`` / ``--ai-b LEVEL`` let a
+built-in AI play a side; its answers appear after the prompts as if typed.
+
+When the input is not a terminal (a pipe or a file), each answer read is echoed after its
+prompt, so the output reads like the terminal session (``--echo no`` turns that off).
+
+``onitama match A B`` referees one game between two built-in AIs, and ``onitama setups``
+lists the setups.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from LudoGame.onitama import (
+    Action,
+    IllegalActionError,
+    Onitama,
+    UnknownSetupError,
+    builtin_ai,
+    play_match,
+    setup_ids,
+)
+
+CARD_PROMPT = "Pick a card (1 or 2) or enter 0 to list all moves: "
+PASS_PROMPT = "Simply pick a card you want to swap with the side card (1 or 2): "
+FROM_PROMPT = "Input the position of your pawn you want to move: "
+TO_PROMPT = "Input the position you want to move the selected pawn: "
+WALL_PROMPT = "u(up), l(left), d(down), r(right), s(stay): "
+SETUP_PROMPT = "Input the test case number: "
+
+
+class InputEndedError(Exception):
+    """The input ended before the game was over."""
+
+
+def col_major(square: str) -> int:
+    """MATLAB's column-major index of a square: down column 1, then column 2, ..."""
+    return (int(square[1]) - 1) * 5 + (ord(square[0]) - ord("a"))
+
+
+def listing(game: Onitama) -> list[str]:
+    """The Part 1 program's '0' listing: every pawn move by card, start, then target, in
+    column-major order (wall steps aside)."""
+    moves = {(a.card, a.move_from, a.move_to) for a in game.legal_actions if not a.is_pass}
+    ordered = sorted(moves, key=lambda m: (m[0], col_major(m[1]), col_major(m[2])))
+    return [f"Card {c}, {f}->{t}" for c, f, t in ordered]
+
+
+def is_square(text: str) -> bool:
+    """Is `text` a square name a1..e5?"""
+    return len(text) == 2 and text[0] in "abcde" and text[1] in "12345"
+
+
+class Screen:
+    """Prompts and output: reads answers from `inp` (echoing them when asked to) and writes
+    everything to `out`."""
+
+    def __init__(self, inp: TextIO, out: TextIO, echo: bool) -> None:
+        self.inp = inp
+        self.out = out
+        self.echo = echo
+
+    def say(self, text: str = "") -> None:
+        """Write a line."""
+        self.out.write(text + "\n")
+
+    def write(self, text: str) -> None:
+        """Write text as it is."""
+        self.out.write(text)
+
+    def ask(self, prompt: str) -> str:
+        """Show `prompt` and read one answer (stripped)."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            raise InputEndedError
+        answer = line.strip()
+        if self.echo:
+            self.out.write(answer + "\n")
+        return answer
+
+    def typed(self, prompt: str, answer: str) -> str:
+        """Show `prompt` with an answer given by an AI, as if typed."""
+        self.out.write(prompt + answer + "\n")
+        return answer
+
+
+Player = Callable[[Onitama], tuple[int, str, str, str]]
+
+
+def ai_player(level: int, time: float, seed: int) -> Player:
+    """A built-in AI as a player of the terminal game."""
+    ai = builtin_ai(level, time=time, seed=seed)
+
+    def play(game: Onitama) -> tuple[int, str, str, str]:
+        card, move_from, move_to, wall = ai(*game.ai_arguments())
+        return card, move_from, move_to, wall
+
+    return play
+
+
+def human_ply(screen: Screen, game: Onitama, player: str) -> Action | None:
+    """Read one ply from the keyboard; returns the action, or None after a winning move
+    (already played, with its message)."""
+    if all(a.is_pass for a in game.legal_actions):
+        screen.say("There is no valid move.")
+        while (card := screen.ask(PASS_PROMPT)) not in ("1", "2"):
+            screen.say(f"Invalid input, card {card} does not exist: the card number is 1 or 2.")
+        move_from = move_to = "XX"
+        pawn = game.judge(int(card), move_from, move_to, "s")
+    else:
+        while True:
+            card = screen.ask(CARD_PROMPT)
+            if card == "0":
+                for line in listing(game):
+                    screen.say(line)
+                continue
+            if card not in ("1", "2"):
+                screen.say(f"Invalid input, card {card} does not exist: the card number is 1 or 2.")
+                continue
+            move_from = screen.ask(FROM_PROMPT)
+            if not is_square(move_from):
+                screen.say("Invalid input, the start position is invalid.")
+                continue
+            row, col = ord(move_from[0]) - ord("a"), int(move_from[1]) - 1
+            if game.board[row][col] not in (player, player.lower()):
+                screen.say(f"You have no pawn at {move_from}.")
+                continue
+            move_to = screen.ask(TO_PROMPT)
+            try:
+                pawn = game.judge(int(card), move_from, move_to, "s")
+            except IllegalActionError as e:
+                screen.say(str(e))
+                continue
+            break
+    if pawn.is_win:
+        finish_win(screen, game, player, pawn)
+        return None
+    announce_capture(screen, game, player, pawn)
+    show_before_wall(screen, game, player, pawn)
+    while True:
+        wall = screen.ask(WALL_PROMPT)
+        try:
+            return game.judge(int(card), move_from, move_to, wall)
+        except IllegalActionError as e:
+            screen.say(str(e))
+
+
+def ai_ply(screen: Screen, game: Onitama, player: str, ai: Player) -> Action | None:
+    """One ply of an AI, shown as if its answers were typed at the prompts."""
+    card, move_from, move_to, wall = ai(game)
+    if all(a.is_pass for a in game.legal_actions):
+        screen.say("There is no valid move.")
+        screen.typed(PASS_PROMPT, str(card))
+    else:
+        screen.typed(CARD_PROMPT, str(card))
+        screen.typed(FROM_PROMPT, move_from)
+        screen.typed(TO_PROMPT, move_to)
+    action = game.judge(card, move_from, move_to, wall)
+    if action.is_win:
+        finish_win(screen, game, player, action)
+        return None
+    announce_capture(screen, game, player, action)
+    show_before_wall(screen, game, player, action)
+    screen.typed(WALL_PROMPT, wall)
+    return action
+
+
+def finish_win(screen: Screen, game: Onitama, player: str, action: Action) -> None:
+    """Play a winning move and say how it won."""
+    game.play(action)
+    if game.result_reason == "base_reached":
+        screen.say(f"Player {player}, your general reaches opponent's military base. You win.")
+    else:
+        screen.say(f"Player {player}, you capture opponent's general. You win.")
+
+
+def announce_capture(screen: Screen, game: Onitama, player: str, action: Action) -> None:
+    """The message for a pawn move that captures a soldier."""
+    if action.is_pass:
+        return
+    row, col = ord(action.move_to[0]) - ord("a"), int(action.move_to[1]) - 1
+    enemy = "b" if player == "A" else "a"
+    if game.board[row][col] == enemy:
+        screen.say(
+            f"Player {player}, you capture opponent's soldier. "
+            "The soldier is removed from the board."
+        )
+
+
+def show_before_wall(screen: Screen, game: Onitama, player: str, action: Action) -> None:
+    """Draw the board after the pawn move and card swap, before the wall step."""
+    preview = game.copy()
+    preview.play(f"{action.card} {action.move_from} {action.move_to} s")
+    screen.write(preview.draw(player))
+    screen.say(f"Player {player}, choose the movement of W.")
+
+
+def play_game(
+    screen: Screen,
+    game: Onitama,
+    players: dict[str, Player | None],
+) -> None:
+    """Play `game` to its end, each side by keyboard (None) or an AI."""
+    while not game.is_over():
+        screen.say(f"Number of turns left: {game.plies_left}")
+        screen.write(str(game))
+        player = game.turn
+        screen.say(f"Player {player}, it is your turn.")
+        ai = players[player]
+        action = human_ply(screen, game, player) if ai is None else ai_ply(screen, game, player, ai)
+        if action is None:
+            return
+        game.play(action)
+        screen.say()
+    if game.result_reason == "ply_limit":
+        screen.say("This is the last turn. The game is tied.")
+
+
+def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    """`onitama play`."""
+    echo = {"yes": True, "no": False}.get(args.echo, not inp.isatty())
+    screen = Screen(inp, out, echo)
+    players: dict[str, Player | None] = {"A": None, "B": None}
+    for side, level in (("A", args.ai_a), ("B", args.ai_b)):
+        if level is not None:
+            players[side] = ai_player(level, args.time, args.seed)
+    try:
+        if args.setup is not None:
+            game = Onitama.setup(args.setup, args.max_plies)
+        else:
+            while True:
+                answer = screen.ask(SETUP_PROMPT)
+                try:
+                    game = Onitama.setup(answer, args.max_plies)
+                    break
+                except UnknownSetupError:
+                    screen.say(f"There is no test case {answer}.")
+        play_game(screen, game, players)
+    except InputEndedError:
+        out.flush()
+        print("\nonitama: the input ended before the game was over", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
+    """`onitama match`."""
+    ais = [builtin_ai(level, time=args.time, seed=args.seed) for level in (args.a, args.b)]
+    record = play_match(ais[0], ais[1], args.setup, args.max_plies)
+    game = record.game()
+    out.write(
+        f"setup {record.setup}: {record.result} ({record.reason}) after {record.plies} plies\n"
+    )
+    out.write(" ".join(f"[{a}]" for a in record.actions) + "\n")
+    out.write(game.draw())
+    return 0
+
+
+def cmd_setups(out: TextIO) -> int:
+    """`onitama setups`."""
+    for sid in setup_ids():
+        game = Onitama.setup(sid)
+        out.write(f"{sid:>18}  {game.turn} to move, n={game.plies_left}  {game.to_notation()}\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line parser."""
+    parser = argparse.ArgumentParser(
+        prog="onitama",
+        description="Onitama with a movable wall (the MATLAB coursework variant).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser(
+        "play",
+        help="play at the terminal: human vs human, or against a built-in AI",
+        description="The coursework's Part 1 game. Without --setup it asks for a test case.",
+    )
+    play.add_argument("--setup", help="the setup id (default: ask, as the coursework does)")
+    play.add_argument("--max-plies", type=int, help="the ply limit (default: the setup's)")
+    play.add_argument("--ai-a", type=int, metavar="LEVEL", help="a built-in AI plays A (0-2)")
+    play.add_argument("--ai-b", type=int, metavar="LEVEL", help="a built-in AI plays B (0-2)")
+    play.add_argument("--time", type=float, default=1.0, help="AI seconds per move (1.0)")
+    play.add_argument("--seed", type=int, default=0, help="AI seed (0)")
+    play.add_argument(
+        "--echo",
+        choices=["auto", "yes", "no"],
+        default="auto",
+        help="echo each answer after its prompt (auto: when the input is not a terminal)",
+    )
+    match = sub.add_parser("match", help="referee one game between two built-in AIs")
+    match.add_argument("a", type=int, metavar="LEVEL_A", help="level of A's AI (0-2)")
+    match.add_argument("b", type=int, metavar="LEVEL_B", help="level of B's AI (0-2)")
+    match.add_argument("--setup", default="21", help="the setup id (21)")
+    match.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
+    match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
+    match.add_argument("--seed", type=int, default=0, help="seed of both AIs (0)")
+    sub.add_parser("setups", help="list the coursework setups")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `onitama` command."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "play":
+            return cmd_play(args, sys.stdin, sys.stdout)
+        if args.command == "match":
+            return cmd_match(args, sys.stdout)
+        return cmd_setups(sys.stdout)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except (ValueError, TypeError) as e:
+        print(f"onitama: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

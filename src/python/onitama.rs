@@ -1,0 +1,1523 @@
+//! Onitama with a movable wall, as Python objects: `Onitama` (a game played action by
+//! action), `OnitamaAction`, `OnitamaCard`, `OnitamaAI` (a built-in AI in the coursework's
+//! AI contract), `OnitamaMatchRecord` and the refereed match `onitama_play_match`. The
+//! module `LudoGame.onitama` re-exports them under short names (`Action`, `Card`, ...).
+//!
+//! Everything here converts and checks Python values, then calls the engine in
+//! [`crate::onitama`]; engine errors become Python exceptions through
+//! [`errors`](super::errors). A rejected call changes nothing.
+
+use std::cell::RefCell;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::{PyException, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+use super::describe;
+use super::errors::{IllegalActionError, OnitamaGameOverError};
+use crate::onitama::render::{self, Patterns};
+use crate::onitama::{
+    Action, Ai, Answer, Card, CardSlot, EndReason, GameRecord, InvalidAnswer, Limits, OnitamaError,
+    Player, Position, SETUPS, STANDARD_CARDS, SearchInfo, Status, WinKind, find_setup, judge,
+    perft, play_match,
+};
+
+/// The `format` field of a game's JSON.
+const JSON_FORMAT: &str = "ludogame-onitama/1";
+
+/// Setup 22's board and cards: the default of `Onitama()` (the README's start board).
+const DEFAULT_SETUP: &str = "case22";
+
+fn wrong_type(what: &str, expected: &str, got: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!("{what} must be {expected}, not {}", describe(got)))
+}
+
+/// A `str` argument (a lone surrogate becomes U+FFFD and then fails the engine's checks).
+fn str_arg(obj: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<String> {
+    obj.cast::<PyString>()
+        .map(|s| s.to_string_lossy().into_owned())
+        .map_err(|_| wrong_type(what, expected, obj))
+}
+
+/// An `int` argument (not a bool), or `None` when it does not fit an `i64`.
+fn int(obj: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<Option<i64>> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return Err(wrong_type(what, expected, obj));
+    }
+    Ok(obj.extract::<i64>().ok())
+}
+
+fn player_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Player> {
+    let s = str_arg(obj, what, "'A' or 'B'")?;
+    let mut chars = s.chars();
+    match (chars.next().and_then(Player::from_letter), chars.next()) {
+        (Some(p), None) => Ok(p),
+        _ => Err(OnitamaError::BadBoard(format!("{what} '{s}' is not 'A' or 'B'")).into()),
+    }
+}
+
+fn plies_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u16> {
+    match int(obj, what, "an int")? {
+        Some(n) if (0..=u16::MAX as i64).contains(&n) => Ok(n as u16),
+        _ => Err(OnitamaError::BadBoard(format!(
+            "{what} {} is not an int from 0 to 65535",
+            describe(obj)
+        ))
+        .into()),
+    }
+}
+
+/// A board: 5 strings, or one string with the rows separated by '/'.
+fn board_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    const EXPECTED: &str = "5 strings or one string with rows separated by '/'";
+    if let Ok(s) = obj.cast::<PyString>() {
+        let s = s.to_string_lossy();
+        return Ok(s.split('/').map(str::to_owned).collect());
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut rows = Vec::new();
+        for item in obj.try_iter()? {
+            rows.push(str_arg(&item?, "a board row", "a str")?);
+        }
+        return Ok(rows);
+    }
+    Err(wrong_type("board", EXPECTED, obj))
+}
+
+/// A card: an `OnitamaCard`, a standard card's name, a pattern with rows separated by
+/// '/', or 5 row strings. Returns the card and the rows to draw it with.
+fn card_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Card, [String; 5])> {
+    const EXPECTED: &str = "a Card, a card name, a '/'-separated pattern or 5 row strings";
+    if let Ok(c) = obj.cast::<PyCard>() {
+        let c = c.get();
+        return Ok((c.card, c.rows.clone()));
+    }
+    let rows: Vec<String> = if let Ok(s) = obj.cast::<PyString>() {
+        let s = s.to_string_lossy();
+        if !s.contains('/') {
+            let card = Card::from_text(&s).map_err(|e| with_place(e, what))?;
+            return Ok((card, card.rows()));
+        }
+        s.split('/').map(str::to_owned).collect()
+    } else if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut rows = Vec::new();
+        for item in obj.try_iter()? {
+            rows.push(str_arg(&item?, "a card row", "a str")?);
+        }
+        rows
+    } else {
+        return Err(wrong_type(what, EXPECTED, obj));
+    };
+    let card = Card::parse(&rows).map_err(|e| with_place(e, what))?;
+    let rows: [String; 5] = rows.try_into().expect("Card::parse checked 5 rows");
+    Ok((card, rows))
+}
+
+fn with_place(e: OnitamaError, what: &str) -> OnitamaError {
+    match e {
+        OnitamaError::BadCard(m) => OnitamaError::BadCard(format!("{what}: {m}")),
+        other => other,
+    }
+}
+
+/// The five cards `A1 A2 B1 B2 side`: a dict with exactly those keys, or a sequence of 5.
+fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(Card, [String; 5])>> {
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut out = Vec::new();
+        for place in CardSlot::ALL {
+            let Some(v) = d.get_item(place.name())? else {
+                return Err(OnitamaError::BadCard(format!(
+                    "the cards dict has no key '{}' (keys: A1, A2, B1, B2, side)",
+                    place.name()
+                ))
+                .into());
+            };
+            out.push(card_arg(&v, &format!("card {}", place.name()))?);
+        }
+        if d.len() != 5 {
+            return Err(OnitamaError::BadCard(
+                "the cards dict has keys other than A1, A2, B1, B2, side".into(),
+            )
+            .into());
+        }
+        return Ok(out);
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
+        if items.len() != 5 {
+            return Err(OnitamaError::BadCard(format!(
+                "five cards are needed (A1, A2, B1, B2, side), not {}",
+                items.len()
+            ))
+            .into());
+        }
+        return CardSlot::ALL
+            .iter()
+            .zip(&items)
+            .map(|(place, v)| card_arg(v, &format!("card {}", place.name())))
+            .collect();
+    }
+    Err(wrong_type(
+        "cards",
+        "a dict with keys A1, A2, B1, B2, side, or a list of 5 cards",
+        obj,
+    ))
+}
+
+fn setup_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
+        return Ok(obj.str()?.to_string_lossy().into_owned());
+    }
+    str_arg(obj, "setup", "an int or str setup id")
+}
+
+fn result_reason(pos: &Position) -> Option<&'static str> {
+    match pos.status() {
+        Status::Ongoing => None,
+        Status::Tie => Some("ply_limit"),
+        Status::Won { by, .. } => Some(match by {
+            WinKind::Base => "base_reached",
+            WinKind::Capture => "general_captured",
+        }),
+    }
+}
+
+fn letter(p: Player) -> String {
+    p.letter().to_string()
+}
+
+// ---------------------------------------------------------------------------------------
+// Card
+
+/// A movement card: a 5x5 pattern with one 'o' (the pawn) and 'x' marks (where it may
+/// jump), in its holder's view (B applies it rotated 180 degrees).
+///
+/// `Card(spec)`: a standard card's name ('Tiger', any case), a pattern with rows separated
+/// by '/', or 5 row strings. Two cards are equal when they have the same moves, whatever
+/// the position of the 'o' or the filler characters.
+#[pyclass(module = "LudoGame.onitama", name = "OnitamaCard", frozen)]
+pub struct PyCard {
+    card: Card,
+    rows: [String; 5],
+}
+
+#[pymethods]
+impl PyCard {
+    #[new]
+    fn new(spec: &Bound<'_, PyAny>) -> PyResult<PyCard> {
+        let (card, rows) = card_arg(spec, "card")?;
+        Ok(PyCard { card, rows })
+    }
+
+    /// The standard card's name ('Tiger', ...) if it has the same moves as one, else None.
+    #[getter]
+    fn name(&self) -> Option<&'static str> {
+        self.card.name()
+    }
+
+    /// The 5 rows as given (drawn this way).
+    #[getter]
+    fn rows(&self) -> Vec<String> {
+        self.rows.to_vec()
+    }
+
+    /// The canonical pattern, rows separated by '/' (the 'o' as central as possible).
+    #[getter]
+    fn pattern(&self) -> String {
+        self.card.pattern()
+    }
+
+    /// The holder-view moves as (drow, dcol): drow -1 is one row up (toward row a).
+    #[getter]
+    fn offsets(&self) -> Vec<(i8, i8)> {
+        self.card.offsets().collect()
+    }
+
+    /// The moves of `player` ('A' or 'B') on the board, as (drow, dcol): B's are negated.
+    fn moves(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<(i8, i8)>> {
+        Ok(self.card.moves_for(player_arg(player, "player")?).collect())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyCard>()
+            .is_ok_and(|o| o.get().card == self.card)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.card.hash(&mut h);
+        h.finish()
+    }
+
+    fn __str__(&self) -> String {
+        self.card.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        match self.card.name() {
+            Some(n) if self.rows == self.card.rows() => format!("Card('{n}')"),
+            _ => format!("Card('{}')", self.rows.join("/")),
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Vec<String>,))> {
+        Ok((slf.get_type().into_any(), (slf.get().rows.to_vec(),)))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Action
+
+/// One ply: a card slot (1 or 2), a pawn move and a wall step. Written '1 e2 d3 u'; a
+/// winning move has no wall step ('2 c3 a3 -'); a pass, only when no pawn can move, is
+/// '1 XX XX s'. `Action(text)` reads that text.
+#[pyclass(module = "LudoGame.onitama", name = "OnitamaAction", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyAction {
+    inner: Action,
+}
+
+impl PyAction {
+    fn parse(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+        if let Ok(a) = obj.cast::<PyAction>() {
+            return Ok(a.get().inner);
+        }
+        let s = str_arg(obj, "action", "an Action or its text such as '1 e2 d3 u'")?;
+        Ok(s.parse::<Action>()?)
+    }
+}
+
+#[pymethods]
+impl PyAction {
+    #[new]
+    fn new(text: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        Ok(PyAction {
+            inner: PyAction::parse(text)?,
+        })
+    }
+
+    /// The card slot played: 1 or 2.
+    #[getter]
+    fn card(&self) -> u8 {
+        self.inner.slot().number()
+    }
+
+    /// The start square, e.g. 'e2' ('XX' for a pass).
+    #[getter]
+    fn move_from(&self) -> String {
+        self.inner.from().map_or("XX".into(), |s| s.to_string())
+    }
+
+    /// The target square, e.g. 'd3' ('XX' for a pass).
+    #[getter]
+    fn move_to(&self) -> String {
+        self.inner.to().map_or("XX".into(), |s| s.to_string())
+    }
+
+    /// The wall step: 'u', 'r', 'd', 'l' or 's'; None for a winning move (the game ends).
+    #[getter]
+    fn wall(&self) -> Option<String> {
+        self.inner.wall().map(|w| w.letter().to_string())
+    }
+
+    /// Is this a pass (no pawn could move)?
+    #[getter]
+    fn is_pass(&self) -> bool {
+        self.inner.is_pass()
+    }
+
+    /// Does this move win (and end the game)?
+    #[getter]
+    fn is_win(&self) -> bool {
+        self.inner.is_win()
+    }
+
+    /// The answer an AI returns for it: (card, move_from, move_to, wall_dir), with wall 's'
+    /// for a winning move (the referee never reads it).
+    #[getter]
+    fn answer(&self) -> (i64, String, String, String) {
+        match Answer::from(self.inner) {
+            Answer::Move {
+                card,
+                from,
+                to,
+                wall,
+            } => (card, from, to, wall),
+            Answer::Error(_) => unreachable!("an action's answer is a move"),
+        }
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Action('{}')", self.inner)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().into_any(), (slf.get().inner.to_string(),)))
+    }
+}
+
+fn actions_list(actions: &[Action]) -> Vec<PyAction> {
+    actions.iter().map(|&inner| PyAction { inner }).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Onitama
+
+/// A game of Onitama with a movable wall, played action by action.
+///
+/// `Onitama(board=None, cards=None, to_move='A', max_plies=20)`: the board as 5 strings
+/// (row a, B's home row, first; 'A' 'a' 'B' 'b' 'W', space or '.' for empty) or one string
+/// with the rows separated by '/'; the cards as a dict with keys A1, A2, B1, B2, side (or
+/// a list in that order) of standard card names or 5-row patterns in the holder's view;
+/// the side to move; and the number of plies left (both players' plies count). Board and
+/// cards default to setup 22's (the README's start board). `Onitama.setup(21)` starts a
+/// coursework setup.
+#[pyclass(module = "LudoGame.onitama", name = "Onitama")]
+#[derive(Clone)]
+pub struct PyOnitama {
+    start: Position,
+    history: Vec<(Position, Action)>,
+    pos: Position,
+    /// The rows each card is drawn with (the first given pattern of each card).
+    patterns: Vec<(Card, [String; 5])>,
+    setup: Option<&'static str>,
+}
+
+impl PyOnitama {
+    fn from_position(
+        pos: Position,
+        patterns: Vec<(Card, [String; 5])>,
+        setup: Option<&'static str>,
+    ) -> PyOnitama {
+        let mut unique: Vec<(Card, [String; 5])> = Vec::new();
+        for (c, rows) in patterns {
+            if !unique.iter().any(|(u, _)| *u == c) {
+                unique.push((c, rows));
+            }
+        }
+        PyOnitama {
+            start: pos,
+            history: Vec::new(),
+            pos,
+            patterns: unique,
+            setup,
+        }
+    }
+
+    fn from_setup(id: &str, max_plies: Option<u16>) -> PyResult<PyOnitama> {
+        let s = find_setup(id)?;
+        let patterns = s
+            .card_values()
+            .into_iter()
+            .zip(s.cards)
+            .map(|(c, rows)| (c, rows.map(str::to_owned)))
+            .collect();
+        Ok(PyOnitama::from_position(
+            s.position(max_plies),
+            patterns,
+            Some(s.id),
+        ))
+    }
+
+    pub(crate) fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    fn rows_of(&self, card: Card) -> [String; 5] {
+        self.patterns
+            .iter()
+            .find(|(c, _)| *c == card)
+            .map_or_else(|| card.rows(), |(_, r)| r.clone())
+    }
+
+    fn patterns_of(&self, pos: &Position) -> Patterns {
+        CardSlot::ALL.map(|slot| self.rows_of(pos.card(slot)))
+    }
+
+    fn make(&mut self, action: Action) -> PyResult<()> {
+        let before = self.pos;
+        self.pos.play(action)?;
+        self.history.push((before, action));
+        Ok(())
+    }
+
+    fn run_ai(
+        &self,
+        py: Python<'_>,
+        level: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<SearchInfo> {
+        let level = level.map_or(Ok(2), level_arg)?;
+        let seed = seed.map_or(Ok(0), seed_arg)?;
+        let (limits, _) = search_limits(time, nodes, depth)?;
+        if self.pos.is_over() {
+            return Err(game_over(&self.pos));
+        }
+        let mut ai = Ai::new(level, seed, limits)?;
+        let pos = self.pos;
+        py.detach(move || ai.analyse(&pos))
+            .ok_or_else(|| game_over(&self.pos))
+    }
+
+    fn contract_args<'py>(&self, py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyTuple>> {
+        let p = self.patterns_of(pos);
+        let card = |i: usize| p[i].to_vec();
+        (
+            letter(pos.side()),
+            pos.board_rows().to_vec(),
+            card(0),
+            card(1),
+            card(2),
+            card(3),
+            card(4),
+            pos.plies_left(),
+        )
+            .into_pyobject(py)
+    }
+}
+
+fn search_limits(
+    time: Option<&Bound<'_, PyAny>>,
+    nodes: Option<&Bound<'_, PyAny>>,
+    depth: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Limits, Option<f64>)> {
+    let nodes = match nodes {
+        Some(n) if !n.is_none() => match int(n, "nodes", "an int or None")? {
+            Some(v) if v >= 1 => Some(v as u64),
+            _ => {
+                return Err(OnitamaError::BadAi(format!(
+                    "nodes {} is not a positive int",
+                    describe(n)
+                ))
+                .into());
+            }
+        },
+        _ => None,
+    };
+    let depth = match depth {
+        Some(d) if !d.is_none() => match int(d, "depth", "an int or None")? {
+            Some(v) if (1..=1000).contains(&v) => Some(v as u32),
+            _ => {
+                return Err(
+                    OnitamaError::BadAi(format!("depth {} is not 1 to 1000", describe(d))).into(),
+                );
+            }
+        },
+        _ => None,
+    };
+    let seconds = match time {
+        _ if nodes.is_some() => None,
+        None => Some(1.0),
+        Some(t) if t.is_none() => None,
+        Some(t) => Some(seconds_arg(t, "time")?),
+    };
+    Ok((
+        Limits {
+            time: seconds.map(Duration::from_secs_f64),
+            nodes,
+            depth,
+        },
+        seconds,
+    ))
+}
+
+/// A positive, finite number of seconds (at most a day).
+fn seconds_arg(t: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
+    if t.is_instance_of::<PyBool>()
+        || !(t.is_instance_of::<PyFloat>() || t.is_instance_of::<PyInt>())
+    {
+        return Err(wrong_type(what, "a number of seconds or None", t));
+    }
+    match t.extract::<f64>() {
+        Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(v),
+        _ => Err(OnitamaError::BadAi(format!(
+            "{what} {} is not a number of seconds above 0 (at most 86400)",
+            describe(t)
+        ))
+        .into()),
+    }
+}
+
+fn level_arg(level: &Bound<'_, PyAny>) -> PyResult<u8> {
+    match int(level, "level", "an int")? {
+        Some(l) if (0..=crate::onitama::ai::MAX_LEVEL as i64).contains(&l) => Ok(l as u8),
+        _ => Err(OnitamaError::BadAi(format!(
+            "level {}: the levels are 0 (random), 1 (baseline) and 2 (search)",
+            describe(level)
+        ))
+        .into()),
+    }
+}
+
+fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    match int(seed, "seed", "an int")? {
+        Some(s) if s >= 0 => Ok(s as u64),
+        _ => seed.extract::<u64>().map_err(|_| {
+            OnitamaError::BadAi(format!(
+                "seed {} is not an int from 0 to 2**64-1",
+                describe(seed)
+            ))
+            .into()
+        }),
+    }
+}
+
+/// Borrow a game, as an error (not a panic) if it is being changed elsewhere.
+fn borrow_game<'py>(game: &Bound<'py, PyOnitama>) -> PyResult<PyRef<'py, PyOnitama>> {
+    game.try_borrow()
+        .map_err(|_| IllegalActionError::new_err("the game is being changed by another thread"))
+}
+
+fn game_over(pos: &Position) -> PyErr {
+    let why = match pos.status() {
+        Status::Won { winner, by } => format!(
+            "player {winner} won by {}",
+            match by {
+                WinKind::Base => "reaching the base",
+                WinKind::Capture => "capturing the general",
+            }
+        ),
+        _ => "no plies are left (a tie)".to_owned(),
+    };
+    OnitamaError::GameOver(why).into()
+}
+
+#[pymethods]
+impl PyOnitama {
+    #[new]
+    #[pyo3(
+        signature = (board = None, cards = None, to_move = None, max_plies = None),
+        text_signature = "(board=None, cards=None, to_move='A', max_plies=20)"
+    )]
+    fn new(
+        board: Option<&Bound<'_, PyAny>>,
+        cards: Option<&Bound<'_, PyAny>>,
+        to_move: Option<&Bound<'_, PyAny>>,
+        max_plies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyOnitama> {
+        let default = find_setup(DEFAULT_SETUP)?;
+        let rows: Vec<String> = match board {
+            Some(b) if !b.is_none() => board_arg(b)?,
+            _ => default.board.iter().map(|s| s.to_string()).collect(),
+        };
+        let cards: Vec<(Card, [String; 5])> = match cards {
+            Some(c) if !c.is_none() => cards_arg(c)?,
+            _ => default
+                .card_values()
+                .into_iter()
+                .zip(default.cards)
+                .map(|(c, r)| (c, r.map(str::to_owned)))
+                .collect(),
+        };
+        let side = match to_move {
+            Some(p) if !p.is_none() => player_arg(p, "to_move")?,
+            _ => Player::A,
+        };
+        let plies = match max_plies {
+            Some(n) if !n.is_none() => plies_arg(n, "max_plies")?,
+            _ => 20,
+        };
+        let values: [Card; 5] = std::array::from_fn(|i| cards[i].0);
+        let pos = Position::from_rows(&rows, values, side, plies)?;
+        Ok(PyOnitama::from_position(pos, cards, None))
+    }
+
+    /// A coursework setup by id: 11, 12, 13, 21, 22, 23, 1-5 (the Part 1 cases), or a
+    /// name such as 'case21', 'aitest1_A', 'basic43_B', 'readme_start'. `max_plies`
+    /// replaces the setup's own ply limit (20 where it gives none).
+    #[staticmethod]
+    #[pyo3(signature = (id, max_plies = None))]
+    fn setup(id: &Bound<'_, PyAny>, max_plies: Option<&Bound<'_, PyAny>>) -> PyResult<PyOnitama> {
+        let id = setup_id_arg(id)?;
+        let plies = match max_plies {
+            Some(n) if !n.is_none() => Some(plies_arg(n, "max_plies")?),
+            _ => None,
+        };
+        PyOnitama::from_setup(&id, plies)
+    }
+
+    /// The ids of every setup, as `setup` accepts them ('1', ..., '23', 'aitest1_A', ...).
+    #[staticmethod]
+    fn setup_ids() -> Vec<String> {
+        SETUPS
+            .iter()
+            .map(|s| s.number().map_or(s.id.to_owned(), |n| n.to_string()))
+            .collect()
+    }
+
+    /// The setup this game started from ('case21', ...), or None.
+    #[getter]
+    fn setup_id(&self) -> Option<&'static str> {
+        self.setup
+    }
+
+    /// The board: 5 strings, row a first ('A' 'a' 'B' 'b' 'W', space for empty).
+    #[getter]
+    fn board(&self) -> Vec<String> {
+        self.pos.board_rows().to_vec()
+    }
+
+    /// The five cards {'A1', 'A2', 'B1', 'B2', 'side'} in their holders' view.
+    #[getter]
+    fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for slot in CardSlot::ALL {
+            let card = self.pos.card(slot);
+            let rows = self.rows_of(card);
+            d.set_item(slot.name(), PyCard { card, rows })?;
+        }
+        Ok(d)
+    }
+
+    /// The player to move: 'A' or 'B'.
+    #[getter]
+    fn turn(&self) -> String {
+        letter(self.pos.side())
+    }
+
+    /// Plies left, counting the coming one (the AI contract's `turn` argument); 0 once
+    /// nobody may move any more.
+    #[getter]
+    fn plies_left(&self) -> u16 {
+        self.pos.plies_left()
+    }
+
+    /// The actions played so far, oldest first.
+    #[getter]
+    fn actions(&self) -> Vec<PyAction> {
+        self.history
+            .iter()
+            .map(|&(_, inner)| PyAction { inner })
+            .collect()
+    }
+
+    /// Every legal action now (empty once the game is over), in generator order.
+    #[getter]
+    fn legal_actions(&self) -> Vec<PyAction> {
+        actions_list(self.pos.legal_actions().as_slice())
+    }
+
+    /// Play an action: an `Action`, its text ('1 e2 d3 u'), or an AI answer tuple
+    /// (card, move_from, move_to, wall_dir) judged as the referee does. Returns the action
+    /// played. Refused (nothing changes) when illegal or when the game is over.
+    fn play(&mut self, action: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        let a = if action.is_instance_of::<PyTuple>() {
+            let items: Vec<Bound<'_, PyAny>> = action.try_iter()?.collect::<PyResult<_>>()?;
+            let [card, from, to, wall] = &items[..] else {
+                return Err(wrong_type(
+                    "an answer tuple",
+                    "(card, move_from, move_to, wall_dir)",
+                    action,
+                ));
+            };
+            self.judge(card, from, to, wall)?.inner
+        } else {
+            PyAction::parse(action)?
+        };
+        self.make(a)?;
+        Ok(PyAction { inner: a })
+    }
+
+    /// Judge an AI answer exactly as the tournament referee does: the legal action it
+    /// stands for, or IllegalActionError whose message is the referee's reason ('You have
+    /// no pawn at e3.', ...). Nothing is played.
+    fn judge(
+        &self,
+        card: &Bound<'_, PyAny>,
+        move_from: &Bound<'_, PyAny>,
+        move_to: &Bound<'_, PyAny>,
+        wall_dir: &Bound<'_, PyAny>,
+    ) -> PyResult<PyAction> {
+        let card = int(card, "card", "an int")?.unwrap_or(i64::MAX);
+        let from = str_arg(move_from, "move_from", "a str")?;
+        let to = str_arg(move_to, "move_to", "a str")?;
+        let wall = str_arg(wall_dir, "wall_dir", "a str")?;
+        match judge(&self.pos, card, &from, &to, &wall) {
+            Ok(inner) => Ok(PyAction { inner }),
+            Err(InvalidAnswer::GameOver) => Err(game_over(&self.pos)),
+            Err(reason) => Err(IllegalActionError::new_err(reason.to_string())),
+        }
+    }
+
+    /// Take back the last action; returns it.
+    fn undo(&mut self) -> PyResult<PyAction> {
+        let (before, inner) = self.history.pop().ok_or(OnitamaError::NothingToUndo)?;
+        self.pos = before;
+        Ok(PyAction { inner })
+    }
+
+    /// Is the game over (won, or no plies left)?
+    fn is_over(&self) -> bool {
+        self.pos.is_over()
+    }
+
+    /// The winner, 'A' or 'B', or None (still playing, or a tie).
+    #[getter]
+    fn winner(&self) -> Option<String> {
+        match self.pos.status() {
+            Status::Won { winner, .. } => Some(letter(winner)),
+            _ => None,
+        }
+    }
+
+    /// How the game ended: 'base_reached', 'general_captured', 'ply_limit' (a tie), or
+    /// None while it goes on.
+    #[getter]
+    fn result_reason(&self) -> Option<&'static str> {
+        result_reason(&self.pos)
+    }
+
+    /// A sentence on where the game stands, e.g. 'Player A to move, 20 plies left.'.
+    #[getter]
+    fn status(&self) -> String {
+        match self.pos.status() {
+            Status::Ongoing => format!(
+                "Player {} to move, {} plies left.",
+                self.pos.side(),
+                self.pos.plies_left()
+            ),
+            Status::Tie => "The game is tied: no plies are left.".to_owned(),
+            Status::Won { winner, by } => format!(
+                "Player {winner} won by {}.",
+                match by {
+                    WinKind::Base => "reaching the opponent's military base",
+                    WinKind::Capture => "capturing the opponent's general",
+                }
+            ),
+        }
+    }
+
+    /// The arguments an AI is called with now: (current_player, board, cardA1, cardA2,
+    /// cardB1, cardB2, side_card, turn).
+    fn ai_arguments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.contract_args(py, &self.pos)
+    }
+
+    /// The action a built-in AI plays now (see `OnitamaAI`): level 0 random, 1 the
+    /// coursework baseline, 2 the search (with `time` seconds, or deterministic with a
+    /// `nodes` budget).
+    #[pyo3(
+        signature = (level = None, time = None, seed = None, nodes = None, depth = None),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
+    )]
+    fn best_action(
+        &self,
+        py: Python<'_>,
+        level: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAction> {
+        let info = self.run_ai(py, level, time, seed, nodes, depth)?;
+        Ok(PyAction { inner: info.action })
+    }
+
+    /// What a built-in AI finds now, as a dict: action, score (for the side to move; above
+    /// 29000 a forced win, below -29000 a forced loss), depth, nodes, exact, pv (the
+    /// expected line).
+    #[pyo3(
+        signature = (level = None, time = None, seed = None, nodes = None, depth = None),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
+    )]
+    fn analyse<'py>(
+        &self,
+        py: Python<'py>,
+        level: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let info = self.run_ai(py, level, time, seed, nodes, depth)?;
+        let d = PyDict::new(py);
+        d.set_item("action", PyAction { inner: info.action })?;
+        d.set_item("score", info.score)?;
+        d.set_item("depth", info.depth)?;
+        d.set_item("nodes", info.nodes)?;
+        d.set_item("exact", info.exact)?;
+        d.set_item("pv", actions_list(&info.pv))?;
+        Ok(d)
+    }
+
+    /// The number of action sequences of `depth` plies (a winning action counts 1 and
+    /// ends its sequence), as in the golden data's perft.json.
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth = match int(depth, "depth", "an int")? {
+            Some(d) if (0..=64).contains(&d) => d as u32,
+            _ => {
+                return Err(OnitamaError::BadAi(format!(
+                    "perft depth {} is not an int from 0 to 64",
+                    describe(depth)
+                ))
+                .into());
+            }
+        };
+        let pos = self.pos;
+        Ok(py.detach(move || perft(&pos, depth)))
+    }
+
+    /// The position as one line of text, e.g.
+    /// 'bbBbb/...../W..../...../aaAaa A n=20 A1:Monkey A2:Crane B1:Boar B2:Ox side:Tiger'.
+    fn to_notation(&self) -> String {
+        self.pos.to_notation()
+    }
+
+    /// A game starting at a position written by `to_notation` (no history).
+    #[staticmethod]
+    fn from_notation(text: &Bound<'_, PyAny>) -> PyResult<PyOnitama> {
+        let t = str_arg(text, "notation", "a str")?;
+        let pos = Position::from_notation(&t)?;
+        Ok(PyOnitama::from_position(pos, Vec::new(), None))
+    }
+
+    /// The whole game (start, setup, card drawings, every action) as a JSON string.
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        let d = PyDict::new(py);
+        d.set_item("format", JSON_FORMAT)?;
+        d.set_item("setup", self.setup)?;
+        d.set_item("start", self.start.to_notation())?;
+        let actions: Vec<String> = self.history.iter().map(|(_, a)| a.to_string()).collect();
+        d.set_item("actions", actions)?;
+        let patterns: Vec<Vec<String>> = self.patterns.iter().map(|(_, r)| r.to_vec()).collect();
+        d.set_item("patterns", patterns)?;
+        d.set_item("position", self.pos.to_notation())?;
+        py.import("json")?.call_method1("dumps", (d,))?.extract()
+    }
+
+    /// A game read from `to_json`'s output: the actions are replayed and checked.
+    #[staticmethod]
+    fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<PyOnitama> {
+        let bad = |m: &str| -> PyErr { OnitamaError::BadNotation(m.to_owned()).into() };
+        let t = str_arg(text, "JSON text", "a str")?;
+        let value = py
+            .import("json")?
+            .call_method1("loads", (t,))
+            .map_err(|e| bad(&format!("the text is not JSON ({e})")))?;
+        let d = value
+            .cast::<PyDict>()
+            .map_err(|_| bad("a game's JSON must be an object"))?;
+        let field = |name: &str| -> PyResult<Bound<'_, PyAny>> {
+            d.get_item(name)?
+                .ok_or_else(|| bad(&format!("the JSON has no field '{name}'")))
+        };
+        let string = |name: &str| -> PyResult<String> {
+            field(name)?
+                .extract::<String>()
+                .map_err(|_| bad(&format!("the JSON's '{name}' is not a string")))
+        };
+        if string("format")? != JSON_FORMAT {
+            return Err(bad(&format!("the JSON is not in format '{JSON_FORMAT}'")));
+        }
+        let start = Position::from_notation(&string("start")?)?;
+        let setup = match field("setup")? {
+            v if v.is_none() => None,
+            v => {
+                let id = v
+                    .extract::<String>()
+                    .map_err(|_| bad("the JSON's 'setup' is not a string or null"))?;
+                Some(find_setup(&id)?.id)
+            }
+        };
+        let mut patterns = Vec::new();
+        let raw: Vec<Vec<String>> = field("patterns")?
+            .extract()
+            .map_err(|_| bad("the JSON's 'patterns' is not a list of lists of strings"))?;
+        for rows in raw {
+            let card = Card::parse(&rows)?;
+            let rows: [String; 5] = rows.try_into().expect("Card::parse checked 5 rows");
+            patterns.push((card, rows));
+        }
+        let actions: Vec<String> = field("actions")?
+            .extract()
+            .map_err(|_| bad("the JSON's 'actions' is not a list of strings"))?;
+        let mut game = PyOnitama::from_position(start, patterns, setup);
+        for a in actions {
+            let a: Action = a.parse()?;
+            game.make(a)?;
+        }
+        if let Ok(p) = string("position")
+            && p != game.pos.to_notation()
+        {
+            return Err(bad(
+                "replaying the actions does not reach the JSON's position",
+            ));
+        }
+        Ok(game)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let py = slf.py();
+        let json = borrow_game(slf)?.to_json(py)?;
+        Ok((slf.get_type().getattr("from_json")?, (json,)))
+    }
+
+    /// An independent copy, with its history.
+    fn copy(&self) -> PyOnitama {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyOnitama {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyOnitama {
+        self.clone()
+    }
+
+    /// Games are equal when their current positions are (history and drawings aside).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyOnitama>()
+            .is_ok_and(|o| o.try_borrow().is_ok_and(|o| o.pos == self.pos))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Onitama.from_notation('{}')", self.pos.to_notation())
+    }
+
+    /// The board and the five cards drawn as the coursework programs do, the side card as
+    /// `player` sees it (default: the player to move).
+    #[pyo3(signature = (player = None))]
+    fn draw(&self, player: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let viewer = match player {
+            Some(p) if !p.is_none() => player_arg(p, "player")?,
+            _ => self.pos.side(),
+        };
+        Ok(render::draw(
+            &self.pos,
+            &self.patterns_of(&self.pos),
+            viewer,
+        ))
+    }
+
+    /// The drawing of `draw()`.
+    fn __str__(&self) -> String {
+        render::draw(&self.pos, &self.patterns_of(&self.pos), self.pos.side())
+    }
+
+    /// The position as an SVG image (shown by Jupyter notebooks).
+    fn _repr_svg_(&self) -> String {
+        render::svg(
+            &self.pos,
+            &self.patterns_of(&self.pos),
+            self.pos.side(),
+            &self.status(),
+        )
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Built-in AI
+
+/// A built-in AI, callable with the coursework's AI contract:
+/// `ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)` returns
+/// `(card, move_from, move_to, wall_dir)` ('XX', 'XX' for a pass).
+///
+/// `OnitamaAI(level=2, time=1.0, seed=0, nodes=None, depth=None)`: level 0 plays a random
+/// legal action, level 1 the coursework baseline (win at once if possible, else avoid
+/// allowing a win at once, else random), level 2 an alpha-beta search for `time` seconds
+/// per move, or, when `nodes` is given, for that many nodes (deterministic; `time` is
+/// then not used). `depth` caps the search depth. The seed fixes every random choice.
+#[pyclass(module = "LudoGame.onitama", name = "OnitamaAI", frozen)]
+pub struct PyAi {
+    ai: Mutex<Ai>,
+    level: u8,
+    seed: u64,
+    time: Option<f64>,
+    limits: Limits,
+}
+
+impl PyAi {
+    /// The AI's choice in `pos`, its time capped at `cap`. The interpreter is released
+    /// before the AI's lock is taken, so two threads sharing one AI cannot deadlock.
+    fn answer(&self, py: Python<'_>, pos: &Position, cap: Option<Duration>) -> Answer {
+        let mut limits = self.limits;
+        if let Some(cap) = cap
+            && limits.nodes.is_none()
+        {
+            limits.time = Some(limits.time.map_or(cap, |t| t.min(cap)));
+        }
+        let pos = *pos;
+        py.detach(|| {
+            let mut ai = self.ai.lock().unwrap_or_else(|e| e.into_inner());
+            ai.set_limits(limits);
+            let answer = ai.answer(&pos);
+            ai.set_limits(self.limits);
+            answer
+        })
+    }
+}
+
+/// The position an AI is called in, from the contract's arguments.
+fn contract_position(args: &[&Bound<'_, PyAny>; 8]) -> PyResult<Position> {
+    let side = player_arg(args[0], "current_player")?;
+    let board = board_arg(args[1])?;
+    let names = ["cardA1", "cardA2", "cardB1", "cardB2", "side_card"];
+    let mut cards = Vec::with_capacity(5);
+    for (i, name) in names.iter().enumerate() {
+        cards.push(card_arg(args[2 + i], name)?.0);
+    }
+    let turn = plies_arg(args[7], "turn")?;
+    let cards: [Card; 5] = cards.try_into().expect("five cards");
+    Ok(Position::from_rows(&board, cards, side, turn)?)
+}
+
+#[pymethods]
+impl PyAi {
+    #[new]
+    #[pyo3(
+        signature = (level = None, time = None, seed = None, nodes = None, depth = None),
+        text_signature = "(level=2, time=1.0, seed=0, nodes=None, depth=None)"
+    )]
+    fn new(
+        level: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAi> {
+        let level = level.map_or(Ok(2), level_arg)?;
+        let seed = seed.map_or(Ok(0), seed_arg)?;
+        let (limits, time) = search_limits(time, nodes, depth)?;
+        let ai = Ai::new(level, seed, limits)?;
+        Ok(PyAi {
+            ai: Mutex::new(ai),
+            level,
+            seed,
+            time: if level >= 2 { time } else { None },
+            limits,
+        })
+    }
+
+    /// 0 (random), 1 (baseline) or 2 (search).
+    #[getter]
+    fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// The seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Seconds per move of the search (None: no time limit, or not a search).
+    #[getter]
+    fn time(&self) -> Option<f64> {
+        self.time
+    }
+
+    /// The node budget per move (None: none).
+    #[getter]
+    fn nodes(&self) -> Option<u64> {
+        self.limits.nodes
+    }
+
+    /// The depth cap (None: none).
+    #[getter]
+    fn depth(&self) -> Option<u32> {
+        self.limits.depth
+    }
+
+    /// The AI's answer in the coursework contract. Raises (as an AI that fails would) on
+    /// arguments that are not a valid position, or on a finished game.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (current_player, board, card_a1, card_a2, card_b1, card_b2, side_card, turn))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        current_player: &Bound<'_, PyAny>,
+        board: &Bound<'_, PyAny>,
+        card_a1: &Bound<'_, PyAny>,
+        card_a2: &Bound<'_, PyAny>,
+        card_b1: &Bound<'_, PyAny>,
+        card_b2: &Bound<'_, PyAny>,
+        side_card: &Bound<'_, PyAny>,
+        turn: &Bound<'_, PyAny>,
+    ) -> PyResult<(i64, String, String, String)> {
+        let pos = contract_position(&[
+            current_player,
+            board,
+            card_a1,
+            card_a2,
+            card_b1,
+            card_b2,
+            side_card,
+            turn,
+        ])?;
+        if pos.is_over() {
+            return Err(game_over(&pos));
+        }
+        match self.answer(py, &pos, None) {
+            Answer::Move {
+                card,
+                from,
+                to,
+                wall,
+            } => Ok((card, from, to, wall)),
+            Answer::Error(e) => Err(OnitamaGameOverError::new_err(e)),
+        }
+    }
+
+    /// The action this AI plays in `game` (an `Onitama`).
+    fn choose(&self, py: Python<'_>, game: &Bound<'_, PyOnitama>) -> PyResult<PyAction> {
+        let pos = *borrow_game(game)?.position();
+        if pos.is_over() {
+            return Err(game_over(&pos));
+        }
+        let inner = py
+            .detach(|| {
+                let mut ai = self.ai.lock().unwrap_or_else(|e| e.into_inner());
+                ai.choose(&pos)
+            })
+            .ok_or_else(|| game_over(&pos))?;
+        Ok(PyAction { inner })
+    }
+
+    fn __repr__(&self) -> String {
+        let mut s = format!("BuiltinAI(level={}", self.level);
+        if self.level >= 2 {
+            match (self.limits.nodes, self.time) {
+                (Some(n), _) => s.push_str(&format!(", nodes={n}")),
+                (None, Some(t)) => s.push_str(&format!(", time={t}")),
+                (None, None) => s.push_str(", time=None"),
+            }
+            if let Some(d) = self.limits.depth {
+                s.push_str(&format!(", depth={d}"));
+            }
+        }
+        format!("{s}, seed={})", self.seed)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Refereed matches
+
+/// The full record of a refereed game: the start, every accepted action, the result and
+/// why the game ended.
+#[pyclass(module = "LudoGame.onitama", name = "OnitamaMatchRecord", frozen)]
+pub struct PyMatchRecord {
+    start: PyOnitama,
+    actions: Vec<Action>,
+    winner: Option<Player>,
+    reason: &'static str,
+    detail: String,
+    by: Option<Player>,
+    answer: Option<(i64, String, String, String)>,
+    plies: u32,
+    end: Position,
+}
+
+#[pymethods]
+impl PyMatchRecord {
+    /// The setup played ('case21', ...), or None for a position given as a game.
+    #[getter]
+    fn setup(&self) -> Option<&'static str> {
+        self.start.setup
+    }
+
+    /// The start position's notation.
+    #[getter]
+    fn start(&self) -> String {
+        self.start.pos.to_notation()
+    }
+
+    /// The final position's notation.
+    #[getter]
+    fn end(&self) -> String {
+        self.end.to_notation()
+    }
+
+    /// Every accepted action, in order.
+    #[getter]
+    fn actions(&self) -> Vec<PyAction> {
+        actions_list(&self.actions)
+    }
+
+    /// The winner, 'A' or 'B', or None for a tie.
+    #[getter]
+    fn winner(&self) -> Option<String> {
+        self.winner.map(letter)
+    }
+
+    /// 'A won', 'B won' or 'tie'.
+    #[getter]
+    fn result(&self) -> String {
+        self.winner
+            .map_or_else(|| "tie".to_owned(), |p| format!("{p} won"))
+    }
+
+    /// Why the game ended: 'general_captured', 'base_reached', 'ply_limit' (a tie),
+    /// 'invalid_move' (the loser's AI gave an invalid answer, or one of a wrong type),
+    /// 'programming_error' (it raised an exception) or 'timeout' (it took longer than the
+    /// time budget).
+    #[getter]
+    fn reason(&self) -> &'static str {
+        self.reason
+    }
+
+    /// What went wrong, for the last three reasons: the referee's message, the exception,
+    /// or the time taken ('' otherwise).
+    #[getter]
+    fn detail(&self) -> &str {
+        &self.detail
+    }
+
+    /// The player whose AI failed ('A' or 'B'), or None.
+    #[getter]
+    fn failed(&self) -> Option<String> {
+        self.by.map(letter)
+    }
+
+    /// The rejected answer of an 'invalid_move' game, as given (None otherwise).
+    #[getter]
+    fn invalid_answer(&self) -> Option<(i64, String, String, String)> {
+        self.answer.clone()
+    }
+
+    /// Plies started: the accepted ones, plus a final failing one.
+    #[getter]
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Points by player: 2 a win, 1 a tie, 0 a loss.
+    #[getter]
+    fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for p in Player::BOTH {
+            let pts = match self.winner {
+                None => 1,
+                Some(w) if w == p => 2,
+                Some(_) => 0,
+            };
+            d.set_item(letter(p), pts)?;
+        }
+        Ok(d)
+    }
+
+    /// The game replayed: an `Onitama` at the final position, with every action in its
+    /// history.
+    fn game(&self) -> PyResult<PyOnitama> {
+        let mut g = self.start.clone();
+        for &a in &self.actions {
+            g.make(a)?;
+        }
+        Ok(g)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "MatchRecord(setup={}, winner={}, reason='{}', plies={})",
+            self.start.setup.map_or("None".into(), |s| format!("'{s}'")),
+            self.winner.map_or("None".into(), |p| format!("'{p}'")),
+            self.reason,
+            self.plies
+        )
+    }
+}
+
+/// An AI as given to the referee.
+enum Contestant<'py> {
+    Builtin(Bound<'py, PyAi>),
+    Python(Bound<'py, PyAny>),
+}
+
+impl<'py> Contestant<'py> {
+    fn new(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Contestant<'py>> {
+        if let Ok(ai) = obj.cast::<PyAi>() {
+            Ok(Contestant::Builtin(ai.clone()))
+        } else if obj.is_callable() {
+            Ok(Contestant::Python(obj.clone()))
+        } else {
+            Err(wrong_type(what, "a callable AI", obj))
+        }
+    }
+}
+
+/// Why a player's ply failed, beyond what the engine's record says.
+enum Failure {
+    WrongType(String),
+    Timeout(String),
+}
+
+/// Read a Python AI's answer: a tuple or list (card, move_from, move_to, wall_dir) of an
+/// int and three strs.
+fn read_answer(v: &Bound<'_, PyAny>) -> Result<Answer, String> {
+    let bad = || {
+        format!(
+            "the AI returned {}, not a tuple (card: int, move_from: str, move_to: str, wall_dir: str)",
+            describe(v)
+        )
+    };
+    if !(v.is_instance_of::<PyTuple>() || v.is_instance_of::<PyList>()) {
+        return Err(bad());
+    }
+    let items: Vec<Bound<'_, PyAny>> = v
+        .try_iter()
+        .map_err(|_| bad())?
+        .collect::<PyResult<_>>()
+        .map_err(|_| bad())?;
+    let [card, from, to, wall] = &items[..] else {
+        return Err(bad());
+    };
+    if card.is_instance_of::<PyBool>() || !card.hasattr("__index__").unwrap_or(false) {
+        return Err(bad());
+    }
+    let card = card.extract::<i64>().unwrap_or(i64::MAX);
+    let s = |x: &Bound<'_, PyAny>| {
+        x.cast::<PyString>()
+            .map(|s| s.to_string_lossy().into_owned())
+            .map_err(|_| bad())
+    };
+    Ok(Answer::new(card, s(from)?, s(to)?, s(wall)?))
+}
+
+/// Referee one game between two AIs (see `LudoGame.onitama.play_match`).
+#[pyfunction]
+#[pyo3(signature = (ai_a, ai_b, setup = None, max_plies = None, time_budget = None))]
+pub fn onitama_play_match<'py>(
+    py: Python<'py>,
+    ai_a: &Bound<'py, PyAny>,
+    ai_b: &Bound<'py, PyAny>,
+    setup: Option<&Bound<'py, PyAny>>,
+    max_plies: Option<&Bound<'py, PyAny>>,
+    time_budget: Option<&Bound<'py, PyAny>>,
+) -> PyResult<PyMatchRecord> {
+    let players = [
+        Contestant::new(ai_a, "ai_a")?,
+        Contestant::new(ai_b, "ai_b")?,
+    ];
+    let plies = match max_plies {
+        Some(n) if !n.is_none() => Some(plies_arg(n, "max_plies")?),
+        _ => None,
+    };
+    let start = match setup {
+        Some(g) if g.is_instance_of::<PyOnitama>() => {
+            let mut game = borrow_game(g.cast::<PyOnitama>()?)?.clone();
+            let pos = game.pos;
+            game = PyOnitama::from_position(
+                plies.map_or(pos, |n| pos.with_plies_left(n)),
+                game.patterns,
+                game.setup,
+            );
+            game
+        }
+        Some(id) if !id.is_none() => PyOnitama::from_setup(&setup_id_arg(id)?, plies)?,
+        _ => PyOnitama::from_setup("21", plies)?,
+    };
+    let budget = match time_budget {
+        Some(t) if !t.is_none() => Some(Duration::from_secs_f64(seconds_arg(t, "time_budget")?)),
+        _ => None,
+    };
+    let failures: RefCell<[Option<Failure>; 2]> = RefCell::new([None, None]);
+    let interrupt: RefCell<Option<PyErr>> = RefCell::new(None);
+    let call = |who: Player, pos: &Position| -> Answer {
+        if interrupt.borrow().is_some() {
+            return Answer::error("the match was interrupted");
+        }
+        let t0 = Instant::now();
+        // Built-in AIs search for at most 4/5 of the budget, so they stay inside it.
+        let cap = budget.map(|b| b.mul_f64(0.8));
+        let answer = match &players[who.index()] {
+            Contestant::Builtin(ai) => ai.get().answer(py, pos, cap),
+            Contestant::Python(f) => {
+                let result = start.contract_args(py, pos).and_then(|args| f.call1(args));
+                match result {
+                    Ok(v) => match read_answer(&v) {
+                        Ok(a) => a,
+                        Err(m) => {
+                            failures.borrow_mut()[who.index()] =
+                                Some(Failure::WrongType(m.clone()));
+                            Answer::error(m)
+                        }
+                    },
+                    Err(e) if !e.is_instance_of::<PyException>(py) => {
+                        *interrupt.borrow_mut() = Some(e);
+                        Answer::error("the match was interrupted")
+                    }
+                    Err(e) => Answer::error(e.to_string()),
+                }
+            }
+        };
+        let took = t0.elapsed();
+        if let Some(b) = budget
+            && took > b
+        {
+            let m = format!(
+                "the AI took {:.3} s, more than the time budget of {:.3} s",
+                took.as_secs_f64(),
+                b.as_secs_f64()
+            );
+            failures.borrow_mut()[who.index()] = Some(Failure::Timeout(m.clone()));
+            return Answer::error(m);
+        }
+        answer
+    };
+    let record: GameRecord = play_match(
+        &start.pos,
+        |p: &Position| call(Player::A, p),
+        |p: &Position| call(Player::B, p),
+    );
+    if let Some(e) = interrupt.into_inner() {
+        return Err(e);
+    }
+    let failures = failures.into_inner();
+    let (reason, detail, by, answer) = match &record.reason {
+        EndReason::Base => ("base_reached", String::new(), None, None),
+        EndReason::Capture => ("general_captured", String::new(), None, None),
+        EndReason::PlyLimit => ("ply_limit", String::new(), None, None),
+        EndReason::InvalidAnswer { by, answer, reason } => {
+            let given = match answer {
+                Answer::Move {
+                    card,
+                    from,
+                    to,
+                    wall,
+                } => Some((*card, from.clone(), to.clone(), wall.clone())),
+                Answer::Error(_) => None,
+            };
+            ("invalid_move", reason.to_string(), Some(*by), given)
+        }
+        EndReason::Error { by, message } => match &failures[by.index()] {
+            Some(Failure::WrongType(m)) => ("invalid_move", m.clone(), Some(*by), None),
+            Some(Failure::Timeout(m)) => ("timeout", m.clone(), Some(*by), None),
+            None => ("programming_error", message.clone(), Some(*by), None),
+        },
+    };
+    Ok(PyMatchRecord {
+        start,
+        actions: record.actions.clone(),
+        winner: record.winner(),
+        reason,
+        detail,
+        by,
+        answer,
+        plies: record.plies,
+        end: record.end,
+    })
+}
+
+/// The 16 standard cards, as `Card` objects, in the order of standard_cards.json.
+#[pyfunction]
+pub fn onitama_standard_cards() -> Vec<PyCard> {
+    STANDARD_CARDS
+        .iter()
+        .map(|&card| PyCard {
+            card,
+            rows: card.rows(),
+        })
+        .collect()
+}
