@@ -21,7 +21,7 @@ reference time / Rust time.
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import math
 import platform
 import sys
@@ -29,10 +29,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # the plain-Python baselines live beside this script
+    sys.path.insert(0, str(HERE))
 
 Turn = tuple[str, int]
 GameInput = tuple[list[str], list[Turn]]
@@ -52,21 +53,6 @@ class Settings:
 
 FULL = Settings(mode="full", rounds=7, target_round_seconds=1.0, games=300, seed=162)
 QUICK = Settings(mode="quick", rounds=3, target_round_seconds=0.12, games=300, seed=162)
-
-
-def load_local_module(name: str) -> ModuleType:
-    """Import ``<name>.py`` from this script's folder, registered as ``name``."""
-    loaded = sys.modules.get(name)
-    if loaded is not None:
-        return loaded
-    path = HERE / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def import_rust_game() -> type:
@@ -236,8 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run both workloads and print their results; return the exit status."""
     settings = parse_args(sys.argv[1:] if argv is None else argv)
     rust_class = import_rust_game()
-    reference: Any = load_local_module("cs162_reference")
-    workloads: Any = load_local_module("workloads")
+    reference: Any = importlib.import_module("cs162_reference")
+    workloads: Any = importlib.import_module("workloads")
     contenders: dict[str, type] = {"rust": rust_class, "python": reference.LudoGame}
 
     print(

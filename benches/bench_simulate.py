@@ -26,7 +26,7 @@ difference. The exit status is 1 if anything disagrees.
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import math
 import os
 import platform
@@ -39,6 +39,8 @@ from types import ModuleType
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # the plain-Python baselines live beside this script
+    sys.path.insert(0, str(HERE))
 PLAYERS = "ABCD"
 Z_LIMIT = 4.0
 
@@ -74,21 +76,6 @@ QUICK = Settings(
     seed=2024,
     workloads=(Workload("cs162", 6_000, 500), Workload("standard", 2_000, 200)),
 )
-
-
-def load_local_module(name: str) -> ModuleType:
-    """Import ``<name>.py`` from this script's folder, registered as ``name``."""
-    loaded = sys.modules.get(name)
-    if loaded is not None:
-        return loaded
-    path = HERE / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def import_ludogame() -> ModuleType:
@@ -239,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run every workload; return the exit status."""
     settings = parse_args(sys.argv[1:] if argv is None else argv)
     ludo = import_ludogame()
-    py_sim = load_local_module("py_sim")
+    py_sim = importlib.import_module("py_sim")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs "
