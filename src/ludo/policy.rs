@@ -492,7 +492,7 @@ fn rewards(game: &Game) -> [f64; MAX_SEATS] {
 }
 
 /// Rolls and moves a playout goes on for before the evaluation scores it.
-const ROLLOUT_EVENTS: u32 = 48;
+const ROLLOUT_EVENTS: u32 = 16;
 /// How many rolls of lead make a playout's reward about 0.73 (logistic scale).
 const ROLLOUT_SCALE: f64 = 6.0;
 
