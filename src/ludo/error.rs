@@ -76,7 +76,7 @@ pub enum LudoError {
         /// Which argument.
         what: String,
         /// The type it must have.
-        expected: &'static str,
+        expected: String,
         /// What it was (type name and value).
         got: String,
     },

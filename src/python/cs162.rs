@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 
-use super::describe;
+use super::{describe, wrong_type};
 use crate::ludo::cs162::{parse_position, parse_token};
 use crate::ludo::render;
 use crate::ludo::{Cs162Game, LudoError as CoreError, MAX_SEATS, Seat, SpaceName};
@@ -47,14 +47,6 @@ fn space_name<'py>(py: Python<'py>, seat: Seat, steps: i8) -> Bound<'py, PyStrin
     space_names(py)[seat * NAMES_PER_SEAT + (steps as i64 + 1) as usize]
         .bind(py)
         .clone()
-}
-
-fn wrong_type(what: &str, expected: &'static str, got: &Bound<'_, PyAny>) -> CoreError {
-    CoreError::WrongType {
-        what: what.to_owned(),
-        expected,
-        got: describe(got),
-    }
 }
 
 /// A Python int (not a bool) as `i64`; an int too big for `i64` gives `out_of_range`.

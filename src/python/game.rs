@@ -6,7 +6,7 @@ use std::hash::{BuildHasher, Hasher};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
-use super::describe;
+use super::{describe, type_error};
 use crate::ludo::render;
 use crate::ludo::rules::OptionValue;
 use crate::ludo::{
@@ -16,15 +16,6 @@ use crate::ludo::{
 
 /// The `format` field of a game's JSON.
 const JSON_FORMAT: &str = "ludogame-game/1";
-
-fn wrong_type(what: &str, expected: &'static str, got: &Bound<'_, PyAny>) -> PyErr {
-    CoreError::WrongType {
-        what: what.to_owned(),
-        expected,
-        got: describe(got),
-    }
-    .into()
-}
 
 /// A move: one token (or stack) of a player, moved by the pending roll.
 #[pyclass(module = "LudoGame", frozen, eq, hash)]
@@ -124,12 +115,12 @@ fn parse_seats(rules: &Rules, players: Option<&Bound<'_, PyAny>>) -> PyResult<Ve
             let item = item?;
             let s = item
                 .cast::<PyString>()
-                .map_err(|_| wrong_type("a player", "a position str", &item))?;
+                .map_err(|_| type_error("a player", "a position str", &item))?;
             labels.push(s.to_string_lossy().into_owned());
         }
         labels
     } else {
-        return Err(wrong_type(
+        return Err(type_error(
             "players",
             "a str such as 'AC', a list or an int",
             players,
@@ -157,7 +148,7 @@ fn text_arg(
 ) -> PyResult<String> {
     let s = obj
         .cast::<PyString>()
-        .map_err(|_| wrong_type(what, "a str", obj))?;
+        .map_err(|_| type_error(what, "a str", obj))?;
     match s.to_str() {
         Ok(t) => Ok(t.to_owned()),
         Err(_) => Err(invalid(format!(
@@ -187,7 +178,7 @@ fn option_value(value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
             CoreError::InvalidRules,
         )?))
     } else {
-        Err(wrong_type("a rule option", "a bool, int or str", value))
+        Err(type_error("a rule option", "a bool, int or str", value))
     }
 }
 
@@ -348,7 +339,7 @@ impl PyGame {
                     ))
                 })?
             }
-            Some(s) => return Err(wrong_type("seed", "an int or None", s)),
+            Some(s) => return Err(type_error("seed", "an int or None", s)),
         };
         let game = CoreGame::new(r, &seats, seed)?;
         Ok(PyGame {
@@ -513,7 +504,7 @@ impl PyGame {
                     _ => return Err(CoreError::InvalidRoll(describe(v)).into()),
                 }
             }
-            Some(v) => return Err(wrong_type("roll value", "an int from 1 to 6 or None", v)),
+            Some(v) => return Err(type_error("roll value", "an int from 1 to 6 or None", v)),
         };
         match self.record.roll(value)? {
             Event::Roll { value, .. } => Ok(value),
@@ -547,7 +538,7 @@ impl PyGame {
         } else if let Ok(s) = mv.cast::<PyString>() {
             self.game().parse_move(&s.to_string_lossy())?
         } else {
-            return Err(wrong_type("move", "a Move or a move name", mv));
+            return Err(type_error("move", "a Move or a move name", mv));
         };
         self.record.play(core)?;
         Ok(())

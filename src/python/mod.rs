@@ -4,6 +4,8 @@
 
 use pyo3::prelude::*;
 
+use crate::ludo::LudoError as CoreError;
+
 mod cs162;
 mod errors;
 mod game;
@@ -43,6 +45,20 @@ mod core_module {
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))
     }
+}
+
+/// The engine's error for an argument of the wrong type (a `TypeError` in Python).
+pub(crate) fn wrong_type(what: &str, expected: &str, got: &Bound<'_, PyAny>) -> CoreError {
+    CoreError::WrongType {
+        what: what.to_owned(),
+        expected: expected.to_owned(),
+        got: describe(got),
+    }
+}
+
+/// [`wrong_type`] as the Python exception.
+pub(crate) fn type_error(what: &str, expected: &str, got: &Bound<'_, PyAny>) -> PyErr {
+    wrong_type(what, expected, got).into()
 }
 
 /// Type name and short repr of a Python value, for error messages.

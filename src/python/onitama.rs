@@ -11,12 +11,12 @@ use std::cell::RefCell;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::{PyException, PyTypeError};
+use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use super::describe;
 use super::errors::{IllegalActionError, OnitamaGameOverError};
+use super::{describe, type_error};
 use crate::onitama::render::{self, Patterns};
 use crate::onitama::{
     Action, Ai, Answer, Card, CardSlot, EndReason, GameRecord, InvalidAnswer, Limits, OnitamaError,
@@ -30,21 +30,17 @@ const JSON_FORMAT: &str = "ludogame-onitama/1";
 /// Setup 22's board and cards: the default of `Onitama()` (the README's start board).
 const DEFAULT_SETUP: &str = "case22";
 
-fn wrong_type(what: &str, expected: &str, got: &Bound<'_, PyAny>) -> PyErr {
-    PyTypeError::new_err(format!("{what} must be {expected}, not {}", describe(got)))
-}
-
 /// A `str` argument (a lone surrogate becomes U+FFFD and then fails the engine's checks).
 fn str_arg(obj: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<String> {
     obj.cast::<PyString>()
         .map(|s| s.to_string_lossy().into_owned())
-        .map_err(|_| wrong_type(what, expected, obj))
+        .map_err(|_| type_error(what, expected, obj))
 }
 
 /// An `int` argument (not a bool), or `None` when it does not fit an `i64`.
 fn int(obj: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<Option<i64>> {
     if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-        return Err(wrong_type(what, expected, obj));
+        return Err(type_error(what, expected, obj));
     }
     Ok(obj.extract::<i64>().ok())
 }
@@ -83,7 +79,7 @@ fn board_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         }
         return Ok(rows);
     }
-    Err(wrong_type("board", EXPECTED, obj))
+    Err(type_error("board", EXPECTED, obj))
 }
 
 /// A card: an `OnitamaCard`, a standard card's name, a pattern with rows separated by
@@ -108,7 +104,7 @@ fn card_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Card, [String; 5])>
         }
         rows
     } else {
-        return Err(wrong_type(what, EXPECTED, obj));
+        return Err(type_error(what, EXPECTED, obj));
     };
     let card = Card::parse(&rows).map_err(|e| with_place(e, what))?;
     let rows: [String; 5] = rows.try_into().expect("Card::parse checked 5 rows");
@@ -159,7 +155,7 @@ fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(Card, [String; 5])>> {
             .map(|(place, v)| card_arg(v, &format!("card {}", place.name())))
             .collect();
     }
-    Err(wrong_type(
+    Err(type_error(
         "cards",
         "a dict with keys A1, A2, B1, B2, side, or a list of 5 cards",
         obj,
@@ -537,7 +533,7 @@ fn seconds_arg(t: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
     if t.is_instance_of::<PyBool>()
         || !(t.is_instance_of::<PyFloat>() || t.is_instance_of::<PyInt>())
     {
-        return Err(wrong_type(what, "a number of seconds or None", t));
+        return Err(type_error(what, "a number of seconds or None", t));
     }
     match t.extract::<f64>() {
         Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(v),
@@ -715,7 +711,7 @@ impl PyOnitama {
         let a = if action.is_instance_of::<PyTuple>() {
             let items: Vec<Bound<'_, PyAny>> = action.try_iter()?.collect::<PyResult<_>>()?;
             let [card, from, to, wall] = &items[..] else {
-                return Err(wrong_type(
+                return Err(type_error(
                     "an answer tuple",
                     "(card, move_from, move_to, wall_dir)",
                     action,
@@ -1342,7 +1338,7 @@ impl<'py> Contestant<'py> {
         } else if obj.is_callable() {
             Ok(Contestant::Python(obj.clone()))
         } else {
-            Err(wrong_type(what, "a callable AI", obj))
+            Err(type_error(what, "a callable AI", obj))
         }
     }
 }
