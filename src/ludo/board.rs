@@ -1,7 +1,8 @@
 //! The position of every token, and how a move changes it. [`Board`] is small and `Copy`;
 //! every function takes the [`Rules`] it plays by, so one board serves every rule set.
 
-use super::rules::{MAX_SEATS, MAX_TOKENS, Overshoot, OwnTokens, Rules, Seat};
+use super::rules::{MAX_SEATS, MAX_TOKENS, OwnTokens, Rules, Seat};
+use super::tables::Geometry;
 
 /// A token's progress along its route: negative in the yard (−1, or −1 − slot with start
 /// slots), 0 at the entry point, up to the rule set's `finish_step`.
@@ -92,6 +93,7 @@ impl Board {
     }
 
     /// Has every token of `seat` come home?
+    #[inline]
     pub fn is_finished(&self, rules: &Rules, seat: Seat) -> bool {
         self.steps[seat][..rules.tokens as usize]
             .iter()
@@ -100,131 +102,138 @@ impl Board {
 
     /// Bit mask of `seat`'s tokens that move together with `token`: with stacking, the
     /// tokens on its square (track or home column, D8); otherwise just `token` itself.
+    #[inline]
     pub fn piece_mask(&self, rules: &Rules, seat: Seat, token: usize) -> u8 {
         let s = self.steps[seat][token];
         let stackable = s >= rules.first_track_step && s < rules.finish_step;
         if !stackable || rules.own_tokens != OwnTokens::Stack {
             return 1 << token;
         }
+        self.tokens_at(rules, seat, s)
+    }
+
+    /// Bit mask of `seat`'s tokens at `step`.
+    #[inline]
+    fn tokens_at(&self, rules: &Rules, seat: Seat, step: Step) -> u8 {
         let mut mask = 0;
         for (t, &other) in self.steps[seat][..rules.tokens as usize].iter().enumerate() {
-            if other == s {
-                mask |= 1 << t;
-            }
+            mask |= ((other == step) as u8) << t;
         }
         mask
     }
 
     /// For each seat other than `seat`, the mask of its tokens on 0-based track `square`.
-    fn others_on_square(&self, rules: &Rules, seat: Seat, square: u8) -> [u8; MAX_SEATS] {
+    #[inline]
+    fn others_on_square<G: Geometry + ?Sized>(
+        &self,
+        g: &G,
+        seat: Seat,
+        square: u8,
+    ) -> [u8; MAX_SEATS] {
+        let rules = g.rules();
         let mut hit = [0u8; MAX_SEATS];
         for (other, mask) in hit.iter_mut().enumerate() {
             if other == seat || !self.has_seat(other) {
                 continue;
             }
-            let Some(step) = rules.step_on_square(other, square) else {
-                continue;
-            };
-            for (t, &s) in self.steps[other][..rules.tokens as usize]
-                .iter()
-                .enumerate()
-            {
-                if s == step {
-                    *mask |= 1 << t;
-                }
+            if let Some(step) = g.step_on_square(other, square) {
+                *mask = self.tokens_at(rules, other, step);
             }
         }
         hit
     }
 
     /// Is there an opponent block (two or more tokens of one other seat) on `square`?
-    fn opponent_block(&self, rules: &Rules, seat: Seat, square: u8) -> bool {
-        self.others_on_square(rules, seat, square)
+    fn opponent_block<G: Geometry + ?Sized>(&self, g: &G, seat: Seat, square: u8) -> bool {
+        self.others_on_square(g, seat, square)
             .iter()
             .any(|m| m.count_ones() >= 2)
+    }
+
+    /// With blocking rules, does an opponent block stop a token of `seat` at `from` from
+    /// moving `roll` steps (entering counts as landing on the entry square)?
+    #[inline(never)]
+    fn blocked<G: Geometry + ?Sized>(&self, g: &G, seat: Seat, from: Step, roll: u8) -> bool {
+        let rules = g.rules();
+        let (first, last) = if in_yard(from) {
+            (0, 0)
+        } else {
+            let reached = from as i16 + roll as i16;
+            (from as i16 + 1, reached.min(rules.last_track_step as i16))
+        };
+        (first..=last).any(|step| {
+            g.track_square(seat, step as Step)
+                .is_some_and(|square| self.opponent_block(g, seat, square))
+        })
     }
 
     /// The step `token` of `seat` would reach with a move of `roll` steps before own-token
     /// bumps, or `None` when the move is not legal (a finished token, a yard token without
     /// the entering roll, an illegal overshoot, an opponent block in the way).
-    pub fn target(&self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> Option<Step> {
-        let s = self.steps[seat][token];
-        let blocks = rules.own_tokens == OwnTokens::Block;
-        if in_yard(s) {
-            if roll != rules.enter_roll {
-                return None;
-            }
-            if blocks
-                && let Some(square) = rules.track_square(seat, 0)
-                && self.opponent_block(rules, seat, square)
-            {
-                return None;
-            }
-            return Some(0);
+    #[inline]
+    pub fn target<G: Geometry + ?Sized>(
+        &self,
+        g: &G,
+        seat: Seat,
+        token: usize,
+        roll: u8,
+    ) -> Option<Step> {
+        let from = self.steps[seat][token];
+        let to = g.route_target(from, roll)?;
+        if g.rules().own_tokens == OwnTokens::Block && self.blocked(g, seat, from, roll) {
+            return None;
         }
-        if s >= rules.finish_step {
-            return (rules.overshoot == Overshoot::Stay).then_some(s);
-        }
-        let finish = rules.finish_step as i16;
-        let reached = s as i16 + roll as i16;
-        if blocks {
-            let last = reached.min(rules.last_track_step as i16);
-            for step in s as i16 + 1..=last {
-                if let Some(square) = rules.track_square(seat, step as Step)
-                    && self.opponent_block(rules, seat, square)
-                {
-                    return None;
-                }
-            }
-        }
-        if reached <= finish {
-            return Some(reached as Step);
-        }
-        match rules.overshoot {
-            Overshoot::Bounce => {
-                let back = 2 * finish - reached;
-                // A move longer than the whole route would bounce off the route's start.
-                (back >= rules.first_track_step as i16).then_some(back as Step)
-            }
-            Overshoot::Stay => Some(s),
-            Overshoot::Illegal => None,
-        }
+        Some(to)
     }
 
     /// Would moving `token` of `seat` by `roll` capture an opponent?
-    pub fn would_capture(&self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> bool {
-        self.landing(rules, seat, token, roll)
-            .is_some_and(|to| self.captures_on(rules, seat, self.steps[seat][token], to))
+    pub fn would_capture<G: Geometry + ?Sized>(
+        &self,
+        g: &G,
+        seat: Seat,
+        token: usize,
+        roll: u8,
+    ) -> bool {
+        self.landing(g, seat, token, roll)
+            .is_some_and(|to| self.captures_on(g, seat, self.steps[seat][token], to))
     }
 
     /// Would a move of `seat` from step `from` ending at step `to` capture an opponent?
-    pub fn captures_on(&self, rules: &Rules, seat: Seat, from: Step, to: Step) -> bool {
+    pub fn captures_on<G: Geometry + ?Sized>(
+        &self,
+        g: &G,
+        seat: Seat,
+        from: Step,
+        to: Step,
+    ) -> bool {
         if to == from {
             return false;
         }
-        let Some(square) = rules.track_square(seat, to) else {
+        let Some(square) = g.track_square(seat, to) else {
             return false;
         };
-        if rules.is_safe_square(square) {
-            return false;
-        }
-        (0..MAX_SEATS).any(|other| {
-            other != seat
-                && self.has_seat(other)
-                && rules
-                    .step_on_square(other, square)
-                    .is_some_and(|step| self.steps[other][..rules.tokens as usize].contains(&step))
-        })
+        !g.is_safe_square(square)
+            && self
+                .others_on_square(g, seat, square)
+                .iter()
+                .any(|&m| m != 0)
     }
 
     /// Where a move would end, own-token bumps included, or `None` when it is not legal.
-    pub fn landing(&self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> Option<Step> {
-        self.target(rules, seat, token, roll)
-            .map(|target| self.bump(rules, seat, token, target))
+    pub fn landing<G: Geometry + ?Sized>(
+        &self,
+        g: &G,
+        seat: Seat,
+        token: usize,
+        roll: u8,
+    ) -> Option<Step> {
+        self.target(g, seat, token, roll)
+            .map(|target| self.bump(g.rules(), seat, token, target))
     }
 
     /// With bumping, the first square from `target` on that no other own token holds (the
     /// mover's own square when that runs past the end of the route); else `target`.
+    #[inline]
     fn bump(&self, rules: &Rules, seat: Seat, token: usize, target: Step) -> Step {
         let from = self.steps[seat][token];
         if rules.own_tokens != OwnTokens::Bump || target == from {
@@ -245,15 +254,37 @@ impl Board {
     /// (with bumping), and opponents on the landing track square go back to their yards
     /// (unless the square is safe). A move that is not legal leaves the board alone (the
     /// outcome's `moved` is 0). The caller checks `seat` and `token` exist.
-    pub fn apply(&mut self, rules: &Rules, seat: Seat, token: usize, roll: u8) -> MoveOutcome {
+    #[inline]
+    pub fn apply<G: Geometry + ?Sized>(
+        &mut self,
+        g: &G,
+        seat: Seat,
+        token: usize,
+        roll: u8,
+    ) -> MoveOutcome {
         let from = self.steps[seat][token];
-        let Some(target) = self.target(rules, seat, token, roll) else {
+        let Some(target) = self.target(g, seat, token, roll) else {
             return MoveOutcome {
                 from,
                 to: from,
                 ..MoveOutcome::default()
             };
         };
+        self.apply_to(g, seat, token, roll, target)
+    }
+
+    /// [`Board::apply`] for a move whose [`Board::target`] is known to be `target`.
+    #[inline]
+    pub(crate) fn apply_to<G: Geometry + ?Sized>(
+        &mut self,
+        g: &G,
+        seat: Seat,
+        token: usize,
+        roll: u8,
+        target: Step,
+    ) -> MoveOutcome {
+        let rules = g.rules();
+        let from = self.steps[seat][token];
         let to = self.bump(rules, seat, token, target);
         let stayed = target == from;
         let bounced = !in_yard(from) && from as i16 + roll as i16 > rules.finish_step as i16;
@@ -276,14 +307,16 @@ impl Board {
         }
         let mut captured = [0u8; MAX_SEATS];
         if to != from
-            && let Some(square) = rules.track_square(seat, to)
-            && !rules.is_safe_square(square)
+            && let Some(square) = g.track_square(seat, to)
+            && !g.is_safe_square(square)
         {
-            captured = self.others_on_square(rules, seat, square);
-            for (other, &mask) in captured.iter().enumerate() {
-                for t in 0..rules.tokens as usize {
-                    if mask & (1 << t) != 0 {
-                        self.send_to_yard(rules, other, t);
+            captured = self.others_on_square(g, seat, square);
+            if captured != [0; MAX_SEATS] {
+                for (other, &mask) in captured.iter().enumerate() {
+                    for t in 0..rules.tokens as usize {
+                        if mask & (1 << t) != 0 {
+                            self.send_to_yard(rules, other, t);
+                        }
                     }
                 }
             }

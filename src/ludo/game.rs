@@ -5,7 +5,8 @@
 use super::board::{Board, MoveOutcome, Step, in_yard};
 use super::error::LudoError;
 use super::rng::Rng;
-use super::rules::{EndCondition, MAX_SEATS, MAX_TOKENS, Rules, Seat, SixBonus};
+use super::rules::{EndCondition, MAX_SEATS, MAX_TOKENS, OwnTokens, Rules, Seat, SixBonus};
+use super::tables::{Fast, Tables};
 
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,9 +38,24 @@ pub struct MoveList {
 }
 
 impl MoveList {
-    fn push(&mut self, mv: Move) {
-        self.moves[self.len as usize] = mv;
-        self.len += 1;
+    /// The moves of `seat` with `roll` of the tokens in `mask` (token order).
+    #[inline]
+    pub fn of_mask(seat: Seat, roll: u8, mask: u8) -> MoveList {
+        let mut list = MoveList::default();
+        let mut rest = mask;
+        for slot in list.moves.iter_mut() {
+            if rest == 0 {
+                break;
+            }
+            *slot = Move {
+                seat: seat as u8,
+                token: rest.trailing_zeros() as u8,
+                roll,
+            };
+            rest &= rest - 1;
+            list.len += 1;
+        }
+        list
     }
 
     /// The `i`-th move, if there is one.
@@ -109,11 +125,37 @@ pub enum Event {
 
 pub(crate) const NONE: u8 = u8::MAX;
 
+/// The route tables of a game's rules. They follow from the rules, so they take no part in
+/// comparing or hashing games.
+#[derive(Clone, Copy)]
+pub(crate) struct Geo(pub(crate) &'static Tables);
+
+impl PartialEq for Geo {
+    fn eq(&self, _: &Geo) -> bool {
+        true
+    }
+}
+
+impl Eq for Geo {}
+
+impl std::hash::Hash for Geo {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::fmt::Debug for Geo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tables")
+    }
+}
+
 /// A game in progress, over any [`Rules`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Game {
     pub(crate) rules: Rules,
+    pub(crate) geo: Geo,
     pub(crate) board: Board,
+    /// Bit mask of the seats whose tokens are all home (follows from the board).
+    pub(crate) done: u8,
     pub(crate) current: u8,
     pub(crate) phase: Phase,
     /// 6s rolled in a row in this turn.
@@ -126,8 +168,9 @@ pub struct Game {
     pub(crate) passed: u8,
     pub(crate) passed_by_forfeit: bool,
     pub(crate) rng: Rng,
-    /// The legal moves while a move is awaited (computed once, when the roll is made).
-    pub(crate) pending: MoveList,
+    /// The tokens the current player may move while a move is awaited (one per piece, a
+    /// stack by its lowest token; computed once, when the roll is made).
+    pub(crate) pending: u8,
 }
 
 impl Game {
@@ -155,7 +198,9 @@ impl Game {
         }
         Ok(Game {
             rules,
+            geo: Geo(Tables::of(&rules)),
             board: Board::new(&rules, mask),
+            done: 0,
             current: mask.trailing_zeros() as u8,
             phase: Phase::Roll,
             sixes: 0,
@@ -165,13 +210,22 @@ impl Game {
             passed: NONE,
             passed_by_forfeit: false,
             rng: Rng::new(seed),
-            pending: MoveList::default(),
+            pending: 0,
         })
     }
 
     /// The rules.
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The rules with their route tables, for the board's functions.
+    #[inline]
+    pub fn geometry(&self) -> Fast<'_> {
+        Fast {
+            rules: &self.rules,
+            tables: self.geo.0,
+        }
     }
 
     /// The board.
@@ -213,7 +267,7 @@ impl Game {
 
     /// Has `seat` brought every token home?
     pub fn is_finished(&self, seat: Seat) -> bool {
-        self.board.is_finished(&self.rules, seat)
+        seat < MAX_SEATS && self.done & (1 << seat) != 0
     }
 
     /// The die's state.
@@ -234,35 +288,51 @@ impl Game {
 
     /// The legal moves of `seat` with `roll`, one per piece (a stack is one piece).
     pub fn moves_for(&self, seat: Seat, roll: u8) -> MoveList {
+        MoveList::of_mask(seat, roll, self.movable(seat, roll))
+    }
+
+    /// Bit mask of the tokens of `seat` that can move with `roll`, one per piece (a stack
+    /// by its lowest token).
+    #[inline]
+    fn movable(&self, seat: Seat, roll: u8) -> u8 {
         let r = &self.rules;
+        let g = self.geometry();
         let n = r.tokens as usize;
         let steps = &self.board.seat_steps(seat)[..n];
         let forced = r.forced_entry && roll == r.enter_roll && steps.iter().any(|&s| in_yard(s));
-        let mut list = MoveList::default();
-        let mut seen: u8 = 0;
+        let stacks = r.own_tokens == OwnTokens::Stack;
+        let mut mask = 0u8;
+        let mut seen = 0u8;
         for (t, &step) in steps.iter().enumerate() {
             if seen & (1 << t) != 0 || (forced && !in_yard(step)) {
                 continue;
             }
-            if self.board.target(r, seat, t, roll).is_some() {
-                seen |= if in_yard(step) {
-                    1 << t
-                } else {
-                    self.board.piece_mask(r, seat, t)
-                };
-                list.push(Move {
-                    seat: seat as u8,
-                    token: t as u8,
-                    roll,
-                });
+            if self.board.target(&g, seat, t, roll).is_some() {
+                mask |= 1 << t;
+                if stacks && !in_yard(step) {
+                    seen |= self.board.piece_mask(r, seat, t);
+                }
             }
         }
-        list
+        mask
     }
 
     /// The legal moves now (empty unless a move is awaited).
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
-        self.pending
+        match self.phase {
+            Phase::Move(roll) => MoveList::of_mask(self.current as Seat, roll, self.pending),
+            _ => MoveList::default(),
+        }
+    }
+
+    /// Is `mv` one of the legal moves now (in its normal form)?
+    #[inline]
+    fn is_pending(&self, mv: &Move) -> bool {
+        matches!(self.phase, Phase::Move(roll) if roll == mv.roll)
+            && mv.seat == self.current
+            && mv.token < 8
+            && self.pending & (1 << mv.token) != 0
     }
 
     /// Bit mask of the tokens the current player may move now (every token of a stack).
@@ -309,6 +379,26 @@ impl Game {
             return Err(LudoError::InvalidRoll(value.to_string()));
         }
         let seat = self.current;
+        let result = self.apply_roll(value);
+        Ok(Event::Roll {
+            seat,
+            value,
+            result,
+            die,
+        })
+    }
+
+    /// Roll the seeded die in the roll phase (the caller checked the phase).
+    #[inline]
+    pub(crate) fn apply_die(&mut self) -> RollResult {
+        let value = self.rng.die();
+        self.apply_roll(value)
+    }
+
+    /// A roll of `value` (1–6) in the roll phase: the checks are the caller's.
+    #[inline]
+    fn apply_roll(&mut self, value: u8) -> RollResult {
+        let seat = self.current;
         self.passed = NONE;
         self.passed_by_forfeit = false;
         if value == 6 {
@@ -318,13 +408,12 @@ impl Game {
         }
         let limit = self.rules.six_limit;
         let forfeit = value == 6 && limit > 0 && self.sixes >= limit;
-        if !forfeit {
-            self.pending = self.moves_for(seat as Seat, value);
-        }
-        let result = if forfeit {
+        if forfeit {
             self.end_turn(Some(true));
-            RollResult::Forfeit
-        } else if self.pending.is_empty() {
+            return RollResult::Forfeit;
+        }
+        self.pending = self.movable(seat as Seat, value);
+        if self.pending == 0 {
             if self.six_gives_roll(value) {
                 self.extra = true;
                 self.passed = seat;
@@ -335,13 +424,7 @@ impl Game {
         } else {
             self.phase = Phase::Move(value);
             RollResult::ToMove
-        };
-        Ok(Event::Roll {
-            seat,
-            value,
-            result,
-            die,
-        })
+        }
     }
 
     fn six_gives_roll(&self, value: u8) -> bool {
@@ -363,12 +446,11 @@ impl Game {
             return;
         }
         self.phase = Phase::Roll;
-        for k in 1..=MAX_SEATS {
-            let next = (seat as usize + k) % MAX_SEATS;
-            if self.board.has_seat(next) && !self.is_finished(next) {
-                self.current = next as u8;
-                break;
-            }
+        // The next seat after `seat`, going round, that plays and has not finished.
+        let active = (self.board.seat_mask() & !self.done) as u32;
+        let round = (active | active << MAX_SEATS) >> (seat as u32 + 1);
+        if round != 0 {
+            self.current = ((seat as u32 + 1 + round.trailing_zeros()) % MAX_SEATS as u32) as u8;
         }
         if let Some(forfeit) = passed {
             self.passed = seat;
@@ -390,12 +472,12 @@ impl Game {
             }
         };
         // Moves taken from `legal_moves` are already in their normal form.
-        let mv = if self.pending.contains(&mv) {
+        let mv = if self.is_pending(&mv) {
             mv
         } else {
             self.normalise(mv)
         };
-        if mv.seat != self.current || mv.roll != roll || !self.pending.contains(&mv) {
+        if !self.is_pending(&mv) {
             return Err(LudoError::IllegalMove(format!(
                 "{} is not a legal move now (legal: {})",
                 self.move_name(&mv),
@@ -406,10 +488,22 @@ impl Game {
                     .join(", ")
             )));
         }
+        Ok(self.apply_move(mv, roll))
+    }
+
+    /// Play `mv`, one of the pending legal moves, with the pending `roll` (the checks are
+    /// the caller's).
+    #[inline]
+    pub(crate) fn apply_move(&mut self, mv: Move, roll: u8) -> Event {
         let seat = mv.seat as Seat;
-        let outcome = self.board.apply(&self.rules, seat, mv.token as usize, roll);
-        self.pending = MoveList::default();
-        let finished = self.is_finished(seat);
+        let geo = Fast {
+            rules: &self.rules,
+            tables: self.geo.0,
+        };
+        let outcome = self.board.apply(&geo, seat, mv.token as usize, roll);
+        self.pending = 0;
+        let finished = self.board.is_finished(&self.rules, seat);
+        self.done |= (finished as u8) << seat;
         let mut extra_roll = false;
         if finished {
             self.rank(seat);
@@ -426,12 +520,12 @@ impl Game {
                 self.end_turn(None);
             }
         }
-        Ok(Event::Move {
+        Event::Move {
             mv,
             outcome,
             extra_roll,
             finished,
-        })
+        }
     }
 
     /// A move naming any token of a stack names the stack's lowest token.
@@ -450,15 +544,15 @@ impl Game {
     fn rank(&mut self, seat: Seat) {
         self.ranking[self.ranked as usize] = seat as u8;
         self.ranked += 1;
-        let playing = self.seats().count();
-        let left: Vec<Seat> = self.seats().filter(|&s| !self.is_finished(s)).collect();
+        let playing = self.board.seat_mask();
+        let left = playing & !self.done;
         let over = match self.rules.end {
             EndCondition::FirstWinner => true,
-            EndCondition::FullRanking => left.len() <= 1 || playing == 1,
+            EndCondition::FullRanking => left.count_ones() <= 1 || playing.count_ones() == 1,
         };
         if over {
             if self.rules.end == EndCondition::FullRanking {
-                for s in left {
+                for s in (0..MAX_SEATS).filter(|&s| left & (1 << s) != 0) {
                     self.ranking[self.ranked as usize] = s as u8;
                     self.ranked += 1;
                 }
@@ -541,11 +635,15 @@ impl Game {
         self.refresh_pending();
     }
 
-    /// Recompute the cached legal moves after the position was changed directly.
+    /// Recompute what is cached from the board (finished seats, legal moves) after the
+    /// position was changed directly.
     pub(crate) fn refresh_pending(&mut self) {
+        self.done = (0..MAX_SEATS)
+            .filter(|&s| self.board.has_seat(s) && self.board.is_finished(&self.rules, s))
+            .fold(0, |m, s| m | 1 << s);
         self.pending = match self.phase {
-            Phase::Move(roll) => self.moves_for(self.current as Seat, roll),
-            _ => MoveList::default(),
+            Phase::Move(roll) => self.movable(self.current as Seat, roll),
+            _ => 0,
         };
     }
 }

@@ -17,6 +17,7 @@ pub mod render;
 pub mod rng;
 pub mod rules;
 pub mod sim;
+pub mod tables;
 
 pub use board::{Board, MoveOutcome, Step};
 pub use cs162::{Cs162Game, SpaceName, Token};

@@ -315,6 +315,34 @@ impl Rules {
         Some(if square >= len { square - len } else { square } as u8)
     }
 
+    /// Where a roll of `roll` takes a token at `step`, before opponent blocks and own-token
+    /// bumps: a yard token (negative step) enters at step 0 on the entering roll; a token
+    /// at the end of the route never moves (with overshoot `stay` it "moves" in place);
+    /// otherwise it goes `roll` steps on, and past the end it bounces back, stays, or
+    /// cannot move, by the overshoot policy. `None` when the roll cannot move it.
+    pub fn route_target(&self, step: i8, roll: u8) -> Option<i8> {
+        if step < 0 {
+            return (roll == self.enter_roll).then_some(0);
+        }
+        if step >= self.finish_step {
+            return (self.overshoot == Overshoot::Stay).then_some(step);
+        }
+        let finish = self.finish_step as i16;
+        let reached = step as i16 + roll as i16;
+        if reached <= finish {
+            return Some(reached as i8);
+        }
+        match self.overshoot {
+            Overshoot::Bounce => {
+                let back = 2 * finish - reached;
+                // A move longer than the whole route would bounce off the route's start.
+                (back >= self.first_track_step as i16).then_some(back as i8)
+            }
+            Overshoot::Stay => Some(step),
+            Overshoot::Illegal => None,
+        }
+    }
+
     /// The step at which `seat`'s tokens stand on 0-based track `square`, if its route
     /// passes there (the inverse of [`Rules::track_square`]).
     #[inline]

@@ -81,32 +81,52 @@ impl SimConfig {
 
     /// Play game `i` to the end and add it to `out`.
     pub fn play_game(&self, i: u64, out: &mut SimResult) {
-        let (dice, bots_seed) = self.game_seeds(i);
-        let mut bot_rng = Rng::new(bots_seed);
-        let Ok(mut g) = Game::new(self.rules, &self.seats, dice) else {
+        let Ok(start) = Game::new(self.rules, &self.seats, 0) else {
             return;
         };
+        let bots = self.bot_of_seat();
+        self.play_from(&start, &bots, i, out);
+    }
+
+    /// The bot of each seat (random for seats that do not play).
+    fn bot_of_seat(&self) -> [Bot; MAX_SEATS] {
         let mut bot_of = [Bot::Random; MAX_SEATS];
         for (&seat, &bot) in self.seats.iter().zip(&self.bots) {
             bot_of[seat] = bot;
         }
+        bot_of
+    }
+
+    /// Play game `i` from the new game `start` (its die reseeded for game `i`).
+    fn play_from(&self, start: &Game, bot_of: &[Bot; MAX_SEATS], i: u64, out: &mut SimResult) {
+        let (dice, bots_seed) = self.game_seeds(i);
+        let mut bot_rng = Rng::new(bots_seed);
+        let mut g = *start;
+        g.rng = Rng::new(dice);
         let mut rolls = 0u32;
         let mut captures = 0u32;
-        while !g.is_over() && rolls < MAX_ROLLS {
+        loop {
             match g.phase() {
                 Phase::Roll => {
+                    if rolls == MAX_ROLLS {
+                        break;
+                    }
                     rolls += 1;
-                    let _ = g.roll_die();
+                    g.apply_die();
                 }
-                Phase::Move(_) => {
+                Phase::Move(roll) => {
                     let Some(mv) = bot_of[g.current_player()].choose(&g, &mut bot_rng) else {
                         break;
                     };
-                    if let Ok(Event::Move { outcome, .. }) = g.play(mv) {
+                    // Built-in bots choose among the legal moves; anything else is refused.
+                    if !g.legal_moves().contains(&mv) {
+                        break;
+                    }
+                    if let Event::Move { outcome, .. } = g.apply_move(mv, roll) {
                         captures += outcome.captured.iter().map(|m| m.count_ones()).sum::<u32>();
                     }
                 }
-                Phase::Over => {}
+                Phase::Over => break,
             }
         }
         self.record(&g, rolls, captures, out);
@@ -140,11 +160,17 @@ impl SimConfig {
             .map(|k| (start + k * per, (count.saturating_sub(k * per)).min(per)))
             .filter(|&(_, n)| n > 0)
             .collect();
+        let Ok(start) = Game::new(self.rules, &self.seats, 0) else {
+            return SimResult::default();
+        };
+        let bots = self.bot_of_seat();
         let run_chunk = |(from, n): (u64, u64)| {
             let mut r = SimResult::default();
             r.rolls.reserve(n as usize);
+            r.captures.reserve(n as usize);
+            r.finishing.reserve(n as usize * self.seats.len());
             for i in from..from + n {
-                self.play_game(i, &mut r);
+                self.play_from(&start, &bots, i, &mut r);
             }
             r
         };

@@ -1,0 +1,253 @@
+//! Route geometry as lookup tables. The rules of a route (where a roll takes a token, which
+//! track square a step stands on) are written once, as [`Rules`] methods; [`Tables`] runs
+//! them for every step and roll when a rule set is first used, so a game in play reads the
+//! answers instead of recomputing them. The board's functions are generic over
+//! [`Geometry`], so the same code runs over plain [`Rules`] (for one-off questions) and
+//! over the tables (in games, search and simulation).
+
+use std::sync::Mutex;
+
+use super::board::Step;
+use super::rules::{MAX_SEATS, Overshoot, Rules, Seat};
+
+/// Answers about a rule set's routes: the board's functions ask these and nothing else.
+pub trait Geometry {
+    /// The rule set.
+    fn rules(&self) -> &Rules;
+    /// Where a token at `step` goes with `roll`, before blocks and own-token bumps; `None`
+    /// when the roll cannot move it (see [`Rules::route_target`]).
+    fn route_target(&self, step: Step, roll: u8) -> Option<Step>;
+    /// 0-based track square of `seat`'s token at `step`, if on the track.
+    fn track_square(&self, seat: Seat, step: Step) -> Option<u8>;
+    /// The step at which `seat`'s tokens stand on track `square`, if their route passes it.
+    fn step_on_square(&self, seat: Seat, square: u8) -> Option<Step>;
+    /// Is track `square` safe?
+    fn is_safe_square(&self, square: u8) -> bool;
+}
+
+impl Geometry for Rules {
+    #[inline]
+    fn rules(&self) -> &Rules {
+        self
+    }
+    #[inline]
+    fn route_target(&self, step: Step, roll: u8) -> Option<Step> {
+        Rules::route_target(self, step, roll)
+    }
+    #[inline]
+    fn track_square(&self, seat: Seat, step: Step) -> Option<u8> {
+        Rules::track_square(self, seat, step)
+    }
+    #[inline]
+    fn step_on_square(&self, seat: Seat, square: u8) -> Option<Step> {
+        Rules::step_on_square(self, seat, square)
+    }
+    #[inline]
+    fn is_safe_square(&self, square: u8) -> bool {
+        Rules::is_safe_square(self, square)
+    }
+}
+
+/// "No answer" in the step tables.
+const NO_STEP: i8 = i8::MIN;
+/// "Not on the track" in the square table.
+const NO_SQUARE: u8 = u8::MAX;
+/// Rolls up to this value are tabulated; longer moves (the CS162 `move_token`) compute.
+const TABLE_ROLLS: usize = 8;
+
+/// The answers of [`Geometry`] for every step (indexed by the step's byte, so any `i8` is
+/// a valid index), roll and square of one rule set's routes.
+#[derive(Clone)]
+pub struct Tables {
+    /// The geometry fields the tables were built from.
+    key: GeometryKey,
+    target: [[i8; TABLE_ROLLS]; 256],
+    square: [[u8; 256]; MAX_SEATS],
+    on_square: [[i8; 256]; MAX_SEATS],
+    safe: [bool; 256],
+}
+
+/// The fields of [`Rules`] the route tables depend on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct GeometryKey {
+    track_len: u8,
+    seat_offsets: [u8; MAX_SEATS],
+    first_track_step: i8,
+    last_track_step: i8,
+    finish_step: i8,
+    enter_roll: u8,
+    overshoot: Overshoot,
+    safe_squares: bool,
+}
+
+impl GeometryKey {
+    fn of(r: &Rules) -> GeometryKey {
+        GeometryKey {
+            track_len: r.track_len,
+            seat_offsets: r.seat_offsets,
+            first_track_step: r.first_track_step,
+            last_track_step: r.last_track_step,
+            finish_step: r.finish_step,
+            enter_roll: r.enter_roll,
+            overshoot: r.overshoot,
+            safe_squares: r.safe_squares,
+        }
+    }
+}
+
+static CACHE: Mutex<Vec<&'static Tables>> = Mutex::new(Vec::new());
+
+impl Tables {
+    /// Build the tables of `rules` by asking its [`Geometry`] every question once.
+    pub fn build(rules: &Rules) -> Tables {
+        let mut t = Tables {
+            key: GeometryKey::of(rules),
+            target: [[NO_STEP; TABLE_ROLLS]; 256],
+            square: [[NO_SQUARE; 256]; MAX_SEATS],
+            on_square: [[NO_STEP; 256]; MAX_SEATS],
+            safe: [false; 256],
+        };
+        for byte in 0..=255u8 {
+            let step = byte as Step;
+            for roll in 0..TABLE_ROLLS as u8 {
+                if let Some(to) = rules.route_target(step, roll) {
+                    t.target[byte as usize][roll as usize] = to;
+                }
+            }
+            for seat in 0..MAX_SEATS {
+                if let Some(sq) = rules.track_square(seat, step) {
+                    t.square[seat][byte as usize] = sq;
+                }
+            }
+        }
+        for sq in 0..rules.track_len {
+            for seat in 0..MAX_SEATS {
+                if let Some(step) = rules.step_on_square(seat, sq) {
+                    t.on_square[seat][sq as usize] = step;
+                }
+            }
+            t.safe[sq as usize] = rules.is_safe_square(sq);
+        }
+        t
+    }
+
+    /// The shared tables of `rules` (built on first use, then kept for the process: there
+    /// is one set per route geometry, a handful in all).
+    pub fn of(rules: &Rules) -> &'static Tables {
+        let key = GeometryKey::of(rules);
+        let mut cache = CACHE
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(t) = cache.iter().find(|t| t.key == key) {
+            return t;
+        }
+        let t: &'static Tables = Box::leak(Box::new(Tables::build(rules)));
+        cache.push(t);
+        t
+    }
+}
+
+/// A rule set with its tables: the [`Geometry`] games play with.
+#[derive(Clone, Copy)]
+pub struct Fast<'a> {
+    /// The rule set.
+    pub rules: &'a Rules,
+    /// Its route tables.
+    pub tables: &'a Tables,
+}
+
+impl Geometry for Fast<'_> {
+    #[inline]
+    fn rules(&self) -> &Rules {
+        self.rules
+    }
+    #[inline]
+    fn route_target(&self, step: Step, roll: u8) -> Option<Step> {
+        if (roll as usize) < TABLE_ROLLS {
+            let to = self.tables.target[step as u8 as usize][roll as usize];
+            (to != NO_STEP).then_some(to)
+        } else {
+            self.rules.route_target(step, roll)
+        }
+    }
+    #[inline]
+    fn track_square(&self, seat: Seat, step: Step) -> Option<u8> {
+        let sq = self.tables.square[seat & (MAX_SEATS - 1)][step as u8 as usize];
+        (sq != NO_SQUARE).then_some(sq)
+    }
+    #[inline]
+    fn step_on_square(&self, seat: Seat, square: u8) -> Option<Step> {
+        let step = self.tables.on_square[seat & (MAX_SEATS - 1)][square as usize];
+        (step != NO_STEP).then_some(step)
+    }
+    #[inline]
+    fn is_safe_square(&self, square: u8) -> bool {
+        self.tables.safe[square as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ludo::rules::{Overshoot, OwnTokens};
+
+    fn variants() -> Vec<Rules> {
+        let mut out = Vec::new();
+        for base in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+            for overshoot in [Overshoot::Bounce, Overshoot::Stay, Overshoot::Illegal] {
+                for safe in [false, true] {
+                    let mut r = base;
+                    r.overshoot = overshoot;
+                    r.safe_squares = safe;
+                    r.own_tokens = OwnTokens::Share;
+                    out.push(r);
+                }
+            }
+        }
+        out
+    }
+
+    /// The tables give the same answer as the rules for every question a game can ask.
+    #[test]
+    fn tables_agree_with_the_rules_everywhere() {
+        for r in variants() {
+            let t = Tables::of(&r);
+            let f = Fast {
+                rules: &r,
+                tables: t,
+            };
+            for step in i8::MIN..=i8::MAX {
+                for roll in 0..=70u8 {
+                    assert_eq!(
+                        f.route_target(step, roll),
+                        r.route_target(step, roll),
+                        "{r:?} step {step} roll {roll}"
+                    );
+                }
+                for seat in 0..MAX_SEATS {
+                    assert_eq!(f.track_square(seat, step), r.track_square(seat, step));
+                }
+            }
+            for sq in 0..r.track_len {
+                assert_eq!(f.is_safe_square(sq), r.is_safe_square(sq));
+                for seat in 0..MAX_SEATS {
+                    assert_eq!(f.step_on_square(seat, sq), r.step_on_square(seat, sq));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_table_per_geometry() {
+        let a = Tables::of(&Rules::CS162);
+        let mut r = Rules::CS162;
+        r.six_limit = 2;
+        r.tokens = 4;
+        assert!(
+            std::ptr::eq(a, Tables::of(&r)),
+            "options off the route share"
+        );
+        r.overshoot = Overshoot::Illegal;
+        assert!(!std::ptr::eq(a, Tables::of(&r)));
+    }
+}
