@@ -102,7 +102,7 @@ impl Board {
 
     /// Bit mask of `seat`'s tokens that move together with `token`: with stacking, the
     /// tokens on its square (track or home column, D8); otherwise just `token` itself.
-    #[inline]
+    #[inline(always)]
     pub fn piece_mask(&self, rules: &Rules, seat: Seat, token: usize) -> u8 {
         let s = self.steps[seat][token];
         let stackable = s >= rules.first_track_step && s < rules.finish_step;
@@ -113,17 +113,19 @@ impl Board {
     }
 
     /// Bit mask of `seat`'s tokens at `step`.
-    #[inline]
+    #[inline(always)]
     fn tokens_at(&self, rules: &Rules, seat: Seat, step: Step) -> u8 {
-        let mut mask = 0;
-        for (t, &other) in self.steps[seat][..rules.tokens as usize].iter().enumerate() {
-            mask |= ((other == step) as u8) << t;
-        }
-        mask
+        // All four token slots compared at once: bytes equal to `step` become zero bytes,
+        // zero bytes become their top bit, and a multiply gathers the four top bits.
+        let x = u32::from_le_bytes(self.steps[seat].map(|s| s as u8))
+            ^ (step as u8 as u32).wrapping_mul(0x0101_0101);
+        let zero = !(((x & 0x7F7F_7F7F).wrapping_add(0x7F7F_7F7F)) | x | 0x7F7F_7F7F);
+        let mask = ((zero >> 7).wrapping_mul(0x0102_0408) >> 24) as u8;
+        mask & ((1u8 << rules.tokens) - 1)
     }
 
     /// For each seat other than `seat`, the mask of its tokens on 0-based track `square`.
-    #[inline]
+    #[inline(always)]
     fn others_on_square<G: Geometry + ?Sized>(
         &self,
         g: &G,
@@ -131,14 +133,12 @@ impl Board {
         square: u8,
     ) -> [u8; MAX_SEATS] {
         let rules = g.rules();
+        let others = self.seats & !(1 << seat);
         let mut hit = [0u8; MAX_SEATS];
         for (other, mask) in hit.iter_mut().enumerate() {
-            if other == seat || !self.has_seat(other) {
-                continue;
-            }
-            if let Some(step) = g.step_on_square(other, square) {
-                *mask = self.tokens_at(rules, other, step);
-            }
+            // A seat whose route does not pass the square gets a step no token has.
+            let step = g.step_on_square(other, square).unwrap_or(Step::MIN);
+            *mask = self.tokens_at(rules, other, step) & 0u8.wrapping_sub((others >> other) & 1);
         }
         hit
     }
@@ -170,7 +170,7 @@ impl Board {
     /// The step `token` of `seat` would reach with a move of `roll` steps before own-token
     /// bumps, or `None` when the move is not legal (a finished token, a yard token without
     /// the entering roll, an illegal overshoot, an opponent block in the way).
-    #[inline]
+    #[inline(always)]
     pub fn target<G: Geometry + ?Sized>(
         &self,
         g: &G,
@@ -233,7 +233,7 @@ impl Board {
 
     /// With bumping, the first square from `target` on that no other own token holds (the
     /// mover's own square when that runs past the end of the route); else `target`.
-    #[inline]
+    #[inline(always)]
     fn bump(&self, rules: &Rules, seat: Seat, token: usize, target: Step) -> Step {
         let from = self.steps[seat][token];
         if rules.own_tokens != OwnTokens::Bump || target == from {
@@ -254,7 +254,7 @@ impl Board {
     /// (with bumping), and opponents on the landing track square go back to their yards
     /// (unless the square is safe). A move that is not legal leaves the board alone (the
     /// outcome's `moved` is 0). The caller checks `seat` and `token` exist.
-    #[inline]
+    #[inline(always)]
     pub fn apply<G: Geometry + ?Sized>(
         &mut self,
         g: &G,
@@ -274,7 +274,7 @@ impl Board {
     }
 
     /// [`Board::apply`] for a move whose [`Board::target`] is known to be `target`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn apply_to<G: Geometry + ?Sized>(
         &mut self,
         g: &G,

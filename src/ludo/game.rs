@@ -293,7 +293,7 @@ impl Game {
 
     /// Bit mask of the tokens of `seat` that can move with `roll`, one per piece (a stack
     /// by its lowest token).
-    #[inline]
+    #[inline(always)]
     fn movable(&self, seat: Seat, roll: u8) -> u8 {
         let r = &self.rules;
         let g = self.geometry();
@@ -326,9 +326,33 @@ impl Game {
         }
     }
 
+    /// A legal move picked uniformly at random with `rng` (which is not drawn from when
+    /// there is only one), or `None` unless a move is awaited.
+    #[inline]
+    pub fn random_move(&self, rng: &mut Rng) -> Option<Move> {
+        let Phase::Move(roll) = self.phase else {
+            return None;
+        };
+        let mut mask = self.pending;
+        let n = mask.count_ones();
+        if n == 0 {
+            return None;
+        }
+        if n > 1 {
+            for _ in 0..rng.below(n) {
+                mask &= mask - 1;
+            }
+        }
+        Some(Move {
+            seat: self.current,
+            token: mask.trailing_zeros() as u8,
+            roll,
+        })
+    }
+
     /// Is `mv` one of the legal moves now (in its normal form)?
     #[inline]
-    fn is_pending(&self, mv: &Move) -> bool {
+    pub(crate) fn is_pending(&self, mv: &Move) -> bool {
         matches!(self.phase, Phase::Move(roll) if roll == mv.roll)
             && mv.seat == self.current
             && mv.token < 8
@@ -389,14 +413,14 @@ impl Game {
     }
 
     /// Roll the seeded die in the roll phase (the caller checked the phase).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn apply_die(&mut self) -> RollResult {
         let value = self.rng.die();
         self.apply_roll(value)
     }
 
     /// A roll of `value` (1–6) in the roll phase: the checks are the caller's.
-    #[inline]
+    #[inline(always)]
     fn apply_roll(&mut self, value: u8) -> RollResult {
         let seat = self.current;
         self.passed = NONE;
@@ -427,6 +451,7 @@ impl Game {
         }
     }
 
+    #[inline(always)]
     fn six_gives_roll(&self, value: u8) -> bool {
         value == 6
             && match self.rules.six_bonus {
@@ -438,6 +463,7 @@ impl Game {
 
     /// The turn passes to the next seat that still plays. `passed` says whether it passed
     /// without a move (`Some(forfeit)`), for the status text.
+    #[inline(always)]
     fn end_turn(&mut self, passed: Option<bool>) {
         let seat = self.current;
         self.sixes = 0;
@@ -493,7 +519,7 @@ impl Game {
 
     /// Play `mv`, one of the pending legal moves, with the pending `roll` (the checks are
     /// the caller's).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn apply_move(&mut self, mv: Move, roll: u8) -> Event {
         let seat = mv.seat as Seat;
         let geo = Fast {

@@ -95,6 +95,9 @@ impl Bot {
 
     /// The bot's move in `game`, which must wait for a move (`None` otherwise).
     pub fn choose(&self, game: &Game, rng: &mut Rng) -> Option<Move> {
+        if *self == Bot::Random {
+            return game.random_move(rng);
+        }
         let moves = game.legal_moves();
         if moves.is_empty() {
             return None;
@@ -103,7 +106,7 @@ impl Bot {
             return moves.iter().next();
         }
         Some(match self {
-            Bot::Random => nth(&moves, rng.below(moves.len() as u32) as usize),
+            Bot::Random => nth(&moves, rng.below(moves.len() as u32) as usize), // (above)
             Bot::Cs162 => cs162_move(game, &moves),
             Bot::Aggressive => best_by(game, &moves, aggressive_score),
             Bot::Safe => best_by(game, &moves, safe_score),

@@ -119,7 +119,7 @@ impl SimConfig {
                         break;
                     };
                     // Built-in bots choose among the legal moves; anything else is refused.
-                    if !g.legal_moves().contains(&mv) {
+                    if !g.is_pending(&mv) {
                         break;
                     }
                     if let Event::Move { outcome, .. } = g.apply_move(mv, roll) {
