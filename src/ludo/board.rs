@@ -134,13 +134,16 @@ impl Board {
     ) -> [u8; MAX_SEATS] {
         let rules = g.rules();
         let others = self.seats & !(1 << seat);
-        let mut hit = [0u8; MAX_SEATS];
-        for (other, mask) in hit.iter_mut().enumerate() {
+        // Built in one register: writing the bytes one by one and reading them back as a
+        // word stalls the store buffer on this hot path.
+        let mut hit = 0u32;
+        for other in 0..MAX_SEATS {
             // A seat whose route does not pass the square gets a step no token has.
             let step = g.step_on_square(other, square).unwrap_or(Step::MIN);
-            *mask = self.tokens_at(rules, other, step) & 0u8.wrapping_sub((others >> other) & 1);
+            let mask = self.tokens_at(rules, other, step) & 0u8.wrapping_sub((others >> other) & 1);
+            hit |= (mask as u32) << (8 * other);
         }
-        hit
+        hit.to_le_bytes()
     }
 
     /// Is there an opponent block (two or more tokens of one other seat) on `square`?
