@@ -1,4 +1,5 @@
-//! Rust-only simulation throughput: `cargo run --release --example sim_speed [games]`.
+//! Rust-only simulation throughput, random bots, 4 players:
+//! `cargo run --release --example sim_speed [games] [cs162|standard|gt]`.
 use std::time::Instant;
 
 use ludogame::ludo::policy::Bot;
@@ -10,11 +11,15 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(200_000);
+    let only = std::env::args().nth(2);
     for (name, rules) in [
         ("cs162", Rules::CS162),
         ("standard", Rules::STANDARD),
         ("gt", Rules::GT),
     ] {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         let c = SimConfig {
             rules,
             seats: vec![0, 1, 2, 3],

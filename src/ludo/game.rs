@@ -6,7 +6,7 @@ use super::board::{Board, MoveOutcome, Step, in_yard};
 use super::error::LudoError;
 use super::rng::Rng;
 use super::rules::{EndCondition, MAX_SEATS, MAX_TOKENS, OwnTokens, Rules, Seat, SixBonus};
-use super::tables::{Fast, Tables};
+use super::tables::{Fast, Geometry, Tables};
 
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -297,21 +297,29 @@ impl Game {
     fn movable(&self, seat: Seat, roll: u8) -> u8 {
         let r = &self.rules;
         let g = self.geometry();
-        let n = r.tokens as usize;
-        let steps = &self.board.seat_steps(seat)[..n];
-        let forced = r.forced_entry && roll == r.enter_roll && steps.iter().any(|&s| in_yard(s));
-        let stacks = r.own_tokens == OwnTokens::Stack;
+        let steps = self.board.seat_steps(seat);
         let mut mask = 0u8;
-        let mut seen = 0u8;
-        for (t, &step) in steps.iter().enumerate() {
-            if seen & (1 << t) != 0 || (forced && !in_yard(step)) {
-                continue;
-            }
-            if self.board.target(&g, seat, t, roll).is_some() {
-                mask |= 1 << t;
-                if stacks && !in_yard(step) {
-                    seen |= self.board.piece_mask(r, seat, t);
-                }
+        let mut yard = 0u8;
+        for (t, &step) in steps[..r.tokens as usize].iter().enumerate() {
+            yard |= (in_yard(step) as u8) << t;
+            let ok = if r.own_tokens == OwnTokens::Block {
+                self.board.target(&g, seat, t, roll).is_some()
+            } else {
+                g.route_target(step, roll).is_some()
+            };
+            mask |= (ok as u8) << t;
+        }
+        if r.forced_entry && roll == r.enter_roll && yard != 0 {
+            mask &= yard;
+        }
+        if r.own_tokens == OwnTokens::Stack {
+            // A stack moves as one piece, named by its lowest token.
+            let mut rest = mask & !yard;
+            while rest != 0 {
+                let t = rest.trailing_zeros() as usize;
+                let mates = self.board.piece_mask(r, seat, t) & !(1 << t);
+                mask &= !mates;
+                rest &= !(mates | 1 << t);
             }
         }
         mask
