@@ -114,7 +114,7 @@ impl Board {
 
     /// Bit mask of `seat`'s tokens at `step`.
     #[inline(always)]
-    fn tokens_at(&self, rules: &Rules, seat: Seat, step: Step) -> u8 {
+    pub(crate) fn tokens_at(&self, rules: &Rules, seat: Seat, step: Step) -> u8 {
         // All four token slots compared at once: bytes equal to `step` become zero bytes,
         // zero bytes become their top bit, and a multiply gathers the four top bits.
         let x = u32::from_le_bytes(self.steps[seat].map(|s| s as u8))

@@ -313,14 +313,16 @@ impl Game {
             mask &= yard;
         }
         if r.own_tokens == OwnTokens::Stack {
-            // A stack moves as one piece, named by its lowest token.
-            let mut rest = mask & !yard;
-            while rest != 0 {
-                let t = rest.trailing_zeros() as usize;
-                let mates = self.board.piece_mask(r, seat, t) & !(1 << t);
-                mask &= !mates;
-                rest &= !(mates | 1 << t);
+            // A stack moves as one piece, named by its lowest token: drop every movable
+            // token with a lower movable mate (without branching on the dice).
+            let movers = mask & !yard;
+            let mut drop = 0u8;
+            for (t, &step) in steps[..r.tokens as usize].iter().enumerate() {
+                let stackable = step >= r.first_track_step && step < r.finish_step;
+                let lower = self.board.tokens_at(r, seat, step) & movers & ((1 << t) - 1);
+                drop |= ((stackable && lower != 0) as u8) << t;
             }
+            mask &= !drop;
         }
         mask
     }
