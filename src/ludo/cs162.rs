@@ -4,16 +4,27 @@
 //! top of them.
 
 use std::fmt;
+use std::sync::LazyLock;
 
 use super::board::{Board, MoveOutcome, Step, YARD};
 use super::error::LudoError;
 use super::policy::priority_token;
 use super::rules::{MAX_SEATS, Rules, Seat};
+use super::tables::{Fast, Tables};
 
 /// A token index (`0` = `p`, `1` = `q`).
 pub type Token = usize;
 
 const RULES: Rules = Rules::CS162;
+
+/// The CS162 rules with their route tables.
+fn geometry() -> Fast<'static> {
+    static TABLES: LazyLock<&'static Tables> = LazyLock::new(|| Tables::of(&RULES));
+    Fast {
+        rules: &RULES,
+        tables: *TABLES,
+    }
+}
 
 /// The name of the space a token stands on (D1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -170,7 +181,7 @@ impl Cs162Game {
     /// can move. Stacked tokens move together, so choosing either moves the pair.
     pub fn choose_token(&self, seat: Seat, roll: u8) -> Option<Token> {
         let allowed = (0..RULES.tokens as usize)
-            .filter(|&t| self.board.target(&RULES, seat, t, roll).is_some())
+            .filter(|&t| self.board.target(&geometry(), seat, t, roll).is_some())
             .fold(0u8, |mask, t| mask | (1 << t));
         priority_token(&RULES, &self.board, seat, roll, allowed)
     }
@@ -196,7 +207,7 @@ impl Cs162Game {
         let roll = roll as u8;
         Ok(self
             .choose_token(seat, roll)
-            .map(|t| self.board.apply(&RULES, seat, t, roll)))
+            .map(|t| self.board.apply(&geometry(), seat, t, roll)))
     }
 
     /// Move one named token `steps` forward (D12): from the yard only a 6 moves it (to
@@ -216,7 +227,7 @@ impl Cs162Game {
         if !(1..=RULES.max_move() as i64).contains(&steps) {
             return Err(LudoError::InvalidSteps(steps.to_string()));
         }
-        Ok(self.board.apply(&RULES, seat, token, steps as u8))
+        Ok(self.board.apply(&geometry(), seat, token, steps as u8))
     }
 
     /// The space of every token: for each player in the players list, `p` then `q` (D3).
