@@ -10,7 +10,9 @@ use super::board::{Step, in_yard};
 use super::error::LudoError;
 use super::game::{Event, Game, GameRecord, NONE, Phase};
 use super::rng::Rng;
-use super::rules::{EndCondition, MAX_SEATS, OPTION_NAMES, OptionValue, OwnTokens, Rules, Seat};
+use super::rules::{
+    EndCondition, MAX_SEATS, OPTION_NAMES, OptionValue, OwnTokens, Rules, Seat, SixBonus,
+};
 
 fn bad(what: &str, text: &str) -> LudoError {
     LudoError::InvalidNotation(format!("{what} in '{text}'"))
@@ -332,6 +334,27 @@ fn check_consistent(g: &Game) -> Result<(), &'static str> {
     if g.extra && g.phase == Phase::Over {
         return Err("an extra roll after the game is over");
     }
+    // The count of 6s in a row: a pending 6 counts itself, any other pending roll ends the
+    // run, and between rolls a run of 6s goes on only with an extra roll.
+    match g.phase {
+        Phase::Move(6) if g.sixes == 0 => return Err("a pending 6 not counted among the 6s"),
+        Phase::Move(roll) if roll != 6 && g.sixes != 0 => {
+            return Err("6s in a row counted under a pending roll that is not a 6");
+        }
+        Phase::Roll if g.sixes > 0 && !g.extra => {
+            return Err("6s in a row counted without an extra roll");
+        }
+        Phase::Over if g.sixes != 0 => return Err("6s in a row counted after the game is over"),
+        _ => {}
+    }
+    let r = &g.rules;
+    if r.six_bonus == SixBonus::Once
+        && !r.capture_bonus
+        && !r.finish_bonus
+        && g.sixes > if g.phase == Phase::Roll { 1 } else { 2 }
+    {
+        return Err("more 6s in a row than one extra roll per 6 allows");
+    }
     let _ = MAX_SEATS;
     Ok(())
 }
@@ -470,11 +493,15 @@ mod tests {
             "cs162 A3.-1 A:r:0:0 - -",
             "gt A40.41/B40.41/C-1.-2/D-1.-2 A:o:0:0 - AB 0000000000000001",
             "cs162 A57.57/C57.57 A:o:0:0 - AC 0000000000000000",
+            "cs162 A3.-1/B-1.-1 A:r:5:1 - - 0", // five 6s with one bonus per 6
+            "cs162 A3.-1/B-1.-1 A:r:1:0 - - 0", // a run of 6s without an extra roll
+            "cs162 A3.-1/B-1.-1 A:m6:0:0 - - 0", // a pending 6 not counted
+            "cs162 A3.-1/B-1.-1 A:m3:1:1 - - 0", // a 3 does not continue a run
         ] {
             let ok = Game::from_notation(text);
             assert_eq!(
                 ok.is_ok(),
-                text.starts_with("cs162 A3.-1/B-1.-1 A:m3"),
+                text == "cs162 A3.-1/B-1.-1 A:m3:0:0 - - 0",
                 "{text}: {ok:?}"
             );
         }
