@@ -6,7 +6,8 @@
 //! - `aggressive` / `safe`: hand-tuned one-move heuristics (captures first / safety first);
 //! - `expectimax(depth)`: search over the next `depth` dice rolls, opponents assumed to play
 //!   against the searching player;
-//! - `mcts(playouts)`: Monte Carlo tree search with explicit dice nodes and a playout budget.
+//! - `mcts(playouts)`: Monte Carlo tree search with explicit dice nodes, a budget of tree
+//!   iterations ("playouts"), and a race estimate fitted to exact CS162 values at the leaves.
 
 use super::board::{Board, MoveOutcome, in_yard};
 use super::error::LudoError;
@@ -30,9 +31,10 @@ pub enum Bot {
         /// Rolls looked ahead (1–4 are practical).
         depth: u8,
     },
-    /// Monte Carlo tree search with this many playouts per move.
+    /// Monte Carlo tree search with this many playouts (tree iterations) per move.
     Mcts {
-        /// Playouts per decision.
+        /// Playouts per decision: each one walks down the tree, expands one dice node and
+        /// scores the new positions.
         playouts: u32,
     },
 }
@@ -111,7 +113,7 @@ impl Bot {
             Bot::Aggressive => best_by(game, &moves, aggressive_score),
             Bot::Safe => best_by(game, &moves, safe_score),
             Bot::Expectimax { depth } => expectimax_move(game, &moves, *depth),
-            Bot::Mcts { playouts } => mcts_move(game, *playouts, rng),
+            Bot::Mcts { playouts } => mcts_move(game, *playouts),
         })
     }
 }
@@ -440,187 +442,487 @@ fn best_reply(game: &Game, seat: Seat, value: impl Fn(&Game) -> f64) -> f64 {
     }
 }
 
-/// One node of the MCTS tree: a decision (children per legal move) or a dice node
-/// (children per roll value).
-struct Node {
-    game: Game,
-    visits: u32,
-    /// Total reward per seat.
-    reward: [f64; MAX_SEATS],
-    children: Vec<(u8, usize)>,
-    untried: Vec<u8>,
+// ---------------------------------------------------------------------------------------
+// MCTS: the tree holds decision nodes (one child per distinct move) and dice nodes (one child
+// per distinct roll outcome, with its probability). Each iteration walks down the tree (UCB
+// at decisions, the least-visited outcome relative to its probability at dice), expands the
+// dice node it reaches (every roll, and every reply to it), and scores the new positions
+// with a race estimate. Values back up exactly: the expectation at dice nodes, the mover's
+// best child at decision nodes. No random playouts: their noise cost more than their depth
+// gave.
+
+/// The weights of the MCTS bot's race estimate ([`race_rolls`], [`race_chance`]). Fitted
+/// (least squares on the win chances of positions and on the differences between the moves
+/// of decisions) to the exact win chances of two-player CS162 games, which value iteration
+/// over every position gives (`src/ludo/policy/fit.rs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Weights {
+    /// Rolls a yard token waits for the entering roll, on top of its distance.
+    pub yard_wait: f64,
+    /// Extra rolls when every token is in the yard (nothing to do with the other rolls).
+    pub all_in_yard: f64,
+    /// A stack of k tokens needs `1 + stack_share * (k - 1)` times one token's rolls.
+    pub stack_share: f64,
+    /// An opponent token waiting off the track by its first squares (where it cannot be
+    /// hit): the share of their value our pieces that must still pass it may lose.
+    pub guard: f64,
+    /// Extra rolls for a token waiting on an off-track entry square.
+    pub ready_cost: f64,
+    /// The seat to roll is this many rolls ahead.
+    pub tempo: f64,
+    /// The win chance is a logistic of the lead over `scale + scale_growth * sqrt(rolls
+    /// left for both)`.
+    pub scale: f64,
+    /// See `scale`.
+    pub scale_growth: f64,
+    /// Rolls per 3.5 steps between a seat's first and last token out (they never stack).
+    pub spread: f64,
+    /// Rolls a token needs from `DISTANCE_KNOTS[i]` steps before home (linear between the
+    /// knots, 1/3.5 a step beyond the last).
+    pub distance: [f64; KNOTS],
+    /// The chance of being hit by an opponent piece `d` steps behind (1 to 12).
+    pub hit: [f64; 12],
 }
 
-fn node_actions(game: &Game) -> Vec<u8> {
-    match game.phase() {
-        Phase::Roll => (1..=6).collect(),
-        Phase::Move(_) => game.legal_moves().iter().map(|m| m.token).collect(),
-        Phase::Over => Vec::new(),
+/// Number of knots of [`Weights::distance`].
+pub(crate) const KNOTS: usize = 9;
+/// Distances to home of the knots of [`Weights::distance`].
+pub(crate) const DISTANCE_KNOTS: [i16; KNOTS] = [1, 6, 7, 12, 24, 36, 48, 57, 58];
+
+/// The fitted weights.
+pub(crate) const WEIGHTS: Weights = Weights {
+    yard_wait: 4.6406,
+    all_in_yard: -4.9688,
+    stack_share: 0.5250,
+    guard: 0.0937,
+    ready_cost: 2.1171,
+    tempo: 0.1922,
+    scale: 0.6328,
+    scale_growth: 1.9578,
+    spread: 0.3922,
+    distance: [
+        -0.1409, -0.0951, 0.4579, 1.6638, 6.3626, 10.1708, 13.4354, 15.6084, 22.0158,
+    ],
+    hit: [
+        0.1514, 0.1361, 0.1310, 0.1267, 0.1155, 0.1160, 0.0683, 0.0563, 0.0457, 0.0382, 0.0268,
+        0.0238,
+    ],
+};
+
+impl Weights {
+    /// Rolls a token `remaining` steps before home needs.
+    fn distance_cost(&self, remaining: i16) -> f64 {
+        if remaining <= 0 {
+            return 0.0;
+        }
+        let k = &DISTANCE_KNOTS;
+        let d = &self.distance;
+        if remaining <= k[0] {
+            return d[0];
+        }
+        for i in 1..KNOTS {
+            if remaining <= k[i] {
+                let f = (remaining - k[i - 1]) as f64 / (k[i] - k[i - 1]) as f64;
+                return d[i - 1] + f * (d[i] - d[i - 1]);
+            }
+        }
+        d[KNOTS - 1] + (remaining - k[KNOTS - 1]) as f64 / 3.5
     }
 }
 
-fn step_with(game: &Game, action: u8) -> Game {
-    let mut child = *game;
-    match game.phase() {
-        Phase::Roll => {
-            let _ = child.roll(action);
-        }
-        Phase::Move(roll) => {
-            let _ = child.play(Move {
-                seat: game.current_player() as u8,
-                token: action,
-                roll,
-            });
-        }
-        Phase::Over => {}
+/// The chance that an opponent piece hits `seat`'s piece on track `square` in its next turn
+/// or so (by [`Weights::hit`], from how far behind each opponent piece stands).
+fn hit_chance(game: &Game, seat: Seat, square: u8, w: &Weights) -> f64 {
+    let r = game.rules();
+    if r.is_safe_square(square) {
+        return 0.0;
     }
-    child
+    let mut chance = 0.0;
+    for other in game.seats().filter(|&s| s != seat) {
+        let Some(target) = r.step_on_square(other, square) else {
+            continue;
+        };
+        let steps = &game.board().seat_steps(other)[..r.tokens as usize];
+        let mut seen_yard = false;
+        for (t, &s) in steps.iter().enumerate() {
+            let behind = if in_yard(s) {
+                if seen_yard {
+                    continue;
+                }
+                seen_yard = true;
+                // A 6 to enter onto step 0, then the rest.
+                target as i16 + 6
+            } else if steps[..t].contains(&s) || s >= r.home_step {
+                continue; // a stack is one piece; home tokens hit nobody
+            } else {
+                target as i16 - s as i16
+            };
+            if (1..=12).contains(&behind) {
+                chance += w.hit[behind as usize - 1];
+            }
+        }
+    }
+    chance.min(0.6)
 }
 
-/// The reward of a game for every seat, in [0, 1]: by rank once the game is decided for a
-/// seat, otherwise from the evaluation (a logistic of the roll lead over the best opponent).
-fn rewards(game: &Game) -> [f64; MAX_SEATS] {
-    let seats: Vec<Seat> = game.seats().collect();
+/// A race estimate: the die rolls `seat` (not finished) still needs to bring every token
+/// home, counting waits for the entering roll, exact finishes, stacks, and the expected
+/// loss to opponents that can hit a piece.
+fn race_rolls(game: &Game, seat: Seat, w: &Weights) -> f64 {
+    let r = game.rules();
+    let n = r.tokens as usize;
+    let steps = &game.board().seat_steps(seat)[..n];
+    let yard_cost = w.yard_wait + w.distance_cost(r.home_step as i16 + 1);
+    let mut total = 0.0;
+    let mut counted = 0u8;
+    let mut yard = 0;
+    for (t, &s) in steps.iter().enumerate() {
+        if counted & (1 << t) != 0 {
+            continue;
+        }
+        if in_yard(s) {
+            counted |= 1 << t;
+            yard += 1;
+            total += yard_cost;
+            continue;
+        }
+        let piece = game.board().piece_mask(r, seat, t);
+        counted |= piece;
+        if s >= r.home_step {
+            continue;
+        }
+        let k = piece.count_ones() as f64;
+        let cost = w.distance_cost((r.home_step - s) as i16);
+        total += cost * (1.0 + w.stack_share * (k - 1.0));
+        if let Some(square) = r.track_square(seat, s) {
+            total += hit_chance(game, seat, square, w) * (yard_cost - cost) * k;
+        } else if s < r.first_track_step {
+            total += w.ready_cost;
+        }
+    }
+    if yard == n {
+        total += w.all_in_yard;
+    }
+    if r.first_track_step > 0 {
+        // Opponent tokens waiting off the track by its first squares cannot be hit, and
+        // our tokens still have to pass in front of them.
+        for other in game.seats().filter(|&o| o != seat) {
+            let waits = game.board().seat_steps(other)[..n]
+                .iter()
+                .any(|&s| !in_yard(s) && s < r.first_track_step);
+            let zone = r
+                .track_square(other, r.first_track_step)
+                .and_then(|square| r.step_on_square(seat, square));
+            if let (true, Some(zone)) = (waits, zone) {
+                let loss = yard_cost - w.distance_cost((r.home_step - zone) as i16);
+                let passing = steps.iter().filter(|&&s| s < zone + 5).count();
+                total += w.guard * loss * passing as f64;
+            }
+        }
+    }
+    let out = steps.iter().filter(|&&s| !in_yard(s) && s < r.home_step);
+    if let (Some(lo), Some(hi)) = (out.clone().min(), out.max())
+        && hi > lo
+    {
+        total += w.spread * (hi - lo) as f64 / 3.5;
+    }
+    total
+}
+
+/// The chance that a seat with `lead` rolls over the best other unfinished seat finishes
+/// first (`own` and `other` are the rolls both need; `to_roll`: it rolls next).
+fn race_chance(own: f64, other: f64, to_roll: bool, w: &Weights) -> f64 {
+    let lead = other - own + if to_roll { w.tempo } else { -w.tempo };
+    let scale = w.scale + w.scale_growth * (own.max(0.0) + other.max(0.0)).sqrt();
+    1.0 / (1.0 + (-lead / scale.max(0.1)).exp())
+}
+
+/// The chance that `seat` (not finished) finishes before the best of the other unfinished
+/// seats: a logistic of its lead in [`race_rolls`].
+#[cfg(test)]
+fn win_chance(game: &Game, seat: Seat, w: &Weights) -> f64 {
+    let best_other = game
+        .seats()
+        .filter(|&s| s != seat && !game.is_finished(s))
+        .map(|s| race_rolls(game, s, w))
+        .fold(f64::INFINITY, f64::min);
+    if best_other.is_infinite() {
+        return 1.0;
+    }
+    let to_roll = game.phase() != Phase::Over && game.current_player() == seat;
+    race_chance(race_rolls(game, seat, w), best_other, to_roll, w)
+}
+
+/// The reward of a position for every seat, in [0, 1]: 1 for the winner down to 0 for the
+/// last by rank; an unranked seat gets its race chance share of the best rank left.
+fn leaf_values(game: &Game, w: &Weights) -> [f64; MAX_SEATS] {
     let mut out = [0.0; MAX_SEATS];
-    let n = seats.len().max(2) as f64 - 1.0;
-    let ranked: Vec<Seat> = game.ranking().collect();
-    for &s in &seats {
-        out[s] = match ranked.iter().position(|&r| r == s) {
-            Some(i) => 1.0 - i as f64 / n,
-            None if game.is_over() => 0.0,
-            None => 1.0 / (1.0 + (-evaluate(game, s) / ROLLOUT_SCALE).exp()),
+    let n = game.seats().count().max(2) as f64 - 1.0;
+    let mut ranked = 0;
+    for (i, s) in game.ranking().enumerate() {
+        out[s] = 1.0 - i as f64 / n;
+        ranked += 1;
+    }
+    if game.is_over() {
+        return out;
+    }
+    let best_left = 1.0 - ranked as f64 / n;
+    let mut rolls = [f64::INFINITY; MAX_SEATS];
+    for s in game.seats().filter(|&s| !game.is_finished(s)) {
+        rolls[s] = race_rolls(game, s, w);
+    }
+    for s in game.seats().filter(|&s| !game.is_finished(s)) {
+        let other = (0..MAX_SEATS)
+            .filter(|&o| o != s)
+            .map(|o| rolls[o])
+            .fold(f64::INFINITY, f64::min);
+        let to_roll = game.current_player() == s;
+        out[s] = if other.is_infinite() {
+            best_left
+        } else {
+            best_left * race_chance(rolls[s], other, to_roll, w)
         };
     }
     out
 }
 
-/// Rolls and moves a playout goes on for before the evaluation scores it.
-const ROLLOUT_EVENTS: u32 = 16;
-/// How many rolls of lead make a playout's reward about 0.73 (logistic scale).
-const ROLLOUT_SCALE: f64 = 6.0;
+/// A node of the tree.
+struct Node {
+    /// A decision (move phase), a dice node (roll phase) or a finished game.
+    game: Game,
+    /// The estimated reward of every seat.
+    value: [f64; MAX_SEATS],
+    visits: u32,
+    /// The node's children are `children[first..first + count]` once expanded.
+    first: u32,
+    count: u8,
+    expanded: bool,
+}
 
-/// Play on for a while with a fast policy (mostly the CS162 rule, sometimes random), then
-/// score the position.
-fn rollout(mut game: Game, rng: &mut Rng) -> [f64; MAX_SEATS] {
-    for _ in 0..ROLLOUT_EVENTS {
+/// A child: its node, its probability (dice nodes) and the token that moves (decisions).
+struct Child {
+    node: u32,
+    prob: f64,
+    token: u8,
+}
+
+struct Tree<'w> {
+    nodes: Vec<Node>,
+    children: Vec<Child>,
+    weights: &'w Weights,
+}
+
+/// A roll that leaves only one move (or only moves to the same position) is played at once.
+fn settle(game: Game) -> Game {
+    if let Phase::Move(_) = game.phase() {
+        let mut only: Option<Game> = None;
+        for mv in game.legal_moves().iter() {
+            let mut child = game;
+            let _ = child.play(mv);
+            match only {
+                None => only = Some(child),
+                Some(o) if o == child => {}
+                Some(_) => return game,
+            }
+        }
+        if let Some(o) = only {
+            return o;
+        }
+    }
+    game
+}
+
+impl Tree<'_> {
+    fn add(&mut self, game: Game) -> u32 {
+        let value = match game.phase() {
+            Phase::Move(_) => [0.0; MAX_SEATS], // set when expanded, right away
+            _ => leaf_values(&game, self.weights),
+        };
+        self.nodes.push(Node {
+            game,
+            value,
+            visits: 0,
+            first: 0,
+            count: 0,
+            expanded: false,
+        });
+        self.nodes.len() as u32 - 1
+    }
+
+    fn kids(&self, at: u32) -> &[Child] {
+        let node = &self.nodes[at as usize];
+        &self.children[node.first as usize..node.first as usize + node.count as usize]
+    }
+
+    /// Give node `at` its children: one per distinct move at a decision, one per distinct
+    /// outcome at a dice node (decision outcomes are expanded too, so that every new
+    /// position is scored).
+    fn expand(&mut self, at: u32) {
+        let game = self.nodes[at as usize].game;
+        let mut kids: [(u32, f64, u8); 6] = [(0, 0.0, 0); 6];
+        let mut count = 0;
         match game.phase() {
-            Phase::Over => break,
-            Phase::Roll => {
-                let v = rng.die();
-                let _ = game.roll(v);
-            }
+            Phase::Over => {}
             Phase::Move(_) => {
-                let moves = game.legal_moves();
-                let mv = if rng.below(4) == 0 {
-                    nth(&moves, rng.below(moves.len() as u32) as usize)
-                } else {
-                    cs162_move(&game, &moves)
-                };
-                let _ = game.play(mv);
+                for mv in game.legal_moves().iter() {
+                    let mut child = game;
+                    let _ = child.play(mv);
+                    if kids[..count]
+                        .iter()
+                        .any(|k| self.nodes[k.0 as usize].game == child)
+                    {
+                        continue;
+                    }
+                    if count < kids.len() {
+                        kids[count] = (self.add(child), 0.0, mv.token);
+                        count += 1;
+                    }
+                }
+            }
+            Phase::Roll => {
+                for value in 1..=6 {
+                    let mut child = game;
+                    let _ = child.roll(value);
+                    let child = settle(child);
+                    if let Some(k) = kids[..count]
+                        .iter_mut()
+                        .find(|k| self.nodes[k.0 as usize].game == child)
+                    {
+                        k.1 += 1.0 / 6.0;
+                        continue;
+                    }
+                    kids[count] = (self.add(child), 1.0 / 6.0, value);
+                    count += 1;
+                }
             }
         }
+        let first = self.children.len() as u32;
+        for &(node, prob, token) in &kids[..count] {
+            self.children.push(Child { node, prob, token });
+        }
+        let node = &mut self.nodes[at as usize];
+        node.first = first;
+        node.count = count as u8;
+        node.expanded = true;
+        for &(child, _, _) in &kids[..count] {
+            if let Phase::Move(_) = self.nodes[child as usize].game.phase() {
+                self.expand(child);
+            }
+        }
+        self.refresh(at);
     }
-    rewards(&game)
+
+    /// A node's value from its children: the expectation at a dice node, the mover's best
+    /// child at a decision.
+    fn refresh(&mut self, at: u32) {
+        let node = &self.nodes[at as usize];
+        if node.count == 0 {
+            return;
+        }
+        let mut value = [0.0; MAX_SEATS];
+        if node.game.phase() == Phase::Roll {
+            for c in self.kids(at) {
+                let child = &self.nodes[c.node as usize].value;
+                for (v, x) in value.iter_mut().zip(child) {
+                    *v += c.prob * x;
+                }
+            }
+        } else {
+            let mover = node.game.current_player();
+            let mut best = f64::NEG_INFINITY;
+            for c in self.kids(at) {
+                let child = &self.nodes[c.node as usize].value;
+                if child[mover] > best {
+                    best = child[mover];
+                    value = *child;
+                }
+            }
+        }
+        self.nodes[at as usize].value = value;
+    }
+
+    /// The child to walk down to from `at` (expanded, not over), if any.
+    fn select(&self, at: u32, c: f64) -> Option<u32> {
+        let node = &self.nodes[at as usize];
+        let mut best = (f64::NEG_INFINITY, None);
+        if node.game.phase() == Phase::Roll {
+            // Visit the outcomes in proportion to their probabilities.
+            for k in self.kids(at) {
+                let child = &self.nodes[k.node as usize];
+                let score = k.prob / (child.visits as f64 + 1.0);
+                if !child.game.is_over() && score > best.0 {
+                    best = (score, Some(k.node));
+                }
+            }
+        } else {
+            let mover = node.game.current_player();
+            let ln = (node.visits as f64 + 1.0).ln();
+            for k in self.kids(at) {
+                let child = &self.nodes[k.node as usize];
+                let score = child.value[mover] + c * (ln / (child.visits as f64 + 1.0)).sqrt();
+                if !child.game.is_over() && score > best.0 {
+                    best = (score, Some(k.node));
+                }
+            }
+        }
+        best.1
+    }
 }
 
-fn mcts_move(game: &Game, playouts: u32, rng: &mut Rng) -> Move {
-    let moves = game.legal_moves();
-    let mut nodes = vec![Node {
-        game: *game,
-        visits: 0,
-        reward: [0.0; MAX_SEATS],
-        children: Vec::new(),
-        untried: node_actions(game),
-    }];
-    for _ in 0..playouts {
-        // Select.
-        let mut path = vec![0usize];
-        let mut at = 0usize;
-        loop {
-            let node = &nodes[at];
-            if node.game.is_over() {
-                break;
-            }
-            if !node.untried.is_empty() && node.game.phase() != Phase::Roll {
-                break;
-            }
-            if node.game.phase() == Phase::Roll {
-                // A dice node: sample the roll, expanding its child if new.
-                let value = rng.die();
-                if let Some(&(_, c)) = node.children.iter().find(|(a, _)| *a == value) {
-                    at = c;
-                    path.push(at);
-                    continue;
-                }
-                let child_game = step_with(&node.game, value);
-                let idx = nodes.len();
-                nodes.push(Node {
-                    game: child_game,
-                    visits: 0,
-                    reward: [0.0; MAX_SEATS],
-                    children: Vec::new(),
-                    untried: node_actions(&child_game),
-                });
-                nodes[at].children.push((value, idx));
-                at = idx;
-                path.push(at);
-                continue;
-            }
-            let mover = node.game.current_player();
-            let ln = (node.visits.max(1) as f64).ln();
-            let mut best = (f64::NEG_INFINITY, at);
-            for &(_, c) in &node.children {
-                let ch = &nodes[c];
-                let mean = ch.reward[mover] / ch.visits.max(1) as f64;
-                let ucb = mean + 0.7 * (ln / ch.visits.max(1) as f64).sqrt();
-                if ucb > best.0 {
-                    best = (ucb, c);
-                }
-            }
-            if best.1 == at {
-                break;
-            }
-            at = best.1;
-            path.push(at);
-        }
-        // Expand.
-        if let Some(action) = nodes[at].untried.pop() {
-            let child_game = step_with(&nodes[at].game, action);
-            let idx = nodes.len();
-            nodes.push(Node {
-                game: child_game,
-                visits: 0,
-                reward: [0.0; MAX_SEATS],
-                children: Vec::new(),
-                untried: node_actions(&child_game),
-            });
-            nodes[at].children.push((action, idx));
-            at = idx;
-            path.push(at);
-        }
-        // Simulate and back up.
-        let reward = rollout(nodes[at].game, rng);
-        for &i in &path {
-            nodes[i].visits += 1;
-            for (total, r) in nodes[i].reward.iter_mut().zip(reward) {
-                *total += r;
-            }
-        }
-    }
-    let root = &nodes[0];
-    let best = root
-        .children
-        .iter()
-        .max_by_key(|(_, c)| nodes[*c].visits)
-        .map(|&(a, _)| a);
-    match best {
-        Some(token) => moves
-            .iter()
-            .find(|m| m.token == token)
-            .unwrap_or_else(|| nth(&moves, 0)),
-        None => nth(&moves, 0),
-    }
+/// UCB exploration constant (rewards are win chances in [0, 1]).
+const UCB_C: f64 = 0.2;
+
+fn mcts_move(game: &Game, iterations: u32) -> Move {
+    mcts_search(game, iterations, UCB_C, &WEIGHTS)
 }
+
+/// The MCTS move in `game` (which waits for a move) after `iterations` tree iterations.
+pub(crate) fn mcts_search(game: &Game, iterations: u32, c: f64, weights: &Weights) -> Move {
+    let moves = game.legal_moves();
+    let mut tree = Tree {
+        nodes: Vec::with_capacity(iterations as usize * 8 + 8),
+        children: Vec::with_capacity(iterations as usize * 8 + 8),
+        weights,
+    };
+    let root = tree.add(*game);
+    tree.expand(root);
+    if tree.nodes[root as usize].count > 1 {
+        let mut path = Vec::new();
+        for _ in 0..iterations {
+            path.clear();
+            let mut at = root;
+            loop {
+                path.push(at);
+                if !tree.nodes[at as usize].expanded {
+                    tree.expand(at);
+                    break;
+                }
+                match tree.select(at, c) {
+                    Some(next) => at = next,
+                    None => break,
+                }
+            }
+            for &i in path.iter().rev() {
+                tree.nodes[i as usize].visits += 1;
+                tree.refresh(i);
+            }
+        }
+    }
+    let mover = game.current_player();
+    let mut best = (f64::NEG_INFINITY, None);
+    for k in tree.kids(root) {
+        let v = tree.nodes[k.node as usize].value[mover];
+        if v > best.0 {
+            best = (v, Some(k.token));
+        }
+    }
+    best.1
+        .and_then(|token| moves.iter().find(|m| m.token == token))
+        .unwrap_or_else(|| nth(&moves, 0))
+}
+
+#[cfg(test)]
+mod fit;
 
 #[cfg(test)]
 mod tests {
@@ -680,6 +982,99 @@ mod tests {
             let a = play_out(Rules::STANDARD, [bot; 4], 9);
             let b = play_out(Rules::STANDARD, [bot; 4], 9);
             assert_eq!(a, b);
+        }
+    }
+
+    /// Wins of `a` over `b` in `games` two-player games (seats A and C, half with each first).
+    fn head_to_head(rules: Rules, a: Bot, b: Bot, games: u64) -> u64 {
+        let mut wins = 0;
+        for i in 0..games {
+            let first = i % 2 == 0;
+            let bots = if first { [a, b] } else { [b, a] };
+            let mut g = Game::new(rules, &[0, 2], 1000 + i).unwrap();
+            let mut rng = Rng::new(i);
+            while !g.is_over() {
+                match g.phase() {
+                    Phase::Roll => {
+                        g.roll_die().unwrap();
+                    }
+                    _ => {
+                        let bot = bots[usize::from(g.current_player() == 2)];
+                        let mv = bot.choose(&g, &mut rng).unwrap();
+                        g.play(mv).unwrap();
+                    }
+                }
+            }
+            wins += u64::from(g.winner() == Some(if first { 0 } else { 2 }));
+        }
+        wins
+    }
+
+    #[test]
+    fn mcts_beats_random() {
+        for rules in [Rules::CS162, Rules::GT] {
+            let wins = head_to_head(rules, Bot::Mcts { playouts: 50 }, Bot::Random, 200);
+            assert!(wins > 130, "{} {wins}/200", rules.name());
+        }
+    }
+
+    #[test]
+    fn mcts_captures_a_stack_near_its_home() {
+        // C's two tokens stand stacked at their step 16 (A's step 44); A's p at 40 hits them
+        // with the 4, q could run on instead.
+        let mut g = Game::new(Rules::CS162, &[0, 2], 1).unwrap();
+        g.set_step(0, 0, 40);
+        g.set_step(0, 1, 10);
+        g.set_step(2, 0, 16);
+        g.set_step(2, 1, 16);
+        g.roll(4).unwrap();
+        assert_eq!(g.legal_moves().len(), 2);
+        let mv = Bot::Mcts { playouts: 50 }
+            .choose(&g, &mut Rng::new(0))
+            .unwrap();
+        assert_eq!(mv.token, 0);
+        let mut after = g;
+        after.play(mv).unwrap();
+        assert!(in_yard(after.board().step(2, 0)) && in_yard(after.board().step(2, 1)));
+    }
+
+    #[test]
+    fn mcts_is_deterministic_and_ignores_the_random_state() {
+        let mut g = Game::new(Rules::CS162, &[0, 2], 3).unwrap();
+        g.set_step(0, 0, 12);
+        g.set_step(0, 1, 30);
+        g.set_step(2, 0, 40);
+        g.set_step(2, 1, 0);
+        g.roll(4).unwrap();
+        let bot = Bot::Mcts { playouts: 100 };
+        let first = bot.choose(&g, &mut Rng::new(1));
+        for seed in 2..6 {
+            assert_eq!(bot.choose(&g, &mut Rng::new(seed)), first);
+        }
+    }
+
+    #[test]
+    fn win_chance_is_a_sane_race_estimate() {
+        let w = &WEIGHTS;
+        let start = Game::new(Rules::CS162, &[0, 2], 1).unwrap();
+        let a = win_chance(&start, 0, w);
+        assert!((0.45..0.6).contains(&a), "{a}");
+        assert!((a + win_chance(&start, 2, w) - 1.0).abs() < 1e-9);
+        // A far ahead.
+        let mut g = start;
+        g.set_step(0, 0, 50);
+        g.set_step(0, 1, 52);
+        g.set_step(2, 0, 3);
+        assert!(win_chance(&g, 0, w) > 0.9);
+        // The distance costs grow with the distance.
+        for d in 2..70 {
+            assert!(w.distance_cost(d) >= w.distance_cost(d - 1) - 0.05, "{d}");
+        }
+        // Every seat gets a reward in [0, 1], for any number of players.
+        for rules in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+            let g = Game::new(rules, &[0, 1, 2, 3], 5).unwrap();
+            let v = leaf_values(&g, w);
+            assert!(v.iter().all(|x| (0.0..=1.0).contains(x)), "{v:?}");
         }
     }
 
