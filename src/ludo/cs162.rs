@@ -183,7 +183,7 @@ impl Cs162Game {
         let allowed = (0..RULES.tokens as usize)
             .filter(|&t| self.board.target(&geometry(), seat, t, roll).is_some())
             .fold(0u8, |mask, t| mask | (1 << t));
-        priority_token(&RULES, &self.board, seat, roll, allowed)
+        priority_token(&geometry(), &self.board, seat, roll, allowed)
     }
 
     /// Put a token at a step count directly (for tests and hand-made positions); the caller

@@ -13,7 +13,8 @@ use super::board::{Board, MoveOutcome, in_yard};
 use super::error::LudoError;
 use super::game::{Game, Move, MoveList, Phase};
 use super::rng::Rng;
-use super::rules::{MAX_SEATS, MAX_TOKENS, Rules, Seat};
+use super::rules::{MAX_SEATS, MAX_TOKENS, Seat};
+use super::tables::Geometry;
 
 /// A built-in bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -132,13 +133,14 @@ fn nth(moves: &MoveList, i: usize) -> Move {
 /// can move): (1) with the entering roll, the first yard token; (2) a home-column token
 /// that reaches home exactly; (3) the first token whose move captures; (4) the token with
 /// the lowest step count, the first on a tie.
-pub fn priority_token(
-    rules: &Rules,
+pub fn priority_token<G: Geometry + ?Sized>(
+    geometry: &G,
     board: &Board,
     seat: Seat,
     roll: u8,
     allowed: u8,
 ) -> Option<usize> {
+    let rules = geometry.rules();
     let n = rules.tokens as usize;
     let steps = &board.seat_steps(seat)[..n];
     let ok = |t: usize| allowed & (1 << t) != 0;
@@ -149,7 +151,7 @@ pub fn priority_token(
     }
     let mut landing = [None; MAX_TOKENS];
     for t in (0..n).filter(|&t| ok(t)) {
-        landing[t] = board.landing(rules, seat, t, roll);
+        landing[t] = board.landing(geometry, seat, t, roll);
     }
     if let Some(t) = (0..n).find(|&t| {
         rules.in_home_column(steps[t])
@@ -158,8 +160,8 @@ pub fn priority_token(
     }) {
         return Some(t);
     }
-    if let Some(t) =
-        (0..n).find(|&t| landing[t].is_some_and(|to| board.captures_on(rules, seat, steps[t], to)))
+    if let Some(t) = (0..n)
+        .find(|&t| landing[t].is_some_and(|to| board.captures_on(geometry, seat, steps[t], to)))
     {
         return Some(t);
     }
@@ -172,7 +174,7 @@ fn cs162_move(game: &Game, moves: &MoveList) -> Move {
     let first = nth(moves, 0);
     let allowed = moves.iter().fold(0u8, |m, mv| m | (1 << mv.token));
     let seat = first.seat as Seat;
-    match priority_token(game.rules(), game.board(), seat, first.roll, allowed) {
+    match priority_token(&game.geometry(), game.board(), seat, first.roll, allowed) {
         Some(t) => moves
             .iter()
             .find(|m| m.token as usize == t)
@@ -215,9 +217,12 @@ fn threats(game: &Game, seat: Seat, square: u8) -> u32 {
 
 fn outcome_of(game: &Game, mv: Move) -> (Game, MoveOutcome) {
     let mut after = *game;
-    let outcome = after
-        .board
-        .apply(&game.rules, mv.seat as Seat, mv.token as usize, mv.roll);
+    let outcome = after.board.apply(
+        &game.geometry(),
+        mv.seat as Seat,
+        mv.token as usize,
+        mv.roll,
+    );
     (after, outcome)
 }
 
@@ -927,6 +932,7 @@ mod fit;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ludo::rules::Rules;
 
     fn play_out(rules: Rules, bots: [Bot; 4], seed: u64) -> Game {
         let mut g = Game::new(rules, &[0, 1, 2, 3], seed).unwrap();

@@ -14,6 +14,7 @@
 use std::sync::OnceLock;
 
 use super::*;
+use crate::ludo::rules::Rules;
 
 /// Values of steps −1..=57.
 const STEPS: usize = 59;
