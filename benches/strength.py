@@ -1,7 +1,7 @@
 """Bot strength: a round-robin tournament between the built-in bots, written out as a Markdown
-table (docs/strength.md) and an SVG chart (docs/strength.svg) for the README.
+table (docs/strength-<rules>.md) and an SVG chart (docs/strength-<rules>.svg) for the README.
 
-    python benches/strength.py                  # the README's table: about 10 minutes
+    python benches/strength.py --games 40000    # the README's table: about 15 minutes
     python benches/strength.py --games 2000     # a quick look
 
 Every pairing plays `--games` two-player games (seats A and C), half with each bot first; the
@@ -11,14 +11,15 @@ win rate of a bot is over all its games, with a 95% Wilson interval.
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from pathlib import Path
 
 import LudoGame
-from LudoGame.sim import TournamentResult
+from LudoGame.sim import TournamentResult, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
-BOTS = ["random", "cs162", "aggressive", "safe", "expectimax:1", "expectimax:2"]
+BOTS = ["random", "cs162", "aggressive", "safe", "expectimax:1", "expectimax:2", "mcts:200"]
 
 
 def markdown(result: TournamentResult, seconds: float) -> str:
@@ -52,6 +53,28 @@ def markdown(result: TournamentResult, seconds: float) -> str:
                 n, w = result.pairs[(b, a)]
                 cells.append(f"{(n - w) / n:.3f}")
         out.append(f"| `{a}` | " + " | ".join(cells) + " |")
+    out += [
+        "",
+        "Every pairing, the winner first: its wins, the 95% Wilson interval of its win rate, and",
+        "the two-sided p-value of a fair coin (normal approximation):",
+        "",
+        "| bot | against | games | wins | win rate | 95% interval | p |",
+        "|---|---|---:|---:|---:|---|---:|",
+    ]
+    rank = {n: i for i, n in enumerate(names)}
+    pairs = []
+    for (a, b), (n, w) in result.pairs.items():
+        if w < n - w or (2 * w == n and rank[b] < rank[a]):
+            a, b, w = b, a, n - w
+        pairs.append((rank[a], rank[b], a, b, n, w))
+    for _, _, a, b, n, w in sorted(pairs):
+        lo, hi = wilson_interval(w, n)
+        z = (w - n / 2) / math.sqrt(n / 4)
+        p = math.erfc(abs(z) / math.sqrt(2))
+        p_text = f"{p:.1e}" if p > 0 else "< 1e-300"
+        out.append(
+            f"| `{a}` | `{b}` | {n:,} | {w:,} | {w / n:.3f} | {lo:.3f}–{hi:.3f} | {p_text} |"
+        )
     return "\n".join(out) + "\n"
 
 
