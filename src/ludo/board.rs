@@ -278,7 +278,7 @@ impl Board {
 
     /// [`Board::apply`] for a move whose [`Board::target`] is known to be `target`.
     #[inline(always)]
-    pub(crate) fn apply_to<G: Geometry + ?Sized>(
+    fn apply_to<G: Geometry + ?Sized>(
         &mut self,
         g: &G,
         seat: Seat,

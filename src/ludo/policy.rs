@@ -109,7 +109,8 @@ impl Bot {
             return moves.iter().next();
         }
         Some(match self {
-            Bot::Random => nth(&moves, rng.below(moves.len() as u32) as usize), // (above)
+            // Answered from the move mask above; kept for a complete match.
+            Bot::Random => nth(&moves, rng.below(moves.len() as u32) as usize),
             Bot::Cs162 => cs162_move(game, &moves),
             Bot::Aggressive => best_by(game, &moves, aggressive_score),
             Bot::Safe => best_by(game, &moves, safe_score),
