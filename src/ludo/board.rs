@@ -46,6 +46,23 @@ impl MoveOutcome {
     }
 }
 
+/// For each mask of seats, the mask with the four token bits of each of those seats set.
+const SEAT_NIBBLES: [u16; 16] = {
+    let mut out = [0u16; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut s = 0;
+        while s < MAX_SEATS {
+            if m & (1 << s) != 0 {
+                out[m] |= 0xF << (MAX_TOKENS * s);
+            }
+            s += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
 /// Is this step count in the yard?
 #[inline]
 pub fn in_yard(step: Step) -> bool {
@@ -132,18 +149,23 @@ impl Board {
         seat: Seat,
         square: u8,
     ) -> [u8; MAX_SEATS] {
-        let rules = g.rules();
-        let others = self.seats & !(1 << seat);
-        // Built in one register: writing the bytes one by one and reading them back as a
-        // word stalls the store buffer on this hot path.
-        let mut hit = 0u32;
-        for other in 0..MAX_SEATS {
-            // A seat whose route does not pass the square gets a step no token has.
-            let step = g.step_on_square(other, square).unwrap_or(Step::MIN);
-            let mask = self.tokens_at(rules, other, step) & 0u8.wrapping_sub((others >> other) & 1);
-            hit |= (mask as u32) << (8 * other);
+        let m = self.others_on_square_mask(g, seat, square);
+        std::array::from_fn(|s| ((m >> (MAX_TOKENS * s)) & 0xF) as u8)
+    }
+
+    /// The tokens of the seats other than `seat` on track `square`, as one mask with bit
+    /// `4 * seat + token` (all sixteen token slots compared at once).
+    #[inline(always)]
+    fn others_on_square_mask<G: Geometry + ?Sized>(&self, g: &G, seat: Seat, square: u8) -> u16 {
+        let want = g.square_steps(square);
+        let have = self.steps.as_flattened();
+        let mut hit = 0u16;
+        for (i, (&h, &w)) in have.iter().zip(&want).enumerate() {
+            hit |= ((h == w) as u16) << i;
         }
-        hit.to_le_bytes()
+        let others = (self.seats & !(1 << seat)) as usize & 0xF;
+        let tokens = ((1u16 << g.rules().tokens) - 1).wrapping_mul(0x1111);
+        hit & SEAT_NIBBLES[others] & tokens
     }
 
     /// Is there an opponent block (two or more tokens of one other seat) on `square`?
@@ -215,11 +237,7 @@ impl Board {
         let Some(square) = g.track_square(seat, to) else {
             return false;
         };
-        !g.is_safe_square(square)
-            && self
-                .others_on_square(g, seat, square)
-                .iter()
-                .any(|&m| m != 0)
+        !g.is_safe_square(square) && self.others_on_square_mask(g, seat, square) != 0
     }
 
     /// Where a move would end, own-token bumps included, or `None` when it is not legal.
@@ -303,25 +321,17 @@ impl Board {
         } else {
             self.piece_mask(rules, seat, token)
         };
-        for t in 0..rules.tokens as usize {
-            if moved & (1 << t) != 0 {
-                self.steps[seat][t] = to;
-            }
+        for (t, s) in self.steps[seat].iter_mut().enumerate() {
+            *s = if moved & (1 << t) != 0 { to } else { *s };
         }
         let mut captured = [0u8; MAX_SEATS];
         if to != from
             && let Some(square) = g.track_square(seat, to)
             && !g.is_safe_square(square)
         {
-            captured = self.others_on_square(g, seat, square);
-            if captured != [0; MAX_SEATS] {
-                for (other, &mask) in captured.iter().enumerate() {
-                    for t in 0..rules.tokens as usize {
-                        if mask & (1 << t) != 0 {
-                            self.send_to_yard(rules, other, t);
-                        }
-                    }
-                }
+            let hit = self.others_on_square_mask(g, seat, square);
+            if hit != 0 {
+                self.capture(rules, hit, &mut captured);
             }
         }
         MoveOutcome {
@@ -333,6 +343,20 @@ impl Board {
             bumped,
             captured,
             reached_home: from < rules.home_step && to >= rules.home_step,
+        }
+    }
+
+    /// Send the tokens of `hit` (bit `4 * seat + token`) back to their yards, and note them
+    /// in `captured` (kept out of line: captures are rare next to plain moves).
+    #[inline(never)]
+    fn capture(&mut self, rules: &Rules, hit: u16, captured: &mut [u8; MAX_SEATS]) {
+        for (other, mask) in captured.iter_mut().enumerate() {
+            *mask = ((hit >> (MAX_TOKENS * other)) & 0xF) as u8;
+            for t in 0..rules.tokens as usize {
+                if *mask & (1 << t) != 0 {
+                    self.send_to_yard(rules, other, t);
+                }
+            }
         }
     }
 

@@ -293,17 +293,23 @@ impl Game {
 
     /// Bit mask of the tokens of `seat` that can move with `roll`, one per piece (a stack
     /// by its lowest token).
-    #[inline(always)]
+    #[inline]
     fn movable(&self, seat: Seat, roll: u8) -> u8 {
-        let r = &self.rules;
-        let g = self.geometry();
+        self.movable_in(&self.geometry(), seat, roll)
+    }
+
+    /// [`Game::movable`] over the geometry `g` (the game's own rules, maybe as constants).
+    #[inline(always)]
+    fn movable_in<G: Geometry>(&self, g: &G, seat: Seat, roll: u8) -> u8 {
+        let r = g.rules();
+        let n = r.tokens as usize;
         let steps = self.board.seat_steps(seat);
         let mut mask = 0u8;
         let mut yard = 0u8;
-        for (t, &step) in steps[..r.tokens as usize].iter().enumerate() {
+        for (t, &step) in steps[..n].iter().enumerate() {
             yard |= (in_yard(step) as u8) << t;
             let ok = if r.own_tokens == OwnTokens::Block {
-                self.board.target(&g, seat, t, roll).is_some()
+                self.board.target(g, seat, t, roll).is_some()
             } else {
                 g.route_target(step, roll).is_some()
             };
@@ -313,14 +319,15 @@ impl Game {
             mask &= yard;
         }
         if r.own_tokens == OwnTokens::Stack {
-            // A stack moves as one piece, named by its lowest token: drop every movable
-            // token with a lower movable mate (without branching on the dice).
-            let movers = mask & !yard;
+            // A stack moves as one piece, named by its lowest token: drop every token with
+            // a lower mate on its square (mates share the step, so they are movable alike;
+            // yard tokens never stack).
             let mut drop = 0u8;
-            for (t, &step) in steps[..r.tokens as usize].iter().enumerate() {
+            for t in 1..n {
+                let step = steps[t];
                 let stackable = step >= r.first_track_step && step < r.finish_step;
-                let lower = self.board.tokens_at(r, seat, step) & movers & ((1 << t) - 1);
-                drop |= ((stackable && lower != 0) as u8) << t;
+                let lower = steps[..t].iter().fold(false, |acc, &s| acc | (s == step));
+                drop |= ((stackable && lower) as u8) << t;
             }
             mask &= !drop;
         }
@@ -424,14 +431,22 @@ impl Game {
 
     /// Roll the seeded die in the roll phase (the caller checked the phase).
     #[inline(always)]
-    pub(crate) fn apply_die(&mut self) -> RollResult {
+    pub(crate) fn apply_die_in<G: Geometry>(&mut self, g: &G) -> RollResult {
         let value = self.rng.die();
-        self.apply_roll(value)
+        self.apply_roll_in(g, value)
     }
 
     /// A roll of `value` (1–6) in the roll phase: the checks are the caller's.
-    #[inline(always)]
+    #[inline]
     fn apply_roll(&mut self, value: u8) -> RollResult {
+        let rules = self.rules;
+        let g = self.fast_with(&rules);
+        self.apply_roll_in(&g, value)
+    }
+
+    /// [`Game::apply_roll`] over the geometry `g`.
+    #[inline(always)]
+    fn apply_roll_in<G: Geometry>(&mut self, g: &G, value: u8) -> RollResult {
         let seat = self.current;
         self.passed = NONE;
         self.passed_by_forfeit = false;
@@ -440,15 +455,15 @@ impl Game {
         } else {
             self.sixes = 0;
         }
-        let limit = self.rules.six_limit;
+        let limit = g.rules().six_limit;
         let forfeit = value == 6 && limit > 0 && self.sixes >= limit;
         if forfeit {
             self.end_turn(Some(true));
             return RollResult::Forfeit;
         }
-        self.pending = self.movable(seat as Seat, value);
+        self.pending = self.movable_in(g, seat as Seat, value);
         if self.pending == 0 {
-            if self.six_gives_roll(value) {
+            if six_gives_roll(g.rules(), self.extra, value) {
                 self.extra = true;
                 self.passed = seat;
             } else {
@@ -461,14 +476,14 @@ impl Game {
         }
     }
 
+    /// The game's tables with `rules`, a copy of the game's rules (so that the game can
+    /// change while the geometry is borrowed).
     #[inline(always)]
-    fn six_gives_roll(&self, value: u8) -> bool {
-        value == 6
-            && match self.rules.six_bonus {
-                SixBonus::Never => false,
-                SixBonus::Once => !self.extra,
-                SixBonus::Always => true,
-            }
+    fn fast_with<'a>(&self, rules: &'a Rules) -> Fast<'a> {
+        Fast {
+            rules,
+            tables: self.geo.0,
+        }
     }
 
     /// The turn passes to the next seat that still plays. `passed` says whether it passed
@@ -529,24 +544,28 @@ impl Game {
 
     /// Play `mv`, one of the pending legal moves, with the pending `roll` (the checks are
     /// the caller's).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn apply_move(&mut self, mv: Move, roll: u8) -> Event {
+        let rules = self.rules;
+        let g = self.fast_with(&rules);
+        self.apply_move_in(&g, mv, roll)
+    }
+
+    /// [`Game::apply_move`] over the geometry `g`.
+    #[inline(always)]
+    pub(crate) fn apply_move_in<G: Geometry>(&mut self, g: &G, mv: Move, roll: u8) -> Event {
         let seat = mv.seat as Seat;
-        let geo = Fast {
-            rules: &self.rules,
-            tables: self.geo.0,
-        };
-        let outcome = self.board.apply(&geo, seat, mv.token as usize, roll);
+        let r = g.rules();
+        let outcome = self.board.apply(g, seat, mv.token as usize, roll);
         self.pending = 0;
-        let finished = self.board.is_finished(&self.rules, seat);
+        let finished = self.board.is_finished(r, seat);
         self.done |= (finished as u8) << seat;
         let mut extra_roll = false;
         if finished {
-            self.rank(seat);
+            self.rank(r, seat);
             self.end_turn(None);
         } else {
-            let r = &self.rules;
-            extra_roll = self.six_gives_roll(roll)
+            extra_roll = six_gives_roll(r, self.extra, roll)
                 || (r.capture_bonus && outcome.captured_any())
                 || (r.finish_bonus && outcome.reached_home);
             if extra_roll {
@@ -577,17 +596,17 @@ impl Game {
         mv
     }
 
-    fn rank(&mut self, seat: Seat) {
+    fn rank(&mut self, rules: &Rules, seat: Seat) {
         self.ranking[self.ranked as usize] = seat as u8;
         self.ranked += 1;
         let playing = self.board.seat_mask();
         let left = playing & !self.done;
-        let over = match self.rules.end {
+        let over = match rules.end {
             EndCondition::FirstWinner => true,
             EndCondition::FullRanking => left.count_ones() <= 1 || playing.count_ones() == 1,
         };
         if over {
-            if self.rules.end == EndCondition::FullRanking {
+            if rules.end == EndCondition::FullRanking {
                 for s in (0..MAX_SEATS).filter(|&s| left & (1 << s) != 0) {
                     self.ranking[self.ranked as usize] = s as u8;
                     self.ranked += 1;
@@ -682,6 +701,17 @@ impl Game {
             _ => 0,
         };
     }
+}
+
+/// Does a roll of `value` give another roll, when `extra` says whether it was an extra roll?
+#[inline(always)]
+fn six_gives_roll(rules: &Rules, extra: bool, value: u8) -> bool {
+    value == 6
+        && match rules.six_bonus {
+            SixBonus::Never => false,
+            SixBonus::Once => !extra,
+            SixBonus::Always => true,
+        }
 }
 
 /// A game with its history: every event and the state before it, for `undo`.

@@ -9,6 +9,7 @@ use super::game::{Event, Game, Phase};
 use super::policy::Bot;
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, Rules, Seat};
+use super::tables::{CS162, Fast, GT, Geometry, PresetGeometry, STANDARD, Tables};
 
 /// A game that has not ended after this many rolls is cut off (counted as unfinished).
 pub const MAX_ROLLS: u32 = 100_000;
@@ -81,11 +82,7 @@ impl SimConfig {
 
     /// Play game `i` to the end and add it to `out`.
     pub fn play_game(&self, i: u64, out: &mut SimResult) {
-        let Ok(start) = Game::new(self.rules, &self.seats, 0) else {
-            return;
-        };
-        let bots = self.bot_of_seat();
-        self.play_from(&start, &bots, i, out);
+        out.extend(self.run(i, 1, 1));
     }
 
     /// The bot of each seat (random for seats that do not play).
@@ -97,8 +94,56 @@ impl SimConfig {
         bot_of
     }
 
+    /// Play games `from..from + n` from the new game `start`. The presets run with their
+    /// rules as compile-time constants ([`PresetGeometry`]); any other rule set runs the
+    /// same code with its rules read at run time.
+    fn play_range(&self, start: &Game, bot_of: &[Bot; MAX_SEATS], from: u64, n: u64) -> SimResult {
+        let mut r = SimResult::default();
+        r.rolls.reserve(n as usize);
+        r.captures.reserve(n as usize);
+        r.finishing.reserve(n as usize * self.seats.len());
+        let rules = self.rules;
+        if rules == PresetGeometry::<CS162>::RULES {
+            self.play_games(&PresetGeometry::<CS162>::new(), start, bot_of, from, n, &mut r);
+        } else if rules == PresetGeometry::<STANDARD>::RULES {
+            self.play_games(&PresetGeometry::<STANDARD>::new(), start, bot_of, from, n, &mut r);
+        } else if rules == PresetGeometry::<GT>::RULES {
+            self.play_games(&PresetGeometry::<GT>::new(), start, bot_of, from, n, &mut r);
+        } else {
+            let geo = Fast {
+                rules: &rules,
+                tables: Tables::of(&rules),
+            };
+            self.play_games(&geo, start, bot_of, from, n, &mut r);
+        }
+        r
+    }
+
+    /// Play games `from..from + n` over the geometry `geo` of the game's rules.
+    fn play_games<G: Geometry>(
+        &self,
+        geo: &G,
+        start: &Game,
+        bot_of: &[Bot; MAX_SEATS],
+        from: u64,
+        n: u64,
+        out: &mut SimResult,
+    ) {
+        for i in from..from + n {
+            self.play_from(geo, start, bot_of, i, out);
+        }
+    }
+
     /// Play game `i` from the new game `start` (its die reseeded for game `i`).
-    fn play_from(&self, start: &Game, bot_of: &[Bot; MAX_SEATS], i: u64, out: &mut SimResult) {
+    #[inline(always)]
+    fn play_from<G: Geometry>(
+        &self,
+        geo: &G,
+        start: &Game,
+        bot_of: &[Bot; MAX_SEATS],
+        i: u64,
+        out: &mut SimResult,
+    ) {
         let (dice, bots_seed) = self.game_seeds(i);
         let mut bot_rng = Rng::new(bots_seed);
         let mut g = *start;
@@ -112,17 +157,20 @@ impl SimConfig {
                         break;
                     }
                     rolls += 1;
-                    g.apply_die();
+                    g.apply_die_in(geo);
                 }
                 Phase::Move(roll) => {
-                    let Some(mv) = bot_of[g.current_player()].choose(&g, &mut bot_rng) else {
+                    let bot = bot_of[g.current_player()];
+                    let mv = if bot == Bot::Random {
+                        g.random_move(&mut bot_rng)
+                    } else {
+                        // Built-in bots choose among the legal moves; anything else is refused.
+                        bot.choose(&g, &mut bot_rng).filter(|mv| g.is_pending(mv))
+                    };
+                    let Some(mv) = mv else {
                         break;
                     };
-                    // Built-in bots choose among the legal moves; anything else is refused.
-                    if !g.is_pending(&mv) {
-                        break;
-                    }
-                    if let Event::Move { outcome, .. } = g.apply_move(mv, roll) {
+                    if let Event::Move { outcome, .. } = g.apply_move_in(geo, mv, roll) {
                         captures += outcome.captured.iter().map(|m| m.count_ones()).sum::<u32>();
                     }
                 }
@@ -164,16 +212,7 @@ impl SimConfig {
             return SimResult::default();
         };
         let bots = self.bot_of_seat();
-        let run_chunk = |(from, n): (u64, u64)| {
-            let mut r = SimResult::default();
-            r.rolls.reserve(n as usize);
-            r.captures.reserve(n as usize);
-            r.finishing.reserve(n as usize * self.seats.len());
-            for i in from..from + n {
-                self.play_from(&start, &bots, i, &mut r);
-            }
-            r
-        };
+        let run_chunk = |(from, n): (u64, u64)| self.play_range(&start, &bots, from, n);
         let parts: Vec<SimResult> = if chunks.len() <= 1 {
             chunks.into_iter().map(run_chunk).collect()
         } else {

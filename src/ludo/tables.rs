@@ -8,7 +8,7 @@
 use std::sync::Mutex;
 
 use super::board::Step;
-use super::rules::{MAX_SEATS, Overshoot, Rules, Seat};
+use super::rules::{MAX_SEATS, MAX_TOKENS, Overshoot, Rules, Seat};
 
 /// Answers about a rule set's routes: the board's functions ask these and nothing else.
 pub trait Geometry {
@@ -23,6 +23,22 @@ pub trait Geometry {
     fn step_on_square(&self, seat: Seat, square: u8) -> Option<Step>;
     /// Is track `square` safe?
     fn is_safe_square(&self, square: u8) -> bool;
+    /// For every seat and token slot (`4 * seat + token`), the step at which that seat's
+    /// tokens stand on track `square` ([`Step::MIN`], which no token has, where the seat's
+    /// route does not pass it): compared with the board's steps in one go, it finds every
+    /// token on the square.
+    fn square_steps(&self, square: u8) -> [Step; 16];
+}
+
+/// [`Geometry::square_steps`] from [`Geometry::step_on_square`].
+fn square_steps_of<G: Geometry + ?Sized>(g: &G, square: u8) -> [Step; 16] {
+    let mut out = [Step::MIN; 16];
+    for (i, s) in out.iter_mut().enumerate() {
+        if let Some(step) = g.step_on_square(i / MAX_TOKENS, square) {
+            *s = step;
+        }
+    }
+    out
 }
 
 impl Geometry for Rules {
@@ -46,6 +62,9 @@ impl Geometry for Rules {
     fn is_safe_square(&self, square: u8) -> bool {
         Rules::is_safe_square(self, square)
     }
+    fn square_steps(&self, square: u8) -> [Step; 16] {
+        square_steps_of(self, square)
+    }
 }
 
 /// "No answer" in the step tables.
@@ -64,6 +83,7 @@ pub struct Tables {
     target: [[i8; TABLE_ROLLS]; 256],
     square: [[u8; 256]; MAX_SEATS],
     on_square: [[i8; 256]; MAX_SEATS],
+    square_steps: [[i8; 16]; 256],
     safe: [bool; 256],
 }
 
@@ -105,6 +125,7 @@ impl Tables {
             target: [[NO_STEP; TABLE_ROLLS]; 256],
             square: [[NO_SQUARE; 256]; MAX_SEATS],
             on_square: [[NO_STEP; 256]; MAX_SEATS],
+            square_steps: [[Step::MIN; 16]; 256],
             safe: [false; 256],
         };
         for byte in 0..=255u8 {
@@ -127,6 +148,7 @@ impl Tables {
                 }
             }
             t.safe[sq as usize] = rules.is_safe_square(sq);
+            t.square_steps[sq as usize] = rules.square_steps(sq);
         }
         t
     }
@@ -144,6 +166,86 @@ impl Tables {
         let t: &'static Tables = Box::leak(Box::new(Tables::build(rules)));
         cache.push(t);
         t
+    }
+}
+
+/// A preset's number in [`PresetGeometry`].
+pub const CS162: u8 = 0;
+/// A preset's number in [`PresetGeometry`].
+pub const STANDARD: u8 = 1;
+/// A preset's number in [`PresetGeometry`].
+pub const GT: u8 = 2;
+
+/// One of the three presets ([`CS162`], [`STANDARD`], [`GT`]) with its tables, the rule set
+/// fixed when the code is compiled: every option the move code reads is then a constant, and
+/// the branches on the options fold away. Simulation plays the presets with it; the code it
+/// runs is the same generic code every other [`Geometry`] runs.
+#[derive(Clone, Copy)]
+pub struct PresetGeometry<const P: u8> {
+    tables: &'static Tables,
+}
+
+impl<const P: u8> PresetGeometry<P> {
+    /// The preset's rules.
+    pub const RULES: Rules = match P {
+        CS162 => Rules::CS162,
+        STANDARD => Rules::STANDARD,
+        _ => Rules::GT,
+    };
+
+    /// The preset with its shared tables.
+    pub fn new() -> Self {
+        PresetGeometry {
+            tables: Tables::of(&Self::RULES),
+        }
+    }
+}
+
+impl<const P: u8> Default for PresetGeometry<P> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const P: u8> Geometry for PresetGeometry<P> {
+    #[inline(always)]
+    fn rules(&self) -> &Rules {
+        match P {
+            CS162 => &Rules::CS162,
+            STANDARD => &Rules::STANDARD,
+            _ => &Rules::GT,
+        }
+    }
+    #[inline(always)]
+    fn route_target(&self, step: Step, roll: u8) -> Option<Step> {
+        self.fast().route_target(step, roll)
+    }
+    #[inline(always)]
+    fn track_square(&self, seat: Seat, step: Step) -> Option<u8> {
+        self.fast().track_square(seat, step)
+    }
+    #[inline(always)]
+    fn step_on_square(&self, seat: Seat, square: u8) -> Option<Step> {
+        self.fast().step_on_square(seat, square)
+    }
+    #[inline(always)]
+    fn is_safe_square(&self, square: u8) -> bool {
+        // Constant `false` for the presets, which have no safe squares.
+        self.rules().safe_squares && self.fast().is_safe_square(square)
+    }
+    #[inline(always)]
+    fn square_steps(&self, square: u8) -> [Step; 16] {
+        self.fast().square_steps(square)
+    }
+}
+
+impl<const P: u8> PresetGeometry<P> {
+    #[inline(always)]
+    fn fast(&self) -> Fast<'_> {
+        Fast {
+            rules: self.rules(),
+            tables: self.tables,
+        }
     }
 }
 
@@ -183,6 +285,10 @@ impl Geometry for Fast<'_> {
     #[inline]
     fn is_safe_square(&self, square: u8) -> bool {
         self.tables.safe[square as usize]
+    }
+    #[inline]
+    fn square_steps(&self, square: u8) -> [Step; 16] {
+        self.tables.square_steps[square as usize]
     }
 }
 
@@ -230,6 +336,7 @@ mod tests {
             }
             for sq in 0..r.track_len {
                 assert_eq!(f.is_safe_square(sq), r.is_safe_square(sq));
+                assert_eq!(f.square_steps(sq), r.square_steps(sq));
                 for seat in 0..MAX_SEATS {
                     assert_eq!(f.step_on_square(seat, sq), r.step_on_square(seat, sq));
                 }
