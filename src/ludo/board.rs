@@ -63,6 +63,37 @@ const SEAT_NIBBLES: [u16; 16] = {
     out
 };
 
+// The masks below pack four tokens to a seat, four seats to a board.
+const _: () = assert!(MAX_TOKENS == 4 && MAX_SEATS == 4);
+
+/// For each mask of four tokens, the word whose bytes are 0xFF at those tokens.
+const BYTES_OF_TOKENS: [u32; 16] = {
+    let mut out = [0u32; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut t = 0;
+        while t < 4 {
+            if m & (1 << t) != 0 {
+                out[m] |= 0xFF << (8 * t);
+            }
+            t += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
+/// Bit `k` set where byte `k` of `a` equals byte `k` of `b`, for the eight bytes at once.
+#[inline(always)]
+pub(crate) fn equal_bytes(a: u64, b: u64) -> u8 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let x = a ^ b;
+    // Top bit of each byte set where the byte of x is zero (no carry crosses bytes).
+    let zero = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
+    // The eight top bits gathered into the top byte by one multiply.
+    ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
 /// Is this step count in the yard?
 #[inline]
 pub fn in_yard(step: Step) -> bool {
@@ -159,10 +190,9 @@ impl Board {
     fn others_on_square_mask<G: Geometry + ?Sized>(&self, g: &G, seat: Seat, square: u8) -> u16 {
         let want = g.square_steps(square);
         let have = self.steps.as_flattened();
-        let mut hit = 0u16;
-        for (i, (&h, &w)) in have.iter().zip(&want).enumerate() {
-            hit |= ((h == w) as u16) << i;
-        }
+        let word = |b: &[i8], i: usize| u64::from_le_bytes(std::array::from_fn(|k| b[i + k] as u8));
+        let hit = equal_bytes(word(have, 0), word(&want, 0)) as u16
+            | (equal_bytes(word(have, 8), word(&want, 8)) as u16) << 8;
         let others = (self.seats & !(1 << seat)) as usize & 0xF;
         let tokens = ((1u16 << g.rules().tokens) - 1).wrapping_mul(0x1111);
         hit & SEAT_NIBBLES[others] & tokens
@@ -321,9 +351,11 @@ impl Board {
         } else {
             self.piece_mask(rules, seat, token)
         };
-        for (t, s) in self.steps[seat].iter_mut().enumerate() {
-            *s = if moved & (1 << t) != 0 { to } else { *s };
-        }
+        // Every moved token takes the new step, in one word.
+        let word = u32::from_le_bytes(self.steps[seat].map(|s| s as u8));
+        let m = BYTES_OF_TOKENS[moved as usize & 0xF];
+        let word = (word & !m) | ((to as u8 as u32).wrapping_mul(0x0101_0101) & m);
+        self.steps[seat] = word.to_le_bytes().map(|b| b as i8);
         let mut captured = [0u8; MAX_SEATS];
         if to != from
             && let Some(square) = g.track_square(seat, to)
@@ -385,6 +417,29 @@ mod tests {
 
     const R: Rules = Rules::CS162;
     const AB: u8 = 0b0011;
+
+    #[test]
+    fn equal_bytes_finds_every_equal_byte() {
+        let mut rng = crate::ludo::rng::Rng::new(3);
+        for i in 0..20_000 {
+            let a = rng.next_u64();
+            // Make some bytes equal, some differ by one bit only, some entirely.
+            let mut b = rng.next_u64();
+            let pick = rng.next_u64();
+            for k in 0..8 {
+                let byte = 0xFFu64 << (8 * k);
+                match (pick >> (2 * k)) & 3 {
+                    0 | 1 => b = (b & !byte) | (a & byte),
+                    2 => b = (b & !byte) | ((a ^ (1u64 << (8 * k + (i % 8)))) & byte),
+                    _ => {}
+                }
+            }
+            let want = (0..8).fold(0u8, |m, k| {
+                m | ((((a >> (8 * k)) as u8 == (b >> (8 * k)) as u8) as u8) << k)
+            });
+            assert_eq!(equal_bytes(a, b), want, "{a:#x} {b:#x}");
+        }
+    }
 
     #[test]
     fn leaving_the_yard_needs_a_six() {

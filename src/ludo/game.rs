@@ -125,6 +125,24 @@ pub enum Event {
 
 pub(crate) const NONE: u8 = u8::MAX;
 
+/// For each mask of four tokens, its `k`-th token (lowest first).
+const NTH_TOKEN: [[u8; 4]; 16] = {
+    let mut out = [[0u8; 4]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let (mut t, mut k) = (0, 0);
+        while t < 4 {
+            if m & (1 << t) != 0 {
+                out[m][k] = t as u8;
+                k += 1;
+            }
+            t += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
 /// The route tables of a game's rules. They follow from the rules, so they take no part in
 /// comparing or hashing games.
 #[derive(Clone, Copy)]
@@ -350,19 +368,15 @@ impl Game {
         let Phase::Move(roll) = self.phase else {
             return None;
         };
-        let mut mask = self.pending;
+        let mask = self.pending;
         let n = mask.count_ones();
         if n == 0 {
             return None;
         }
-        if n > 1 {
-            for _ in 0..rng.below(n) {
-                mask &= mask - 1;
-            }
-        }
+        let k = if n > 1 { rng.below(n) } else { 0 };
         Some(Move {
             seat: self.current,
-            token: mask.trailing_zeros() as u8,
+            token: NTH_TOKEN[mask as usize & 0xF][k as usize & 3],
             roll,
         })
     }
