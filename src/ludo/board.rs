@@ -152,12 +152,14 @@ impl Board {
     /// tokens on its square (track or home column, D8); otherwise just `token` itself.
     #[inline(always)]
     pub fn piece_mask(&self, rules: &Rules, seat: Seat, token: usize) -> u8 {
-        let s = self.steps[seat][token];
-        let stackable = s >= rules.first_track_step && s < rules.finish_step;
-        if !stackable || rules.own_tokens != OwnTokens::Stack {
+        if rules.own_tokens != OwnTokens::Stack {
             return 1 << token;
         }
-        self.tokens_at(rules, seat, s)
+        let s = self.steps[seat][token];
+        let stackable = (s >= rules.first_track_step) & (s < rules.finish_step);
+        // Chosen without a branch: whether the token stands in a stack follows the dice.
+        let pick = 0u8.wrapping_sub(stackable as u8);
+        (self.tokens_at(rules, seat, s) & pick) | ((1 << token) & !pick)
     }
 
     /// Bit mask of `seat`'s tokens at `step`.
@@ -338,7 +340,7 @@ impl Board {
         let from = self.steps[seat][token];
         let to = self.bump(rules, seat, token, target);
         let stayed = target == from;
-        let bounced = !in_yard(from) && from as i16 + roll as i16 > rules.finish_step as i16;
+        let bounced = !in_yard(from) & (from as i16 + roll as i16 > rules.finish_step as i16);
         let bumped = if to == from && !stayed {
             // Bumped past the end: count the own tokens it ran into.
             (target..=rules.finish_step).count() as u8
@@ -346,25 +348,20 @@ impl Board {
             (to - target) as u8
         };
         // Leaving the yard moves one token only: yard tokens are never stacked.
-        let moved = if in_yard(from) {
-            1 << token
-        } else {
-            self.piece_mask(rules, seat, token)
-        };
+        let moved = self.piece_mask(rules, seat, token);
         // Every moved token takes the new step, in one word.
         let word = u32::from_le_bytes(self.steps[seat].map(|s| s as u8));
         let m = BYTES_OF_TOKENS[moved as usize & 0xF];
         let word = (word & !m) | ((to as u8 as u32).wrapping_mul(0x0101_0101) & m);
         self.steps[seat] = word.to_le_bytes().map(|b| b as i8);
+        // Opponents on the landing square go home; `hit` is 0 off the track (no square)
+        // and on safe squares. Computed without branches: only a capture branches.
+        let square = g.track_square(seat, to).unwrap_or(u8::MAX);
+        let open = (to != from) & !g.is_safe_square(square);
+        let hit = self.others_on_square_mask(g, seat, square) & 0u16.wrapping_sub(open as u16);
         let mut captured = [0u8; MAX_SEATS];
-        if to != from
-            && let Some(square) = g.track_square(seat, to)
-            && !g.is_safe_square(square)
-        {
-            let hit = self.others_on_square_mask(g, seat, square);
-            if hit != 0 {
-                self.capture(rules, hit, &mut captured);
-            }
+        if hit != 0 {
+            self.capture(rules, hit, &mut captured);
         }
         MoveOutcome {
             moved: if to == from && !stayed { 0 } else { moved },

@@ -373,7 +373,7 @@ impl Game {
         if n == 0 {
             return None;
         }
-        let k = if n > 1 { rng.below(n) } else { 0 };
+        let k = rng.below_if_choice(n);
         Some(Move {
             seat: self.current,
             token: NTH_TOKEN[mask as usize & 0xF][k as usize & 3],
@@ -464,11 +464,8 @@ impl Game {
         let seat = self.current;
         self.passed = NONE;
         self.passed_by_forfeit = false;
-        if value == 6 {
-            self.sixes = self.sixes.saturating_add(1);
-        } else {
-            self.sixes = 0;
-        }
+        // A 6 counts on, anything else resets (no branch: the value is the die's).
+        self.sixes = self.sixes.saturating_add(1) & 0u8.wrapping_sub((value == 6) as u8);
         let limit = g.rules().six_limit;
         let forfeit = value == 6 && limit > 0 && self.sixes >= limit;
         if forfeit {

@@ -1,5 +1,8 @@
 //! The seeded die. SplitMix64: tiny, fast, and the same sequence on every machine.
 
+/// SplitMix64's increment.
+const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// A deterministic random number generator; its whole state is one `u64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rng(u64);
@@ -17,7 +20,7 @@ impl Rng {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -27,6 +30,17 @@ impl Rng {
     /// A number in `0..n` (multiply-shift; the bias is below 2^-58 for n ≤ 64).
     pub fn below(&mut self, n: u32) -> u32 {
         ((self.next_u64() as u128 * n as u128) >> 64) as u32
+    }
+
+    /// A number in `0..n` for `n` ≥ 2, as [`Rng::below`]; 0 for `n` ≤ 1, drawing nothing.
+    /// Whether it draws is decided without a branch (the count of choices follows the dice).
+    #[inline]
+    pub fn below_if_choice(&mut self, n: u32) -> u32 {
+        let mut next = *self;
+        let k = next.below(n.max(1));
+        let draw = (n > 1) as u64;
+        self.0 = self.0.wrapping_add(draw.wrapping_mul(GOLDEN_GAMMA));
+        k
     }
 
     /// A die roll, 1 to 6.
@@ -51,6 +65,20 @@ mod tests {
         }
         for &c in &counts[1..] {
             assert!((9_000..11_000).contains(&c), "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn below_if_choice_draws_only_for_a_choice() {
+        for n in 0..=6 {
+            let (mut a, mut b) = (Rng::new(9), Rng::new(9));
+            let k = a.below_if_choice(n);
+            if n > 1 {
+                assert_eq!(k, b.below(n));
+            } else {
+                assert_eq!(k, 0);
+            }
+            assert_eq!(a, b, "n = {n}");
         }
     }
 

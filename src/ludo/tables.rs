@@ -21,7 +21,7 @@ pub trait Geometry {
     fn track_square(&self, seat: Seat, step: Step) -> Option<u8>;
     /// The step at which `seat`'s tokens stand on track `square`, if their route passes it.
     fn step_on_square(&self, seat: Seat, square: u8) -> Option<Step>;
-    /// Is track `square` safe?
+    /// Is track `square` safe? (`false` for a square off the track.)
     fn is_safe_square(&self, square: u8) -> bool;
     /// For every seat and token slot (`4 * seat + token`), the step at which that seat's
     /// tokens stand on track `square` ([`Step::MIN`], which no token has, where the seat's
@@ -30,9 +30,13 @@ pub trait Geometry {
     fn square_steps(&self, square: u8) -> [Step; 16];
 }
 
-/// [`Geometry::square_steps`] from [`Geometry::step_on_square`].
+/// [`Geometry::square_steps`] from [`Geometry::step_on_square`] (no steps for a square
+/// off the track).
 fn square_steps_of<G: Geometry + ?Sized>(g: &G, square: u8) -> [Step; 16] {
     let mut out = [Step::MIN; 16];
+    if square >= g.rules().track_len {
+        return out;
+    }
     for (i, s) in out.iter_mut().enumerate() {
         if let Some(step) = g.step_on_square(i / MAX_TOKENS, square) {
             *s = step;
@@ -337,6 +341,9 @@ mod tests {
             for sq in 0..r.track_len {
                 assert_eq!(f.is_safe_square(sq), r.is_safe_square(sq));
                 assert_eq!(f.square_steps(sq), r.square_steps(sq));
+                assert_eq!(f.square_steps(u8::MAX), [Step::MIN; 16]);
+                assert_eq!(r.square_steps(u8::MAX), [Step::MIN; 16]);
+                assert!(!f.is_safe_square(u8::MAX) && !r.is_safe_square(u8::MAX));
                 for seat in 0..MAX_SEATS {
                     assert_eq!(f.step_on_square(seat, sq), r.step_on_square(seat, sq));
                 }
