@@ -12,10 +12,23 @@ pub type Step = i8;
 pub const YARD: Step = -1;
 
 /// Where every token of every seat stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
-    steps: [[Step; MAX_TOKENS]; MAX_SEATS],
+    /// Every token's step, one byte each, a word per seat (token 0 in the low byte). A
+    /// seat's bytes are always written as one word, so reads never wait on a narrower
+    /// write to the same bytes.
+    steps: [u32; MAX_SEATS],
     seats: u8,
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let seats: Vec<[Step; MAX_TOKENS]> = (0..MAX_SEATS).map(|s| self.seat_steps(s)).collect();
+        f.debug_struct("Board")
+            .field("steps", &seats)
+            .field("seats", &self.seats)
+            .finish()
+    }
 }
 
 /// What one move did.
@@ -104,18 +117,18 @@ impl Board {
     /// A board where the seats in `seat_mask` play, every token in its yard (on its own
     /// start slot when the rules number them).
     pub fn new(rules: &Rules, seat_mask: u8) -> Board {
-        let mut steps = [[YARD; MAX_TOKENS]; MAX_SEATS];
+        let mut b = Board {
+            steps: [u32::from_le_bytes([YARD as u8; MAX_TOKENS]); MAX_SEATS],
+            seats: seat_mask & ((1 << MAX_SEATS) - 1),
+        };
         if rules.yard_slots {
-            for seat in steps.iter_mut() {
-                for (t, s) in seat.iter_mut().enumerate() {
-                    *s = YARD - t as Step;
+            for seat in 0..MAX_SEATS {
+                for t in 0..MAX_TOKENS {
+                    b.set_step(seat, t, YARD - t as Step);
                 }
             }
         }
-        Board {
-            steps,
-            seats: seat_mask & ((1 << MAX_SEATS) - 1),
-        }
+        b
     }
 
     /// Does `seat` play on this board?
@@ -132,18 +145,19 @@ impl Board {
     /// Step count of one token.
     #[inline]
     pub fn step(&self, seat: Seat, token: usize) -> Step {
-        self.steps[seat][token]
+        (self.steps[seat] >> (8 * (token & (MAX_TOKENS - 1)))) as u8 as Step
     }
 
     /// Step counts of all token slots of one seat (only the first `rules.tokens` are used).
-    pub fn seat_steps(&self, seat: Seat) -> &[Step; MAX_TOKENS] {
-        &self.steps[seat]
+    #[inline(always)]
+    pub fn seat_steps(&self, seat: Seat) -> [Step; MAX_TOKENS] {
+        self.steps[seat].to_le_bytes().map(|b| b as Step)
     }
 
     /// Has every token of `seat` come home?
     #[inline]
     pub fn is_finished(&self, rules: &Rules, seat: Seat) -> bool {
-        self.steps[seat][..rules.tokens as usize]
+        self.seat_steps(seat)[..rules.tokens as usize]
             .iter()
             .all(|&s| s >= rules.home_step)
     }
@@ -155,7 +169,7 @@ impl Board {
         if rules.own_tokens != OwnTokens::Stack {
             return 1 << token;
         }
-        let s = self.steps[seat][token];
+        let s = self.step(seat, token);
         let stackable = (s >= rules.first_track_step) & (s < rules.finish_step);
         // Chosen without a branch: whether the token stands in a stack follows the dice.
         let pick = 0u8.wrapping_sub(stackable as u8);
@@ -167,8 +181,7 @@ impl Board {
     pub(crate) fn tokens_at(&self, rules: &Rules, seat: Seat, step: Step) -> u8 {
         // All four token slots compared at once: bytes equal to `step` become zero bytes,
         // zero bytes become their top bit, and a multiply gathers the four top bits.
-        let x = u32::from_le_bytes(self.steps[seat].map(|s| s as u8))
-            ^ (step as u8 as u32).wrapping_mul(0x0101_0101);
+        let x = self.steps[seat] ^ (step as u8 as u32).wrapping_mul(0x0101_0101);
         let zero = !(((x & 0x7F7F_7F7F).wrapping_add(0x7F7F_7F7F)) | x | 0x7F7F_7F7F);
         let mask = ((zero >> 7).wrapping_mul(0x0102_0408) >> 24) as u8;
         mask & ((1u8 << rules.tokens) - 1)
@@ -191,10 +204,10 @@ impl Board {
     #[inline(always)]
     fn others_on_square_mask<G: Geometry + ?Sized>(&self, g: &G, seat: Seat, square: u8) -> u16 {
         let want = g.square_steps(square);
-        let have = self.steps.as_flattened();
-        let word = |b: &[i8], i: usize| u64::from_le_bytes(std::array::from_fn(|k| b[i + k] as u8));
-        let hit = equal_bytes(word(have, 0), word(&want, 0)) as u16
-            | (equal_bytes(word(have, 8), word(&want, 8)) as u16) << 8;
+        let want = u128::from_le_bytes(want.map(|s| s as u8));
+        let [a, b, c, d] = self.steps.map(|w| w as u64);
+        let hit = equal_bytes(a | b << 32, want as u64) as u16
+            | (equal_bytes(c | d << 32, (want >> 64) as u64) as u16) << 8;
         let others = (self.seats & !(1 << seat)) as usize & 0xF;
         let tokens = ((1u16 << g.rules().tokens) - 1).wrapping_mul(0x1111);
         hit & SEAT_NIBBLES[others] & tokens
@@ -235,7 +248,7 @@ impl Board {
         token: usize,
         roll: u8,
     ) -> Option<Step> {
-        let from = self.steps[seat][token];
+        let from = self.step(seat, token);
         let to = g.route_target(from, roll)?;
         if g.rules().own_tokens == OwnTokens::Block && self.blocked(g, seat, from, roll) {
             return None;
@@ -252,7 +265,7 @@ impl Board {
         roll: u8,
     ) -> bool {
         self.landing(g, seat, token, roll)
-            .is_some_and(|to| self.captures_on(g, seat, self.steps[seat][token], to))
+            .is_some_and(|to| self.captures_on(g, seat, self.step(seat, token), to))
     }
 
     /// Would a move of `seat` from step `from` ending at step `to` capture an opponent?
@@ -288,13 +301,13 @@ impl Board {
     /// mover's own square when that runs past the end of the route); else `target`.
     #[inline(always)]
     fn bump(&self, rules: &Rules, seat: Seat, token: usize, target: Step) -> Step {
-        let from = self.steps[seat][token];
+        let from = self.step(seat, token);
         if rules.own_tokens != OwnTokens::Bump || target == from {
             return target;
         }
         let n = rules.tokens as usize;
         let mut to = target;
-        while (0..n).any(|t| t != token && self.steps[seat][t] == to) {
+        while (0..n).any(|t| t != token && self.step(seat, t) == to) {
             if to >= rules.finish_step {
                 return from;
             }
@@ -315,7 +328,7 @@ impl Board {
         token: usize,
         roll: u8,
     ) -> MoveOutcome {
-        let from = self.steps[seat][token];
+        let from = self.step(seat, token);
         let Some(target) = self.target(g, seat, token, roll) else {
             return MoveOutcome {
                 from,
@@ -337,7 +350,7 @@ impl Board {
         target: Step,
     ) -> MoveOutcome {
         let rules = g.rules();
-        let from = self.steps[seat][token];
+        let from = self.step(seat, token);
         let to = self.bump(rules, seat, token, target);
         let stayed = target == from;
         let bounced = !in_yard(from) & (from as i16 + roll as i16 > rules.finish_step as i16);
@@ -349,16 +362,15 @@ impl Board {
         };
         // Leaving the yard moves one token only: yard tokens are never stacked.
         let moved = self.piece_mask(rules, seat, token);
-        // Every moved token takes the new step, in one word.
-        let word = u32::from_le_bytes(self.steps[seat].map(|s| s as u8));
-        let m = BYTES_OF_TOKENS[moved as usize & 0xF];
-        let word = (word & !m) | ((to as u8 as u32).wrapping_mul(0x0101_0101) & m);
-        self.steps[seat] = word.to_le_bytes().map(|b| b as i8);
         // Opponents on the landing square go home; `hit` is 0 off the track (no square)
         // and on safe squares. Computed without branches: only a capture branches.
         let square = g.track_square(seat, to).unwrap_or(u8::MAX);
         let open = (to != from) & !g.is_safe_square(square);
         let hit = self.others_on_square_mask(g, seat, square) & 0u16.wrapping_sub(open as u16);
+        // Every moved token takes the new step, in one word.
+        let m = BYTES_OF_TOKENS[moved as usize & 0xF];
+        let word = (self.steps[seat] & !m) | ((to as u8 as u32).wrapping_mul(0x0101_0101) & m);
+        self.steps[seat] = word;
         let mut captured = [0u8; MAX_SEATS];
         if hit != 0 {
             self.capture(rules, hit, &mut captured);
@@ -393,18 +405,19 @@ impl Board {
     fn send_to_yard(&mut self, rules: &Rules, seat: Seat, token: usize) {
         let mut slot = YARD;
         if rules.yard_slots {
-            let taken = &self.steps[seat][..rules.tokens as usize];
-            while taken.contains(&slot) {
+            let taken = self.seat_steps(seat);
+            while taken[..rules.tokens as usize].contains(&slot) {
                 slot -= 1;
             }
         }
-        self.steps[seat][token] = slot;
+        self.set_step(seat, token, slot);
     }
 
     /// Set one token's step count directly (for tests and for loading positions). The
     /// caller guarantees the value fits the rules.
     pub fn set_step(&mut self, seat: Seat, token: usize, step: Step) {
-        self.steps[seat][token] = step;
+        let shift = 8 * (token & (MAX_TOKENS - 1));
+        self.steps[seat] = (self.steps[seat] & !(0xFF << shift)) | (step as u8 as u32) << shift;
     }
 }
 
