@@ -5,7 +5,7 @@
 use std::thread;
 
 use super::error::LudoError;
-use super::game::{Event, Game, Phase};
+use super::game::{Event, Game, Phase, RollResult};
 use super::policy::Bot;
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, Rules, Seat};
@@ -150,31 +150,31 @@ impl SimConfig {
         g.rng = Rng::new(dice);
         let mut rolls = 0u32;
         let mut captures = 0u32;
-        loop {
-            match g.phase() {
-                Phase::Roll => {
-                    if rolls == MAX_ROLLS {
-                        break;
-                    }
-                    rolls += 1;
-                    g.apply_die_in(geo);
-                }
-                Phase::Move(roll) => {
-                    let bot = bot_of[g.current_player()];
-                    let mv = if bot == Bot::Random {
-                        g.random_move(&mut bot_rng)
-                    } else {
-                        // Built-in bots choose among the legal moves; anything else is refused.
-                        bot.choose(&g, &mut bot_rng).filter(|mv| g.is_pending(mv))
-                    };
-                    let Some(mv) = mv else {
-                        break;
-                    };
-                    if let Event::Move { outcome, .. } = g.apply_move_in(geo, mv, roll) {
-                        captures += outcome.captured.iter().map(|m| m.count_ones()).sum::<u32>();
-                    }
-                }
-                Phase::Over => break,
+        // A new game waits for a roll, and after every move it waits for a roll again
+        // unless the move ended it: one roll, and the move it allows, per round.
+        while rolls < MAX_ROLLS {
+            rolls += 1;
+            if g.apply_die_in(geo) != RollResult::ToMove {
+                continue;
+            }
+            let Phase::Move(roll) = g.phase() else {
+                break;
+            };
+            let bot = bot_of[g.current_player()];
+            let mv = if bot == Bot::Random {
+                g.random_move(&mut bot_rng)
+            } else {
+                // Built-in bots choose among the legal moves; anything else is refused.
+                bot.choose(&g, &mut bot_rng).filter(|mv| g.is_pending(mv))
+            };
+            let Some(mv) = mv else {
+                break;
+            };
+            if let Event::Move { outcome, .. } = g.apply_move_in(geo, mv, roll) {
+                captures += u32::from_le_bytes(outcome.captured).count_ones();
+            }
+            if g.is_over() {
+                break;
             }
         }
         self.record(&g, rolls, captures, out);
