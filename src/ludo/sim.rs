@@ -14,6 +14,69 @@ use super::tables::{CS162, Fast, GT, Geometry, PresetGeometry, STANDARD, Tables}
 /// A game that has not ended after this many rolls is cut off (counted as unfinished).
 pub const MAX_ROLLS: u32 = 100_000;
 
+/// Games a simulation thread keeps in play at once.
+const LANES: usize = 1;
+
+/// One game in play in a simulation, with its counters.
+#[derive(Clone, Copy)]
+struct Lane {
+    game: Game,
+    bot_rng: Rng,
+    rolls: u32,
+    captures: u32,
+    index: u64,
+}
+
+impl Lane {
+    /// Game `i` of the run of `config`, from the new game `start` (its die reseeded).
+    fn new(config: &SimConfig, start: &Game, i: u64) -> Lane {
+        let (dice, bots_seed) = config.game_seeds(i);
+        let mut game = *start;
+        game.rng = Rng::new(dice);
+        Lane {
+            game,
+            bot_rng: Rng::new(bots_seed),
+            rolls: 0,
+            captures: 0,
+            index: i,
+        }
+    }
+
+    /// One roll and the move it allows; `true` once the game is over, cut off after
+    /// [`MAX_ROLLS`] rolls, or stopped by a bot that had no legal move to give.
+    #[inline(always)]
+    fn step<G: Geometry>(&mut self, geo: &G, bot_of: &[Bot; MAX_SEATS]) -> bool {
+        // A game waits for a roll, and after every move it waits for a roll again unless
+        // the move ended it.
+        if self.rolls == MAX_ROLLS {
+            return true;
+        }
+        self.rolls += 1;
+        let g = &mut self.game;
+        if g.apply_die_in(geo) != RollResult::ToMove {
+            return false;
+        }
+        let Phase::Move(roll) = g.phase() else {
+            return true;
+        };
+        let bot = bot_of[g.current_player()];
+        let mv = if bot == Bot::Random {
+            g.random_move(&mut self.bot_rng)
+        } else {
+            // Built-in bots choose among the legal moves; anything else is refused.
+            bot.choose(g, &mut self.bot_rng)
+                .filter(|mv| g.is_pending(mv))
+        };
+        let Some(mv) = mv else {
+            return true;
+        };
+        if let Event::Move { outcome, .. } = g.apply_move_in(geo, mv, roll) {
+            self.captures += u32::from_le_bytes(outcome.captured).count_ones();
+        }
+        g.is_over()
+    }
+}
+
 /// What to simulate.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
@@ -119,7 +182,9 @@ impl SimConfig {
         r
     }
 
-    /// Play games `from..from + n` over the geometry `geo` of the game's rules.
+    /// Play games `from..from + n` over the geometry `geo` of the game's rules, appending
+    /// them to `out` in game order. [`LANES`] games are in play at once, a roll of each in
+    /// turn: their work is independent, so the processor overlaps it.
     fn play_games<G: Geometry>(
         &self,
         geo: &G,
@@ -129,75 +194,83 @@ impl SimConfig {
         n: u64,
         out: &mut SimResult,
     ) {
-        for i in from..from + n {
-            self.play_from(geo, start, bot_of, i, out);
+        let base = out.rolls.len();
+        let k = self.seats.len();
+        out.rolls.resize(base + n as usize, 0);
+        out.captures.resize(base + n as usize, 0);
+        out.finishing.resize((base + n as usize) * k, 0);
+        let end = from + n;
+        let mut next = from;
+        let mut lanes = [Lane::new(self, start, from); LANES];
+        let mut live = [false; LANES];
+        for (lane, live) in lanes.iter_mut().zip(&mut live) {
+            if next < end {
+                *lane = Lane::new(self, start, next);
+                *live = true;
+                next += 1;
+            }
+        }
+        let mut playing = live.iter().filter(|&&l| l).count();
+        while playing > 0 {
+            for (lane, live) in lanes.iter_mut().zip(&mut live) {
+                if !*live || !lane.step(geo, bot_of) {
+                    continue;
+                }
+                let slot = base + (lane.index - from) as usize;
+                self.record_at(&lane.game, lane.rolls, lane.captures, out, slot);
+                if next < end {
+                    *lane = Lane::new(self, start, next);
+                    next += 1;
+                } else {
+                    *live = false;
+                    playing -= 1;
+                }
+            }
         }
     }
 
-    /// Play game `i` from the new game `start` (its die reseeded for game `i`).
-    #[inline(always)]
-    fn play_from<G: Geometry>(
-        &self,
-        geo: &G,
-        start: &Game,
-        bot_of: &[Bot; MAX_SEATS],
-        i: u64,
-        out: &mut SimResult,
-    ) {
-        let (dice, bots_seed) = self.game_seeds(i);
-        let mut bot_rng = Rng::new(bots_seed);
-        let mut g = *start;
-        g.rng = Rng::new(dice);
-        let mut rolls = 0u32;
-        let mut captures = 0u32;
-        // A new game waits for a roll, and after every move it waits for a roll again
-        // unless the move ended it: one roll, and the move it allows, per round.
-        while rolls < MAX_ROLLS {
-            rolls += 1;
-            if g.apply_die_in(geo) != RollResult::ToMove {
-                continue;
-            }
-            let Phase::Move(roll) = g.phase() else {
-                break;
-            };
-            let bot = bot_of[g.current_player()];
-            let mv = if bot == Bot::Random {
-                g.random_move(&mut bot_rng)
-            } else {
-                // Built-in bots choose among the legal moves; anything else is refused.
-                bot.choose(&g, &mut bot_rng).filter(|mv| g.is_pending(mv))
-            };
-            let Some(mv) = mv else {
-                break;
-            };
-            if let Event::Move { outcome, .. } = g.apply_move_in(geo, mv, roll) {
-                captures += u32::from_le_bytes(outcome.captured).count_ones();
-            }
-            if g.is_over() {
-                break;
+    /// The finishing order of a finished or cut-off game: `seats.len()` seat indices (the
+    /// ranking; in first-winner games the winner first, then the others in seat order;
+    /// 255 for a seat unranked in a cut-off game).
+    fn finishing_order(&self, g: &Game) -> [u8; MAX_SEATS] {
+        let mut order = [u8::MAX; MAX_SEATS];
+        let mut len = 0;
+        for s in g.ranking() {
+            order[len] = s as u8;
+            len += 1;
+        }
+        for &s in &self.seats {
+            if len < self.seats.len() && !order[..len].contains(&(s as u8)) {
+                order[len] = if g.is_over() { s as u8 } else { u8::MAX };
+                len += 1;
             }
         }
-        self.record(&g, rolls, captures, out);
+        order
     }
 
     /// Add a finished (or cut-off) game to `out`.
     pub fn record(&self, g: &Game, rolls: u32, captures: u32, out: &mut SimResult) {
+        let slot = out.rolls.len();
+        out.rolls.push(0);
+        out.captures.push(0);
+        out.finishing
+            .resize(out.finishing.len() + self.seats.len(), u8::MAX);
+        self.record_at(g, rolls, captures, out, slot);
+    }
+
+    /// Write a finished (or cut-off) game into game slot `slot` of `out`.
+    fn record_at(&self, g: &Game, rolls: u32, captures: u32, out: &mut SimResult, slot: usize) {
+        let k = self.seats.len();
         out.games += 1;
-        out.rolls.push(rolls);
-        out.captures.push(captures.min(u16::MAX as u32) as u16);
-        let mut order: Vec<u8> = g.ranking().map(|s| s as u8).collect();
+        out.rolls[slot] = rolls;
+        out.captures[slot] = captures.min(u16::MAX as u32) as u16;
+        out.finishing[slot * k..(slot + 1) * k].copy_from_slice(&self.finishing_order(g)[..k]);
         if !g.is_over() {
             out.unfinished += 1;
-        }
-        for &s in &self.seats {
-            if !order.contains(&(s as u8)) && order.len() < self.seats.len() {
-                order.push(if g.is_over() { s as u8 } else { u8::MAX });
-            }
         }
         if let Some(w) = g.winner() {
             out.wins[w] += 1;
         }
-        out.finishing.extend(order);
     }
 
     /// Play games `start..start + count` on `threads` threads (results in game order).
