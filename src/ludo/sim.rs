@@ -162,14 +162,25 @@ impl SimConfig {
     /// same code with its rules read at run time.
     fn play_range(&self, start: &Game, bot_of: &[Bot; MAX_SEATS], from: u64, n: u64) -> SimResult {
         let mut r = SimResult::default();
-        r.rolls.reserve(n as usize);
-        r.captures.reserve(n as usize);
-        r.finishing.reserve(n as usize * self.seats.len());
         let rules = self.rules;
         if rules == PresetGeometry::<CS162>::RULES {
-            self.play_games(&PresetGeometry::<CS162>::new(), start, bot_of, from, n, &mut r);
+            self.play_games(
+                &PresetGeometry::<CS162>::new(),
+                start,
+                bot_of,
+                from,
+                n,
+                &mut r,
+            );
         } else if rules == PresetGeometry::<STANDARD>::RULES {
-            self.play_games(&PresetGeometry::<STANDARD>::new(), start, bot_of, from, n, &mut r);
+            self.play_games(
+                &PresetGeometry::<STANDARD>::new(),
+                start,
+                bot_of,
+                from,
+                n,
+                &mut r,
+            );
         } else if rules == PresetGeometry::<GT>::RULES {
             self.play_games(&PresetGeometry::<GT>::new(), start, bot_of, from, n, &mut r);
         } else {
@@ -311,6 +322,7 @@ impl SimConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ludo::rules::{EndCondition, OwnTokens};
 
     fn config(rules: Rules, bots: Vec<Bot>) -> SimConfig {
         SimConfig {
@@ -318,6 +330,76 @@ mod tests {
             seats: (0..bots.len()).collect(),
             bots,
             seed: 7,
+        }
+    }
+
+    /// Game `i` played with the public, checked API: roll, then the bot's move.
+    fn play_checked(c: &SimConfig, i: u64, out: &mut SimResult) {
+        let (dice, bots_seed) = c.game_seeds(i);
+        let mut g = Game::new(c.rules, &c.seats, dice).unwrap();
+        let mut bot_rng = Rng::new(bots_seed);
+        let bot_of = c.bot_of_seat();
+        let (mut rolls, mut captures) = (0, 0);
+        while !g.is_over() && rolls < MAX_ROLLS {
+            rolls += 1;
+            g.roll_die().unwrap();
+            if let Phase::Move(_) = g.phase() {
+                let mv = bot_of[g.current_player()].choose(&g, &mut bot_rng).unwrap();
+                if let Event::Move { outcome, .. } = g.play(mv).unwrap() {
+                    captures += u32::from_le_bytes(outcome.captured).count_ones();
+                }
+            }
+        }
+        c.record(&g, rolls, captures, out);
+    }
+
+    /// The simulation's fast paths (the presets' compile-time rules, the run-time rules of
+    /// any other rule set) play the games the checked API plays, roll for roll.
+    #[test]
+    fn simulation_plays_the_games_of_the_checked_api() {
+        let mut variants = vec![Rules::CS162, Rules::STANDARD, Rules::GT];
+        let mut r = Rules::STANDARD;
+        r.six_limit = 3;
+        r.safe_squares = true;
+        r.capture_bonus = true;
+        r.finish_bonus = true;
+        variants.push(r);
+        let mut r = Rules::CS162;
+        r.tokens = 4;
+        r.own_tokens = OwnTokens::Block;
+        variants.push(r);
+        let mut r = Rules::GT;
+        r.end = EndCondition::FullRanking;
+        r.forced_entry = false;
+        variants.push(r);
+        let bots = [
+            vec![Bot::Random; 4],
+            vec![Bot::Cs162, Bot::Safe, Bot::Aggressive, Bot::Random],
+        ];
+        for rules in variants {
+            for bots in &bots {
+                let c = SimConfig {
+                    rules,
+                    seats: vec![0, 1, 2, 3],
+                    bots: bots.clone(),
+                    seed: 11,
+                };
+                let fast = c.run(0, 200, 1);
+                let mut checked = SimResult::default();
+                for i in 0..200 {
+                    play_checked(&c, i, &mut checked);
+                }
+                assert_eq!(fast, checked, "{rules:?} {bots:?}");
+                // The presets also run over their run-time tables: the same games.
+                let start = Game::new(rules, &c.seats, 0).unwrap();
+                let mut runtime = SimResult::default();
+                let geo = Fast {
+                    rules: &rules,
+                    tables: Tables::of(&rules),
+                };
+                c.play_games(&geo, &start, &c.bot_of_seat(), 0, 200, &mut runtime);
+                assert_eq!(fast, runtime, "{rules:?} {bots:?}");
+            }
         }
     }
 
