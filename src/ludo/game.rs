@@ -125,6 +125,31 @@ pub enum Event {
 
 pub(crate) const NONE: u8 = u8::MAX;
 
+/// For each mask of seats still playing and each seat, the next seat after it, going
+/// round, in the mask (the seat itself when the mask has no other).
+const NEXT_SEAT: [[u8; MAX_SEATS]; 16] = {
+    let mut out = [[0u8; MAX_SEATS]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut seat = 0;
+        while seat < MAX_SEATS {
+            out[m][seat] = seat as u8;
+            let mut k = 1;
+            while k <= MAX_SEATS {
+                let s = (seat + k) % MAX_SEATS;
+                if m & (1 << s) != 0 {
+                    out[m][seat] = s as u8;
+                    break;
+                }
+                k += 1;
+            }
+            seat += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
 /// For each mask of four tokens, its `k`-th token (lowest first).
 const NTH_TOKEN: [[u8; 4]; 16] = {
     let mut out = [[0u8; 4]; 16];
@@ -508,12 +533,8 @@ impl Game {
             return;
         }
         self.phase = Phase::Roll;
-        // The next seat after `seat`, going round, that plays and has not finished.
-        let active = (self.board.seat_mask() & !self.done) as u32;
-        let round = (active | active << MAX_SEATS) >> (seat as u32 + 1);
-        if round != 0 {
-            self.current = ((seat as u32 + 1 + round.trailing_zeros()) % MAX_SEATS as u32) as u8;
-        }
+        let active = self.board.seat_mask() & !self.done;
+        self.current = NEXT_SEAT[active as usize & 0xF][seat as usize & (MAX_SEATS - 1)];
         if let Some(forfeit) = passed {
             self.passed = seat;
             self.passed_by_forfeit = forfeit;
