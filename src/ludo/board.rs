@@ -142,16 +142,31 @@ impl Board {
         self.seats
     }
 
+    /// The four token bytes of `seat` as one word (token 0 lowest). Seats are checked by
+    /// the callers; the mask keeps the hot path free of bounds tests.
+    #[inline(always)]
+    fn seat_word(&self, seat: Seat) -> u32 {
+        debug_assert!(seat < MAX_SEATS);
+        self.steps[seat & (MAX_SEATS - 1)]
+    }
+
+    /// Replace the four token bytes of `seat`.
+    #[inline(always)]
+    fn set_seat_word(&mut self, seat: Seat, word: u32) {
+        debug_assert!(seat < MAX_SEATS);
+        self.steps[seat & (MAX_SEATS - 1)] = word;
+    }
+
     /// Step count of one token.
     #[inline]
     pub fn step(&self, seat: Seat, token: usize) -> Step {
-        (self.steps[seat] >> (8 * (token & (MAX_TOKENS - 1)))) as u8 as Step
+        (self.seat_word(seat) >> (8 * (token & (MAX_TOKENS - 1)))) as u8 as Step
     }
 
     /// Step counts of all token slots of one seat (only the first `rules.tokens` are used).
     #[inline(always)]
     pub fn seat_steps(&self, seat: Seat) -> [Step; MAX_TOKENS] {
-        self.steps[seat].to_le_bytes().map(|b| b as Step)
+        self.seat_word(seat).to_le_bytes().map(|b| b as Step)
     }
 
     /// Has every token of `seat` come home?
@@ -181,7 +196,7 @@ impl Board {
     pub(crate) fn tokens_at(&self, rules: &Rules, seat: Seat, step: Step) -> u8 {
         // All four token slots compared at once: bytes equal to `step` become zero bytes,
         // zero bytes become their top bit, and a multiply gathers the four top bits.
-        let x = self.steps[seat] ^ (step as u8 as u32).wrapping_mul(0x0101_0101);
+        let x = self.seat_word(seat) ^ (step as u8 as u32).wrapping_mul(0x0101_0101);
         let zero = !(((x & 0x7F7F_7F7F).wrapping_add(0x7F7F_7F7F)) | x | 0x7F7F_7F7F);
         let mask = ((zero >> 7).wrapping_mul(0x0102_0408) >> 24) as u8;
         mask & ((1u8 << rules.tokens) - 1)
@@ -369,8 +384,8 @@ impl Board {
         let hit = self.others_on_square_mask(g, seat, square) & 0u16.wrapping_sub(open as u16);
         // Every moved token takes the new step, in one word.
         let m = BYTES_OF_TOKENS[moved as usize & 0xF];
-        let word = (self.steps[seat] & !m) | ((to as u8 as u32).wrapping_mul(0x0101_0101) & m);
-        self.steps[seat] = word;
+        let word = (self.seat_word(seat) & !m) | ((to as u8 as u32).wrapping_mul(0x0101_0101) & m);
+        self.set_seat_word(seat, word);
         let mut captured = [0u8; MAX_SEATS];
         if hit != 0 {
             self.capture(rules, hit, &mut captured);
@@ -417,7 +432,8 @@ impl Board {
     /// caller guarantees the value fits the rules.
     pub fn set_step(&mut self, seat: Seat, token: usize, step: Step) {
         let shift = 8 * (token & (MAX_TOKENS - 1));
-        self.steps[seat] = (self.steps[seat] & !(0xFF << shift)) | (step as u8 as u32) << shift;
+        let word = (self.seat_word(seat) & !(0xFF << shift)) | (step as u8 as u32) << shift;
+        self.set_seat_word(seat, word);
     }
 }
 

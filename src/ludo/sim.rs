@@ -44,8 +44,13 @@ impl Lane {
 
     /// One roll and the move it allows; `true` once the game is over, cut off after
     /// [`MAX_ROLLS`] rolls, or stopped by a bot that had no legal move to give.
+    /// With `ALL_RANDOM`, every seat's bot is [`Bot::Random`].
     #[inline(always)]
-    fn step<G: Geometry>(&mut self, geo: &G, bot_of: &[Bot; MAX_SEATS]) -> bool {
+    fn step<G: Geometry, const ALL_RANDOM: bool>(
+        &mut self,
+        geo: &G,
+        bot_of: &[Bot; MAX_SEATS],
+    ) -> bool {
         // A game waits for a roll, and after every move it waits for a roll again unless
         // the move ended it.
         if self.rolls == MAX_ROLLS {
@@ -59,8 +64,8 @@ impl Lane {
         let Phase::Move(roll) = g.phase() else {
             return true;
         };
-        let bot = bot_of[g.current_player()];
-        let mv = if bot == Bot::Random {
+        let bot = bot_of[g.current_player() & (MAX_SEATS - 1)];
+        let mv = if ALL_RANDOM || bot == Bot::Random {
             g.random_move(&mut self.bot_rng)
         } else {
             // Built-in bots choose among the legal moves; anything else is refused.
@@ -205,6 +210,23 @@ impl SimConfig {
         n: u64,
         out: &mut SimResult,
     ) {
+        if bot_of.iter().all(|&b| b == Bot::Random) {
+            self.play_lanes::<G, true>(geo, start, bot_of, from, n, out);
+        } else {
+            self.play_lanes::<G, false>(geo, start, bot_of, from, n, out);
+        }
+    }
+
+    /// [`SimConfig::play_games`], with `ALL_RANDOM` when every bot is random.
+    fn play_lanes<G: Geometry, const ALL_RANDOM: bool>(
+        &self,
+        geo: &G,
+        start: &Game,
+        bot_of: &[Bot; MAX_SEATS],
+        from: u64,
+        n: u64,
+        out: &mut SimResult,
+    ) {
         let base = out.rolls.len();
         let k = self.seats.len();
         out.rolls.resize(base + n as usize, 0);
@@ -224,7 +246,7 @@ impl SimConfig {
         let mut playing = live.iter().filter(|&&l| l).count();
         while playing > 0 {
             for (lane, live) in lanes.iter_mut().zip(&mut live) {
-                if !*live || !lane.step(geo, bot_of) {
+                if !*live || !lane.step::<G, ALL_RANDOM>(geo, bot_of) {
                     continue;
                 }
                 let slot = base + (lane.index - from) as usize;
