@@ -398,7 +398,7 @@ impl Game {
         if n == 0 {
             return None;
         }
-        let k = rng.below_if_choice(n);
+        let k = if n > 1 { rng.below(n) } else { 0 };
         Some(Move {
             seat: self.current,
             token: NTH_TOKEN[mask as usize & 0xF][k as usize & 3],

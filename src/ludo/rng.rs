@@ -32,17 +32,6 @@ impl Rng {
         ((self.next_u64() as u128 * n as u128) >> 64) as u32
     }
 
-    /// A number in `0..n` for `n` ≥ 2, as [`Rng::below`]; 0 for `n` ≤ 1, drawing nothing.
-    /// Whether it draws is decided without a branch (the count of choices follows the dice).
-    #[inline]
-    pub fn below_if_choice(&mut self, n: u32) -> u32 {
-        let mut next = *self;
-        let k = next.below(n.max(1));
-        let draw = (n > 1) as u64;
-        self.0 = self.0.wrapping_add(draw.wrapping_mul(GOLDEN_GAMMA));
-        k
-    }
-
     /// A die roll, 1 to 6.
     pub fn die(&mut self) -> u8 {
         // `min` changes nothing (below(6) < 6) but tells the compiler the range, so that
@@ -67,20 +56,6 @@ mod tests {
         }
         for &c in &counts[1..] {
             assert!((9_000..11_000).contains(&c), "{counts:?}");
-        }
-    }
-
-    #[test]
-    fn below_if_choice_draws_only_for_a_choice() {
-        for n in 0..=6 {
-            let (mut a, mut b) = (Rng::new(9), Rng::new(9));
-            let k = a.below_if_choice(n);
-            if n > 1 {
-                assert_eq!(k, b.below(n));
-            } else {
-                assert_eq!(k, 0);
-            }
-            assert_eq!(a, b, "n = {n}");
         }
     }
 
