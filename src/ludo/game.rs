@@ -486,30 +486,77 @@ impl Game {
     /// [`Game::apply_roll`] over the geometry `g`.
     #[inline(always)]
     fn apply_roll_in<G: Geometry>(&mut self, g: &G, value: u8) -> RollResult {
-        let seat = self.current;
-        self.passed = NONE;
-        self.passed_by_forfeit = false;
-        // A 6 counts on, anything else resets (no branch: the value is the die's).
-        self.sixes = self.sixes.saturating_add(1) & 0u8.wrapping_sub((value == 6) as u8);
-        let limit = g.rules().six_limit;
-        let forfeit = value == 6 && limit > 0 && self.sixes >= limit;
-        if forfeit {
-            self.end_turn(Some(true));
+        if !self.begin_roll(g.rules(), value) {
             return RollResult::Forfeit;
         }
-        self.pending = self.movable_in(g, seat as Seat, value);
+        self.pending = self.movable_in(g, self.current as Seat, value);
         if self.pending == 0 {
-            if six_gives_roll(g.rules(), self.extra, value) {
-                self.extra = true;
-                self.passed = seat;
-            } else {
-                self.end_turn(Some(false));
-            }
+            self.cannot_move(g.rules(), value);
             RollResult::CannotMove
         } else {
             self.phase = Phase::Move(value);
             RollResult::ToMove
         }
+    }
+
+    /// The turn's bookkeeping for a roll of `value`, before its moves are known: 6s are
+    /// counted, and the roll that reaches the six limit forfeits the turn (`false`).
+    #[inline(always)]
+    pub(crate) fn begin_roll(&mut self, rules: &Rules, value: u8) -> bool {
+        self.passed = NONE;
+        self.passed_by_forfeit = false;
+        // A 6 counts on, anything else resets (no branch: the value is the die's).
+        self.sixes = self.sixes.saturating_add(1) & 0u8.wrapping_sub((value == 6) as u8);
+        let limit = rules.six_limit;
+        let forfeit = value == 6 && limit > 0 && self.sixes >= limit;
+        if forfeit {
+            self.end_turn(Some(true));
+        }
+        !forfeit
+    }
+
+    /// The roll `value` allows the current player no move: a 6 may give another roll,
+    /// otherwise the turn passes.
+    #[inline(always)]
+    pub(crate) fn cannot_move(&mut self, rules: &Rules, value: u8) {
+        if six_gives_roll(rules, self.extra, value) {
+            self.extra = true;
+            self.passed = self.current;
+        } else {
+            self.end_turn(Some(false));
+        }
+    }
+
+    /// After `seat` moved with `roll`: a seat that `finished` is ranked (which may end the
+    /// game) and the turn passes; otherwise a 6, a capture or a token brought home may give
+    /// another roll (by the rules), or the turn passes. Returns whether it rolls again.
+    #[inline(always)]
+    pub(crate) fn after_move(
+        &mut self,
+        rules: &Rules,
+        seat: Seat,
+        roll: u8,
+        finished: bool,
+        captured: bool,
+        reached_home: bool,
+    ) -> bool {
+        self.pending = 0;
+        self.done |= (finished as u8) << seat;
+        if finished {
+            self.rank(rules, seat);
+            self.end_turn(None);
+            return false;
+        }
+        let extra_roll = six_gives_roll(rules, self.extra, roll)
+            || (rules.capture_bonus && captured)
+            || (rules.finish_bonus && reached_home);
+        if extra_roll {
+            self.phase = Phase::Roll;
+            self.extra = true;
+        } else {
+            self.end_turn(None);
+        }
+        extra_roll
     }
 
     /// The game's tables with `rules`, a copy of the game's rules (so that the game can
@@ -589,24 +636,15 @@ impl Game {
         let seat = mv.seat as Seat;
         let r = g.rules();
         let outcome = self.board.apply(g, seat, mv.token as usize, roll);
-        self.pending = 0;
         let finished = self.board.is_finished(r, seat);
-        self.done |= (finished as u8) << seat;
-        let mut extra_roll = false;
-        if finished {
-            self.rank(r, seat);
-            self.end_turn(None);
-        } else {
-            extra_roll = six_gives_roll(r, self.extra, roll)
-                || (r.capture_bonus && outcome.captured_any())
-                || (r.finish_bonus && outcome.reached_home);
-            if extra_roll {
-                self.phase = Phase::Roll;
-                self.extra = true;
-            } else {
-                self.end_turn(None);
-            }
-        }
+        let extra_roll = self.after_move(
+            r,
+            seat,
+            roll,
+            finished,
+            outcome.captured_any(),
+            outcome.reached_home,
+        );
         Event::Move {
             mv,
             outcome,
