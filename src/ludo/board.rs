@@ -405,7 +405,7 @@ impl Board {
     /// Send the tokens of `hit` (bit `4 * seat + token`) back to their yards, and note them
     /// in `captured` (kept out of line: captures are rare next to plain moves).
     #[inline(never)]
-    fn capture(&mut self, rules: &Rules, hit: u16, captured: &mut [u8; MAX_SEATS]) {
+    pub(crate) fn capture(&mut self, rules: &Rules, hit: u16, captured: &mut [u8; MAX_SEATS]) {
         for (other, mask) in captured.iter_mut().enumerate() {
             *mask = ((hit >> (MAX_TOKENS * other)) & 0xF) as u8;
             for t in 0..rules.tokens as usize {

@@ -151,7 +151,7 @@ const NEXT_SEAT: [[u8; MAX_SEATS]; 16] = {
 };
 
 /// For each mask of four tokens, its `k`-th token (lowest first).
-const NTH_TOKEN: [[u8; 4]; 16] = {
+pub(crate) const NTH_TOKEN: [[u8; 4]; 16] = {
     let mut out = [[0u8; 4]; 16];
     let mut m = 0;
     while m < 16 {
@@ -343,7 +343,7 @@ impl Game {
 
     /// [`Game::movable`] over the geometry `g` (the game's own rules, maybe as constants).
     #[inline(always)]
-    fn movable_in<G: Geometry>(&self, g: &G, seat: Seat, roll: u8) -> u8 {
+    pub(crate) fn movable_in<G: Geometry>(&self, g: &G, seat: Seat, roll: u8) -> u8 {
         let r = g.rules();
         let n = r.tokens as usize;
         let steps = self.board.seat_steps(seat);

@@ -4,10 +4,12 @@
 //! - [`board`]: the position ([`Board`]), small and `Copy`, and how moves change it;
 //! - [`game`]: the turn-by-turn game over any rule set ([`Game`]), with history;
 //! - [`rng`]: the seeded die;
+//! - [`sim`]: batch simulation; [`compiled`]: rule sets compiled to move tables for it;
 //! - [`cs162`]: the CS162 assignment's game (space names, the priority rule, `play_game`);
 //! - [`error`]: the one error type of the engine ([`LudoError`]).
 
 pub mod board;
+pub mod compiled;
 pub mod cs162;
 pub mod error;
 pub mod game;

@@ -4,6 +4,7 @@
 
 use std::thread;
 
+use super::compiled::{Compiled, CompiledGame};
 use super::error::LudoError;
 use super::game::{Event, Game, Phase, RollResult};
 use super::policy::Bot;
@@ -211,9 +212,46 @@ impl SimConfig {
         out: &mut SimResult,
     ) {
         if bot_of.iter().all(|&b| b == Bot::Random) {
-            self.play_lanes::<G, true>(geo, start, bot_of, from, n, out);
+            match Compiled::of(geo.rules()) {
+                Some(c) => self.play_compiled(geo, c, start, from, n, out),
+                None => self.play_lanes::<G, true>(geo, start, bot_of, from, n, out),
+            }
         } else {
             self.play_lanes::<G, false>(geo, start, bot_of, from, n, out);
+        }
+    }
+
+    /// [`SimConfig::play_games`] for random bots over the compiled tables `c` of the rules.
+    fn play_compiled<G: Geometry>(
+        &self,
+        geo: &G,
+        c: &Compiled,
+        start: &Game,
+        from: u64,
+        n: u64,
+        out: &mut SimResult,
+    ) {
+        let base = out.rolls.len();
+        let k = self.seats.len();
+        out.rolls.resize(base + n as usize, 0);
+        out.captures.resize(base + n as usize, 0);
+        out.finishing.resize((base + n as usize) * k, 0);
+        let new = CompiledGame::new(c, start);
+        for i in from..from + n {
+            let (dice, choices) = self.game_seeds(i);
+            let mut g = new;
+            *g.rng_mut() = Rng::new(dice);
+            let mut choice = Rng::new(choices);
+            let (mut rolls, mut captures) = (0u32, 0u32);
+            while rolls < MAX_ROLLS {
+                rolls += 1;
+                captures += g.step(geo, c, &mut choice);
+                if g.is_over() {
+                    break;
+                }
+            }
+            let slot = base + (i - from) as usize;
+            self.record_at(&g.game(c), rolls, captures, out, slot);
         }
     }
 

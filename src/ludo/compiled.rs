@@ -1,0 +1,258 @@
+//! Rule sets compiled to move tables, for simulating random games fast.
+//!
+//! With one or two tokens a seat, and no opponent blocks, what a roll lets a seat do depends
+//! on its own tokens only: which tokens may move, where each move leaves them, where the
+//! mover lands, whether the seat is then done. [`Compiled`] asks the engine every such
+//! question once per rule set (each pair of token steps, each roll), by playing the move on
+//! a board of that seat alone with the ordinary [`Game`] and [`Board`] code, and keeps the
+//! answers in a table. A simulated game then keeps its board as one word (two bytes a seat)
+//! and plays a roll with a table look-up, a word compare for captures, and the [`Game`]'s own
+//! turn bookkeeping. Captures themselves (a few in a hundred moves) are played on a real
+//! [`Board`]. Nothing here decides a rule: every answer comes from the engine, and
+//! `sim::tests` checks, game by game, that the tables play the games the engine plays.
+
+use std::sync::Mutex;
+
+use super::board::{Board, Step, equal_bytes};
+use super::game::{Game, NTH_TOKEN, Phase};
+use super::rng::Rng;
+use super::rules::{MAX_SEATS, OwnTokens, Rules, Seat};
+use super::tables::{Fast, Geometry, Tables};
+
+/// A byte no encoded step has: "no capture" in the capture table.
+const NEVER: u8 = 0xFF;
+
+/// What a roll lets a seat do, for one pair of token steps and one roll.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Entry {
+    /// The tokens that may move (a stack by its lowest token), as [`Game`] finds them.
+    mask: u8,
+    /// Bit `t`: moving token `t` brings the seat's last token home; bit `2 + t`: it
+    /// brings a token home.
+    flags: u8,
+    /// For each token, the encoded step it lands on when the move can capture there
+    /// (it moved), or [`Compiled::len`] when it cannot.
+    land: [u8; 2],
+    /// For each token, the seat's two encoded steps after moving it.
+    next: [u16; 2],
+}
+
+/// A rule set compiled to tables (see the module documentation).
+pub struct Compiled {
+    rules: Rules,
+    /// The most negative step a token takes (a step is stored as `step - min_step`).
+    min_step: Step,
+    /// Encoded steps run `0..len`.
+    len: u8,
+    /// `entries[(e0 * len + e1) * 6 + roll - 1]` for encoded steps `e0`, `e1`.
+    entries: Vec<Entry>,
+    /// `capture[seat][land]`: the board word a capture on that landing step compares with:
+    /// byte `2 * other + token` holds the encoded step at which that token would be taken
+    /// ([`NEVER`] where none would).
+    capture: [Vec<u64>; MAX_SEATS],
+}
+
+static CACHE: Mutex<Vec<(Rules, &'static Compiled)>> = Mutex::new(Vec::new());
+
+impl Compiled {
+    /// The compiled tables of `rules`, when the rule set fits them (at most two tokens a
+    /// seat, no blocks); built on first use and kept for the process.
+    pub fn of(rules: &Rules) -> Option<&'static Compiled> {
+        if rules.tokens > 2 || rules.own_tokens == OwnTokens::Block || rules.validate().is_err()
+        {
+            return None;
+        }
+        let mut cache = CACHE
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, c)) = cache.iter().find(|(r, _)| r == rules) {
+            return Some(c);
+        }
+        let c: &'static Compiled = Box::leak(Box::new(Compiled::build(rules)?));
+        cache.push((*rules, c));
+        Some(c)
+    }
+
+    /// Ask the engine every question the tables answer.
+    fn build(rules: &Rules) -> Option<Compiled> {
+        let min_step = if rules.yard_slots { -2 } else { -1 };
+        let len = rules.finish_step as i16 - min_step as i16 + 1;
+        if !(1..=64).contains(&len) {
+            return None;
+        }
+        let len = len as u8;
+        let geo = Fast {
+            rules,
+            tables: Tables::of(rules),
+        };
+        let encode = |s: Step| (s - min_step) as u8;
+        let mut alone = Game::new(*rules, &[0], 0).ok()?;
+        let mut entries = vec![Entry::default(); len as usize * len as usize * 6];
+        for e0 in 0..len {
+            for e1 in 0..len {
+                let steps = [e0 as Step + min_step, e1 as Step + min_step];
+                for (t, &s) in steps.iter().enumerate().take(rules.tokens as usize) {
+                    alone.board.set_step(0, t, s);
+                }
+                for roll in 1..=6u8 {
+                    let entry = &mut entries[(e0 as usize * len as usize + e1 as usize) * 6
+                        + roll as usize
+                        - 1];
+                    entry.mask = alone.movable_in(&geo, 0, roll);
+                    for t in 0..rules.tokens as usize {
+                        let mut board = alone.board;
+                        let out = board.apply(&geo, 0, t, roll);
+                        let after = [board.step(0, 0), board.step(0, 1)];
+                        entry.next[t] = encode(after[0]) as u16 | (encode(after[1]) as u16) << 8;
+                        entry.land[t] = if out.to != out.from {
+                            encode(out.to)
+                        } else {
+                            len
+                        };
+                        entry.flags |= (board.is_finished(rules, 0) as u8) << t;
+                        entry.flags |= (out.reached_home as u8) << (2 + t);
+                    }
+                }
+            }
+        }
+        let capture = std::array::from_fn(|seat| {
+            (0..=len)
+                .map(|land| {
+                    let mut word = [NEVER; 8];
+                    let square = (land < len)
+                        .then(|| geo.track_square(seat, land as Step + min_step))
+                        .flatten()
+                        .filter(|&sq| !geo.is_safe_square(sq));
+                    if let Some(square) = square {
+                        for other in (0..MAX_SEATS).filter(|&o| o != seat) {
+                            if let Some(step) = geo.step_on_square(other, square) {
+                                for t in 0..rules.tokens as usize {
+                                    word[2 * other + t] = encode(step);
+                                }
+                            }
+                        }
+                    }
+                    u64::from_le_bytes(word)
+                })
+                .collect()
+        });
+        Some(Compiled {
+            rules: *rules,
+            min_step,
+            len,
+            entries,
+            capture,
+        })
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+}
+
+/// A game in play over [`Compiled`] tables: the [`Game`] keeps the turn (whose turn, 6s,
+/// extra rolls, ranking, the die), and the board lives in `steps`, two bytes a seat.
+#[derive(Clone, Copy)]
+pub(crate) struct CompiledGame {
+    /// The game; its board is brought up to date by [`CompiledGame::game`].
+    game: Game,
+    /// Byte `2 * seat + token`: the token's encoded step.
+    steps: u64,
+}
+
+impl CompiledGame {
+    /// The game `start` (which must use the compiled rules and wait for a roll).
+    pub(crate) fn new(c: &Compiled, start: &Game) -> CompiledGame {
+        let mut steps = 0u64;
+        for seat in 0..MAX_SEATS {
+            for t in 0..2 {
+                let e = (start.board.step(seat, t) - c.min_step) as u8;
+                steps |= (e as u64) << (8 * (2 * seat + t));
+            }
+        }
+        CompiledGame {
+            game: *start,
+            steps,
+        }
+    }
+
+    /// The die.
+    pub(crate) fn rng_mut(&mut self) -> &mut Rng {
+        &mut self.game.rng
+    }
+
+    /// The game as the engine holds it.
+    pub(crate) fn game(&self, c: &Compiled) -> Game {
+        let mut g = self.game;
+        g.board = self.board(c);
+        g
+    }
+
+    fn board(&self, c: &Compiled) -> Board {
+        let mut b = self.game.board;
+        for seat in 0..MAX_SEATS {
+            for t in 0..c.rules.tokens as usize {
+                let e = (self.steps >> (8 * (2 * seat + t))) as u8;
+                b.set_step(seat, t, e as Step + c.min_step);
+            }
+        }
+        b
+    }
+
+    /// One roll of the die and, when it allows one, a random move, the choice drawn from
+    /// `choice` exactly as [`Game::random_move`] draws it. `g` is the compiled rule set's
+    /// geometry (the presets' compile-time rules fold the turn code). Returns the number of
+    /// tokens captured.
+    #[inline(always)]
+    pub(crate) fn step<G: Geometry>(&mut self, g: &G, c: &Compiled, choice: &mut Rng) -> u32 {
+        let rules = g.rules();
+        let game = &mut self.game;
+        let value = game.rng.die();
+        if !game.begin_roll(rules, value) {
+            return 0;
+        }
+        let seat = game.current as usize & (MAX_SEATS - 1);
+        let shift = 16 * seat;
+        let own = (self.steps >> shift) as usize;
+        let index = ((own & 0xFF) * c.len as usize + ((own >> 8) & 0xFF)) * 6 + value as usize - 1;
+        let entry = c.entries[index];
+        if entry.mask == 0 {
+            game.cannot_move(rules, value);
+            return 0;
+        }
+        let n = entry.mask.count_ones();
+        let k = if n > 1 { choice.below(n) } else { 0 };
+        let t = NTH_TOKEN[entry.mask as usize & 0xF][k as usize & 3] as usize & 1;
+        self.steps = (self.steps & !(0xFFFF << shift)) | (entry.next[t] as u64) << shift;
+        let hit = equal_bytes(self.steps, c.capture[seat][entry.land[t] as usize]);
+        if hit != 0 {
+            self.capture(c, hit);
+        }
+        let finished = entry.flags & (1 << t) != 0;
+        let home = entry.flags & (4 << t) != 0;
+        self.game
+            .after_move(rules, seat as Seat, value, finished, hit != 0, home);
+        hit.count_ones()
+    }
+
+    /// Is the game over?
+    #[inline(always)]
+    pub(crate) fn is_over(&self) -> bool {
+        self.game.phase == Phase::Over
+    }
+
+    /// Send the tokens of `hit` (bit `2 * seat + token`) to their yards, on a real board.
+    #[inline(never)]
+    fn capture(&mut self, c: &Compiled, hit: u8) {
+        let mut board = self.board(c);
+        let mut spread = 0u16;
+        for seat in 0..MAX_SEATS {
+            spread |= (((hit >> (2 * seat)) & 3) as u16) << (4 * seat);
+        }
+        board.capture(&c.rules, spread, &mut [0; MAX_SEATS]);
+        let mut game = self.game;
+        game.board = board;
+        *self = CompiledGame::new(c, &game);
+    }
+}
