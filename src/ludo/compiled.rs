@@ -22,6 +22,9 @@ use super::tables::{Fast, Geometry, Tables};
 /// A byte no encoded step has: "no capture" in the capture table.
 const NEVER: u8 = 0xFF;
 
+/// Encoded steps run `0..STEPS` at most (a rule set with a longer route is not compiled).
+const STEPS: usize = 64;
+
 /// What a roll lets a seat do, for one pair of token steps and one roll.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Entry {
@@ -30,11 +33,11 @@ struct Entry {
     /// Bit `t`: moving token `t` brings the seat's last token home; bit `2 + t`: it
     /// brings a token home.
     flags: u8,
-    /// For each token, the encoded step it lands on when the move can capture there
-    /// (it moved), or [`Compiled::len`] when it cannot.
-    land: [u8; 2],
-    /// For each token, the seat's two encoded steps after moving it.
-    next: [u16; 2],
+    /// Byte `t`: the encoded step token `t` lands on when the move can capture there (it
+    /// moved), or [`STEPS`] when it cannot.
+    land: u16,
+    /// Bits `16 * t..`: the seat's two encoded steps after moving token `t`.
+    next: u32,
 }
 
 /// A rule set compiled to tables (see the module documentation).
@@ -42,14 +45,16 @@ pub struct Compiled {
     rules: Rules,
     /// The most negative step a token takes (a step is stored as `step - min_step`).
     min_step: Step,
-    /// Encoded steps run `0..len`.
-    len: u8,
-    /// `entries[(e0 * len + e1) * 6 + roll - 1]` for encoded steps `e0`, `e1`.
-    entries: Vec<Entry>,
+    /// `entries[(e0 * STEPS + e1) * 6 + roll - 1]` for encoded steps `e0`, `e1` (a fixed
+    /// size, so that masked indices need no bounds test).
+    entries: Box<[Entry; STEPS * STEPS * 6]>,
     /// `capture[seat][land]`: the board word a capture on that landing step compares with:
     /// byte `2 * other + token` holds the encoded step at which that token would be taken
     /// ([`NEVER`] where none would).
-    capture: [Vec<u64>; MAX_SEATS],
+    capture: [[u64; 2 * STEPS]; MAX_SEATS],
+    /// The encoded yard step a captured token goes back to, when every yard token stands
+    /// on the same step (no start slots): a capture then needs no real board.
+    yard: Option<u8>,
 }
 
 static CACHE: Mutex<Vec<(Rules, &'static Compiled)>> = Mutex::new(Vec::new());
@@ -77,7 +82,7 @@ impl Compiled {
     fn build(rules: &Rules) -> Option<Compiled> {
         let min_step = if rules.yard_slots { -2 } else { -1 };
         let len = rules.finish_step as i16 - min_step as i16 + 1;
-        if !(1..=64).contains(&len) {
+        if !(1..=STEPS as i16).contains(&len) {
             return None;
         }
         let len = len as u8;
@@ -87,7 +92,7 @@ impl Compiled {
         };
         let encode = |s: Step| (s - min_step) as u8;
         let mut alone = Game::new(*rules, &[0], 0).ok()?;
-        let mut entries = vec![Entry::default(); len as usize * len as usize * 6];
+        let mut entries = Box::new([Entry::default(); STEPS * STEPS * 6]);
         for e0 in 0..len {
             for e1 in 0..len {
                 let steps = [e0 as Step + min_step, e1 as Step + min_step];
@@ -95,7 +100,7 @@ impl Compiled {
                     alone.board.set_step(0, t, s);
                 }
                 for roll in 1..=6u8 {
-                    let entry = &mut entries[(e0 as usize * len as usize + e1 as usize) * 6
+                    let entry = &mut entries[(e0 as usize * STEPS + e1 as usize) * 6
                         + roll as usize
                         - 1];
                     entry.mask = alone.movable_in(&geo, 0, roll);
@@ -103,12 +108,14 @@ impl Compiled {
                         let mut board = alone.board;
                         let out = board.apply(&geo, 0, t, roll);
                         let after = [board.step(0, 0), board.step(0, 1)];
-                        entry.next[t] = encode(after[0]) as u16 | (encode(after[1]) as u16) << 8;
-                        entry.land[t] = if out.to != out.from {
+                        let next = encode(after[0]) as u32 | (encode(after[1]) as u32) << 8;
+                        entry.next |= next << (16 * t);
+                        let land = if out.to != out.from {
                             encode(out.to)
                         } else {
-                            len
+                            STEPS as u8
                         };
+                        entry.land |= (land as u16) << (8 * t);
                         entry.flags |= (board.is_finished(rules, 0) as u8) << t;
                         entry.flags |= (out.reached_home as u8) << (2 + t);
                     }
@@ -116,8 +123,8 @@ impl Compiled {
             }
         }
         let capture = std::array::from_fn(|seat| {
-            (0..=len)
-                .map(|land| {
+            std::array::from_fn(|land| {
+                    let land = land as u8;
                     let mut word = [NEVER; 8];
                     let square = (land < len)
                         .then(|| geo.track_square(seat, land as Step + min_step))
@@ -134,14 +141,21 @@ impl Compiled {
                     }
                     u64::from_le_bytes(word)
                 })
-                .collect()
+        });
+        // Without start slots, a captured token goes to the one yard step: ask the engine
+        // where, with a token of seat 1 captured by seat 0.
+        let yard = (!rules.yard_slots).then(|| {
+            let mut b = alone.board;
+            b.set_step(1, 0, rules.first_track_step);
+            b.capture(rules, 1 << 4, &mut [0; MAX_SEATS]);
+            encode(b.step(1, 0))
         });
         Some(Compiled {
             rules: *rules,
             min_step,
-            len,
             entries,
             capture,
+            yard,
         })
     }
 
@@ -215,8 +229,8 @@ impl CompiledGame {
         let seat = game.current as usize & (MAX_SEATS - 1);
         let shift = 16 * seat;
         let own = (self.steps >> shift) as usize;
-        let index = ((own & 0xFF) * c.len as usize + ((own >> 8) & 0xFF)) * 6 + value as usize - 1;
-        let entry = c.entries[index];
+        let pair = (own & (STEPS - 1)) * STEPS + ((own >> 8) & (STEPS - 1));
+        let entry = c.entries[pair * 6 + (value as usize - 1).min(5)];
         if entry.mask == 0 {
             game.cannot_move(rules, value);
             return 0;
@@ -224,8 +238,10 @@ impl CompiledGame {
         let n = entry.mask.count_ones();
         let k = if n > 1 { choice.below(n) } else { 0 };
         let t = NTH_TOKEN[entry.mask as usize & 0xF][k as usize & 3] as usize & 1;
-        self.steps = (self.steps & !(0xFFFF << shift)) | (entry.next[t] as u64) << shift;
-        let hit = equal_bytes(self.steps, c.capture[seat][entry.land[t] as usize]);
+        let next = (entry.next >> (16 * t)) as u16;
+        self.steps = (self.steps & !(0xFFFF << shift)) | (next as u64) << shift;
+        let land = (entry.land >> (8 * t)) as usize & (2 * STEPS - 1);
+        let hit = equal_bytes(self.steps, c.capture[seat][land]);
         if hit != 0 {
             self.capture(c, hit);
         }
@@ -242,9 +258,21 @@ impl CompiledGame {
         self.game.phase == Phase::Over
     }
 
-    /// Send the tokens of `hit` (bit `2 * seat + token`) to their yards, on a real board.
-    #[inline(never)]
+    /// Send the tokens of `hit` (bit `2 * seat + token`) to their yards.
+    #[inline(always)]
     fn capture(&mut self, c: &Compiled, hit: u8) {
+        match c.yard {
+            Some(yard) => {
+                let bytes = (0..8).fold(0u64, |m, b| m | (((hit >> b) & 1) as u64 * 0xFF) << (8 * b));
+                self.steps = (self.steps & !bytes) | (yard as u64 * 0x0101_0101_0101_0101) & bytes;
+            }
+            None => self.capture_on_board(c, hit),
+        }
+    }
+
+    /// [`CompiledGame::capture`] played on a real board (start slots).
+    #[inline(never)]
+    fn capture_on_board(&mut self, c: &Compiled, hit: u8) {
         let mut board = self.board(c);
         let mut spread = 0u16;
         for seat in 0..MAX_SEATS {
