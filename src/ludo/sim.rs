@@ -83,6 +83,26 @@ impl Lane {
     }
 }
 
+/// A game played over compiled tables, with its counters.
+#[derive(Clone, Copy)]
+struct CompiledRun {
+    game: CompiledGame,
+    choice: Rng,
+    rolls: u32,
+    captures: u32,
+}
+
+impl CompiledRun {
+    /// One roll and the move it allows; `true` once the game is over or cut off after
+    /// [`MAX_ROLLS`] rolls.
+    #[inline(always)]
+    fn step<G: Geometry>(&mut self, geo: &G, c: &Compiled) -> bool {
+        self.rolls += 1;
+        self.captures += self.game.step(geo, c, &mut self.choice);
+        self.game.is_over() || self.rolls == MAX_ROLLS
+    }
+}
+
 /// What to simulate.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
@@ -239,19 +259,16 @@ impl SimConfig {
         let new = CompiledGame::new(c, start);
         for i in from..from + n {
             let (dice, choices) = self.game_seeds(i);
-            let mut g = new;
-            *g.rng_mut() = Rng::new(dice);
-            let mut choice = Rng::new(choices);
-            let (mut rolls, mut captures) = (0u32, 0u32);
-            while rolls < MAX_ROLLS {
-                rolls += 1;
-                captures += g.step(geo, c, &mut choice);
-                if g.is_over() {
-                    break;
-                }
-            }
+            let mut run = CompiledRun {
+                game: new,
+                choice: Rng::new(choices),
+                rolls: 0,
+                captures: 0,
+            };
+            *run.game.rng_mut() = Rng::new(dice);
+            while !run.step(geo, c) {}
             let slot = base + (i - from) as usize;
-            self.record_at(&g.game(c), rolls, captures, out, slot);
+            self.record_at(&run.game.game(c), run.rolls, run.captures, out, slot);
         }
     }
 
