@@ -63,8 +63,7 @@ impl Compiled {
     /// The compiled tables of `rules`, when the rule set fits them (at most two tokens a
     /// seat, no blocks); built on first use and kept for the process.
     pub fn of(rules: &Rules) -> Option<&'static Compiled> {
-        if rules.tokens > 2 || rules.own_tokens == OwnTokens::Block || rules.validate().is_err()
-        {
+        if rules.tokens > 2 || rules.own_tokens == OwnTokens::Block || rules.validate().is_err() {
             return None;
         }
         let mut cache = CACHE
@@ -100,9 +99,8 @@ impl Compiled {
                     alone.board.set_step(0, t, s);
                 }
                 for roll in 1..=6u8 {
-                    let entry = &mut entries[(e0 as usize * STEPS + e1 as usize) * 6
-                        + roll as usize
-                        - 1];
+                    let entry =
+                        &mut entries[(e0 as usize * STEPS + e1 as usize) * 6 + roll as usize - 1];
                     entry.mask = alone.movable_in(&geo, 0, roll);
                     for t in 0..rules.tokens as usize {
                         let mut board = alone.board;
@@ -124,23 +122,23 @@ impl Compiled {
         }
         let capture = std::array::from_fn(|seat| {
             std::array::from_fn(|land| {
-                    let land = land as u8;
-                    let mut word = [NEVER; 8];
-                    let square = (land < len)
-                        .then(|| geo.track_square(seat, land as Step + min_step))
-                        .flatten()
-                        .filter(|&sq| !geo.is_safe_square(sq));
-                    if let Some(square) = square {
-                        for other in (0..MAX_SEATS).filter(|&o| o != seat) {
-                            if let Some(step) = geo.step_on_square(other, square) {
-                                for t in 0..rules.tokens as usize {
-                                    word[2 * other + t] = encode(step);
-                                }
+                let land = land as u8;
+                let mut word = [NEVER; 8];
+                let square = (land < len)
+                    .then(|| geo.track_square(seat, land as Step + min_step))
+                    .flatten()
+                    .filter(|&sq| !geo.is_safe_square(sq));
+                if let Some(square) = square {
+                    for other in (0..MAX_SEATS).filter(|&o| o != seat) {
+                        if let Some(step) = geo.step_on_square(other, square) {
+                            for t in 0..rules.tokens as usize {
+                                word[2 * other + t] = encode(step);
                             }
                         }
                     }
-                    u64::from_le_bytes(word)
-                })
+                }
+                u64::from_le_bytes(word)
+            })
         });
         // Without start slots, a captured token goes to the one yard step: ask the engine
         // where, with a token of seat 1 captured by seat 0.
@@ -263,7 +261,8 @@ impl CompiledGame {
     fn capture(&mut self, c: &Compiled, hit: u8) {
         match c.yard {
             Some(yard) => {
-                let bytes = (0..8).fold(0u64, |m, b| m | (((hit >> b) & 1) as u64 * 0xFF) << (8 * b));
+                let bytes =
+                    (0..8).fold(0u64, |m, b| m | (((hit >> b) & 1) as u64 * 0xFF) << (8 * b));
                 self.steps = (self.steps & !bytes) | (yard as u64 * 0x0101_0101_0101_0101) & bytes;
             }
             None => self.capture_on_board(c, hit),
@@ -282,5 +281,95 @@ impl CompiledGame {
         let mut game = self.game;
         game.board = board;
         *self = CompiledGame::new(c, &game);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ludo::game::Event;
+    use crate::ludo::rules::{EndCondition, Overshoot, SixBonus};
+
+    /// Rule sets the tables compile: the two-token presets and option variants.
+    fn variants() -> Vec<Rules> {
+        let mut out = vec![Rules::CS162, Rules::GT];
+        let mut r = Rules::CS162;
+        r.safe_squares = true;
+        r.capture_bonus = true;
+        r.finish_bonus = true;
+        r.six_limit = 2;
+        out.push(r);
+        let mut r = Rules::CS162;
+        r.tokens = 1;
+        r.overshoot = Overshoot::Illegal;
+        r.own_tokens = OwnTokens::Share;
+        r.six_bonus = SixBonus::Always;
+        out.push(r);
+        let mut r = Rules::GT;
+        r.end = EndCondition::FullRanking;
+        r.forced_entry = false;
+        r.six_limit = 3;
+        out.push(r);
+        let mut r = Rules::STANDARD;
+        r.tokens = 2;
+        r.own_tokens = OwnTokens::Stack;
+        r.overshoot = Overshoot::Bounce;
+        out.push(r);
+        out
+    }
+
+    /// Every step of the compiled game leaves the game the engine's own roll and move
+    /// code leaves, for thousands of seeded random games of every variant and seating.
+    #[test]
+    fn compiled_games_follow_the_engine_step_by_step() {
+        let seatings: [&[Seat]; 3] = [&[0, 1, 2, 3], &[0, 2], &[1, 2, 3]];
+        for rules in variants() {
+            let c = Compiled::of(&rules).expect("compiles");
+            let geo = Fast {
+                rules: &rules,
+                tables: Tables::of(&rules),
+            };
+            for seats in seatings {
+                for seed in 0..300u64 {
+                    let start = Game::new(rules, seats, seed).unwrap();
+                    let mut engine = start;
+                    let mut compiled = CompiledGame::new(c, &start);
+                    let (mut a, mut b) = (Rng::new(seed ^ 77), Rng::new(seed ^ 77));
+                    let mut rolls = 0;
+                    while !engine.is_over() {
+                        rolls += 1;
+                        assert!(rolls < 100_000, "{rules:?} seed {seed}: no end");
+                        let mut captured = 0;
+                        engine.roll_die().unwrap();
+                        if let Phase::Move(_) = engine.phase() {
+                            let mv = engine.random_move(&mut a).unwrap();
+                            if let Event::Move { outcome, .. } = engine.play(mv).unwrap() {
+                                captured = u32::from_le_bytes(outcome.captured).count_ones();
+                            }
+                        }
+                        assert_eq!(compiled.step(&geo, c, &mut b), captured);
+                        let mut got = compiled.game(c);
+                        // The status-text fields are the engine's alone.
+                        got.passed = engine.passed;
+                        got.passed_by_forfeit = engine.passed_by_forfeit;
+                        got.pending = engine.pending;
+                        assert_eq!(got, engine, "{rules:?} {seats:?} seed {seed} roll {rolls}");
+                        assert_eq!(compiled.is_over(), engine.is_over());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rule_sets_beyond_the_tables_are_not_compiled() {
+        assert!(Compiled::of(&Rules::STANDARD).is_none(), "four tokens");
+        let mut r = Rules::CS162;
+        r.own_tokens = OwnTokens::Block;
+        assert!(Compiled::of(&r).is_none(), "blocks depend on the opponents");
+        assert!(std::ptr::eq(
+            Compiled::of(&Rules::CS162).unwrap(),
+            Compiled::of(&Rules::CS162).unwrap()
+        ));
     }
 }
