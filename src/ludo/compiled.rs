@@ -176,16 +176,9 @@ pub(crate) struct CompiledGame {
 impl CompiledGame {
     /// The game `start` (which must use the compiled rules and wait for a roll).
     pub(crate) fn new(c: &Compiled, start: &Game) -> CompiledGame {
-        let mut steps = 0u64;
-        for seat in 0..MAX_SEATS {
-            for t in 0..2 {
-                let e = (start.board.step(seat, t) - c.min_step) as u8;
-                steps |= (e as u64) << (8 * (2 * seat + t));
-            }
-        }
         CompiledGame {
             game: *start,
-            steps,
+            steps: pack(c, &start.board),
         }
     }
 
@@ -195,21 +188,11 @@ impl CompiledGame {
     }
 
     /// The game as the engine holds it.
+    #[inline(always)]
     pub(crate) fn game(&self, c: &Compiled) -> Game {
         let mut g = self.game;
-        g.board = self.board(c);
+        g.board = unpack(c, self.game.board, self.steps);
         g
-    }
-
-    fn board(&self, c: &Compiled) -> Board {
-        let mut b = self.game.board;
-        for seat in 0..MAX_SEATS {
-            for t in 0..c.rules.tokens as usize {
-                let e = (self.steps >> (8 * (2 * seat + t))) as u8;
-                b.set_step(seat, t, e as Step + c.min_step);
-            }
-        }
-        b
     }
 
     /// One roll of the die and, when it allows one, a random move, the choice drawn from
@@ -265,23 +248,50 @@ impl CompiledGame {
                     (0..8).fold(0u64, |m, b| m | (((hit >> b) & 1) as u64 * 0xFF) << (8 * b));
                 self.steps = (self.steps & !bytes) | (yard as u64 * 0x0101_0101_0101_0101) & bytes;
             }
-            None => self.capture_on_board(c, hit),
+            None => self.steps = capture_on_board(c, self.game.board, self.steps, hit),
         }
     }
+}
 
-    /// [`CompiledGame::capture`] played on a real board (start slots).
-    #[inline(never)]
-    fn capture_on_board(&mut self, c: &Compiled, hit: u8) {
-        let mut board = self.board(c);
-        let mut spread = 0u16;
-        for seat in 0..MAX_SEATS {
-            spread |= (((hit >> (2 * seat)) & 3) as u16) << (4 * seat);
+// The helpers below take and return plain values: a game in play must never have its
+// address taken, so that the compiler can keep it in registers.
+
+/// The board word of `board`'s first two tokens of each seat.
+#[inline(always)]
+fn pack(c: &Compiled, board: &Board) -> u64 {
+    let mut steps = 0u64;
+    for seat in 0..MAX_SEATS {
+        for t in 0..2 {
+            let e = (board.step(seat, t) - c.min_step) as u8;
+            steps |= (e as u64) << (8 * (2 * seat + t));
         }
-        board.capture(&c.rules, spread, &mut [0; MAX_SEATS]);
-        let mut game = self.game;
-        game.board = board;
-        *self = CompiledGame::new(c, &game);
     }
+    steps
+}
+
+/// `base` (the board the game started from) with the tokens of the board word `steps`.
+#[inline(always)]
+fn unpack(c: &Compiled, base: Board, steps: u64) -> Board {
+    let mut b = base;
+    for seat in 0..MAX_SEATS {
+        for t in 0..c.rules.tokens as usize {
+            let e = (steps >> (8 * (2 * seat + t))) as u8;
+            b.set_step(seat, t, e as Step + c.min_step);
+        }
+    }
+    b
+}
+
+/// [`CompiledGame::capture`] played on a real board (start slots): the new board word.
+#[inline(never)]
+fn capture_on_board(c: &Compiled, base: Board, steps: u64, hit: u8) -> u64 {
+    let mut board = unpack(c, base, steps);
+    let mut spread = 0u16;
+    for seat in 0..MAX_SEATS {
+        spread |= (((hit >> (2 * seat)) & 3) as u16) << (4 * seat);
+    }
+    board.capture(&c.rules, spread, &mut [0; MAX_SEATS]);
+    pack(c, &board)
 }
 
 #[cfg(test)]

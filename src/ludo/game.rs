@@ -666,6 +666,7 @@ impl Game {
         mv
     }
 
+    #[inline(always)]
     fn rank(&mut self, rules: &Rules, seat: Seat) {
         self.ranking[self.ranked as usize] = seat as u8;
         self.ranked += 1;
