@@ -91,7 +91,12 @@ impl Compiled {
         };
         let encode = |s: Step| (s - min_step) as u8;
         let mut alone = Game::new(*rules, &[0], 0).ok()?;
-        let mut entries = Box::new([Entry::default(); STEPS * STEPS * 6]);
+        // Built on the heap: the table is larger than some threads' stacks.
+        let mut entries: Box<[Entry; STEPS * STEPS * 6]> =
+            vec![Entry::default(); STEPS * STEPS * 6]
+                .into_boxed_slice()
+                .try_into()
+                .ok()?;
         for e0 in 0..len {
             for e1 in 0..len {
                 let steps = [e0 as Step + min_step, e1 as Step + min_step];
