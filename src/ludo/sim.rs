@@ -15,9 +15,6 @@ use super::tables::{CS162, Fast, GT, Geometry, PresetGeometry, STANDARD, Tables}
 /// A game that has not ended after this many rolls is cut off (counted as unfinished).
 pub const MAX_ROLLS: u32 = 100_000;
 
-/// Games a simulation thread keeps in play at once.
-const LANES: usize = 1;
-
 /// One game in play in a simulation, with its counters.
 #[derive(Clone, Copy)]
 struct Lane {
@@ -25,7 +22,6 @@ struct Lane {
     bot_rng: Rng,
     rolls: u32,
     captures: u32,
-    index: u64,
 }
 
 impl Lane {
@@ -39,7 +35,6 @@ impl Lane {
             bot_rng: Rng::new(bots_seed),
             rolls: 0,
             captures: 0,
-            index: i,
         }
     }
 
@@ -220,8 +215,7 @@ impl SimConfig {
     }
 
     /// Play games `from..from + n` over the geometry `geo` of the game's rules, appending
-    /// them to `out` in game order. [`LANES`] games are in play at once, a roll of each in
-    /// turn: their work is independent, so the processor overlaps it.
+    /// them to `out` in game order.
     fn play_games<G: Geometry>(
         &self,
         geo: &G,
@@ -234,10 +228,10 @@ impl SimConfig {
         if bot_of.iter().all(|&b| b == Bot::Random) {
             match Compiled::of(geo.rules()) {
                 Some(c) => self.play_compiled(geo, c, start, from, n, out),
-                None => self.play_lanes::<G, true>(geo, start, bot_of, from, n, out),
+                None => self.play_engine::<G, true>(geo, start, bot_of, from, n, out),
             }
         } else {
-            self.play_lanes::<G, false>(geo, start, bot_of, from, n, out);
+            self.play_engine::<G, false>(geo, start, bot_of, from, n, out);
         }
     }
 
@@ -251,11 +245,7 @@ impl SimConfig {
         n: u64,
         out: &mut SimResult,
     ) {
-        let base = out.rolls.len();
-        let k = self.seats.len();
-        out.rolls.resize(base + n as usize, 0);
-        out.captures.resize(base + n as usize, 0);
-        out.finishing.resize((base + n as usize) * k, 0);
+        let base = self.open_slots(out, n);
         let new = CompiledGame::new(c, start);
         for i in from..from + n {
             let (dice, choices) = self.game_seeds(i);
@@ -272,8 +262,9 @@ impl SimConfig {
         }
     }
 
-    /// [`SimConfig::play_games`], with `ALL_RANDOM` when every bot is random.
-    fn play_lanes<G: Geometry, const ALL_RANDOM: bool>(
+    /// [`SimConfig::play_games`] over the engine's game, with `ALL_RANDOM` when every bot
+    /// is random.
+    fn play_engine<G: Geometry, const ALL_RANDOM: bool>(
         &self,
         geo: &G,
         start: &Game,
@@ -282,39 +273,23 @@ impl SimConfig {
         n: u64,
         out: &mut SimResult,
     ) {
+        let base = self.open_slots(out, n);
+        for i in from..from + n {
+            let mut lane = Lane::new(self, start, i);
+            while !lane.step::<G, ALL_RANDOM>(geo, bot_of) {}
+            let slot = base + (i - from) as usize;
+            self.record_at(&lane.game, lane.rolls, lane.captures, out, slot);
+        }
+    }
+
+    /// Make room at the end of `out` for `n` more games; returns the first one's slot.
+    fn open_slots(&self, out: &mut SimResult, n: u64) -> usize {
         let base = out.rolls.len();
-        let k = self.seats.len();
-        out.rolls.resize(base + n as usize, 0);
-        out.captures.resize(base + n as usize, 0);
-        out.finishing.resize((base + n as usize) * k, 0);
-        let end = from + n;
-        let mut next = from;
-        let mut lanes = [Lane::new(self, start, from); LANES];
-        let mut live = [false; LANES];
-        for (lane, live) in lanes.iter_mut().zip(&mut live) {
-            if next < end {
-                *lane = Lane::new(self, start, next);
-                *live = true;
-                next += 1;
-            }
-        }
-        let mut playing = live.iter().filter(|&&l| l).count();
-        while playing > 0 {
-            for (lane, live) in lanes.iter_mut().zip(&mut live) {
-                if !*live || !lane.step::<G, ALL_RANDOM>(geo, bot_of) {
-                    continue;
-                }
-                let slot = base + (lane.index - from) as usize;
-                self.record_at(&lane.game, lane.rolls, lane.captures, out, slot);
-                if next < end {
-                    *lane = Lane::new(self, start, next);
-                    next += 1;
-                } else {
-                    *live = false;
-                    playing -= 1;
-                }
-            }
-        }
+        let end = base + n as usize;
+        out.rolls.resize(end, 0);
+        out.captures.resize(end, 0);
+        out.finishing.resize(end * self.seats.len(), 0);
+        base
     }
 
     /// The finishing order of a finished or cut-off game: `seats.len()` seat indices (the
