@@ -107,6 +107,20 @@ pub(crate) fn equal_bytes(a: u64, b: u64) -> u8 {
     ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
+/// The track square on which a move of `seat` from step `from` to step `to` sends
+/// opponents home, if it can send any: the mover moved, and landed on a track square that is
+/// not safe. (The capture rule; every capture test asks it.)
+#[inline(always)]
+pub(crate) fn capture_square<G: Geometry + ?Sized>(
+    g: &G,
+    seat: Seat,
+    from: Step,
+    to: Step,
+) -> Option<u8> {
+    g.track_square(seat, to)
+        .filter(|&square| (to != from) & !g.is_safe_square(square))
+}
+
 /// Is this step count in the yard?
 #[inline]
 pub fn in_yard(step: Step) -> bool {
@@ -291,13 +305,8 @@ impl Board {
         from: Step,
         to: Step,
     ) -> bool {
-        if to == from {
-            return false;
-        }
-        let Some(square) = g.track_square(seat, to) else {
-            return false;
-        };
-        !g.is_safe_square(square) && self.others_on_square_mask(g, seat, square) != 0
+        capture_square(g, seat, from, to)
+            .is_some_and(|square| self.others_on_square_mask(g, seat, square) != 0)
     }
 
     /// Where a move would end, own-token bumps included, or `None` when it is not legal.
@@ -377,11 +386,10 @@ impl Board {
         };
         // Leaving the yard moves one token only: yard tokens are never stacked.
         let moved = self.piece_mask(rules, seat, token);
-        // Opponents on the landing square go home; `hit` is 0 off the track (no square)
-        // and on safe squares. Computed without branches: only a capture branches.
-        let square = g.track_square(seat, to).unwrap_or(u8::MAX);
-        let open = (to != from) & !g.is_safe_square(square);
-        let hit = self.others_on_square_mask(g, seat, square) & 0u16.wrapping_sub(open as u16);
+        // Opponents on the landing square go home. Off the track (no square) there is no
+        // one to compare with, so only an actual capture branches.
+        let square = capture_square(g, seat, from, to).unwrap_or(u8::MAX);
+        let hit = self.others_on_square_mask(g, seat, square);
         // Every moved token takes the new step, in one word.
         let m = BYTES_OF_TOKENS[moved as usize & 0xF];
         let word = (self.seat_word(seat) & !m) | ((to as u8 as u32).wrapping_mul(0x0101_0101) & m);

@@ -13,8 +13,8 @@
 
 use std::sync::Mutex;
 
-use super::board::{Board, Step, equal_bytes};
-use super::game::{Game, NTH_TOKEN, Phase};
+use super::board::{Board, Step, capture_square, equal_bytes};
+use super::game::{Game, Phase, random_token};
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, OwnTokens, Rules, Seat};
 use super::tables::{Fast, Geometry, Tables};
@@ -113,11 +113,11 @@ impl Compiled {
                         let after = [board.step(0, 0), board.step(0, 1)];
                         let next = encode(after[0]) as u32 | (encode(after[1]) as u32) << 8;
                         entry.next |= next << (16 * t);
-                        let land = if out.to != out.from {
-                            encode(out.to)
-                        } else {
-                            STEPS as u8
-                        };
+                        // Whether the move can capture at all (which squares, the seat decides:
+                        // that part is in the capture table).
+                        let can = (0..MAX_SEATS)
+                            .any(|s| capture_square(&geo, s, out.from, out.to).is_some());
+                        let land = if can { encode(out.to) } else { STEPS as u8 };
                         entry.land |= (land as u16) << (8 * t);
                         entry.flags |= (board.is_finished(rules, 0) as u8) << t;
                         entry.flags |= (out.reached_home as u8) << (2 + t);
@@ -129,14 +129,20 @@ impl Compiled {
             std::array::from_fn(|land| {
                 let land = land as u8;
                 let mut word = [NEVER; 8];
+                // Rows are looked up only for moves that moved: any other step will do as
+                // the move's start.
+                let to = land as Step + min_step;
                 let square = (land < len)
-                    .then(|| geo.track_square(seat, land as Step + min_step))
-                    .flatten()
-                    .filter(|&sq| !geo.is_safe_square(sq));
+                    .then(|| capture_square(&geo, seat, Step::MIN, to))
+                    .flatten();
                 if let Some(square) = square {
+                    // The steps the board compares with on that square: every token of the
+                    // other seats.
+                    let steps = geo.square_steps(square);
                     for other in (0..MAX_SEATS).filter(|&o| o != seat) {
-                        if let Some(step) = geo.step_on_square(other, square) {
-                            for t in 0..rules.tokens as usize {
+                        for t in 0..rules.tokens as usize {
+                            let step = steps[4 * other + t];
+                            if step != Step::MIN {
                                 word[2 * other + t] = encode(step);
                             }
                         }
@@ -221,9 +227,7 @@ impl CompiledGame {
             game.cannot_move(rules, value);
             return 0;
         }
-        let n = entry.mask.count_ones();
-        let k = if n > 1 { choice.below(n) } else { 0 };
-        let t = NTH_TOKEN[entry.mask as usize & 0xF][k as usize & 3] as usize & 1;
+        let t = random_token(entry.mask, choice).unwrap_or(0) as usize & 1;
         let next = (entry.next >> (16 * t)) as u16;
         self.steps = (self.steps & !(0xFFFF << shift)) | (next as u64) << shift;
         let land = (entry.land >> (8 * t)) as usize & (2 * STEPS - 1);

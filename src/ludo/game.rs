@@ -151,7 +151,7 @@ const NEXT_SEAT: [[u8; MAX_SEATS]; 16] = {
 };
 
 /// For each mask of four tokens, its `k`-th token (lowest first).
-pub(crate) const NTH_TOKEN: [[u8; 4]; 16] = {
+const NTH_TOKEN: [[u8; 4]; 16] = {
     let mut out = [[0u8; 4]; 16];
     let mut m = 0;
     while m < 16 {
@@ -393,15 +393,10 @@ impl Game {
         let Phase::Move(roll) = self.phase else {
             return None;
         };
-        let mask = self.pending;
-        let n = mask.count_ones();
-        if n == 0 {
-            return None;
-        }
-        let k = if n > 1 { rng.below(n) } else { 0 };
+        let token = random_token(self.pending, rng)?;
         Some(Move {
             seat: self.current,
-            token: NTH_TOKEN[mask as usize & 0xF][k as usize & 3],
+            token,
             roll,
         })
     }
@@ -772,6 +767,18 @@ impl Game {
             _ => 0,
         };
     }
+}
+
+/// The token a random bot moves, among the tokens of `mask` (lowest first), drawing from
+/// `rng` only when there is a choice; `None` for an empty mask.
+#[inline(always)]
+pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<u8> {
+    let n = mask.count_ones();
+    if n == 0 {
+        return None;
+    }
+    let k = if n > 1 { rng.below(n) } else { 0 };
+    Some(NTH_TOKEN[mask as usize & 0xF][k as usize & 3])
 }
 
 /// Does a roll of `value` give another roll, when `extra` says whether it was an extra roll?
