@@ -123,6 +123,17 @@ def test_same_seed_same_result_for_any_thread_count(rules: str) -> None:
     assert other.lengths != one.lengths
 
 
+def test_the_last_game_indices() -> None:
+    """Games are numbered by a 64-bit index: the last ones play, and none lies past them."""
+    sim = Simulation("cs162", SEATS, "random", seed=4)
+    last = sim.run(2**64 - 3, 2, 2)
+    assert last.games == 2 and len(last.lengths) == 2 and min(last.lengths) > 0
+    assert last.lengths == sim.run(2**64 - 3, 2, 1).lengths
+    for start, count in [(2**64 - 1, 1), (2**64 - 3, 5)]:
+        with pytest.raises(ValueError, match="64-bit index"):
+            sim.run(start, count, 2)
+
+
 def test_chunked_runs_add_up_to_one_run() -> None:
     sim = Simulation("cs162", SEATS, "random", seed=4)
     whole = sim.run(0, 250, 2)

@@ -156,25 +156,22 @@ impl Board {
         self.seats
     }
 
-    /// The four token bytes of `seat` as one word (token 0 lowest). Seats are checked by
-    /// the callers; the mask keeps the hot path free of bounds tests.
+    /// The four token bytes of `seat` as one word (token 0 lowest).
     #[inline(always)]
     fn seat_word(&self, seat: Seat) -> u32 {
-        debug_assert!(seat < MAX_SEATS);
-        self.steps[seat & (MAX_SEATS - 1)]
+        self.steps[seat]
     }
 
     /// Replace the four token bytes of `seat`.
     #[inline(always)]
     fn set_seat_word(&mut self, seat: Seat, word: u32) {
-        debug_assert!(seat < MAX_SEATS);
-        self.steps[seat & (MAX_SEATS - 1)] = word;
+        self.steps[seat] = word;
     }
 
-    /// Step count of one token.
+    /// Step count of one token (a seat or token out of range panics, as an index does).
     #[inline]
     pub fn step(&self, seat: Seat, token: usize) -> Step {
-        (self.seat_word(seat) >> (8 * (token & (MAX_TOKENS - 1)))) as u8 as Step
+        self.seat_steps(seat)[token]
     }
 
     /// Step counts of all token slots of one seat (only the first `rules.tokens` are used).
@@ -439,9 +436,9 @@ impl Board {
     /// Set one token's step count directly (for tests and for loading positions). The
     /// caller guarantees the value fits the rules.
     pub fn set_step(&mut self, seat: Seat, token: usize, step: Step) {
-        let shift = 8 * (token & (MAX_TOKENS - 1));
-        let word = (self.seat_word(seat) & !(0xFF << shift)) | (step as u8 as u32) << shift;
-        self.set_seat_word(seat, word);
+        let mut steps = self.seat_steps(seat);
+        steps[token] = step;
+        self.set_seat_word(seat, u32::from_le_bytes(steps.map(|s| s as u8)));
     }
 }
 

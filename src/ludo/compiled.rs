@@ -59,9 +59,14 @@ pub struct Compiled {
 
 static CACHE: Mutex<Vec<(Rules, &'static Compiled)>> = Mutex::new(Vec::new());
 
+/// The most rule sets compiled in one process (about 200 KB each, kept for the process);
+/// simulations of further rule sets run the engine's game directly.
+const MAX_COMPILED: usize = 16;
+
 impl Compiled {
     /// The compiled tables of `rules`, when the rule set fits them (at most two tokens a
-    /// seat, no blocks); built on first use and kept for the process.
+    /// seat, no blocks) and fewer than [`MAX_COMPILED`] other rule sets were compiled; built
+    /// on first use and kept for the process.
     pub fn of(rules: &Rules) -> Option<&'static Compiled> {
         if rules.tokens > 2 || rules.own_tokens == OwnTokens::Block || rules.validate().is_err() {
             return None;
@@ -71,6 +76,9 @@ impl Compiled {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some((_, c)) = cache.iter().find(|(r, _)| r == rules) {
             return Some(c);
+        }
+        if cache.len() >= MAX_COMPILED {
+            return None;
         }
         let c: &'static Compiled = Box::leak(Box::new(Compiled::build(rules)?));
         cache.push((*rules, c));

@@ -338,6 +338,8 @@ impl SimConfig {
 
     /// Play games `start..start + count` on `threads` threads (results in game order).
     pub fn run(&self, start: u64, count: u64, threads: usize) -> SimResult {
+        // Games are numbered by a u64: there is no game past the last index.
+        let count = count.min(u64::MAX - start);
         let threads = threads.clamp(1, 256) as u64;
         let per = count.div_ceil(threads).max(1);
         let chunks: Vec<(u64, u64)> = (0..threads)
@@ -453,6 +455,15 @@ mod tests {
                 assert_eq!(fast, runtime, "{rules:?} {bots:?}");
             }
         }
+    }
+
+    #[test]
+    fn no_game_past_the_last_index() {
+        let c = config(Rules::CS162, vec![Bot::Random; 4]);
+        let r = c.run(u64::MAX - 3, 10, 2);
+        assert_eq!(r.games, 3);
+        assert_eq!((r.rolls.len(), r.finishing.len()), (3, 12));
+        assert_eq!(r, c.run(u64::MAX - 3, 3, 1));
     }
 
     #[test]

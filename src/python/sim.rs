@@ -208,6 +208,12 @@ impl Simulation {
                 "threads must be from 1 to 256, not {threads}"
             )));
         }
+        if start.checked_add(count).is_none() {
+            return Err(PyValueError::new_err(format!(
+                "start + count must not pass 2**64 - 1 (games are numbered by a 64-bit index): \
+                 start {start}, count {count}"
+            )));
+        }
         let threads = threads as usize;
         let result = if self.python_bots.is_empty() {
             py.detach(|| self.config.run(start, count, threads))
