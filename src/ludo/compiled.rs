@@ -17,6 +17,7 @@ use super::board::{Board, Step, capture_square, equal_bytes};
 use super::game::{Game, Phase, random_token};
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, OwnTokens, Rules, Seat};
+use super::sim::GameEnd;
 use super::tables::{Fast, Geometry, Tables};
 
 /// A byte no encoded step has: "no capture" in the capture table.
@@ -206,8 +207,8 @@ impl CompiledGame {
         &mut self.game.rng
     }
 
-    /// The game as the engine holds it.
-    #[inline(always)]
+    /// The game as the engine holds it (the tests compare it with the engine's).
+    #[cfg(test)]
     pub(crate) fn game(&self, c: &Compiled) -> Game {
         let mut g = self.game;
         g.board = unpack(c, self.game.board, self.steps);
@@ -248,6 +249,17 @@ impl CompiledGame {
         self.game
             .after_move(rules, seat as Seat, value, finished, hit != 0, home);
         hit.count_ones()
+    }
+
+    /// How the game ended, in plain values: reading them takes no address of the game in
+    /// play, which lets the compiler keep the game in registers.
+    #[inline(always)]
+    pub(crate) fn end(&self) -> GameEnd {
+        GameEnd {
+            ranking: self.game.ranking,
+            ranked: self.game.ranked,
+            over: self.game.phase == Phase::Over,
+        }
     }
 
     /// Is the game over?

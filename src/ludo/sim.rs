@@ -98,6 +98,28 @@ impl CompiledRun {
     }
 }
 
+/// How a finished (or cut-off) game ended, as the results record it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GameEnd {
+    /// The finishing order so far (the winner first).
+    pub(crate) ranking: [u8; MAX_SEATS],
+    /// How many seats `ranking` holds.
+    pub(crate) ranked: u8,
+    /// The game is over (not cut off).
+    pub(crate) over: bool,
+}
+
+impl GameEnd {
+    /// How `g` ended.
+    fn of(g: &Game) -> GameEnd {
+        GameEnd {
+            ranking: g.ranking,
+            ranked: g.ranked,
+            over: g.is_over(),
+        }
+    }
+}
+
 /// What to simulate.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
@@ -258,7 +280,8 @@ impl SimConfig {
             *run.game.rng_mut() = Rng::new(dice);
             while !run.step(geo, c) {}
             let slot = base + (i - from) as usize;
-            self.record_at(&run.game.game(c), run.rolls, run.captures, out, slot);
+            // Only plain values leave the game in play (see `CompiledGame::end`).
+            self.record_at(run.game.end(), run.rolls, run.captures, out, slot);
         }
     }
 
@@ -278,7 +301,13 @@ impl SimConfig {
             let mut lane = Lane::new(self, start, i);
             while !lane.step::<G, ALL_RANDOM>(geo, bot_of) {}
             let slot = base + (i - from) as usize;
-            self.record_at(&lane.game, lane.rolls, lane.captures, out, slot);
+            self.record_at(
+                GameEnd::of(&lane.game),
+                lane.rolls,
+                lane.captures,
+                out,
+                slot,
+            );
         }
     }
 
@@ -295,16 +324,16 @@ impl SimConfig {
     /// The finishing order of a finished or cut-off game: `seats.len()` seat indices (the
     /// ranking; in first-winner games the winner first, then the others in seat order;
     /// 255 for a seat unranked in a cut-off game).
-    fn finishing_order(&self, g: &Game) -> [u8; MAX_SEATS] {
+    fn finishing_order(&self, end: &GameEnd) -> [u8; MAX_SEATS] {
         let mut order = [u8::MAX; MAX_SEATS];
         let mut len = 0;
-        for s in g.ranking() {
-            order[len] = s as u8;
+        for &s in &end.ranking[..(end.ranked as usize).min(MAX_SEATS)] {
+            order[len] = s;
             len += 1;
         }
         for &s in &self.seats {
             if len < self.seats.len() && !order[..len].contains(&(s as u8)) {
-                order[len] = if g.is_over() { s as u8 } else { u8::MAX };
+                order[len] = if end.over { s as u8 } else { u8::MAX };
                 len += 1;
             }
         }
@@ -318,21 +347,21 @@ impl SimConfig {
         out.captures.push(0);
         out.finishing
             .resize(out.finishing.len() + self.seats.len(), u8::MAX);
-        self.record_at(g, rolls, captures, out, slot);
+        self.record_at(GameEnd::of(g), rolls, captures, out, slot);
     }
 
     /// Write a finished (or cut-off) game into game slot `slot` of `out`.
-    fn record_at(&self, g: &Game, rolls: u32, captures: u32, out: &mut SimResult, slot: usize) {
+    fn record_at(&self, end: GameEnd, rolls: u32, captures: u32, out: &mut SimResult, slot: usize) {
         let k = self.seats.len();
         out.games += 1;
         out.rolls[slot] = rolls;
         out.captures[slot] = captures.min(u16::MAX as u32) as u16;
-        out.finishing[slot * k..(slot + 1) * k].copy_from_slice(&self.finishing_order(g)[..k]);
-        if !g.is_over() {
+        out.finishing[slot * k..(slot + 1) * k].copy_from_slice(&self.finishing_order(&end)[..k]);
+        if !end.over {
             out.unfinished += 1;
         }
-        if let Some(w) = g.winner() {
-            out.wins[w] += 1;
+        if end.ranked > 0 {
+            out.wins[end.ranking[0] as usize & (MAX_SEATS - 1)] += 1;
         }
     }
 
