@@ -196,7 +196,7 @@ impl Board {
             return 1 << token;
         }
         let s = self.step(seat, token);
-        let stackable = (s >= rules.first_track_step) & (s < rules.finish_step);
+        let stackable = rules.can_stack_at(s);
         // Chosen without a branch: whether the token stands in a stack follows the dice.
         let pick = 0u8.wrapping_sub(stackable as u8);
         (self.tokens_at(rules, seat, s) & pick) | ((1 << token) & !pick)
@@ -205,12 +205,11 @@ impl Board {
     /// Bit mask of `seat`'s tokens at `step`.
     #[inline(always)]
     pub(crate) fn tokens_at(&self, rules: &Rules, seat: Seat, step: Step) -> u8 {
-        // All four token slots compared at once: bytes equal to `step` become zero bytes,
-        // zero bytes become their top bit, and a multiply gathers the four top bits.
-        let x = self.seat_word(seat) ^ (step as u8 as u32).wrapping_mul(0x0101_0101);
-        let zero = !(((x & 0x7F7F_7F7F).wrapping_add(0x7F7F_7F7F)) | x | 0x7F7F_7F7F);
-        let mask = ((zero >> 7).wrapping_mul(0x0102_0408) >> 24) as u8;
-        mask & ((1u8 << rules.tokens) - 1)
+        // All four token slots compared at once (the upper four bytes of both words are
+        // zero, so they match too, and the token mask drops them).
+        let word = self.seat_word(seat) as u64;
+        let want = (step as u8 as u64).wrapping_mul(0x0101_0101);
+        equal_bytes(word, want) & ((1u8 << rules.tokens) - 1)
     }
 
     /// For each seat other than `seat`, the mask of its tokens on 0-based track `square`.

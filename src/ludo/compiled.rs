@@ -7,9 +7,9 @@
 //! a board of that seat alone with the ordinary [`Game`] and [`Board`] code, and keeps the
 //! answers in a table. A simulated game then keeps its board as one word (two bytes a seat)
 //! and plays a roll with a table look-up, a word compare for captures, and the [`Game`]'s own
-//! turn bookkeeping. Captures themselves (a few in a hundred moves) are played on a real
-//! [`Board`]. Nothing here decides a rule: every answer comes from the engine, and
-//! `sim::tests` checks, game by game, that the tables play the games the engine plays.
+//! turn bookkeeping. Captures with start slots (GT) are played on a real [`Board`]. Nothing
+//! here decides a rule: every answer comes from the engine, and the tests here and in
+//! `sim::tests` check, roll by roll and game by game, that the tables play the engine's games.
 
 use std::sync::Mutex;
 
@@ -176,18 +176,13 @@ impl Compiled {
             yard,
         })
     }
-
-    /// The rule set.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
 }
 
 /// A game in play over [`Compiled`] tables: the [`Game`] keeps the turn (whose turn, 6s,
 /// extra rolls, ranking, the die), and the board lives in `steps`, two bytes a seat.
 #[derive(Clone, Copy)]
 pub(crate) struct CompiledGame {
-    /// The game; its board is brought up to date by [`CompiledGame::game`].
+    /// The game, all but its board (which stays as the game started; `steps` holds it).
     game: Game,
     /// Byte `2 * seat + token`: the token's encoded step.
     steps: u64,
@@ -255,11 +250,7 @@ impl CompiledGame {
     /// play, which lets the compiler keep the game in registers.
     #[inline(always)]
     pub(crate) fn end(&self) -> GameEnd {
-        GameEnd {
-            ranking: self.game.ranking,
-            ranked: self.game.ranked,
-            over: self.game.phase == Phase::Over,
-        }
+        GameEnd::of(&self.game)
     }
 
     /// Is the game over?

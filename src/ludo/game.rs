@@ -368,7 +368,7 @@ impl Game {
             let mut drop = 0u8;
             for t in 1..n {
                 let step = steps[t];
-                let stackable = step >= r.first_track_step && step < r.finish_step;
+                let stackable = r.can_stack_at(step);
                 let lower = steps[..t].iter().fold(false, |acc, &s| acc | (s == step));
                 drop |= ((stackable && lower) as u8) << t;
             }

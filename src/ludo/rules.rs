@@ -296,6 +296,13 @@ impl Rules {
         (self.first_track_step..=self.last_track_step).contains(&step)
     }
 
+    /// Can tokens stack at `step` (track or home column, not the ready square nor the end;
+    /// D8)? Computed without a branch: it sits on the move path.
+    #[inline]
+    pub fn can_stack_at(&self, step: i8) -> bool {
+        (step >= self.first_track_step) & (step < self.finish_step)
+    }
+
     /// Is `step` in the seat's private home column (after the track, before the end)?
     #[inline]
     pub fn in_home_column(&self, step: i8) -> bool {

@@ -17,20 +17,20 @@ pub const MAX_ROLLS: u32 = 100_000;
 
 /// One game in play in a simulation, with its counters.
 #[derive(Clone, Copy)]
-struct Lane {
+struct EngineRun {
     game: Game,
     bot_rng: Rng,
     rolls: u32,
     captures: u32,
 }
 
-impl Lane {
+impl EngineRun {
     /// Game `i` of the run of `config`, from the new game `start` (its die reseeded).
-    fn new(config: &SimConfig, start: &Game, i: u64) -> Lane {
+    fn new(config: &SimConfig, start: &Game, i: u64) -> EngineRun {
         let (dice, bots_seed) = config.game_seeds(i);
         let mut game = *start;
         game.rng = Rng::new(dice);
-        Lane {
+        EngineRun {
             game,
             bot_rng: Rng::new(bots_seed),
             rolls: 0,
@@ -110,8 +110,10 @@ pub(crate) struct GameEnd {
 }
 
 impl GameEnd {
-    /// How `g` ended.
-    fn of(g: &Game) -> GameEnd {
+    /// How `g` ended (inlined: the game's address must not escape, see
+    /// `CompiledGame::end`).
+    #[inline(always)]
+    pub(crate) fn of(g: &Game) -> GameEnd {
         GameEnd {
             ranking: g.ranking,
             ranked: g.ranked,
@@ -206,32 +208,23 @@ impl SimConfig {
     fn play_range(&self, start: &Game, bot_of: &[Bot; MAX_SEATS], from: u64, n: u64) -> SimResult {
         let mut r = SimResult::default();
         let rules = self.rules;
+        // The same call over each geometry type (a generic closure cannot be written).
+        macro_rules! play {
+            ($geo:expr) => {
+                self.play_games(&$geo, start, bot_of, from, n, &mut r)
+            };
+        }
         if rules == PresetGeometry::<CS162>::RULES {
-            self.play_games(
-                &PresetGeometry::<CS162>::new(),
-                start,
-                bot_of,
-                from,
-                n,
-                &mut r,
-            );
+            play!(PresetGeometry::<CS162>::new());
         } else if rules == PresetGeometry::<STANDARD>::RULES {
-            self.play_games(
-                &PresetGeometry::<STANDARD>::new(),
-                start,
-                bot_of,
-                from,
-                n,
-                &mut r,
-            );
+            play!(PresetGeometry::<STANDARD>::new());
         } else if rules == PresetGeometry::<GT>::RULES {
-            self.play_games(&PresetGeometry::<GT>::new(), start, bot_of, from, n, &mut r);
+            play!(PresetGeometry::<GT>::new());
         } else {
-            let geo = Fast {
+            play!(Fast {
                 rules: &rules,
                 tables: Tables::of(&rules),
-            };
-            self.play_games(&geo, start, bot_of, from, n, &mut r);
+            });
         }
         r
     }
@@ -298,16 +291,10 @@ impl SimConfig {
     ) {
         let base = self.open_slots(out, n);
         for i in from..from + n {
-            let mut lane = Lane::new(self, start, i);
-            while !lane.step::<G, ALL_RANDOM>(geo, bot_of) {}
+            let mut run = EngineRun::new(self, start, i);
+            while !run.step::<G, ALL_RANDOM>(geo, bot_of) {}
             let slot = base + (i - from) as usize;
-            self.record_at(
-                GameEnd::of(&lane.game),
-                lane.rolls,
-                lane.captures,
-                out,
-                slot,
-            );
+            self.record_at(GameEnd::of(&run.game), run.rolls, run.captures, out, slot);
         }
     }
 
