@@ -96,15 +96,26 @@ const BYTES_OF_TOKENS: [u32; 16] = {
     out
 };
 
-/// Bit `k` set where byte `k` of `a` equals byte `k` of `b`, for the eight bytes at once.
+/// The top bit of byte `k` set where byte `k` of `a` equals byte `k` of `b`.
 #[inline(always)]
-pub(crate) fn equal_bytes(a: u64, b: u64) -> u8 {
+fn equal_byte_tops(a: u64, b: u64) -> u64 {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let x = a ^ b;
     // Top bit of each byte set where the byte of x is zero (no carry crosses bytes).
-    let zero = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
+    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+}
+
+/// Bit `k` set where byte `k` of `a` equals byte `k` of `b`, for the eight bytes at once.
+#[inline(always)]
+pub(crate) fn equal_bytes(a: u64, b: u64) -> u8 {
     // The eight top bits gathered into the top byte by one multiply.
-    ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+    ((equal_byte_tops(a, b) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// Does some byte of `a` equal the same byte of `b`? (`equal_bytes(a, b) != 0`, cheaper.)
+#[inline(always)]
+pub(crate) fn any_equal_byte(a: u64, b: u64) -> bool {
+    equal_byte_tops(a, b) != 0
 }
 
 /// The track square on which a move of `seat` from step `from` to step `to` sends

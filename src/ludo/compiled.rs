@@ -13,8 +13,8 @@
 
 use std::sync::Mutex;
 
-use super::board::{Board, Step, capture_square, equal_bytes};
-use super::game::{Game, Phase, random_token};
+use super::board::{Board, Step, any_equal_byte, capture_square, equal_bytes};
+use super::game::{Game, Turn, random_index};
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, OwnTokens, Rules, Seat};
 use super::sim::GameEnd;
@@ -26,20 +26,23 @@ const NEVER: u8 = 0xFF;
 /// Encoded steps run `0..STEPS` at most (a rule set with a longer route is not compiled).
 const STEPS: usize = 64;
 
-/// What a roll lets a seat do, for one pair of token steps and one roll.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Entry {
-    /// The tokens that may move (a stack by its lowest token), as [`Game`] finds them.
-    mask: u8,
-    /// Bit `t`: moving token `t` brings the seat's last token home; bit `2 + t`: it
-    /// brings a token home.
-    flags: u8,
-    /// Byte `t`: the encoded step token `t` lands on when the move can capture there (it
-    /// moved), or [`STEPS`] when it cannot.
-    land: u16,
-    /// Bits `16 * t..`: the seat's two encoded steps after moving token `t`.
-    next: u32,
-}
+/// What a roll lets a seat do, for one pair of token steps and one roll: the `k`-th
+/// possible move (`k` as a random bot draws it, see [`random_index`]) in bits `32 * k..`,
+/// each half laid out as below. With one possible move both halves hold it; with none, both
+/// leave the seat as it was.
+type Entry = u64;
+
+/// An entry half: bits 0–15, the seat's two encoded steps after the move.
+const NEXT_BITS: u32 = 0xFFFF;
+/// An entry half: bits 16–22, the encoded step the mover lands on when the move can capture
+/// there, or [`STEPS`] when it cannot (an index into [`Compiled::capture`]).
+const LAND_SHIFT: u32 = 16;
+/// An entry half: the move brings the seat's last token home.
+const FINISHED: u32 = 1 << 24;
+/// An entry half: the move brings a token home.
+const HOME: u32 = 1 << 25;
+/// An entry half: bits 26–27, how many moves the roll offers (0, 1 or 2).
+const COUNT_SHIFT: u32 = 26;
 
 /// A rule set compiled to tables (see the module documentation).
 pub struct Compiled {
@@ -47,7 +50,7 @@ pub struct Compiled {
     /// The most negative step a token takes (a step is stored as `step - min_step`).
     min_step: Step,
     /// `entries[(e0 * STEPS + e1) * 6 + roll - 1]` for encoded steps `e0`, `e1` (a fixed
-    /// size, so that masked indices need no bounds test).
+    /// size, so that masked indices need no bounds test; see [`Entry`]).
     entries: Box<[Entry; STEPS * STEPS * 6]>,
     /// `capture[seat][land]`: the board word a capture on that landing step compares with:
     /// byte `2 * other + token` holds the encoded step at which that token would be taken
@@ -101,8 +104,7 @@ impl Compiled {
         let encode = |s: Step| (s - min_step) as u8;
         let mut alone = Game::new(*rules, &[0], 0).ok()?;
         // Built on the heap: the table is larger than some threads' stacks.
-        let mut entries: Box<[Entry; STEPS * STEPS * 6]> =
-            vec![Entry::default(); STEPS * STEPS * 6]
+        let mut entries: Box<[Entry; STEPS * STEPS * 6]> = vec![0; STEPS * STEPS * 6]
                 .into_boxed_slice()
                 .try_into()
                 .ok()?;
@@ -113,24 +115,32 @@ impl Compiled {
                     alone.board.set_step(0, t, s);
                 }
                 for roll in 1..=6u8 {
-                    let entry =
-                        &mut entries[(e0 as usize * STEPS + e1 as usize) * 6 + roll as usize - 1];
-                    entry.mask = alone.movable_in(&geo, 0, roll);
-                    for t in 0..rules.tokens as usize {
+                    let mask = alone.movable_in(&geo, 0, roll);
+                    let mut halves = [e0 as u32 | (e1 as u32) << 8 | (STEPS as u32) << LAND_SHIFT; 2];
+                    for (k, half) in halves.iter_mut().enumerate() {
+                        // The token a draw of `k` moves, as `random_token` maps it.
+                        let Some(t) = (0..rules.tokens as usize)
+                            .filter(|&t| mask & (1 << t) != 0)
+                            .nth(k.min(mask.count_ones().max(1) as usize - 1))
+                        else {
+                            continue;
+                        };
                         let mut board = alone.board;
                         let out = board.apply(&geo, 0, t, roll);
-                        let after = [board.step(0, 0), board.step(0, 1)];
-                        let next = encode(after[0]) as u32 | (encode(after[1]) as u32) << 8;
-                        entry.next |= next << (16 * t);
+                        let next = encode(board.step(0, 0)) as u32 | (encode(board.step(0, 1)) as u32) << 8;
                         // Whether the move can capture at all (which squares, the seat decides:
                         // that part is in the capture table).
                         let can = (0..MAX_SEATS)
                             .any(|s| capture_square(&geo, s, out.from, out.to).is_some());
                         let land = if can { encode(out.to) } else { STEPS as u8 };
-                        entry.land |= (land as u16) << (8 * t);
-                        entry.flags |= (board.is_finished(rules, 0) as u8) << t;
-                        entry.flags |= (out.reached_home as u8) << (2 + t);
+                        *half = next
+                            | (land as u32) << LAND_SHIFT
+                            | if board.is_finished(rules, 0) { FINISHED } else { 0 }
+                            | if out.reached_home { HOME } else { 0 };
                     }
+                    let count = (mask.count_ones() as u64) << COUNT_SHIFT;
+                    entries[(e0 as usize * STEPS + e1 as usize) * 6 + roll as usize - 1] =
+                        (halves[0] as u64 | (halves[1] as u64) << 32) | count | count << 32;
                 }
             }
         }
@@ -178,35 +188,44 @@ impl Compiled {
     }
 }
 
-/// A game in play over [`Compiled`] tables: the [`Game`] keeps the turn (whose turn, 6s,
-/// extra rolls, ranking, the die), and the board lives in `steps`, two bytes a seat.
+/// A game in play over [`Compiled`] tables: the [`Turn`] (whose turn, 6s, extra rolls,
+/// ranking), the die, and the board as one word, two bytes a seat. All plain values, so
+/// that a simulation keeps the whole game in registers.
 #[derive(Clone, Copy)]
 pub(crate) struct CompiledGame {
-    /// The game, all but its board (which stays as the game started; `steps` holds it).
-    game: Game,
+    turn: Turn,
+    /// The die.
+    rng: Rng,
     /// Byte `2 * seat + token`: the token's encoded step.
     steps: u64,
+    /// The seats that play.
+    playing: u8,
 }
 
 impl CompiledGame {
     /// The game `start` (which must use the compiled rules and wait for a roll).
     pub(crate) fn new(c: &Compiled, start: &Game) -> CompiledGame {
         CompiledGame {
-            game: *start,
+            turn: start.turn,
+            rng: start.rng,
             steps: pack(c, &start.board),
+            playing: start.board.seat_mask(),
         }
     }
 
     /// The die.
     pub(crate) fn rng_mut(&mut self) -> &mut Rng {
-        &mut self.game.rng
+        &mut self.rng
     }
 
-    /// The game as the engine holds it (the tests compare it with the engine's).
+    /// The game as the engine holds it, given the game it started as (the tests compare
+    /// it with the engine's).
     #[cfg(test)]
-    pub(crate) fn game(&self, c: &Compiled) -> Game {
-        let mut g = self.game;
-        g.board = unpack(c, self.game.board, self.steps);
+    pub(crate) fn game(&self, c: &Compiled, start: &Game) -> Game {
+        let mut g = *start;
+        g.turn = self.turn;
+        g.rng = self.rng;
+        g.board = unpack(c, self.playing, self.steps);
         g
     }
 
@@ -217,46 +236,52 @@ impl CompiledGame {
     #[inline(always)]
     pub(crate) fn step<G: Geometry>(&mut self, g: &G, c: &Compiled, choice: &mut Rng) -> u32 {
         let rules = g.rules();
-        let game = &mut self.game;
-        let value = game.rng.die();
-        if !game.begin_roll(rules, value) {
+        let value = self.rng.die();
+        if !self.turn.begin_roll(rules, self.playing, value) {
             return 0;
         }
-        let seat = game.current as usize & (MAX_SEATS - 1);
+        let seat = self.turn.current as usize & (MAX_SEATS - 1);
         let shift = 16 * seat;
         let own = (self.steps >> shift) as usize;
         let pair = (own & (STEPS - 1)) * STEPS + ((own >> 8) & (STEPS - 1));
         let entry = c.entries[pair * 6 + (value as usize - 1).min(5)];
-        if entry.mask == 0 {
-            game.cannot_move(rules, value);
+        let count = (entry >> COUNT_SHIFT) as u32 & 3;
+        if count == 0 {
+            self.turn.cannot_move(rules, self.playing, value);
             return 0;
         }
-        let t = random_token(entry.mask, choice).unwrap_or(0) as usize & 1;
-        let next = (entry.next >> (16 * t)) as u16;
-        self.steps = (self.steps & !(0xFFFF << shift)) | (next as u64) << shift;
-        let land = (entry.land >> (8 * t)) as usize & (2 * STEPS - 1);
-        let hit = equal_bytes(self.steps, c.capture[seat][land]);
-        if hit != 0 {
+        let k = random_index(count, choice) & 1;
+        let half = (entry >> (32 * k)) as u32;
+        self.steps = (self.steps & !(0xFFFF << shift)) | ((half & NEXT_BITS) as u64) << shift;
+        let land = (half >> LAND_SHIFT) as usize & (2 * STEPS - 1);
+        let row = c.capture[seat][land];
+        let mut hit = 0;
+        if any_equal_byte(self.steps, row) {
+            hit = equal_bytes(self.steps, row);
             self.capture(c, hit);
         }
-        let finished = entry.flags & (1 << t) != 0;
-        let home = entry.flags & (4 << t) != 0;
-        self.game
-            .after_move(rules, seat as Seat, value, finished, hit != 0, home);
+        self.turn.after_move(
+            rules,
+            self.playing,
+            seat as Seat,
+            value,
+            half & FINISHED != 0,
+            hit != 0,
+            half & HOME != 0,
+        );
         hit.count_ones()
     }
 
-    /// How the game ended, in plain values: reading them takes no address of the game in
-    /// play, which lets the compiler keep the game in registers.
+    /// How the game ended, in plain values.
     #[inline(always)]
     pub(crate) fn end(&self) -> GameEnd {
-        GameEnd::of(&self.game)
+        GameEnd::of(&self.turn)
     }
 
     /// Is the game over?
     #[inline(always)]
     pub(crate) fn is_over(&self) -> bool {
-        self.game.phase == Phase::Over
+        self.turn.is_over()
     }
 
     /// Send the tokens of `hit` (bit `2 * seat + token`) to their yards.
@@ -268,7 +293,7 @@ impl CompiledGame {
                     (0..8).fold(0u64, |m, b| m | (((hit >> b) & 1) as u64 * 0xFF) << (8 * b));
                 self.steps = (self.steps & !bytes) | (yard as u64 * 0x0101_0101_0101_0101) & bytes;
             }
-            None => self.steps = capture_on_board(c, self.game.board, self.steps, hit),
+            None => self.steps = capture_on_board(c, self.playing, self.steps, hit),
         }
     }
 }
@@ -289,10 +314,10 @@ fn pack(c: &Compiled, board: &Board) -> u64 {
     steps
 }
 
-/// `base` (the board the game started from) with the tokens of the board word `steps`.
+/// The board of the seats `playing` with the tokens of the board word `steps`.
 #[inline(always)]
-fn unpack(c: &Compiled, base: Board, steps: u64) -> Board {
-    let mut b = base;
+fn unpack(c: &Compiled, playing: u8, steps: u64) -> Board {
+    let mut b = Board::new(&c.rules, playing);
     for seat in 0..MAX_SEATS {
         for t in 0..c.rules.tokens as usize {
             let e = (steps >> (8 * (2 * seat + t))) as u8;
@@ -304,8 +329,8 @@ fn unpack(c: &Compiled, base: Board, steps: u64) -> Board {
 
 /// [`CompiledGame::capture`] played on a real board (start slots): the new board word.
 #[inline(never)]
-fn capture_on_board(c: &Compiled, base: Board, steps: u64, hit: u8) -> u64 {
-    let mut board = unpack(c, base, steps);
+fn capture_on_board(c: &Compiled, playing: u8, steps: u64, hit: u8) -> u64 {
+    let mut board = unpack(c, playing, steps);
     let mut spread = 0u16;
     for seat in 0..MAX_SEATS {
         spread |= (((hit >> (2 * seat)) & 3) as u16) << (4 * seat);
@@ -317,7 +342,7 @@ fn capture_on_board(c: &Compiled, base: Board, steps: u64, hit: u8) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ludo::game::Event;
+    use crate::ludo::game::{Event, Phase};
     use crate::ludo::rules::{EndCondition, Overshoot, SixBonus};
 
     /// Rule sets the tables compile: the two-token presets and option variants.
@@ -378,11 +403,7 @@ mod tests {
                             }
                         }
                         assert_eq!(compiled.step(&geo, c, &mut b), captured);
-                        let mut got = compiled.game(c);
-                        // The status-text fields are the engine's alone.
-                        got.passed = engine.passed;
-                        got.passed_by_forfeit = engine.passed_by_forfeit;
-                        got.pending = engine.pending;
+                        let got = compiled.game(c, &start);
                         assert_eq!(got, engine, "{rules:?} {seats:?} seed {seed} roll {rolls}");
                         assert_eq!(compiled.is_over(), engine.is_over());
                     }

@@ -191,12 +191,11 @@ impl std::fmt::Debug for Geo {
     }
 }
 
-/// A game in progress, over any [`Rules`].
+/// The turn: whose it is, what it waits for, the 6s and extra rolls, the seats done and
+/// their ranking. A small value of its own, so that a simulation can keep it in registers;
+/// its methods are the turn rules, shared by [`Game`] and the compiled simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Game {
-    pub(crate) rules: Rules,
-    pub(crate) geo: Geo,
-    pub(crate) board: Board,
+pub(crate) struct Turn {
     /// Bit mask of the seats whose tokens are all home (follows from the board).
     pub(crate) done: u8,
     pub(crate) current: u8,
@@ -210,6 +209,149 @@ pub struct Game {
     /// Whose turn just passed without a move, and why (for the status text).
     pub(crate) passed: u8,
     pub(crate) passed_by_forfeit: bool,
+}
+
+impl Turn {
+    /// The turn of a new game of the seats in `playing`: the first of them rolls.
+    pub(crate) fn new(playing: u8) -> Turn {
+        Turn {
+            done: 0,
+            current: playing.trailing_zeros() as u8,
+            phase: Phase::Roll,
+            sixes: 0,
+            extra: false,
+            ranking: [NONE; MAX_SEATS],
+            ranked: 0,
+            passed: NONE,
+            passed_by_forfeit: false,
+        }
+    }
+
+    /// Is the game over?
+    #[inline(always)]
+    pub(crate) fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The turn's bookkeeping for a roll of `value`, before its moves are known: 6s are
+    /// counted, and the roll that reaches the six limit forfeits the turn (`false`).
+    #[inline(always)]
+    pub(crate) fn begin_roll(&mut self, rules: &Rules, playing: u8, value: u8) -> bool {
+        self.passed = NONE;
+        self.passed_by_forfeit = false;
+        // A 6 counts on, anything else resets (no branch: the value is the die's).
+        self.sixes = self.sixes.saturating_add(1) & 0u8.wrapping_sub((value == 6) as u8);
+        let limit = rules.six_limit;
+        let forfeit = value == 6 && limit > 0 && self.sixes >= limit;
+        if forfeit {
+            self.end_turn(playing, Some(true));
+        }
+        !forfeit
+    }
+
+    /// The roll `value` allows the current player no move: a 6 may give another roll,
+    /// otherwise the turn passes.
+    #[inline(always)]
+    pub(crate) fn cannot_move(&mut self, rules: &Rules, playing: u8, value: u8) {
+        if six_gives_roll(rules, self.extra, value) {
+            self.extra = true;
+            self.passed = self.current;
+        } else {
+            self.end_turn(playing, Some(false));
+        }
+    }
+
+    /// After `seat` moved with `roll`: a seat that `finished` is ranked (which may end the
+    /// game) and the turn passes; otherwise a 6, a capture or a token brought home may give
+    /// another roll (by the rules), or the turn passes. Returns whether it rolls again.
+    #[inline(always)]
+    pub(crate) fn after_move(
+        &mut self,
+        rules: &Rules,
+        playing: u8,
+        seat: Seat,
+        roll: u8,
+        finished: bool,
+        captured: bool,
+        reached_home: bool,
+    ) -> bool {
+        self.done |= (finished as u8) << seat;
+        if finished {
+            self.rank(rules, playing, seat);
+            self.end_turn(playing, None);
+            return false;
+        }
+        let extra_roll = six_gives_roll(rules, self.extra, roll)
+            || (rules.capture_bonus && captured)
+            || (rules.finish_bonus && reached_home);
+        if extra_roll {
+            self.phase = Phase::Roll;
+            self.extra = true;
+        } else {
+            self.end_turn(playing, None);
+        }
+        extra_roll
+    }
+
+    /// The turn passes to the next seat that still plays. `playing` is the mask of the
+    /// game's seats; `passed` says whether it passed
+    /// without a move (`Some(forfeit)`), for the status text.
+    #[inline(always)]
+    fn end_turn(&mut self, playing: u8, passed: Option<bool>) {
+        let seat = self.current;
+        self.sixes = 0;
+        self.extra = false;
+        if self.phase == Phase::Over {
+            return;
+        }
+        self.phase = Phase::Roll;
+        let active = playing & !self.done;
+        self.current = NEXT_SEAT[active as usize & 0xF][seat as usize & (MAX_SEATS - 1)];
+        if let Some(forfeit) = passed {
+            self.passed = seat;
+            self.passed_by_forfeit = forfeit;
+        }
+    }
+
+    /// `seat` (in `playing`) brought its last token home: it takes the next place, and the
+    /// game may end.
+    #[inline(always)]
+    fn rank(&mut self, rules: &Rules, playing: u8, seat: Seat) {
+        self.push_ranked(seat as u8);
+        let left = playing & !self.done;
+        let over = match rules.end {
+            EndCondition::FirstWinner => true,
+            EndCondition::FullRanking => left.count_ones() <= 1 || playing.count_ones() == 1,
+        };
+        if over {
+            if rules.end == EndCondition::FullRanking {
+                for s in (0..MAX_SEATS).filter(|&s| left & (1 << s) != 0) {
+                    self.push_ranked(s as u8);
+                }
+            }
+            self.phase = Phase::Over;
+        }
+    }
+
+    /// Append `seat` to the ranking. Written on the ranking as one word: an array store at
+    /// a variable index would keep the turn in memory.
+    #[inline(always)]
+    pub(crate) fn push_ranked(&mut self, seat: u8) {
+        let shift = 8 * (self.ranked as u32 & 3);
+        let word = u32::from_le_bytes(self.ranking);
+        let word = (word & !(0xFF << shift)) | (seat as u32) << shift;
+        self.ranking = word.to_le_bytes();
+        self.ranked += 1;
+    }
+}
+
+/// A game in progress, over any [`Rules`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    pub(crate) rules: Rules,
+    pub(crate) geo: Geo,
+    pub(crate) board: Board,
+    pub(crate) turn: Turn,
     pub(crate) rng: Rng,
     /// The tokens the current player may move while a move is awaited (one per piece, a
     /// stack by its lowest token; computed once, when the roll is made).
@@ -243,15 +385,7 @@ impl Game {
             rules,
             geo: Geo(Tables::of(&rules)),
             board: Board::new(&rules, mask),
-            done: 0,
-            current: mask.trailing_zeros() as u8,
-            phase: Phase::Roll,
-            sixes: 0,
-            extra: false,
-            ranking: [NONE; MAX_SEATS],
-            ranked: 0,
-            passed: NONE,
-            passed_by_forfeit: false,
+            turn: Turn::new(mask),
             rng: Rng::new(seed),
             pending: 0,
         })
@@ -283,34 +417,34 @@ impl Game {
 
     /// Whose turn it is (the last mover once the game is over).
     pub fn current_player(&self) -> Seat {
-        self.current as Seat
+        self.turn.current as Seat
     }
 
     /// What the game waits for.
     pub fn phase(&self) -> Phase {
-        self.phase
+        self.turn.phase
     }
 
     /// Is the game over?
     pub fn is_over(&self) -> bool {
-        self.phase == Phase::Over
+        self.turn.phase == Phase::Over
     }
 
     /// The first player to bring all tokens home, if any.
     pub fn winner(&self) -> Option<Seat> {
-        (self.ranked > 0).then(|| self.ranking[0] as Seat)
+        (self.turn.ranked > 0).then(|| self.turn.ranking[0] as Seat)
     }
 
     /// The finishing order so far (complete once a full-ranking game is over).
     pub fn ranking(&self) -> impl Iterator<Item = Seat> + '_ {
-        self.ranking[..self.ranked as usize]
+        self.turn.ranking[..self.turn.ranked as usize]
             .iter()
             .map(|&s| s as Seat)
     }
 
     /// Has `seat` brought every token home?
     pub fn is_finished(&self, seat: Seat) -> bool {
-        seat < MAX_SEATS && self.done & (1 << seat) != 0
+        seat < MAX_SEATS && self.turn.done & (1 << seat) != 0
     }
 
     /// The die's state.
@@ -320,13 +454,13 @@ impl Game {
 
     /// 6s in a row in the current turn, and whether the next roll is an extra roll.
     pub fn turn_counters(&self) -> (u8, bool) {
-        (self.sixes, self.extra)
+        (self.turn.sixes, self.turn.extra)
     }
 
     /// The player whose turn passed without a move just before this roll phase, if any,
     /// and whether by forfeit (six limit).
     pub fn passed(&self) -> Option<(Seat, bool)> {
-        (self.passed != NONE).then_some((self.passed as Seat, self.passed_by_forfeit))
+        (self.turn.passed != NONE).then_some((self.turn.passed as Seat, self.turn.passed_by_forfeit))
     }
 
     /// The legal moves of `seat` with `roll`, one per piece (a stack is one piece).
@@ -380,8 +514,8 @@ impl Game {
     /// The legal moves now (empty unless a move is awaited).
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
-        match self.phase {
-            Phase::Move(roll) => MoveList::of_mask(self.current as Seat, roll, self.pending),
+        match self.turn.phase {
+            Phase::Move(roll) => MoveList::of_mask(self.turn.current as Seat, roll, self.pending),
             _ => MoveList::default(),
         }
     }
@@ -390,12 +524,12 @@ impl Game {
     /// there is only one), or `None` unless a move is awaited.
     #[inline]
     pub fn random_move(&self, rng: &mut Rng) -> Option<Move> {
-        let Phase::Move(roll) = self.phase else {
+        let Phase::Move(roll) = self.turn.phase else {
             return None;
         };
         let token = random_token(self.pending, rng)?;
         Some(Move {
-            seat: self.current,
+            seat: self.turn.current,
             token,
             roll,
         })
@@ -404,15 +538,15 @@ impl Game {
     /// Is `mv` one of the legal moves now (in its normal form)?
     #[inline]
     pub(crate) fn is_pending(&self, mv: &Move) -> bool {
-        matches!(self.phase, Phase::Move(roll) if roll == mv.roll)
-            && mv.seat == self.current
+        matches!(self.turn.phase, Phase::Move(roll) if roll == mv.roll)
+            && mv.seat == self.turn.current
             && mv.token < 8
             && self.pending & (1 << mv.token) != 0
     }
 
     /// Bit mask of the tokens the current player may move now (every token of a stack).
     pub fn tokens_to_move(&self) -> u8 {
-        let seat = self.current as Seat;
+        let seat = self.turn.current as Seat;
         self.legal_moves().iter().fold(0, |mask, mv| {
             mask | if in_yard(self.board.step(seat, mv.token as usize)) {
                 1 << mv.token
@@ -433,12 +567,12 @@ impl Game {
     }
 
     fn check_can_roll(&self) -> Result<(), LudoError> {
-        match self.phase {
+        match self.turn.phase {
             Phase::Roll => Ok(()),
             Phase::Over => Err(LudoError::GameOver),
             Phase::Move(roll) => Err(LudoError::IllegalMove(format!(
                 "player {} rolled a {roll} and must move before rolling again",
-                self.rules.seat_labels[self.current as usize]
+                self.rules.seat_labels[self.turn.current as usize]
             ))),
         }
     }
@@ -453,7 +587,7 @@ impl Game {
         if !(1..=6).contains(&value) {
             return Err(LudoError::InvalidRoll(value.to_string()));
         }
-        let seat = self.current;
+        let seat = self.turn.current;
         let result = self.apply_roll(value);
         Ok(Event::Roll {
             seat,
@@ -481,77 +615,18 @@ impl Game {
     /// [`Game::apply_roll`] over the geometry `g`.
     #[inline(always)]
     fn apply_roll_in<G: Geometry>(&mut self, g: &G, value: u8) -> RollResult {
-        if !self.begin_roll(g.rules(), value) {
+        let playing = self.board.seat_mask();
+        if !self.turn.begin_roll(g.rules(), playing, value) {
             return RollResult::Forfeit;
         }
-        self.pending = self.movable_in(g, self.current as Seat, value);
+        self.pending = self.movable_in(g, self.turn.current as Seat, value);
         if self.pending == 0 {
-            self.cannot_move(g.rules(), value);
+            self.turn.cannot_move(g.rules(), playing, value);
             RollResult::CannotMove
         } else {
-            self.phase = Phase::Move(value);
+            self.turn.phase = Phase::Move(value);
             RollResult::ToMove
         }
-    }
-
-    /// The turn's bookkeeping for a roll of `value`, before its moves are known: 6s are
-    /// counted, and the roll that reaches the six limit forfeits the turn (`false`).
-    #[inline(always)]
-    pub(crate) fn begin_roll(&mut self, rules: &Rules, value: u8) -> bool {
-        self.passed = NONE;
-        self.passed_by_forfeit = false;
-        // A 6 counts on, anything else resets (no branch: the value is the die's).
-        self.sixes = self.sixes.saturating_add(1) & 0u8.wrapping_sub((value == 6) as u8);
-        let limit = rules.six_limit;
-        let forfeit = value == 6 && limit > 0 && self.sixes >= limit;
-        if forfeit {
-            self.end_turn(Some(true));
-        }
-        !forfeit
-    }
-
-    /// The roll `value` allows the current player no move: a 6 may give another roll,
-    /// otherwise the turn passes.
-    #[inline(always)]
-    pub(crate) fn cannot_move(&mut self, rules: &Rules, value: u8) {
-        if six_gives_roll(rules, self.extra, value) {
-            self.extra = true;
-            self.passed = self.current;
-        } else {
-            self.end_turn(Some(false));
-        }
-    }
-
-    /// After `seat` moved with `roll`: a seat that `finished` is ranked (which may end the
-    /// game) and the turn passes; otherwise a 6, a capture or a token brought home may give
-    /// another roll (by the rules), or the turn passes. Returns whether it rolls again.
-    #[inline(always)]
-    pub(crate) fn after_move(
-        &mut self,
-        rules: &Rules,
-        seat: Seat,
-        roll: u8,
-        finished: bool,
-        captured: bool,
-        reached_home: bool,
-    ) -> bool {
-        self.pending = 0;
-        self.done |= (finished as u8) << seat;
-        if finished {
-            self.rank(rules, seat);
-            self.end_turn(None);
-            return false;
-        }
-        let extra_roll = six_gives_roll(rules, self.extra, roll)
-            || (rules.capture_bonus && captured)
-            || (rules.finish_bonus && reached_home);
-        if extra_roll {
-            self.phase = Phase::Roll;
-            self.extra = true;
-        } else {
-            self.end_turn(None);
-        }
-        extra_roll
     }
 
     /// The game's tables with `rules`, a copy of the game's rules (so that the game can
@@ -564,35 +639,16 @@ impl Game {
         }
     }
 
-    /// The turn passes to the next seat that still plays. `passed` says whether it passed
-    /// without a move (`Some(forfeit)`), for the status text.
-    #[inline(always)]
-    fn end_turn(&mut self, passed: Option<bool>) {
-        let seat = self.current;
-        self.sixes = 0;
-        self.extra = false;
-        if self.phase == Phase::Over {
-            return;
-        }
-        self.phase = Phase::Roll;
-        let active = self.board.seat_mask() & !self.done;
-        self.current = NEXT_SEAT[active as usize & 0xF][seat as usize & (MAX_SEATS - 1)];
-        if let Some(forfeit) = passed {
-            self.passed = seat;
-            self.passed_by_forfeit = forfeit;
-        }
-    }
-
     /// Play a move (it must be one of [`Game::legal_moves`]; any token of a stack names the
     /// stack).
     pub fn play(&mut self, mv: Move) -> Result<Event, LudoError> {
-        let roll = match self.phase {
+        let roll = match self.turn.phase {
             Phase::Move(roll) => roll,
             Phase::Over => return Err(LudoError::GameOver),
             Phase::Roll => {
                 return Err(LudoError::IllegalMove(format!(
                     "player {} must roll the die before moving",
-                    self.rules.seat_labels[self.current as usize]
+                    self.rules.seat_labels[self.turn.current as usize]
                 )));
             }
         };
@@ -632,8 +688,10 @@ impl Game {
         let r = g.rules();
         let outcome = self.board.apply(g, seat, mv.token as usize, roll);
         let finished = self.board.is_finished(r, seat);
-        let extra_roll = self.after_move(
+        self.pending = 0;
+        let extra_roll = self.turn.after_move(
             r,
+            self.board.seat_mask(),
             seat,
             roll,
             finished,
@@ -661,27 +719,6 @@ impl Game {
         mv
     }
 
-    #[inline(always)]
-    fn rank(&mut self, rules: &Rules, seat: Seat) {
-        self.ranking[self.ranked as usize] = seat as u8;
-        self.ranked += 1;
-        let playing = self.board.seat_mask();
-        let left = playing & !self.done;
-        let over = match rules.end {
-            EndCondition::FirstWinner => true,
-            EndCondition::FullRanking => left.count_ones() <= 1 || playing.count_ones() == 1,
-        };
-        if over {
-            if rules.end == EndCondition::FullRanking {
-                for s in (0..MAX_SEATS).filter(|&s| left & (1 << s) != 0) {
-                    self.ranking[self.ranked as usize] = s as u8;
-                    self.ranked += 1;
-                }
-            }
-            self.phase = Phase::Over;
-        }
-    }
-
     /// A move's name: the token's label, prefixed by the seat's unless the label already
     /// names the seat (GT's `A`/`a`).
     pub fn move_name(&self, mv: &Move) -> String {
@@ -699,7 +736,7 @@ impl Game {
     /// seat and token (`Ap`, `C3`). The roll is the pending roll (0 when none is pending).
     pub fn parse_move(&self, name: &str) -> Result<Move, LudoError> {
         let r = &self.rules;
-        let roll = match self.phase {
+        let roll = match self.turn.phase {
             Phase::Move(roll) => roll,
             _ => 0,
         };
@@ -709,7 +746,7 @@ impl Game {
                 .seat_of(c.to_ascii_uppercase())
                 .and_then(|seat| r.token_of(seat, *c).map(|t| (seat, t))),
             ([c], _) => {
-                let seat = self.current as Seat;
+                let seat = self.turn.current as Seat;
                 r.token_of(seat, *c).map(|t| (seat, t))
             }
             ([s, c], super::rules::TokenNames::Fixed(_)) => r
@@ -730,8 +767,8 @@ impl Game {
     /// The status line, in the GT game's words.
     pub fn status(&self) -> String {
         let label = |s: Seat| self.rules.seat_labels[s];
-        let cur = label(self.current as Seat);
-        match self.phase {
+        let cur = label(self.turn.current as Seat);
+        match self.turn.phase {
             Phase::Over => format!("Player {} has won!", label(self.winner().unwrap_or(0))),
             Phase::Move(_) => format!("Player {cur} to move."),
             Phase::Roll => match self.passed() {
@@ -759,11 +796,11 @@ impl Game {
     /// Recompute what is cached from the board (finished seats, legal moves) after the
     /// position was changed directly.
     pub(crate) fn refresh_pending(&mut self) {
-        self.done = (0..MAX_SEATS)
+        self.turn.done = (0..MAX_SEATS)
             .filter(|&s| self.board.has_seat(s) && self.board.is_finished(&self.rules, s))
             .fold(0, |m, s| m | 1 << s);
-        self.pending = match self.phase {
-            Phase::Move(roll) => self.movable(self.current as Seat, roll),
+        self.pending = match self.turn.phase {
+            Phase::Move(roll) => self.movable(self.turn.current as Seat, roll),
             _ => 0,
         };
     }
@@ -777,8 +814,15 @@ pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<u8> {
     if n == 0 {
         return None;
     }
-    let k = if n > 1 { rng.below(n) } else { 0 };
+    let k = random_index(n, rng);
     Some(NTH_TOKEN[mask as usize & 0xF][k as usize & 3])
+}
+
+/// Which of `n` moves a random bot plays (`0..n`): drawn from `rng` only when there is a
+/// choice. (The one draw rule: [`random_token`] and the compiled simulation use it.)
+#[inline(always)]
+pub(crate) fn random_index(n: u32, rng: &mut Rng) -> u32 {
+    if n > 1 { rng.below(n) } else { 0 }
 }
 
 /// Does a roll of `value` give another roll, when `extra` says whether it was an extra roll?

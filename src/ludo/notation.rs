@@ -86,7 +86,7 @@ impl Game {
                 format!("{}{}", r.seat_labels[seat], steps.join("."))
             })
             .collect();
-        let phase = match self.phase {
+        let phase = match self.turn.phase {
             Phase::Roll => "r".to_owned(),
             Phase::Move(roll) => format!("m{roll}"),
             Phase::Over => "o".to_owned(),
@@ -102,10 +102,10 @@ impl Game {
             "{} {} {}:{}:{}:{} {} {} {:016x}",
             r.to_notation(),
             board.join("/"),
-            r.seat_labels[self.current as usize],
+            r.seat_labels[self.turn.current as usize],
             phase,
-            self.sixes,
-            u8::from(self.extra),
+            self.turn.sixes,
+            u8::from(self.turn.extra),
             passed,
             if ranking.is_empty() {
                 "-".to_owned()
@@ -221,8 +221,8 @@ impl Game {
         if !order.contains(&current) {
             return Err(bad("the current player does not play", text));
         }
-        game.current = current as u8;
-        game.phase = match phase {
+        game.turn.current = current as u8;
+        game.turn.phase = match phase {
             "r" => Phase::Roll,
             "o" => Phase::Over,
             p if p.len() == 2 && p.starts_with('m') => match p[1..].parse::<u8>() {
@@ -231,16 +231,16 @@ impl Game {
             },
             _ => return Err(bad("the phase is not r, m1-m6 or o", text)),
         };
-        game.sixes = match sixes.parse::<u8>() {
+        game.turn.sixes = match sixes.parse::<u8>() {
             Ok(n) if rules.six_limit == 0 || n < rules.six_limit => n,
             _ => return Err(bad("the count of 6s in a row is out of range", text)),
         };
-        game.extra = match extra {
+        game.turn.extra = match extra {
             "0" => false,
             "1" => true,
             _ => return Err(bad("the extra-roll flag is not 0 or 1", text)),
         };
-        (game.passed, game.passed_by_forfeit) = match passed {
+        (game.turn.passed, game.turn.passed_by_forfeit) = match passed {
             "-" => (NONE, false),
             p => {
                 let (label, forfeit) = match p.strip_suffix('!') {
@@ -263,8 +263,8 @@ impl Game {
                         text,
                     ));
                 }
-                game.ranking[game.ranked as usize] = seat as u8;
-                game.ranked += 1;
+                game.turn.ranking[game.turn.ranked as usize] = seat as u8;
+                game.turn.ranked += 1;
             }
         }
         game.rng = Rng::new(
@@ -293,7 +293,7 @@ fn check_consistent(g: &Game) -> Result<(), &'static str> {
         EndCondition::FirstWinner => !finished.is_empty(),
         EndCondition::FullRanking => left == 0 || (seats.len() > 1 && left <= 1),
     };
-    if over != (g.phase == Phase::Over) {
+    if over != (g.turn.phase == Phase::Over) {
         return Err("the phase does not match whether the game is over");
     }
     for &s in &finished {
@@ -320,38 +320,38 @@ fn check_consistent(g: &Game) -> Result<(), &'static str> {
     if finished.len() > most {
         return Err("more players have finished than the game lets finish");
     }
-    if !over && g.is_finished(g.current as Seat) {
+    if !over && g.is_finished(g.turn.current as Seat) {
         return Err("the current player has already finished");
     }
-    if let Phase::Move(roll) = g.phase
-        && g.moves_for(g.current as Seat, roll).is_empty()
+    if let Phase::Move(roll) = g.turn.phase
+        && g.moves_for(g.turn.current as Seat, roll).is_empty()
     {
         return Err("a pending roll with no legal move");
     }
-    if g.passed != NONE && g.phase != Phase::Roll {
+    if g.turn.passed != NONE && g.turn.phase != Phase::Roll {
         return Err("a pass is only shown while waiting for a roll");
     }
-    if g.extra && g.phase == Phase::Over {
+    if g.turn.extra && g.turn.phase == Phase::Over {
         return Err("an extra roll after the game is over");
     }
     // The count of 6s in a row: a pending 6 counts itself, any other pending roll ends the
     // run, and between rolls a run of 6s goes on only with an extra roll.
-    match g.phase {
-        Phase::Move(6) if g.sixes == 0 => return Err("a pending 6 not counted among the 6s"),
-        Phase::Move(roll) if roll != 6 && g.sixes != 0 => {
+    match g.turn.phase {
+        Phase::Move(6) if g.turn.sixes == 0 => return Err("a pending 6 not counted among the 6s"),
+        Phase::Move(roll) if roll != 6 && g.turn.sixes != 0 => {
             return Err("6s in a row counted under a pending roll that is not a 6");
         }
-        Phase::Roll if g.sixes > 0 && !g.extra => {
+        Phase::Roll if g.turn.sixes > 0 && !g.turn.extra => {
             return Err("6s in a row counted without an extra roll");
         }
-        Phase::Over if g.sixes != 0 => return Err("6s in a row counted after the game is over"),
+        Phase::Over if g.turn.sixes != 0 => return Err("6s in a row counted after the game is over"),
         _ => {}
     }
     let r = &g.rules;
     if r.six_bonus == SixBonus::Once
         && !r.capture_bonus
         && !r.finish_bonus
-        && g.sixes > if g.phase == Phase::Roll { 1 } else { 2 }
+        && g.turn.sixes > if g.turn.phase == Phase::Roll { 1 } else { 2 }
     {
         return Err("more 6s in a row than one extra roll per 6 allows");
     }

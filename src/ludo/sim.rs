@@ -6,7 +6,7 @@ use std::thread;
 
 use super::compiled::{Compiled, CompiledGame};
 use super::error::LudoError;
-use super::game::{Event, Game, Phase, RollResult};
+use super::game::{Event, Game, Phase, RollResult, Turn};
 use super::policy::Bot;
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, Rules, Seat};
@@ -96,6 +96,30 @@ impl CompiledRun {
         self.captures += self.game.step(geo, c, &mut self.choice);
         self.game.is_over() || self.rolls == MAX_ROLLS
     }
+
+}
+
+/// Play the compiled game `start` to its end (or cut it off), with the die seeded `dice`
+/// and the moves drawn from `choices`: how it ended, its rolls and captures. A function of
+/// its own, with plain values in and out, so that the game in play has the registers to
+/// itself.
+#[inline(never)]
+fn play_out<G: Geometry>(
+    geo: &G,
+    c: &Compiled,
+    start: &CompiledGame,
+    dice: u64,
+    choices: u64,
+) -> (GameEnd, u32, u32) {
+    let mut run = CompiledRun {
+        game: *start,
+        choice: Rng::new(choices),
+        rolls: 0,
+        captures: 0,
+    };
+    *run.game.rng_mut() = Rng::new(dice);
+    while !run.step(geo, c) {}
+    (run.game.end(), run.rolls, run.captures)
 }
 
 /// How a finished (or cut-off) game ended, as the results record it.
@@ -113,11 +137,11 @@ impl GameEnd {
     /// How `g` ended (inlined: the game's address must not escape, see
     /// `CompiledGame::end`).
     #[inline(always)]
-    pub(crate) fn of(g: &Game) -> GameEnd {
+    pub(crate) fn of(t: &Turn) -> GameEnd {
         GameEnd {
-            ranking: g.ranking,
-            ranked: g.ranked,
-            over: g.is_over(),
+            ranking: t.ranking,
+            ranked: t.ranked,
+            over: t.is_over(),
         }
     }
 }
@@ -264,17 +288,9 @@ impl SimConfig {
         let new = CompiledGame::new(c, start);
         for i in from..from + n {
             let (dice, choices) = self.game_seeds(i);
-            let mut run = CompiledRun {
-                game: new,
-                choice: Rng::new(choices),
-                rolls: 0,
-                captures: 0,
-            };
-            *run.game.rng_mut() = Rng::new(dice);
-            while !run.step(geo, c) {}
+            let (end, rolls, captures) = play_out(geo, c, &new, dice, choices);
             let slot = base + (i - from) as usize;
-            // Only plain values leave the game in play (see `CompiledGame::end`).
-            self.record_at(run.game.end(), run.rolls, run.captures, out, slot);
+            self.record_at(end, rolls, captures, out, slot);
         }
     }
 
@@ -294,7 +310,7 @@ impl SimConfig {
             let mut run = EngineRun::new(self, start, i);
             while !run.step::<G, ALL_RANDOM>(geo, bot_of) {}
             let slot = base + (i - from) as usize;
-            self.record_at(GameEnd::of(&run.game), run.rolls, run.captures, out, slot);
+            self.record_at(GameEnd::of(&run.game.turn), run.rolls, run.captures, out, slot);
         }
     }
 
@@ -334,7 +350,7 @@ impl SimConfig {
         out.captures.push(0);
         out.finishing
             .resize(out.finishing.len() + self.seats.len(), u8::MAX);
-        self.record_at(GameEnd::of(g), rolls, captures, out, slot);
+        self.record_at(GameEnd::of(&g.turn), rolls, captures, out, slot);
     }
 
     /// Write a finished (or cut-off) game into game slot `slot` of `out`.
