@@ -167,7 +167,8 @@ impl Compiled {
                         }
                     }
                 }
-                u64::from_le_bytes(word)
+                // Rotated like a compiled game's board word when `seat` is to move.
+                u64::from_le_bytes(word).rotate_right(16 * seat as u32)
             })
         });
         // Without start slots, a captured token goes to the one yard step: ask the engine
@@ -196,8 +197,9 @@ pub(crate) struct CompiledGame {
     turn: Turn,
     /// The die.
     rng: Rng,
-    /// Byte `2 * seat + token`: the token's encoded step.
-    steps: u64,
+    /// The board word (byte `2 * seat + token`: the token's encoded step), rotated right by
+    /// two bytes per seat before the current one: the current seat's tokens come first.
+    rotated: u64,
     /// The seats that play.
     playing: u8,
 }
@@ -208,9 +210,16 @@ impl CompiledGame {
         CompiledGame {
             turn: start.turn,
             rng: start.rng,
-            steps: pack(c, &start.board),
+            rotated: pack(c, &start.board).rotate_right(16 * (start.turn.current as u32 & 3)),
             playing: start.board.seat_mask(),
         }
+    }
+
+    /// The board word (byte `2 * seat + token`: the token's encoded step).
+    #[inline(always)]
+    fn steps(&self) -> u64 {
+        self.rotated
+            .rotate_left(16 * (self.turn.current as u32 & 3))
     }
 
     /// The die.
@@ -225,7 +234,7 @@ impl CompiledGame {
         let mut g = *start;
         g.turn = self.turn;
         g.rng = self.rng;
-        g.board = unpack(c, self.playing, self.steps);
+        g.board = unpack(c, self.playing, self.steps());
         g
     }
 
@@ -236,13 +245,23 @@ impl CompiledGame {
     #[inline(always)]
     pub(crate) fn step<G: Geometry>(&mut self, g: &G, c: &Compiled, choice: &mut Rng) -> u32 {
         let rules = g.rules();
-        let value = self.rng.die();
-        if !self.turn.begin_roll(rules, self.playing, value) {
-            return 0;
-        }
         let seat = self.turn.current as usize & (MAX_SEATS - 1);
-        let shift = 16 * seat;
-        let own = (self.steps >> shift) as usize;
+        let value = self.rng.die();
+        let captured = if self.turn.begin_roll(rules, self.playing, value) {
+            self.roll(rules, c, seat, value, choice)
+        } else {
+            0
+        };
+        // The turn may have passed: the new current seat's tokens come first.
+        let turned = (self.turn.current as u32).wrapping_sub(seat as u32) & 3;
+        self.rotated = self.rotated.rotate_right(16 * turned);
+        captured
+    }
+
+    /// [`CompiledGame::step`] once the roll `value` of `seat` stands.
+    #[inline(always)]
+    fn roll(&mut self, rules: &Rules, c: &Compiled, seat: usize, value: u8, choice: &mut Rng) -> u32 {
+        let own = self.rotated as usize;
         let pair = (own & (STEPS - 1)) * STEPS + ((own >> 8) & (STEPS - 1));
         let entry = c.entries[pair * 6 + (value as usize - 1).min(5)];
         let count = (entry >> COUNT_SHIFT) as u32 & 3;
@@ -252,13 +271,15 @@ impl CompiledGame {
         }
         let k = random_index(count, choice) & 1;
         let half = (entry >> (32 * k)) as u32;
-        self.steps = (self.steps & !(0xFFFF << shift)) | ((half & NEXT_BITS) as u64) << shift;
+        self.rotated = (self.rotated & !0xFFFF) | (half & NEXT_BITS) as u64;
         let land = (half >> LAND_SHIFT) as usize & (2 * STEPS - 1);
         let row = c.capture[seat][land];
         let mut hit = 0;
-        if any_equal_byte(self.steps, row) {
-            hit = equal_bytes(self.steps, row);
-            self.capture(c, hit);
+        if any_equal_byte(self.rotated, row) {
+            // The row is rotated like the board: turn the hits back to board order.
+            hit = equal_bytes(self.rotated, row).rotate_left(2 * seat as u32);
+            let steps = self.capture(c, self.steps(), hit);
+            self.rotated = steps.rotate_right(16 * seat as u32);
         }
         self.turn.after_move(
             rules,
@@ -284,16 +305,17 @@ impl CompiledGame {
         self.turn.is_over()
     }
 
-    /// Send the tokens of `hit` (bit `2 * seat + token`) to their yards.
+    /// The board word `steps` with the tokens of `hit` (bit `2 * seat + token`) sent to
+    /// their yards.
     #[inline(always)]
-    fn capture(&mut self, c: &Compiled, hit: u8) {
+    fn capture(&self, c: &Compiled, steps: u64, hit: u8) -> u64 {
         match c.yard {
             Some(yard) => {
                 let bytes =
                     (0..8).fold(0u64, |m, b| m | (((hit >> b) & 1) as u64 * 0xFF) << (8 * b));
-                self.steps = (self.steps & !bytes) | (yard as u64 * 0x0101_0101_0101_0101) & bytes;
+                (steps & !bytes) | (yard as u64 * 0x0101_0101_0101_0101) & bytes
             }
-            None => self.steps = capture_on_board(c, self.playing, self.steps, hit),
+            None => capture_on_board(c, self.playing, steps, hit),
         }
     }
 }
