@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use super::board::{Board, Step, any_equal_byte, capture_square, equal_bytes};
 use super::game::{Game, Turn, random_index};
 use super::rng::Rng;
-use super::rules::{MAX_SEATS, OwnTokens, Rules, Seat};
+use super::rules::{MAX_SEATS, OwnTokens, Rules};
 use super::sim::GameEnd;
 use super::tables::{Fast, Geometry, Tables};
 
@@ -105,9 +105,9 @@ impl Compiled {
         let mut alone = Game::new(*rules, &[0], 0).ok()?;
         // Built on the heap: the table is larger than some threads' stacks.
         let mut entries: Box<[Entry; STEPS * STEPS * 6]> = vec![0; STEPS * STEPS * 6]
-                .into_boxed_slice()
-                .try_into()
-                .ok()?;
+            .into_boxed_slice()
+            .try_into()
+            .ok()?;
         for e0 in 0..len {
             for e1 in 0..len {
                 let steps = [e0 as Step + min_step, e1 as Step + min_step];
@@ -116,7 +116,8 @@ impl Compiled {
                 }
                 for roll in 1..=6u8 {
                     let mask = alone.movable_in(&geo, 0, roll);
-                    let mut halves = [e0 as u32 | (e1 as u32) << 8 | (STEPS as u32) << LAND_SHIFT; 2];
+                    let mut halves =
+                        [e0 as u32 | (e1 as u32) << 8 | (STEPS as u32) << LAND_SHIFT; 2];
                     for (k, half) in halves.iter_mut().enumerate() {
                         // The token a draw of `k` moves, as `random_token` maps it.
                         let Some(t) = (0..rules.tokens as usize)
@@ -127,7 +128,8 @@ impl Compiled {
                         };
                         let mut board = alone.board;
                         let out = board.apply(&geo, 0, t, roll);
-                        let next = encode(board.step(0, 0)) as u32 | (encode(board.step(0, 1)) as u32) << 8;
+                        let next = encode(board.step(0, 0)) as u32
+                            | (encode(board.step(0, 1)) as u32) << 8;
                         // Whether the move can capture at all (which squares, the seat decides:
                         // that part is in the capture table).
                         let can = (0..MAX_SEATS)
@@ -135,7 +137,11 @@ impl Compiled {
                         let land = if can { encode(out.to) } else { STEPS as u8 };
                         *half = next
                             | (land as u32) << LAND_SHIFT
-                            | if board.is_finished(rules, 0) { FINISHED } else { 0 }
+                            | if board.is_finished(rules, 0) {
+                                FINISHED
+                            } else {
+                                0
+                            }
                             | if out.reached_home { HOME } else { 0 };
                     }
                     let count = (mask.count_ones() as u64) << COUNT_SHIFT;
@@ -260,7 +266,14 @@ impl CompiledGame {
 
     /// [`CompiledGame::step`] once the roll `value` of `seat` stands.
     #[inline(always)]
-    fn roll(&mut self, rules: &Rules, c: &Compiled, seat: usize, value: u8, choice: &mut Rng) -> u32 {
+    fn roll(
+        &mut self,
+        rules: &Rules,
+        c: &Compiled,
+        seat: usize,
+        value: u8,
+        choice: &mut Rng,
+    ) -> u32 {
         let own = self.rotated as usize;
         let pair = (own & (STEPS - 1)) * STEPS + ((own >> 8) & (STEPS - 1));
         let entry = c.entries[pair * 6 + (value as usize - 1).min(5)];
@@ -284,7 +297,6 @@ impl CompiledGame {
         self.turn.after_move(
             rules,
             self.playing,
-            seat as Seat,
             value,
             half & FINISHED != 0,
             hit != 0,
@@ -365,6 +377,7 @@ fn capture_on_board(c: &Compiled, playing: u8, steps: u64, hit: u8) -> u64 {
 mod tests {
     use super::*;
     use crate::ludo::game::{Event, Phase};
+    use crate::ludo::rules::Seat;
     use crate::ludo::rules::{EndCondition, Overshoot, SixBonus};
 
     /// Rule sets the tables compile: the two-token presets and option variants.

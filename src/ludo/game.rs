@@ -261,22 +261,23 @@ impl Turn {
         }
     }
 
-    /// After `seat` moved with `roll`: a seat that `finished` is ranked (which may end the
-    /// game) and the turn passes; otherwise a 6, a capture or a token brought home may give
-    /// another roll (by the rules), or the turn passes. Returns whether it rolls again.
+    /// After the current player moved with `roll` (`playing` is the mask of the game's
+    /// seats): a seat that `finished` is ranked (which may end the game) and the turn passes;
+    /// otherwise a 6, a capture or a token brought home may give another roll (by the rules),
+    /// or the turn passes. Returns whether it rolls again.
     #[inline(always)]
     pub(crate) fn after_move(
         &mut self,
         rules: &Rules,
         playing: u8,
-        seat: Seat,
         roll: u8,
         finished: bool,
         captured: bool,
         reached_home: bool,
     ) -> bool {
-        self.done |= (finished as u8) << seat;
+        let seat = self.current as Seat;
         if finished {
+            self.done |= 1 << (seat & (MAX_SEATS - 1));
             self.rank(rules, playing, seat);
             self.end_turn(playing, None);
             return false;
@@ -294,8 +295,8 @@ impl Turn {
     }
 
     /// The turn passes to the next seat that still plays. `playing` is the mask of the
-    /// game's seats; `passed` says whether it passed
-    /// without a move (`Some(forfeit)`), for the status text.
+    /// game's seats; `passed` says whether it passed without a move (`Some(forfeit)`), for
+    /// the status text.
     #[inline(always)]
     fn end_turn(&mut self, playing: u8, passed: Option<bool>) {
         let seat = self.current;
@@ -460,7 +461,8 @@ impl Game {
     /// The player whose turn passed without a move just before this roll phase, if any,
     /// and whether by forfeit (six limit).
     pub fn passed(&self) -> Option<(Seat, bool)> {
-        (self.turn.passed != NONE).then_some((self.turn.passed as Seat, self.turn.passed_by_forfeit))
+        (self.turn.passed != NONE)
+            .then_some((self.turn.passed as Seat, self.turn.passed_by_forfeit))
     }
 
     /// The legal moves of `seat` with `roll`, one per piece (a stack is one piece).
@@ -689,10 +691,11 @@ impl Game {
         let outcome = self.board.apply(g, seat, mv.token as usize, roll);
         let finished = self.board.is_finished(r, seat);
         self.pending = 0;
+        // Only the current player's moves are ever pending.
+        debug_assert_eq!(seat, self.turn.current as Seat);
         let extra_roll = self.turn.after_move(
             r,
             self.board.seat_mask(),
-            seat,
             roll,
             finished,
             outcome.captured_any(),

@@ -344,7 +344,9 @@ fn check_consistent(g: &Game) -> Result<(), &'static str> {
         Phase::Roll if g.turn.sixes > 0 && !g.turn.extra => {
             return Err("6s in a row counted without an extra roll");
         }
-        Phase::Over if g.turn.sixes != 0 => return Err("6s in a row counted after the game is over"),
+        Phase::Over if g.turn.sixes != 0 => {
+            return Err("6s in a row counted after the game is over");
+        }
         _ => {}
     }
     let r = &g.rules;

@@ -96,7 +96,6 @@ impl CompiledRun {
         self.captures += self.game.step(geo, c, &mut self.choice);
         self.game.is_over() || self.rolls == MAX_ROLLS
     }
-
 }
 
 /// Play the compiled game `start` to its end (or cut it off), with the die seeded `dice`
@@ -310,7 +309,13 @@ impl SimConfig {
             let mut run = EngineRun::new(self, start, i);
             while !run.step::<G, ALL_RANDOM>(geo, bot_of) {}
             let slot = base + (i - from) as usize;
-            self.record_at(GameEnd::of(&run.game.turn), run.rolls, run.captures, out, slot);
+            self.record_at(
+                GameEnd::of(&run.game.turn),
+                run.rolls,
+                run.captures,
+                out,
+                slot,
+            );
         }
     }
 
