@@ -5,16 +5,19 @@
 //! mover lands, whether the seat is then done. [`Compiled`] asks the engine every such
 //! question once per rule set (each pair of token steps, each roll), by playing the move on
 //! a board of that seat alone with the ordinary [`Game`] and [`Board`] code, and keeps the
-//! answers in a table. A simulated game then keeps its board as one word (two bytes a seat)
-//! and plays a roll with a table look-up, a word compare for captures, and the [`Game`]'s own
-//! turn bookkeeping. Captures with start slots (GT) are played on a real [`Board`]. Nothing
-//! here decides a rule: every answer comes from the engine, and the tests here and in
-//! `sim::tests` check, roll by roll and game by game, that the tables play the engine's games.
+//! answers in a table, one entry per pair of steps and roll, holding each move a random bot
+//! may draw. A simulated game keeps its board as one word (two bytes a seat, turned so that
+//! the seat to move comes first) and plays a roll with a table look-up, a word compare for
+//! captures, and the turn rules every game uses (`game::Turn`); it is a handful of plain values,
+//! which the compiler keeps in registers. Captures with start slots (GT) are played on a
+//! real [`Board`]. Nothing here decides a rule: every answer comes from the engine, and the
+//! tests here and in `sim::tests` check, roll by roll and game by game, that the tables play
+//! the engine's games.
 
 use std::sync::Mutex;
 
 use super::board::{Board, Step, any_equal_byte, capture_square, equal_bytes};
-use super::game::{Game, Turn, random_index};
+use super::game::{Game, Turn, nth_token, random_index};
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, OwnTokens, Rules};
 use super::sim::GameEnd;
@@ -69,7 +72,7 @@ const MAX_COMPILED: usize = 16;
 
 impl Compiled {
     /// The compiled tables of `rules`, when the rule set fits them (at most two tokens a
-    /// seat, no blocks) and fewer than [`MAX_COMPILED`] other rule sets were compiled; built
+    /// seat, no blocks) and fewer than `MAX_COMPILED` (16) other rule sets were compiled; built
     /// on first use and kept for the process.
     pub fn of(rules: &Rules) -> Option<&'static Compiled> {
         if rules.tokens > 2 || rules.own_tokens == OwnTokens::Block || rules.validate().is_err() {
@@ -119,13 +122,12 @@ impl Compiled {
                     let mut halves =
                         [e0 as u32 | (e1 as u32) << 8 | (STEPS as u32) << LAND_SHIFT; 2];
                     for (k, half) in halves.iter_mut().enumerate() {
-                        // The token a draw of `k` moves, as `random_token` maps it.
-                        let Some(t) = (0..rules.tokens as usize)
-                            .filter(|&t| mask & (1 << t) != 0)
-                            .nth(k.min(mask.count_ones().max(1) as usize - 1))
-                        else {
+                        // The token a draw of `k` moves (with one move, both draws move it).
+                        let count = mask.count_ones();
+                        if count == 0 {
                             continue;
-                        };
+                        }
+                        let t = nth_token(mask, (k as u32).min(count - 1)) as usize;
                         let mut board = alone.board;
                         let out = board.apply(&geo, 0, t, roll);
                         let next = encode(board.step(0, 0)) as u32

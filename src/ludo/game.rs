@@ -817,8 +817,13 @@ pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<u8> {
     if n == 0 {
         return None;
     }
-    let k = random_index(n, rng);
-    Some(NTH_TOKEN[mask as usize & 0xF][k as usize & 3])
+    Some(nth_token(mask, random_index(n, rng)))
+}
+
+/// The `k`-th token of `mask` (lowest first; `k` below the mask's token count).
+#[inline(always)]
+pub(crate) fn nth_token(mask: u8, k: u32) -> u8 {
+    NTH_TOKEN[mask as usize & 0xF][k as usize & 3]
 }
 
 /// Which of `n` moves a random bot plays (`0..n`): drawn from `rng` only when there is a
