@@ -689,7 +689,8 @@ impl Game {
         let seat = mv.seat as Seat;
         let r = g.rules();
         let outcome = self.board.apply(g, seat, mv.token as usize, roll);
-        let finished = self.board.is_finished(r, seat);
+        // Only a move that brings a token home can finish the seat.
+        let finished = outcome.reached_home && self.board.is_finished(r, seat);
         self.pending = 0;
         // Only the current player's moves are ever pending.
         debug_assert_eq!(seat, self.turn.current as Seat);
