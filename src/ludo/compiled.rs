@@ -57,7 +57,8 @@ pub struct Compiled {
     entries: Box<[Entry; STEPS * STEPS * 6]>,
     /// `capture[seat][land]`: the board word a capture on that landing step compares with:
     /// byte `2 * other + token` holds the encoded step at which that token would be taken
-    /// ([`NEVER`] where none would).
+    /// ([`NEVER`] where none would), and the word is rotated right by two bytes a seat
+    /// before `seat`, as [`CompiledGame`] keeps its board when `seat` is to move.
     capture: [[u64; 2 * STEPS]; MAX_SEATS],
     /// The encoded yard step a captured token goes back to, when every yard token stands
     /// on the same step (no start slots): a capture then needs no real board.
@@ -202,6 +203,7 @@ impl Compiled {
 /// that a simulation keeps the whole game in registers.
 #[derive(Clone, Copy)]
 pub(crate) struct CompiledGame {
+    /// Whose turn it is, 6s, extra rolls, seats done and their ranking.
     turn: Turn,
     /// The die.
     rng: Rng,
@@ -289,22 +291,23 @@ impl CompiledGame {
         self.rotated = (self.rotated & !0xFFFF) | (half & NEXT_BITS) as u64;
         let land = (half >> LAND_SHIFT) as usize & (2 * STEPS - 1);
         let row = c.capture[seat][land];
-        let mut hit = 0;
+        let mut captured = 0;
         if any_equal_byte(self.rotated, row) {
             // The row is rotated like the board: turn the hits back to board order.
-            hit = equal_bytes(self.rotated, row).rotate_left(2 * seat as u32);
+            let hit = equal_bytes(self.rotated, row).rotate_left(2 * seat as u32);
             let steps = self.capture(c, self.steps(), hit);
             self.rotated = steps.rotate_right(16 * seat as u32);
+            captured = hit.count_ones();
         }
         self.turn.after_move(
             rules,
             self.playing,
             value,
             half & FINISHED != 0,
-            hit != 0,
+            captured != 0,
             half & HOME != 0,
         );
-        hit.count_ones()
+        captured
     }
 
     /// How the game ended, in plain values.
@@ -414,7 +417,8 @@ mod tests {
     /// code leaves, for thousands of seeded random games of every variant and seating.
     #[test]
     fn compiled_games_follow_the_engine_step_by_step() {
-        let seatings: [&[Seat]; 3] = [&[0, 1, 2, 3], &[0, 2], &[1, 2, 3]];
+        // Every rotation of the board word: all four seats, gaps, seat D back to A, one seat.
+        let seatings: [&[Seat]; 5] = [&[0, 1, 2, 3], &[0, 2], &[1, 2, 3], &[0, 3], &[3]];
         for rules in variants() {
             let c = Compiled::of(&rules).expect("compiles");
             let geo = Fast {

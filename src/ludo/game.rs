@@ -150,6 +150,18 @@ const NEXT_SEAT: [[u8; MAX_SEATS]; 16] = {
     out
 };
 
+/// For each mask of four tokens, how many tokens it has (a table: the wheel is built for
+/// any x86-64, which need not have a popcount instruction).
+const TOKEN_COUNT: [u8; 16] = {
+    let mut out = [0u8; 16];
+    let mut m = 0;
+    while m < 16 {
+        out[m] = (m as u8).count_ones() as u8;
+        m += 1;
+    }
+    out
+};
+
 /// For each mask of four tokens, its `k`-th token (lowest first).
 const NTH_TOKEN: [[u8; 4]; 16] = {
     let mut out = [[0u8; 4]; 16];
@@ -198,16 +210,21 @@ impl std::fmt::Debug for Geo {
 pub(crate) struct Turn {
     /// Bit mask of the seats whose tokens are all home (follows from the board).
     pub(crate) done: u8,
+    /// The seat whose turn it is (the last mover once the game is over).
     pub(crate) current: u8,
+    /// What the game waits for.
     pub(crate) phase: Phase,
     /// 6s rolled in a row in this turn.
     pub(crate) sixes: u8,
     /// The next (or pending) roll is an extra roll.
     pub(crate) extra: bool,
+    /// The finishing order: the first `ranked` entries are seats, the rest [`NONE`].
     pub(crate) ranking: [u8; MAX_SEATS],
+    /// How many seats `ranking` holds.
     pub(crate) ranked: u8,
-    /// Whose turn just passed without a move, and why (for the status text).
+    /// Whose turn just passed without a move ([`NONE`] if none), for the status text.
     pub(crate) passed: u8,
+    /// That turn passed by forfeit (the six limit) rather than for want of a move.
     pub(crate) passed_by_forfeit: bool,
 }
 
@@ -334,11 +351,16 @@ impl Turn {
         }
     }
 
-    /// Append `seat` to the ranking. Written on the ranking as one word: an array store at
-    /// a variable index would keep the turn in memory.
+    /// Append `seat` to the ranking (which holds every seat at most once: a push past
+    /// [`MAX_SEATS`], possible only on a position set up by hand, is ignored). Written on the
+    /// ranking as one word: an array store at a variable index would keep the turn in memory.
     #[inline(always)]
     pub(crate) fn push_ranked(&mut self, seat: u8) {
-        let shift = 8 * (self.ranked as u32 & 3);
+        debug_assert!((self.ranked as usize) < MAX_SEATS, "a fifth ranked seat");
+        if self.ranked as usize >= MAX_SEATS {
+            return;
+        }
+        let shift = 8 * self.ranked as u32;
         let word = u32::from_le_bytes(self.ranking);
         let word = (word & !(0xFF << shift)) | (seat as u32) << shift;
         self.ranking = word.to_le_bytes();
@@ -814,7 +836,7 @@ impl Game {
 /// `rng` only when there is a choice; `None` for an empty mask.
 #[inline(always)]
 pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<u8> {
-    let n = mask.count_ones();
+    let n = TOKEN_COUNT[mask as usize & 0xF] as u32;
     if n == 0 {
         return None;
     }

@@ -263,8 +263,7 @@ impl Game {
                         text,
                     ));
                 }
-                game.turn.ranking[game.turn.ranked as usize] = seat as u8;
-                game.turn.ranked += 1;
+                game.turn.push_ranked(seat as u8);
             }
         }
         game.rng = Rng::new(

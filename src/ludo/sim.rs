@@ -71,7 +71,9 @@ impl EngineRun {
         let Some(mv) = mv else {
             return true;
         };
-        if let Event::Move { outcome, .. } = g.apply_move_in(geo, mv, roll) {
+        if let Event::Move { outcome, .. } = g.apply_move_in(geo, mv, roll)
+            && outcome.captured_any()
+        {
             self.captures += u32::from_le_bytes(outcome.captured).count_ones();
         }
         g.is_over()
@@ -133,8 +135,8 @@ pub(crate) struct GameEnd {
 }
 
 impl GameEnd {
-    /// How `g` ended (inlined: the game's address must not escape, see
-    /// `CompiledGame::end`).
+    /// How the game whose turn is `t` ended (inlined, so that a game kept in registers
+    /// stays there).
     #[inline(always)]
     pub(crate) fn of(t: &Turn) -> GameEnd {
         GameEnd {
