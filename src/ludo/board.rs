@@ -242,8 +242,13 @@ impl Board {
         let want = g.square_steps(square);
         let want = u128::from_le_bytes(want.map(|s| s as u8));
         let [a, b, c, d] = self.steps.map(|w| w as u64);
-        let hit = equal_bytes(a | b << 32, want as u64) as u16
-            | (equal_bytes(c | d << 32, (want >> 64) as u64) as u16) << 8;
+        let (low, high) = (a | b << 32, c | d << 32);
+        let (want_low, want_high) = (want as u64, (want >> 64) as u64);
+        // Most moves land where no token stands: one test settles them.
+        if !any_equal_byte(low, want_low) && !any_equal_byte(high, want_high) {
+            return 0;
+        }
+        let hit = equal_bytes(low, want_low) as u16 | (equal_bytes(high, want_high) as u16) << 8;
         let others = (self.seats & !(1 << seat)) as usize & 0xF;
         let tokens = ((1u16 << g.rules().tokens) - 1).wrapping_mul(0x1111);
         hit & SEAT_NIBBLES[others] & tokens
