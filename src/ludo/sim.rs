@@ -538,7 +538,10 @@ mod tests {
         assert_eq!(one.finishing.len(), 12_000);
         assert_eq!(one.unfinished, 0);
         // The engine's game (heuristic bots) splits the same way.
-        let c = config(Rules::STANDARD, vec![Bot::Aggressive, Bot::Random, Bot::Safe]);
+        let c = config(
+            Rules::STANDARD,
+            vec![Bot::Aggressive, Bot::Random, Bot::Safe],
+        );
         assert_eq!(c.run(5, 700, 1), c.run(5, 700, 3));
     }
 
