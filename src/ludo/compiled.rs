@@ -120,11 +120,11 @@ impl Compiled {
                 }
                 for roll in 1..=6u8 {
                     let mask = alone.movable_in(&geo, 0, roll);
+                    let count = mask.count_ones();
                     let mut halves =
                         [e0 as u32 | (e1 as u32) << 8 | (STEPS as u32) << LAND_SHIFT; 2];
                     for (k, half) in halves.iter_mut().enumerate() {
                         // The token a draw of `k` moves (with one move, both draws move it).
-                        let count = mask.count_ones();
                         if count == 0 {
                             continue;
                         }
@@ -147,7 +147,7 @@ impl Compiled {
                             }
                             | if out.reached_home { HOME } else { 0 };
                     }
-                    let count = (mask.count_ones() as u64) << COUNT_SHIFT;
+                    let count = (count as u64) << COUNT_SHIFT;
                     entries[(e0 as usize * STEPS + e1 as usize) * 6 + roll as usize - 1] =
                         (halves[0] as u64 | (halves[1] as u64) << 32) | count | count << 32;
                 }

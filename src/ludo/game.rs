@@ -450,7 +450,7 @@ impl Game {
 
     /// Is the game over?
     pub fn is_over(&self) -> bool {
-        self.turn.phase == Phase::Over
+        self.turn.is_over()
     }
 
     /// The first player to bring all tokens home, if any.

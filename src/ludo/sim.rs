@@ -286,14 +286,11 @@ impl SimConfig {
         n: u64,
         out: &mut SimResult,
     ) {
-        let base = self.open_slots(out, n);
         let new = CompiledGame::new(c, start);
-        for i in from..from + n {
+        self.play_each(from, n, out, |i| {
             let (dice, choices) = self.game_seeds(i);
-            let (end, rolls, captures) = play_out(geo, c, &new, dice, choices);
-            let slot = base + (i - from) as usize;
-            self.record_at(end, rolls, captures, out, slot);
-        }
+            play_out(geo, c, &new, dice, choices)
+        });
     }
 
     /// [`SimConfig::play_games`] over the engine's game, with `ALL_RANDOM` when every bot
@@ -307,18 +304,27 @@ impl SimConfig {
         n: u64,
         out: &mut SimResult,
     ) {
-        let base = self.open_slots(out, n);
-        for i in from..from + n {
+        self.play_each(from, n, out, |i| {
             let mut run = EngineRun::new(self, start, i);
             while !run.step::<G, ALL_RANDOM>(geo, bot_of) {}
-            let slot = base + (i - from) as usize;
-            self.record_at(
-                GameEnd::of(&run.game.turn),
-                run.rolls,
-                run.captures,
-                out,
-                slot,
-            );
+            (GameEnd::of(&run.game.turn), run.rolls, run.captures)
+        });
+    }
+
+    /// Play games `from..from + n` with `play` (game index to how it ended, its rolls and
+    /// captures), recording them at the end of `out` in game order.
+    #[inline(always)]
+    fn play_each(
+        &self,
+        from: u64,
+        n: u64,
+        out: &mut SimResult,
+        mut play: impl FnMut(u64) -> (GameEnd, u32, u32),
+    ) {
+        let base = self.open_slots(out, n);
+        for i in from..from + n {
+            let (end, rolls, captures) = play(i);
+            self.record_at(end, rolls, captures, out, base + (i - from) as usize);
         }
     }
 
@@ -353,11 +359,7 @@ impl SimConfig {
 
     /// Add a finished (or cut-off) game to `out`.
     pub fn record(&self, g: &Game, rolls: u32, captures: u32, out: &mut SimResult) {
-        let slot = out.rolls.len();
-        out.rolls.push(0);
-        out.captures.push(0);
-        out.finishing
-            .resize(out.finishing.len() + self.seats.len(), u8::MAX);
+        let slot = self.open_slots(out, 1);
         self.record_at(GameEnd::of(&g.turn), rolls, captures, out, slot);
     }
 
