@@ -79,6 +79,18 @@ impl EngineRun {
         }
         g.is_over()
     }
+
+    /// The game played to its end (or cut off, or stopped by a bot with no move): how it
+    /// ended, its rolls and captures.
+    #[inline(always)]
+    fn play_to_end<G: Geometry, const ALL_RANDOM: bool>(
+        mut self,
+        geo: &G,
+        bot_of: &[Bot; MAX_SEATS],
+    ) -> (GameEnd, u32, u32) {
+        while !self.step::<G, ALL_RANDOM>(geo, bot_of) {}
+        (GameEnd::of(&self.game.turn), self.rolls, self.captures)
+    }
 }
 
 /// A game played over compiled tables, with its counters.
@@ -256,7 +268,8 @@ impl SimConfig {
     }
 
     /// Play games `from..from + n` over the geometry `geo` of the game's rules, appending
-    /// them to `out` in game order.
+    /// them to `out` in game order: over compiled tables when every bot is random and the
+    /// rules compile, else over the engine's game.
     fn play_games<G: Geometry>(
         &self,
         geo: &G,
@@ -266,49 +279,21 @@ impl SimConfig {
         n: u64,
         out: &mut SimResult,
     ) {
-        if bot_of.iter().all(|&b| b == Bot::Random) {
-            match Compiled::of(geo.rules()) {
-                Some(c) => self.play_compiled(geo, c, start, from, n, out),
-                None => self.play_engine::<G, true>(geo, start, bot_of, from, n, out),
-            }
+        if !bot_of.iter().all(|&b| b == Bot::Random) {
+            self.play_each(from, n, out, |i| {
+                EngineRun::new(self, start, i).play_to_end::<G, false>(geo, bot_of)
+            });
+        } else if let Some(c) = Compiled::of(geo.rules()) {
+            let new = CompiledGame::new(c, start);
+            self.play_each(from, n, out, |i| {
+                let (dice, choices) = self.game_seeds(i);
+                play_out(geo, c, &new, dice, choices)
+            });
         } else {
-            self.play_engine::<G, false>(geo, start, bot_of, from, n, out);
+            self.play_each(from, n, out, |i| {
+                EngineRun::new(self, start, i).play_to_end::<G, true>(geo, bot_of)
+            });
         }
-    }
-
-    /// [`SimConfig::play_games`] for random bots over the compiled tables `c` of the rules.
-    fn play_compiled<G: Geometry>(
-        &self,
-        geo: &G,
-        c: &Compiled,
-        start: &Game,
-        from: u64,
-        n: u64,
-        out: &mut SimResult,
-    ) {
-        let new = CompiledGame::new(c, start);
-        self.play_each(from, n, out, |i| {
-            let (dice, choices) = self.game_seeds(i);
-            play_out(geo, c, &new, dice, choices)
-        });
-    }
-
-    /// [`SimConfig::play_games`] over the engine's game, with `ALL_RANDOM` when every bot
-    /// is random.
-    fn play_engine<G: Geometry, const ALL_RANDOM: bool>(
-        &self,
-        geo: &G,
-        start: &Game,
-        bot_of: &[Bot; MAX_SEATS],
-        from: u64,
-        n: u64,
-        out: &mut SimResult,
-    ) {
-        self.play_each(from, n, out, |i| {
-            let mut run = EngineRun::new(self, start, i);
-            while !run.step::<G, ALL_RANDOM>(geo, bot_of) {}
-            (GameEnd::of(&run.game.turn), run.rolls, run.captures)
-        });
     }
 
     /// Play games `from..from + n` with `play` (game index to how it ended, its rolls and
