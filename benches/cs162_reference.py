@@ -2,7 +2,7 @@
 
 This is an independent, straightforward implementation of the CS162
 ``LudoGame`` / ``Player`` classes following the rule decisions D1-D13 of
-``DESIGN.md``.  It serves two purposes:
+``docs/rules.md``.  It serves two purposes:
 
 * the honest baseline the Rust engine is benchmarked against
   (``benches/bench_play_game.py``), and
@@ -44,7 +44,8 @@ END_SPACES = {"A": 50, "B": 8, "C": 22, "D": 36}
 
 PLAYER_NOT_FOUND = "Player not found!"
 
-DEFAULT_KNOWN_CASES = Path("/work/shared/cs162/known_cases.json")
+#: The course's known cases, as the repository's tests keep them.
+DEFAULT_KNOWN_CASES = Path(__file__).resolve().parent.parent / "python_tests" / "data" / "known_cases.json"
 
 
 def destination(steps: int, roll: int) -> int | None:

@@ -7,7 +7,8 @@
 //! ```
 //!
 //! The first run solves the game (about 4 minutes, 50 MB cached in the temp directory).
-//! `regret` prints how much win chance each bot gives away per decision against perfect
+//! `perfect_play_against_bots` prints the win rates of perfect play and of `mcts:200`
+//! against `cs162`, `safe` and `aggressive` (the figures in the README). `regret` prints how much win chance each bot gives away per decision against perfect
 //! play; `fit_weights` refits the weights from the current ones (`FIT_ROUNDS`, default 60)
 //! and prints them.
 
@@ -335,6 +336,83 @@ fn exact_moves_match_the_engine() {
     });
     let start = exact().value([-1, -1], [-1, -1], false);
     eprintln!("{checked} rolls agree; the first player wins {start:.4} of perfect games");
+}
+
+/// Plays `games` two-player CS162 games between `me` (a chooser) and `bot`, `me` in seat A
+/// in the even-numbered games and in seat C in the odd ones; returns `me`'s wins. Two
+/// threads share the games; game `i` depends on `seed` and `i` alone.
+fn wins_against(
+    games: u64,
+    seed: u64,
+    bot: Bot,
+    me: &(dyn Fn(&Game, &mut Rng) -> Move + Sync),
+) -> u64 {
+    let play = |range: std::ops::Range<u64>| {
+        let mut wins = 0;
+        for i in range {
+            let mut rng = Rng::new(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut g = Game::new(Rules::CS162, &[0, 2], rng.next_u64()).unwrap();
+            let mine: Seat = if i % 2 == 0 { 0 } else { 2 };
+            while !g.is_over() {
+                if g.phase() == Phase::Roll {
+                    g.roll_die().unwrap();
+                    continue;
+                }
+                let mv = if g.current_player() == mine {
+                    me(&g, &mut rng)
+                } else {
+                    bot.choose(&g, &mut rng).unwrap()
+                };
+                g.play(mv).unwrap();
+            }
+            wins += u64::from(g.winner() == Some(mine));
+        }
+        wins
+    };
+    std::thread::scope(|s| {
+        let half = games / 2;
+        let other = s.spawn(move || play(half..games));
+        play(0..half) + other.join().unwrap()
+    })
+}
+
+/// The 95% Wilson interval of `wins` out of `n`.
+fn wilson(wins: u64, n: u64) -> (f64, f64) {
+    let (z, n) = (1.96f64, n as f64);
+    let p = wins as f64 / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (centre - half, centre + half)
+}
+
+/// The figures the README quotes: how often perfect play (the exact values' best move)
+/// beats each heuristic bot, how often `mcts:200` does, and the share of perfect play's
+/// edge over 0.5 that `mcts:200` gets.
+#[test]
+#[ignore]
+fn perfect_play_against_bots() {
+    let e = exact();
+    let perfect = |g: &Game, _: &mut Rng| e.best_move(g);
+    let mcts = Bot::from_name("mcts:200").unwrap();
+    let by_mcts = |g: &Game, rng: &mut Rng| mcts.choose(g, rng).unwrap();
+    let (n_perfect, n_mcts) = (200_000, 20_000);
+    for name in ["cs162", "safe", "aggressive"] {
+        let bot = Bot::from_name(name).unwrap();
+        let p = wins_against(n_perfect, 11, bot, &perfect);
+        let m = wins_against(n_mcts, 12, bot, &by_mcts);
+        let (rp, rm) = (p as f64 / n_perfect as f64, m as f64 / n_mcts as f64);
+        let ((plo, phi), (mlo, mhi)) = (wilson(p, n_perfect), wilson(m, n_mcts));
+        eprintln!(
+            "against {name:10}: perfect play {rp:.3} ({plo:.3}-{phi:.3}, {n_perfect} games), \
+             mcts:200 {rm:.3} ({mlo:.3}-{mhi:.3}, {n_mcts} games): \
+             mcts:200 gets {:.0}% of perfect play's edge",
+            100.0 * (rm - 0.5) / (rp - 0.5)
+        );
+        assert!(
+            rp > 0.5 && rp >= mlo,
+            "perfect play must be the stronger: {rp} {rm}"
+        );
+    }
 }
 
 #[test]
