@@ -11,6 +11,9 @@
 
 pub mod ludo;
 pub mod onitama;
+pub mod stop;
+
+pub use stop::Stop;
 
 #[cfg(feature = "python")]
 mod python;

@@ -85,6 +85,11 @@ class GameOverError(LudoError):
 class InvalidBotError(LudoError):
     """An unknown bot name, a bad bot parameter, or a Python bot that failed."""
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a long call (a KeyboardInterrupt). `partial` holds what the call had finished (e.g. the SimResult of the games played), or None."""
+
+    partial: Any
+
 class InvalidNotationError(LudoError):
     """Text that is not a valid position, rule set or game record notation."""
 

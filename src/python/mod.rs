@@ -8,6 +8,7 @@ use crate::ludo::LudoError as CoreError;
 
 mod cs162;
 mod errors;
+pub(crate) mod interrupt;
 mod game;
 mod onitama;
 pub(crate) mod sim;
@@ -33,6 +34,8 @@ mod core_module {
     };
     #[pymodule_export]
     use super::game::{Move, PyGame};
+    #[pymodule_export]
+    use super::interrupt::Interrupted;
     #[pymodule_export]
     use super::onitama::{
         PyAction, PyAi, PyCard, PyMatchRecord, PyOnitama, onitama_play_match,

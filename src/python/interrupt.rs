@@ -1,0 +1,93 @@
+//! Ctrl-C for long calls. The work runs on a worker thread with the interpreter released,
+//! polling a [`Stop`] flag at its safe points; the calling thread waits in short slices and
+//! runs Python's signal handlers between them, so a `KeyboardInterrupt` raised by Ctrl-C
+//! sets the flag at once. The work then returns what it finished, and the caller decides
+//! what to keep.
+
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
+
+use pyo3::prelude::*;
+
+use crate::stop::Stop;
+
+/// How often the waiting thread checks for signals.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Run `work` on a worker thread with the interpreter released, checking for signals every
+/// few milliseconds. Returns what `work` returned and, if a signal handler raised (Ctrl-C:
+/// `KeyboardInterrupt`), that error: the flag handed to `work` was set when it was raised,
+/// so `work` stopped at its next safe point. A panic in `work` is passed on.
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Stop) -> T + Send,
+) -> (T, Option<PyErr>) {
+    let stop = Stop::new();
+    let done = (Mutex::new(false), Condvar::new());
+    std::thread::scope(|s| {
+        let worker = s.spawn(|| {
+            let out = work(&stop);
+            let (lock, cvar) = &done;
+            *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            cvar.notify_all();
+            out
+        });
+        let mut raised = None;
+        loop {
+            let finished = py.detach(|| {
+                let (lock, cvar) = &done;
+                let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+                let (guard, _) = cvar
+                    .wait_timeout_while(guard, POLL, |done| !*done)
+                    .unwrap_or_else(|e| e.into_inner());
+                *guard
+            });
+            if finished || worker.is_finished() {
+                break;
+            }
+            if raised.is_none()
+                && let Err(e) = py.check_signals()
+            {
+                stop.request();
+                raised = Some(e);
+            }
+        }
+        match worker.join() {
+            Ok(out) => (out, raised),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// [`interruptible`] for work whose partial result is not wanted: the signal's error, or
+/// what `work` returned.
+pub(crate) fn interruptible_or_raise<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Stop) -> T + Send,
+) -> PyResult<T> {
+    match interruptible(py, work) {
+        (_, Some(e)) => Err(e),
+        (out, None) => Ok(out),
+    }
+}
+
+pyo3::create_exception!(
+    LudoGame,
+    Interrupted,
+    pyo3::exceptions::PyKeyboardInterrupt,
+    "Ctrl-C stopped a long call (a KeyboardInterrupt). `partial` holds what the call had \
+     finished (e.g. the SimResult of the games played), or None."
+);
+
+/// `err` as an [`Interrupted`] carrying `partial`, when it is a `KeyboardInterrupt`;
+/// any other error is returned as it is.
+pub(crate) fn with_partial<'py>(py: Python<'py>, err: PyErr, partial: Bound<'py, PyAny>) -> PyErr {
+    if !err.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+        return err;
+    }
+    let exc = Interrupted::new_err(err.value(py).to_string());
+    if exc.value(py).setattr("partial", partial).is_err() {
+        return err;
+    }
+    exc
+}
