@@ -262,7 +262,7 @@ class Game:
 
     @property
     def winner(self) -> str | None:
-        """The first player to bring every token home, or None."""
+        """The first player to bring every token home; None before anyone has (where the GT original shows 'No one')."""
 
     @property
     def ranking(self) -> list[str]:
@@ -275,6 +275,10 @@ class Game:
     @property
     def steps(self) -> dict[str, list[int]]:
         """Step counts of every player's tokens; negative in the yard."""
+
+    @property
+    def squares(self) -> dict[str, list[str]]:
+        """Every player's tokens' squares in the rule set's own numbering (GT: '1'-'56'; CS162 and standard: 'H', 'R', track numbers, 'A1'..., 'E')."""
 
     @property
     def history(self) -> list[dict[str, Any]]:

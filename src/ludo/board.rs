@@ -620,10 +620,16 @@ mod tests {
             (1, 1),
             "entering onto an own token bumps"
         );
-        b.set_step(0, 0, 41);
-        assert_eq!(b.target(&r, 0, 0, 3), Some(41));
-        let out = b.apply(&r, 0, 0, 3);
+        // A roll past the last goal square uses the move up in place.
+        b.set_step(0, 0, 38);
+        assert_eq!(b.target(&r, 0, 0, 4), Some(38));
+        let out = b.apply(&r, 0, 0, 4);
         assert!(out.stayed && out.moved != 0);
+        // A token in goal is out of play: no roll moves it.
+        for goal in [40, 41] {
+            b.set_step(0, 0, goal);
+            assert!((1..=6).all(|roll| b.target(&r, 0, 0, roll).is_none()));
+        }
         // A capture sends the token to its owner's first free start slot, which need not
         // be the slot it started on.
         b.set_step(1, 1, -1); // B's second token on B's first slot

@@ -1061,7 +1061,7 @@ mod tests {
         g.set_step(0, 0, 39);
         g.set_step(0, 1, 40);
         g.roll(6).unwrap();
-        assert_eq!(names(&g), ["A", "a"]);
+        assert_eq!(names(&g), ["A"], "a token in goal is not offered");
         g.play(Move {
             seat: 0,
             token: 0,
@@ -1086,6 +1086,77 @@ mod tests {
         assert_eq!(g.winner(), Some(0));
         assert_eq!(g.status(), "Player A has won!");
         assert_eq!(g.roll(3), Err(LudoError::GameOver));
+    }
+
+    /// Roll `value` and, when a move is offered, play the token named `token`.
+    fn roll_and_play(g: &mut Game, value: u8, token: &str) {
+        g.roll(value).unwrap();
+        let mv = g.parse_move(token).unwrap();
+        g.play(mv).unwrap();
+    }
+
+    /// GT: a token on a goal square is out of play. A enters, a enters and runs to goal
+    /// square 49 (step 40); after B, C and D roll 1, A's 6 offers only A (entering is not
+    /// forced: nothing is parked), never the goal token.
+    #[test]
+    fn gt_token_in_goal_is_not_offered_after_a_six() {
+        let mut g = gt();
+        roll_and_play(&mut g, 6, "A");
+        for _ in 0..7 {
+            roll_and_play(&mut g, 6, "a");
+        }
+        roll_and_play(&mut g, 3, "a");
+        assert_eq!(g.board().step(0, 1), 40, "a stands on goal square 49");
+        for _ in 0..3 {
+            g.roll(1).unwrap();
+        }
+        g.roll(6).unwrap();
+        assert_eq!(names(&g), ["A"]);
+        assert_eq!(g.tokens_to_move(), 0b01);
+        let mut goal = g;
+        assert!(goal.play(goal.parse_move("a").unwrap()).is_err());
+        assert_eq!(goal, g, "the refused move changed nothing");
+    }
+
+    /// GT: with A on goal square 49 and a parked, a roll of 3 moves nothing: "Player A
+    /// cannot move. Player B to roll the die." (the goal token is not moved from goal 1 to
+    /// goal 2 by a later 1 either).
+    #[test]
+    fn gt_player_with_only_a_goal_token_and_no_six_cannot_move() {
+        let mut g = gt();
+        roll_and_play(&mut g, 6, "A");
+        for _ in 0..8 {
+            roll_and_play(&mut g, 5, "A");
+            for _ in 0..3 {
+                g.roll(1).unwrap();
+            }
+        }
+        assert_eq!(g.board().step(0, 0), 40, "A stands on goal square 49");
+        assert_eq!(g.board().step(0, 1), -2, "a is parked");
+        let e = g.roll(3).unwrap();
+        assert!(matches!(
+            e,
+            Event::Roll {
+                result: RollResult::CannotMove,
+                ..
+            }
+        ));
+        assert_eq!(
+            g.status(),
+            "Player A cannot move. Player B to roll the die."
+        );
+        for _ in 0..3 {
+            g.roll(2).unwrap();
+        }
+        let e = g.roll(1).unwrap();
+        assert!(matches!(
+            e,
+            Event::Roll {
+                result: RollResult::CannotMove,
+                ..
+            }
+        ));
+        assert_eq!(g.board().step(0, 0), 40, "a roll of 1 leaves it on goal 1");
     }
 
     #[test]

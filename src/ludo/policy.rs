@@ -936,7 +936,11 @@ mod tests {
     use crate::ludo::rules::Rules;
 
     fn play_out(rules: Rules, bots: [Bot; 4], seed: u64) -> Game {
-        let mut g = Game::new(rules, &[0, 1, 2, 3], seed).unwrap();
+        play_out_seats(rules, &[0, 1, 2, 3], bots, seed)
+    }
+
+    fn play_out_seats(rules: Rules, seats: &[Seat], bots: [Bot; 4], seed: u64) -> Game {
+        let mut g = Game::new(rules, seats, seed).unwrap();
         let mut rng = Rng::new(seed ^ 0xABCD);
         let mut guard = 0;
         while !g.is_over() {
@@ -975,6 +979,30 @@ mod tests {
             for (i, &bot) in all.iter().enumerate() {
                 let bots = [bot, Bot::Random, Bot::Cs162, bot];
                 play_out(rules, bots, i as u64 + 1);
+            }
+        }
+    }
+
+    /// Every bot, alone or with others, in every player count and preset, finishes its
+    /// games (a bot that picks a move which changes nothing, such as a GT token already in
+    /// goal, would never end a one-player game).
+    #[test]
+    fn every_bot_finishes_in_every_player_count() {
+        let all = [
+            Bot::Random,
+            Bot::Cs162,
+            Bot::Aggressive,
+            Bot::Safe,
+            Bot::Expectimax { depth: 1 },
+            Bot::Mcts { playouts: 30 },
+        ];
+        for rules in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+            for n in 1..=MAX_SEATS {
+                let seats = rules.default_seats(n).unwrap();
+                for (i, &bot) in all.iter().enumerate() {
+                    let g = play_out_seats(rules, &seats, [bot; 4], (n * 10 + i) as u64);
+                    assert!(g.is_over(), "{} {n} players {}", rules.name(), bot.name());
+                }
             }
         }
     }

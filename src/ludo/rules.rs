@@ -324,15 +324,16 @@ impl Rules {
 
     /// Where a roll of `roll` takes a token at `step`, before opponent blocks and own-token
     /// bumps: a yard token (negative step) enters at step 0 on the entering roll; a token
-    /// at the end of the route never moves (with overshoot `stay` it "moves" in place);
-    /// otherwise it goes `roll` steps on, and past the end it bounces back, stays, or
-    /// cannot move, by the overshoot policy. `None` when the roll cannot move it.
+    /// that is home (at `home_step` or beyond: GT's two goal squares, the end elsewhere)
+    /// is out of play and never moves; otherwise it goes `roll` steps on, and past the end
+    /// it bounces back, stays, or cannot move, by the overshoot policy. `None` when the
+    /// roll cannot move it.
     pub fn route_target(&self, step: i8, roll: u8) -> Option<i8> {
         if step < 0 {
             return (roll == self.enter_roll).then_some(0);
         }
-        if step >= self.finish_step {
-            return (self.overshoot == Overshoot::Stay).then_some(step);
+        if step >= self.home_step {
+            return None;
         }
         let finish = self.finish_step as i16;
         let reached = step as i16 + roll as i16;
@@ -360,6 +361,38 @@ impl Rules {
         }
         let step = self.first_track_step as i16 + along;
         (step <= self.last_track_step as i16).then_some(step as i8)
+    }
+
+    /// The name of the square `seat`'s token at `step` stands on, in the rule set's own
+    /// numbering. GT numbers squares as the original does: play squares `1`–`40`, start
+    /// slots `41`–`48` (two per seat, A first; a yard token at step −k is on its seat's
+    /// k-th slot), goal squares `49`–`56` (two per seat). The other rule sets name spaces
+    /// as CS162 does (D1): `H` the yard, `R` CS162's off-track ready space, `1`–`56`
+    /// (CS162) or `1`–`52` (standard) the shared track counted from A's start, `A1`… the
+    /// seat's home column, `E` the end.
+    pub fn square_name(&self, seat: Seat, step: i8) -> String {
+        let seat = seat.min(MAX_SEATS - 1);
+        if self.preset == Preset::Gt {
+            let number = if step < 0 {
+                41 + 2 * seat as i16 + (-1 - step as i16)
+            } else if let Some(square) = self.track_square(seat, step) {
+                square as i16 + 1
+            } else {
+                49 + 2 * seat as i16 + (step - self.home_step) as i16
+            };
+            return number.to_string();
+        }
+        if step < 0 {
+            "H".into()
+        } else if step >= self.finish_step {
+            "E".into()
+        } else if let Some(square) = self.track_square(seat, step) {
+            (square + 1).to_string()
+        } else if step < self.first_track_step {
+            "R".into()
+        } else {
+            format!("{}{}", self.seat_labels[seat], step - self.last_track_step)
+        }
     }
 
     /// Is this 0-based track square safe (when safe squares are on)?
@@ -451,6 +484,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn square_names_follow_each_rule_sets_numbering() {
+        let names = |r: &Rules, seat: Seat, steps: &[i8]| -> Vec<String> {
+            steps.iter().map(|&s| r.square_name(seat, s)).collect()
+        };
+        // GT: A's slots 41-42, entry 1, last play square 40, goals 49-50; D's 47-48, 31, 55-56.
+        let g = Rules::GT;
+        assert_eq!(
+            names(&g, 0, &[-1, -2, 0, 39, 40, 41]),
+            ["41", "42", "1", "40", "49", "50"]
+        );
+        assert_eq!(
+            names(&g, 3, &[-1, -2, 0, 9, 10, 40, 41]),
+            ["47", "48", "31", "40", "1", "55", "56"]
+        );
+        // CS162: the D1 space names, exactly as the adapter's.
+        let c = Rules::CS162;
+        for seat in 0..MAX_SEATS {
+            for step in -1..=57 {
+                let d1 = crate::ludo::cs162::SpaceName::of(seat, step as i64).unwrap();
+                assert_eq!(c.square_name(seat, step), d1.to_string());
+            }
+        }
+        // Standard: B starts on 14; the home column B1-B5, then home.
+        let s = Rules::STANDARD;
+        assert_eq!(
+            names(&s, 1, &[-1, 0, 38, 39, 50, 51, 55, 56]),
+            ["H", "14", "52", "1", "12", "B1", "B5", "E"]
+        );
     }
 
     #[test]

@@ -549,7 +549,8 @@ impl PyGame {
         self.game().is_over()
     }
 
-    /// The first player to bring every token home, or None.
+    /// The first player to bring every token home; None before anyone has (where the GT
+    /// original shows 'No one').
     #[getter]
     fn winner(&self) -> Option<char> {
         self.game().winner().map(|s| self.label(s))
@@ -578,6 +579,26 @@ impl PyGame {
                 self.label(s),
                 g.board().seat_steps(s)[..g.rules().tokens as usize].to_vec(),
             )?;
+        }
+        Ok(d)
+    }
+
+    /// Every player's tokens' squares, named in the rule set's own numbering:
+    /// {'A': ['41', '42'], ...}. GT: play squares '1'-'40', start slots '41'-'48', goal
+    /// squares '49'-'56'. CS162 and standard: 'H' the yard, 'R' CS162's ready space, the
+    /// track '1'-'56' (CS162) or '1'-'52' (standard, counted from A's start), 'A1'... the
+    /// home column, 'E' the end.
+    #[getter]
+    fn squares<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let g = self.game();
+        let r = g.rules();
+        let d = PyDict::new(py);
+        for s in g.seats() {
+            let names: Vec<String> = g.board().seat_steps(s)[..r.tokens as usize]
+                .iter()
+                .map(|&step| r.square_name(s, step))
+                .collect();
+            d.set_item(self.label(s), names)?;
         }
         Ok(d)
     }
