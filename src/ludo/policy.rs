@@ -15,6 +15,7 @@ use super::game::{Game, Move, MoveList, Phase};
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, MAX_TOKENS, Seat};
 use super::tables::Geometry;
+use crate::stop::Stop;
 
 /// A built-in bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,7 +69,7 @@ impl Bot {
                 depth: number(2, 5)? as u8,
             },
             "mcts" => Bot::Mcts {
-                playouts: number(1000, 10_000_000)?,
+                playouts: number(1000, MAX_PLAYOUTS)?,
             },
             _ => {
                 return Err(LudoError::InvalidBot(format!(
@@ -98,6 +99,12 @@ impl Bot {
 
     /// The bot's move in `game`, which must wait for a move (`None` otherwise).
     pub fn choose(&self, game: &Game, rng: &mut Rng) -> Option<Move> {
+        self.choose_until(game, rng, None)
+    }
+
+    /// [`Bot::choose`] that honours `stop`: a search asked to stop returns at once with the
+    /// best move it has found so far (the caller decides whether to use it).
+    pub fn choose_until(&self, game: &Game, rng: &mut Rng, stop: Option<&Stop>) -> Option<Move> {
         if *self == Bot::Random {
             return game.random_move(rng);
         }
@@ -114,8 +121,8 @@ impl Bot {
             Bot::Cs162 => cs162_move(game, &moves),
             Bot::Aggressive => best_by(game, &moves, aggressive_score),
             Bot::Safe => best_by(game, &moves, safe_score),
-            Bot::Expectimax { depth } => expectimax_move(game, &moves, *depth),
-            Bot::Mcts { playouts } => mcts_move(game, *playouts),
+            Bot::Expectimax { depth } => expectimax_move(game, &moves, *depth, stop),
+            Bot::Mcts { playouts } => mcts_search(game, *playouts, UCB_C, &WEIGHTS, stop),
         })
     }
 }
@@ -385,7 +392,7 @@ fn rolls_to_finish(game: &Game, seat: Seat) -> f64 {
 /// Weight of the spread between a seat's tokens in [`rolls_to_finish`].
 const SPREAD_WEIGHT: f64 = 0.3;
 
-fn expectimax_move(game: &Game, moves: &MoveList, depth: u8) -> Move {
+fn expectimax_move(game: &Game, moves: &MoveList, depth: u8, stop: Option<&Stop>) -> Move {
     let seat = game.current_player();
     let mut best = nth(moves, 0);
     let mut best_value = f64::NEG_INFINITY;
@@ -394,7 +401,10 @@ fn expectimax_move(game: &Game, moves: &MoveList, depth: u8) -> Move {
         if child.play(mv).is_err() {
             continue;
         }
-        let v = expectimax_value(&child, seat, depth);
+        let v = expectimax_value(&child, seat, depth, stop);
+        if stop.is_some_and(Stop::requested) {
+            break;
+        }
         if v > best_value + 1e-12 {
             best_value = v;
             best = mv;
@@ -403,8 +413,12 @@ fn expectimax_move(game: &Game, moves: &MoveList, depth: u8) -> Move {
     best
 }
 
-/// The value for `seat` of `game`, looking `rolls` dice rolls ahead.
-fn expectimax_value(game: &Game, seat: Seat, rolls: u8) -> f64 {
+/// The value for `seat` of `game`, looking `rolls` dice rolls ahead (0 once `stop` is
+/// requested: the search is being abandoned).
+fn expectimax_value(game: &Game, seat: Seat, rolls: u8, stop: Option<&Stop>) -> f64 {
+    if stop.is_some_and(Stop::requested) {
+        return 0.0;
+    }
     match game.phase() {
         Phase::Over => evaluate(game, seat),
         // At the horizon a pending roll is still played out one move (the mover's best by
@@ -416,12 +430,14 @@ fn expectimax_value(game: &Game, seat: Seat, rolls: u8) -> f64 {
             for value in 1..=6 {
                 let mut child = *game;
                 if child.roll(value).is_ok() {
-                    total += expectimax_value(&child, seat, rolls - 1);
+                    total += expectimax_value(&child, seat, rolls - 1, stop);
                 }
             }
             total / 6.0
         }
-        Phase::Move(_) => best_reply(game, seat, |child| expectimax_value(child, seat, rolls)),
+        Phase::Move(_) => best_reply(game, seat, |child| {
+            expectimax_value(child, seat, rolls, stop)
+        }),
     }
 }
 
@@ -878,16 +894,28 @@ impl Tree<'_> {
 /// UCB exploration constant (rewards are win chances in [0, 1]).
 const UCB_C: f64 = 0.2;
 
-fn mcts_move(game: &Game, iterations: u32) -> Move {
-    mcts_search(game, iterations, UCB_C, &WEIGHTS)
-}
+/// The largest playout budget `mcts:N` accepts.
+pub const MAX_PLAYOUTS: u32 = 10_000_000;
 
-/// The MCTS move in `game` (which waits for a move) after `iterations` tree iterations.
-pub(crate) fn mcts_search(game: &Game, iterations: u32, c: f64, weights: &Weights) -> Move {
+/// The most nodes an MCTS tree grows to (176 bytes a node with its edge: about 0.7 GB); a
+/// search whose tree is full stops there, as if its budget were spent.
+pub const MAX_TREE_NODES: usize = 4 << 20;
+
+/// The MCTS move in `game` (which waits for a move) after `iterations` tree iterations, or
+/// fewer when the tree reaches [`MAX_TREE_NODES`] or `stop` is requested. The tree grows
+/// as it is searched: nothing is reserved for the whole budget up front.
+pub(crate) fn mcts_search(
+    game: &Game,
+    iterations: u32,
+    c: f64,
+    weights: &Weights,
+    stop: Option<&Stop>,
+) -> Move {
     let moves = game.legal_moves();
+    let guess = (iterations as usize * 8 + 8).min(1 << 12);
     let mut tree = Tree {
-        nodes: Vec::with_capacity(iterations as usize * 8 + 8),
-        children: Vec::with_capacity(iterations as usize * 8 + 8),
+        nodes: Vec::with_capacity(guess),
+        children: Vec::with_capacity(guess),
         weights,
     };
     let root = tree.add(*game);
@@ -895,6 +923,10 @@ pub(crate) fn mcts_search(game: &Game, iterations: u32, c: f64, weights: &Weight
     if tree.nodes[root as usize].count > 1 {
         let mut path = Vec::new();
         for _ in 0..iterations {
+            // One iteration adds at most a few dozen nodes.
+            if tree.nodes.len() >= MAX_TREE_NODES || stop.is_some_and(Stop::requested) {
+                break;
+            }
             path.clear();
             let mut at = root;
             loop {

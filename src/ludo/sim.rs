@@ -12,6 +12,7 @@ use super::policy::Bot;
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, Rules, Seat};
 use super::tables::{CS162, Fast, GT, Geometry, PresetGeometry, STANDARD, Tables};
+use crate::stop::Stop;
 
 /// A game that has not ended after this many rolls is cut off (counted as unfinished).
 pub const MAX_ROLLS: u32 = 100_000;
@@ -40,13 +41,14 @@ impl EngineRun {
     }
 
     /// One roll and the move it allows; `true` once the game is over, cut off after
-    /// [`MAX_ROLLS`] rolls, or stopped by a bot that had no legal move to give.
-    /// With `ALL_RANDOM`, every seat's bot is [`Bot::Random`].
+    /// [`MAX_ROLLS`] rolls, stopped by a bot that had no legal move to give, or abandoned
+    /// on `stop` (search bots only). With `ALL_RANDOM`, every seat's bot is [`Bot::Random`].
     #[inline(always)]
     fn step<G: Geometry, const ALL_RANDOM: bool>(
         &mut self,
         geo: &G,
         bot_of: &[Bot; MAX_SEATS],
+        stop: Option<&Stop>,
     ) -> bool {
         // A game waits for a roll, and after every move it waits for a roll again unless
         // the move ended it.
@@ -66,12 +68,15 @@ impl EngineRun {
             g.random_move(&mut self.bot_rng)
         } else {
             // Built-in bots choose among the legal moves; anything else is refused.
-            bot.choose(g, &mut self.bot_rng)
+            bot.choose_until(g, &mut self.bot_rng, stop)
                 .filter(|mv| g.is_pending(mv))
         };
         let Some(mv) = mv else {
             return true;
         };
+        if !ALL_RANDOM && stop.is_some_and(Stop::requested) {
+            return true; // the game is abandoned (not recorded)
+        }
         if let Event::Move { outcome, .. } = g.apply_move_in(geo, mv, roll)
             && outcome.captured_any()
         {
@@ -87,8 +92,9 @@ impl EngineRun {
         mut self,
         geo: &G,
         bot_of: &[Bot; MAX_SEATS],
+        stop: Option<&Stop>,
     ) -> (GameEnd, u32, u32) {
-        while !self.step::<G, ALL_RANDOM>(geo, bot_of) {}
+        while !self.step::<G, ALL_RANDOM>(geo, bot_of, stop) {}
         (GameEnd::of(&self.game.turn), self.rolls, self.captures)
     }
 }
@@ -190,6 +196,10 @@ pub struct SimResult {
     pub finishing: Vec<u8>,
     /// Games cut off after [`MAX_ROLLS`] rolls.
     pub unfinished: u64,
+    /// Die rolls in all games (the sum of `rolls`).
+    pub total_rolls: u64,
+    /// Captures in all games (the sum of `captures`, before their clamp to `u16`).
+    pub total_captures: u64,
 }
 
 impl SimResult {
@@ -203,6 +213,8 @@ impl SimResult {
         self.captures.extend(other.captures);
         self.finishing.extend(other.finishing);
         self.unfinished += other.unfinished;
+        self.total_rolls += other.total_rolls;
+        self.total_captures += other.total_captures;
     }
 }
 
@@ -226,11 +238,6 @@ impl SimConfig {
         (r.next_u64(), r.next_u64())
     }
 
-    /// Play game `i` to the end and add it to `out`.
-    pub fn play_game(&self, i: u64, out: &mut SimResult) {
-        out.extend(self.run(i, 1, 1));
-    }
-
     /// The bot of each seat (random for seats that do not play).
     fn bot_of_seat(&self) -> [Bot; MAX_SEATS] {
         let mut bot_of = [Bot::Random; MAX_SEATS];
@@ -243,33 +250,43 @@ impl SimConfig {
     /// Play games `from..from + n` from the new game `start`. The presets run with their
     /// rules as compile-time constants ([`PresetGeometry`]); any other rule set runs the
     /// same code with its rules read at run time.
-    fn play_range(&self, start: &Game, bot_of: &[Bot; MAX_SEATS], from: u64, n: u64) -> SimResult {
+    /// Returns the results and whether every game was played (a `stop` ends the range
+    /// early, after the games finished so far).
+    fn play_range(
+        &self,
+        start: &Game,
+        bot_of: &[Bot; MAX_SEATS],
+        from: u64,
+        n: u64,
+        stop: Option<&Stop>,
+    ) -> (SimResult, bool) {
         let mut r = SimResult::default();
         let rules = self.rules;
         // The same call over each geometry type (a generic closure cannot be written).
         macro_rules! play {
             ($geo:expr) => {
-                self.play_games(&$geo, start, bot_of, from, n, &mut r)
+                self.play_games(&$geo, start, bot_of, from, n, &mut r, stop)
             };
         }
-        if rules == PresetGeometry::<CS162>::RULES {
-            play!(PresetGeometry::<CS162>::new());
+        let played = if rules == PresetGeometry::<CS162>::RULES {
+            play!(PresetGeometry::<CS162>::new())
         } else if rules == PresetGeometry::<STANDARD>::RULES {
-            play!(PresetGeometry::<STANDARD>::new());
+            play!(PresetGeometry::<STANDARD>::new())
         } else if rules == PresetGeometry::<GT>::RULES {
-            play!(PresetGeometry::<GT>::new());
+            play!(PresetGeometry::<GT>::new())
         } else {
             play!(Fast {
                 rules: &rules,
                 tables: Tables::of(&rules),
-            });
-        }
-        r
+            })
+        };
+        (r, played == n)
     }
 
     /// Play games `from..from + n` over the geometry `geo` of the game's rules, appending
     /// them to `out` in game order: over compiled tables when every bot is random and the
-    /// rules compile, else over the engine's game.
+    /// rules compile, else over the engine's game. Returns how many were played.
+    #[allow(clippy::too_many_arguments)]
     fn play_games<G: Geometry>(
         &self,
         geo: &G,
@@ -278,49 +295,59 @@ impl SimConfig {
         from: u64,
         n: u64,
         out: &mut SimResult,
-    ) {
+        stop: Option<&Stop>,
+    ) -> u64 {
         if !bot_of.iter().all(|&b| b == Bot::Random) {
-            self.play_each(from, n, out, |i| {
-                EngineRun::new(self, start, i).play_to_end::<G, false>(geo, bot_of)
-            });
+            self.play_each(from, n, out, stop, |i| {
+                EngineRun::new(self, start, i).play_to_end::<G, false>(geo, bot_of, stop)
+            })
         } else if let Some(c) = Compiled::of(geo.rules()) {
             let new = CompiledGame::new(c, start);
-            self.play_each(from, n, out, |i| {
+            self.play_each(from, n, out, stop, |i| {
                 let (dice, choices) = self.game_seeds(i);
                 play_out(geo, c, &new, dice, choices)
-            });
+            })
         } else {
-            self.play_each(from, n, out, |i| {
-                EngineRun::new(self, start, i).play_to_end::<G, true>(geo, bot_of)
-            });
+            self.play_each(from, n, out, stop, |i| {
+                EngineRun::new(self, start, i).play_to_end::<G, true>(geo, bot_of, None)
+            })
         }
     }
 
     /// Play games `from..from + n` with `play` (game index to how it ended, its rolls and
-    /// captures), recording them at the end of `out` in game order.
+    /// captures), recording them at the end of `out` in game order; a `stop` is honoured
+    /// between games. Returns how many were played.
     #[inline(always)]
     fn play_each(
         &self,
         from: u64,
         n: u64,
         out: &mut SimResult,
+        stop: Option<&Stop>,
         mut play: impl FnMut(u64) -> (GameEnd, u32, u32),
-    ) {
-        let base = self.open_slots(out, n);
+    ) -> u64 {
+        self.reserve(out, n);
         for i in from..from + n {
+            if stop.is_some_and(Stop::requested) {
+                return i - from;
+            }
             let (end, rolls, captures) = play(i);
-            self.record_at(end, rolls, captures, out, base + (i - from) as usize);
+            if stop.is_some_and(Stop::requested) {
+                // A search bot asked to stop mid-game may have cut its last search short:
+                // the game is not kept.
+                return i - from;
+            }
+            self.push(end, rolls, captures, out);
         }
+        n
     }
 
-    /// Make room at the end of `out` for `n` more games; returns the first one's slot.
-    fn open_slots(&self, out: &mut SimResult, n: u64) -> usize {
-        let base = out.rolls.len();
-        let end = base + n as usize;
-        out.rolls.resize(end, 0);
-        out.captures.resize(end, 0);
-        out.finishing.resize(end * self.seats.len(), 0);
-        base
+    /// Make room at the end of `out` for `n` more games (`n` is at most a block).
+    fn reserve(&self, out: &mut SimResult, n: u64) {
+        let n = n as usize;
+        out.rolls.reserve(n);
+        out.captures.reserve(n);
+        out.finishing.reserve(n * self.seats.len());
     }
 
     /// The finishing order of a finished or cut-off game: `seats.len()` seat indices (the
@@ -344,17 +371,20 @@ impl SimConfig {
 
     /// Add a finished (or cut-off) game to `out`.
     pub fn record(&self, g: &Game, rolls: u32, captures: u32, out: &mut SimResult) {
-        let slot = self.open_slots(out, 1);
-        self.record_at(GameEnd::of(&g.turn), rolls, captures, out, slot);
+        self.push(GameEnd::of(&g.turn), rolls, captures, out);
     }
 
-    /// Write a finished (or cut-off) game into game slot `slot` of `out`.
-    fn record_at(&self, end: GameEnd, rolls: u32, captures: u32, out: &mut SimResult, slot: usize) {
+    /// Append a finished (or cut-off) game to `out`.
+    #[inline(always)]
+    fn push(&self, end: GameEnd, rolls: u32, captures: u32, out: &mut SimResult) {
         let k = self.seats.len();
         out.games += 1;
-        out.rolls[slot] = rolls;
-        out.captures[slot] = captures.min(u16::MAX as u32) as u16;
-        out.finishing[slot * k..(slot + 1) * k].copy_from_slice(&self.finishing_order(&end)[..k]);
+        out.rolls.push(rolls);
+        out.captures.push(captures.min(u16::MAX as u32) as u16);
+        out.total_rolls += rolls as u64;
+        out.total_captures += captures as u64;
+        out.finishing
+            .extend_from_slice(&self.finishing_order(&end)[..k]);
         if !end.over {
             out.unfinished += 1;
         }
@@ -365,6 +395,20 @@ impl SimConfig {
 
     /// Play games `start..start + count` on `threads` threads (results in game order).
     pub fn run(&self, start: u64, count: u64, threads: usize) -> SimResult {
+        self.run_until(start, count, threads, None)
+    }
+
+    /// [`SimConfig::run`] that honours `stop`: once it is requested, every thread finishes
+    /// the game it plays and the run returns games `start..start + k`, the longest run of
+    /// games from `start` that all finished (the same games a run of `k` games plays). The
+    /// results grow block by block as games finish: memory follows what was played.
+    pub fn run_until(
+        &self,
+        start: u64,
+        count: u64,
+        threads: usize,
+        stop: Option<&Stop>,
+    ) -> SimResult {
         // Games are numbered by a u64: there is no game past the last index.
         let count = count.min(u64::MAX - start);
         let threads = threads.clamp(1, 256) as u64;
@@ -372,10 +416,20 @@ impl SimConfig {
             return SimResult::default();
         };
         let bots = self.bot_of_seat();
-        let block = (count / (threads * BLOCKS_PER_THREAD)).max(MIN_BLOCK);
+        let block = (count / (threads * BLOCKS_PER_THREAD)).clamp(MIN_BLOCK, MAX_BLOCK);
         let blocks = count.div_ceil(block);
         if threads == 1 || blocks <= 1 {
-            return self.play_range(&first, &bots, start, count);
+            let mut total = SimResult::default();
+            for b in 0..blocks {
+                let n = block.min(count - b * block);
+                let (part, complete) =
+                    self.play_range(&first, &bots, start + b * block, n, stop);
+                total.extend(part);
+                if !complete {
+                    break;
+                }
+            }
+            return total;
         }
         // Blocks of games go to whichever thread is free, so that a thread the machine slows
         // down holds no other up; each game's dice depend on its index alone, and the blocks
@@ -385,14 +439,15 @@ impl SimConfig {
             let mut mine = Vec::new();
             loop {
                 let b = next.fetch_add(1, Ordering::Relaxed);
-                if b >= blocks {
+                if b >= blocks || stop.is_some_and(Stop::requested) {
                     return mine;
                 }
                 let n = block.min(count - b * block);
-                mine.push((b, self.play_range(&first, &bots, start + b * block, n)));
+                let (part, complete) = self.play_range(&first, &bots, start + b * block, n, stop);
+                mine.push((b, part, complete));
             }
         };
-        let mut parts: Vec<(u64, SimResult)> = thread::scope(|s| {
+        let mut parts: Vec<(u64, SimResult, bool)> = thread::scope(|s| {
             let handles: Vec<_> = (0..threads.min(blocks))
                 .map(|_| s.spawn(play_blocks))
                 .collect();
@@ -401,10 +456,17 @@ impl SimConfig {
                 .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                 .collect()
         });
-        parts.sort_unstable_by_key(|&(b, _)| b);
+        parts.sort_unstable_by_key(|&(b, _, _)| b);
+        // After a stop, keep the blocks up to the first gap or unfinished block.
         let mut total = SimResult::default();
-        for (_, p) in parts {
-            total.extend(p);
+        for (expected, (b, part, complete)) in parts.into_iter().enumerate() {
+            if b != expected as u64 {
+                break;
+            }
+            total.extend(part);
+            if !complete {
+                break;
+            }
         }
         total
     }
@@ -415,6 +477,10 @@ const BLOCKS_PER_THREAD: u64 = 32;
 
 /// The fewest games in a block (a block costs a few look-ups to set up).
 const MIN_BLOCK: u64 = 256;
+
+/// The most games in a block: a block's results are allocated when it starts, so a huge
+/// run grows its results as its blocks finish instead of allocating them all up front.
+const MAX_BLOCK: u64 = 1 << 16;
 
 #[cfg(test)]
 mod tests {
@@ -494,7 +560,7 @@ mod tests {
                     rules: &rules,
                     tables: Tables::of(&rules),
                 };
-                c.play_games(&geo, &start, &c.bot_of_seat(), 0, 200, &mut runtime);
+                c.play_games(&geo, &start, &c.bot_of_seat(), 0, 200, &mut runtime, None);
                 assert_eq!(fast, runtime, "{rules:?} {bots:?}");
             }
         }
@@ -530,6 +596,28 @@ mod tests {
             vec![Bot::Aggressive, Bot::Random, Bot::Safe],
         );
         assert_eq!(c.run(5, 700, 1), c.run(5, 700, 3));
+    }
+
+    /// A stopped run returns the games from its start that finished: exactly what a run of
+    /// that many games returns, on any thread count.
+    #[test]
+    fn a_stopped_run_keeps_a_prefix_of_whole_games() {
+        let c = config(Rules::STANDARD, vec![Bot::Random; 4]);
+        let stop = Stop::new();
+        stop.request();
+        assert_eq!(c.run_until(3, 5000, 2, Some(&stop)).games, 0);
+        for threads in [1, 2] {
+            let stop = Stop::new();
+            let r = thread::scope(|s| {
+                let run = s.spawn(|| c.run_until(10, 2_000_000, threads, Some(&stop)));
+                thread::sleep(std::time::Duration::from_millis(30));
+                stop.request();
+                run.join().unwrap()
+            });
+            assert!(r.games > 0 && r.games < 2_000_000, "{threads}: {}", r.games);
+            assert_eq!(r, c.run(10, r.games, 1), "{threads} threads");
+            assert_eq!(r.total_rolls, r.rolls.iter().map(|&x| x as u64).sum::<u64>());
+        }
     }
 
     #[test]
