@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from LudoGame._core import LudoError, LudoGame, Player, SimResult, Simulation
-from LudoGame.sim import tournament, wilson_interval
+from LudoGame._core import Interrupted, LudoError, LudoGame, Player, SimResult, Simulation
+from LudoGame.sim import TournamentResult, tournament, wilson_interval
 
 WORKED_EXAMPLE = [
     ("A", 6), ("A", 4), ("A", 5), ("A", 4), ("B", 6), ("B", 4), ("B", 1), ("B", 2),
@@ -127,49 +129,83 @@ def _options(pairs: Sequence[str]) -> dict[str, bool | int | str]:
     return out
 
 
-def print_result(result: SimResult, seconds: float, interrupted: bool = False) -> None:
-    """Print a simulation's summary table."""
+@dataclass
+class Totals:
+    """A simulation's summary, added up chunk by chunk (no per-game data: a run of any
+    length takes the same memory)."""
+
+    players: list[str]
+    bots: list[str]
+    games: int = 0
+    rolls: int = 0
+    captures: int = 0
+    unfinished: int = 0
+    wins: dict[str, int] = field(default_factory=dict)
+
+    def add(self, r: SimResult) -> None:
+        """Count the games of `r`."""
+        self.games += r.games
+        self.rolls += r.total_rolls
+        self.captures += r.total_captures
+        self.unfinished += r.unfinished
+        for player, n in r.wins.items():
+            self.wins[player] = self.wins.get(player, 0) + n
+
+
+def print_result(result: Totals, seconds: float, interrupted: bool = False) -> None:
+    """Print a simulation's summary table (`seconds`: the time of the games counted)."""
     if interrupted:
         print(f"Interrupted: {result.games:,} games finished.")
     print(f"{result.games:,} games in {seconds:.2f} s ({result.games / max(seconds, 1e-9):,.0f}/s)")
-    wins = result.wins
+    n = max(result.games, 1)
     for player, bot in zip(result.players, result.bots, strict=True):
-        rate = wins[player] / result.games if result.games else 0.0
-        lo, hi = wilson_interval(wins[player], result.games)
-        print(f"  {player} {bot:<14} {wins[player]:>9,} wins  {rate:6.3f}  [{lo:.3f}, {hi:.3f}]")
-    print(f"  mean length {result.mean_length:.1f} rolls, mean captures {result.mean_captures:.2f}")
+        wins = result.wins.get(player, 0)
+        lo, hi = wilson_interval(wins, result.games)
+        print(f"  {player} {bot:<14} {wins:>9,} wins  {wins / n:6.3f}  [{lo:.3f}, {hi:.3f}]")
+    print(f"  mean length {result.rolls / n:.1f} rolls, mean captures {result.captures / n:.2f}")
     if result.unfinished:
         print(f"  {result.unfinished} games cut off without a result")
 
 
+def _bots(text: str) -> str | list[str]:
+    """`--bots`: one name plays every seat, a comma-separated list one per player."""
+    names = [b.strip() for b in text.split(",")]
+    return names[0] if len(names) == 1 else names
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`ludo simulate`: many games in chunks, with a progress bar; Ctrl-C prints what finished."""
-    sim = Simulation(
-        args.rules, args.players, args.bots.split(","), args.seed, **_options(args.option)
-    )
+    sim = Simulation(args.rules, args.players, _bots(args.bots), args.seed, **_options(args.option))
+    sim.run(0, 0, args.threads)  # checks the thread count before anything is printed
+    totals = Totals(sim.players, sim.bots)
     bar = ProgressBar("simulate", True if args.progress else None)
     chunk = max(1, args.chunk or min(50_000, max(1_000, args.games // 100)))
-    result = sim.run(0, 0, args.threads)
     start = time.perf_counter()
     interrupted = False
     try:
-        while result.games < args.games:
-            n = min(chunk, args.games - result.games)
-            result = result + sim.run(result.games, n, args.threads)
-            bar(result.games, args.games)
+        while totals.games < args.games:
+            n = min(chunk, args.games - totals.games)
+            totals.add(sim.run(totals.games, n, args.threads))
+            bar(totals.games, args.games)
+    except Interrupted as e:
+        interrupted = True
+        if isinstance(e.partial, SimResult):
+            totals.add(e.partial)
     except KeyboardInterrupt:
         interrupted = True
+    seconds = time.perf_counter() - start
     bar.close()
-    print_result(result, time.perf_counter() - start, interrupted)
+    print_result(totals, seconds, interrupted)
     return 130 if interrupted else 0
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    """`ludo tournament`: every pairing of the bots, both seatings."""
+    """`ludo tournament`: every pairing of the bots, both seatings; Ctrl-C prints the table
+    of what was played."""
     bar = ProgressBar("tournament", True if args.progress else None)
     try:
         result = tournament(
-            args.bots.split(","),
+            [b.strip() for b in args.bots.split(",")],
             args.rules,
             args.games,
             args.seed,
@@ -177,13 +213,27 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             progress=bar,
             **_options(args.option),
         )
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         bar.close()
-        print("Interrupted.")
+        partial = getattr(e, "partial", None)
+        print("Interrupted: the pairings played so far.")
+        if isinstance(partial, TournamentResult) and any(s.games for s in partial.standings):
+            print(partial)
         return 130
     bar.close()
     print(result)
     return 0
+
+
+def _count(text: str) -> int:
+    """A count argument: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative: give 0 or more")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -212,44 +262,71 @@ def main(argv: Sequence[str] | None = None) -> int:
             "--bots",
             default=default_bots,
             help="comma-separated bot names: random, cs162, aggressive, safe, expectimax[:depth], "
-            "mcts[:playouts] (simulate: one for everyone or one per player)",
+            "mcts[:playouts] (simulate: one name plays every seat, or one per player)",
         )
-        p.add_argument("--games", type=int, default=10_000 if cmd == "simulate" else 2_000)
+        p.add_argument("--games", type=_count, default=10_000 if cmd == "simulate" else 2_000)
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--threads", type=int, default=1)
         p.add_argument("--option", action="append", default=[], help="a rule option KEY=VALUE")
         p.add_argument("--progress", action="store_true", help="show the bar even when piped")
         if cmd == "simulate":
-            p.add_argument("--players", default="ABCD", help="positions that play, e.g. AC")
-            p.add_argument("--chunk", type=int, default=0, help="games per Rust call")
+            p.add_argument(
+                "--players",
+                default=None,
+                help="positions that play, e.g. ABCD (default: as Game, A and C; all four for gt)",
+            )
+            p.add_argument("--chunk", type=_count, default=0, help="games per Rust call")
     args = parser.parse_args(argv)
-
     try:
-        if args.command in (None, "demo"):
-            seed = getattr(args, "seed", 162)
-            players = getattr(args, "players", "ABCD")
-            print("The assignment's worked example:")
-            worked_example()
-            print(f"\nA random game of {', '.join(players)} (seed {seed}):")
-            order = random_game(players, seed)
-            print("Finishing order:", " ".join(order))
-        elif args.command == "play":
-            game = LudoGame()
-            print(game.play_game(list(args.players), _parse_turns(args.turns)))
-            for player in game.players:
-                print(f"{player!r} steps={player.steps}")
-        elif args.command == "space-name":
-            print(Player(args.position).get_space_name(args.steps))
-        elif args.command == "simulate":
-            return cmd_simulate(args)
-        elif args.command == "tournament":
-            return cmd_tournament(args)
+        code = _run(args)
+        sys.stdout.flush()
     except LudoError as e:
         print(f"ludo: {e}", file=sys.stderr)
         return 2
+    except ValueError as e:  # a bad argument the library refused before any work
+        print(f"ludo: {e}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # e.g. `ludo demo | head`
-        sys.stderr.close()
+        _silence_stdout()
         return 0
+    except OSError as e:  # e.g. a full disk
+        _silence_stdout()
+        print(f"ludo: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        return 2
+    return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command; errors are the caller's to report."""
+    if args.command in (None, "demo"):
+        seed = getattr(args, "seed", 162)
+        players = getattr(args, "players", "ABCD")
+        LudoGame().play_game(list(players), [])  # refuses bad players before any output
+        print("The assignment's worked example:")
+        worked_example()
+        print(f"\nA random game of {', '.join(players)} (seed {seed}):")
+        order = random_game(players, seed)
+        print("Finishing order:", " ".join(order))
+    elif args.command == "play":
+        game = LudoGame()
+        print(game.play_game(list(args.players), _parse_turns(args.turns)))
+        for player in game.players:
+            print(f"{player!r} steps={player.steps}")
+    elif args.command == "space-name":
+        print(Player(args.position).get_space_name(args.steps))
+    elif args.command == "simulate":
+        return cmd_simulate(args)
+    elif args.command == "tournament":
+        return cmd_tournament(args)
     return 0
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from LudoGame._core import SimResult, Simulation
+from LudoGame._core import Interrupted, InvalidArgumentError, SimResult, Simulation
 
 Progress = Callable[[int, int], None]
 
@@ -33,8 +33,7 @@ def simulate(
     thread). The same seed gives the same result for any thread count. With `progress`,
     the run is made in chunks and `progress(done, games)` is called after each.
     """
-    if games < 0:
-        raise ValueError(f"games must be 0 or more, not {games}")
+    _check_count("games", games)
     sim = Simulation(rules, players, bots, seed, **options)
     if progress is None and chunk is None:
         return sim.run(0, games, threads)
@@ -43,11 +42,24 @@ def simulate(
     done = 0
     while done < games:
         n = min(step, games - done)
-        result = result + sim.run(done, n, threads)
+        try:
+            result = result + sim.run(done, n, threads)
+        except Interrupted as e:
+            if isinstance(e.partial, SimResult):
+                e.partial = result + e.partial
+            raise
         done += n
         if progress is not None:
             progress(done, games)
     return result
+
+
+def _check_count(what: str, value: int) -> None:
+    """A count argument: an int, 0 or more."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__} ({value!r})")
+    if value < 0:
+        raise InvalidArgumentError(f"{what} must be an int from 0 up, not {value}")
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -116,9 +128,11 @@ class TournamentResult:
                 elif (a, b) in self.pairs:
                     n, w = self.pairs[(a, b)]
                     cells.append(f"{w / n:.3f}" if n else "?")
-                else:
+                elif (b, a) in self.pairs:
                     n, w = self.pairs[(b, a)]
                     cells.append(f"{(n - w) / n:.3f}" if n else "?")
+                else:
+                    cells.append("?")  # not played (an interrupted tournament)
             out.append(f"{a:<{width}}" + "".join(f"  {c:>{max(width, 6)}}" for c in cells))
         return "\n".join(out)
 
@@ -138,10 +152,17 @@ def tournament(
 ) -> TournamentResult:
     """Every pairing of `bots` plays `games` two-player games (seats A and C), half with each
     bot first. Returns the standings with 95% confidence intervals and the head-to-head table.
+    Ctrl-C raises `Interrupted` whose `partial` is the table of the games played so far.
     """
     names = list(bots)
     if len(names) < 2 or len(set(names)) != len(names):
-        raise ValueError("a tournament needs two or more different bots")
+        raise InvalidArgumentError(
+            f"a tournament needs two or more different bots, not {', '.join(names) or 'none'}"
+        )
+    _check_count("games", games)
+    # Checks the seed, the thread count, the rules and every bot before any game is played.
+    for name in names:
+        Simulation(rules, "AC", name, seed, **options).run(0, 0, threads)
     standings = {n: Standing(n) for n in names}
     result = TournamentResult(rules, games, list(standings.values()))
     pairings = list(combinations(range(len(names)), 2))
@@ -149,19 +170,47 @@ def tournament(
     done = 0
     for k, (i, j) in enumerate(pairings):
         a, b = names[i], names[j]
-        wins_a = 0
-        for seating, (first, second) in enumerate(((a, b), (b, a))):
-            n = games // 2 if seating == 0 else games - games // 2
-            sim = Simulation(rules, "AC", [first, second], seed + 1000 * k + seating, **options)
-            w = sim.run(0, n, threads).wins
-            wins_first, wins_second = w["A"], w["C"]
-            wins_a += wins_first if first == a else wins_second
-            done += n
-            if progress is not None:
-                progress(done, total)
-        result.pairs[(a, b)] = (games, wins_a)
-        standings[a].games += games
-        standings[a].wins += wins_a
-        standings[b].games += games
-        standings[b].wins += games - wins_a
+        played = wins_a = 0
+        try:
+            for seating, (first, second) in enumerate(((a, b), (b, a))):
+                n = games // 2 if seating == 0 else games - games // 2
+                pair_seed = (seed + 1000 * k + seating) % 2**64
+                sim = Simulation(rules, "AC", [first, second], pair_seed, **options)
+                try:
+                    r = sim.run(0, n, threads)
+                except Interrupted as e:
+                    if isinstance(e.partial, SimResult):
+                        r = e.partial
+                        played += r.games
+                        wins_a += r.wins["A"] if first == a else r.wins["C"]
+                    raise
+                played += r.games
+                wins_a += r.wins["A"] if first == a else r.wins["C"]
+                done += n
+                if progress is not None:
+                    progress(done, total)
+        except KeyboardInterrupt as e:
+            _add_pairing(result, standings, a, b, played, wins_a)
+            interrupted = Interrupted(*e.args)
+            interrupted.partial = result
+            raise interrupted from None
+        _add_pairing(result, standings, a, b, played, wins_a)
     return result
+
+
+def _add_pairing(
+    result: TournamentResult,
+    standings: dict[str, Standing],
+    a: str,
+    b: str,
+    games: int,
+    wins_a: int,
+) -> None:
+    """Record `games` games of `a` against `b` (`wins_a` won by `a`)."""
+    if games == 0:
+        return
+    result.pairs[(a, b)] = (games, wins_a)
+    standings[a].games += games
+    standings[a].wins += wins_a
+    standings[b].games += games
+    standings[b].wins += games - wins_a

@@ -97,6 +97,11 @@ impl Bot {
         }
     }
 
+    /// Does the bot search (and so may take long, and honour a stop)?
+    pub fn searches(&self) -> bool {
+        matches!(self, Bot::Expectimax { .. } | Bot::Mcts { .. })
+    }
+
     /// The bot's move in `game`, which must wait for a move (`None` otherwise).
     pub fn choose(&self, game: &Game, rng: &mut Rng) -> Option<Move> {
         self.choose_until(game, rng, None)

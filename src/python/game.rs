@@ -6,6 +6,8 @@ use std::hash::{BuildHasher, Hasher};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
+use super::interrupt::{interruptible, interruptible_or_raise, with_partial};
+use super::sim::AnyBot;
 use super::{describe, type_error};
 use crate::ludo::render;
 use crate::ludo::rules::OptionValue;
@@ -22,6 +24,8 @@ const JSON_FORMAT: &str = "ludogame-game/1";
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Move {
     inner: CoreMove,
+    /// The rules of the game the move was made for: a move belongs to its rule set.
+    rules: Rules,
     name: String,
     player: char,
     token: char,
@@ -32,6 +36,7 @@ impl Move {
         let r = game.rules();
         Move {
             inner: mv,
+            rules: *r,
             name: game.move_name(&mv),
             player: r.seat_labels[mv.seat as usize],
             token: r.token_label(mv.seat as usize, mv.token as usize),
@@ -188,6 +193,27 @@ fn random_seed() -> u64 {
     h.finish()
 }
 
+/// `mv` as a move of `game`: a `Move` made for another rule set is refused (its token
+/// numbers mean other tokens there).
+fn own_move(game: &CoreGame, mv: &Move) -> Result<CoreMove, CoreError> {
+    if mv.rules != *game.rules() {
+        return Err(CoreError::IllegalMove(format!(
+            "{} is a move of a {} game, not of this {} game",
+            mv.name,
+            mv.rules.to_notation(),
+            game.rules().to_notation()
+        )));
+    }
+    Ok(mv.inner)
+}
+
+/// A `RuntimeError` for a game object that another call is using right now.
+fn in_use() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err(
+        "the game is in use by another call (e.g. a bot of its own autoplay); try again after it",
+    )
+}
+
 fn phase_name(phase: Phase) -> &'static str {
     match phase {
         Phase::Roll => "roll",
@@ -211,7 +237,7 @@ impl PyGame {
         answer: &Bound<'_, PyAny>,
     ) -> Result<CoreMove, String> {
         if let Ok(m) = answer.cast::<Move>() {
-            Ok(m.get().inner)
+            own_move(game, m.get()).map_err(|e| e.to_string())
         } else if let Ok(s) = answer.cast::<PyString>() {
             game.parse_move(&s.to_string_lossy())
                 .map_err(|e| e.to_string())
@@ -332,12 +358,7 @@ impl PyGame {
             None => random_seed(),
             Some(s) if s.is_none() => random_seed(),
             Some(s) if s.is_instance_of::<PyInt>() && !s.is_instance_of::<PyBool>() => {
-                s.extract::<u64>().map_err(|_| {
-                    CoreError::InvalidRules(format!(
-                        "seed must be an int from 0 to 2**64-1, not {}",
-                        describe(s)
-                    ))
-                })?
+                super::args::seed(s, "seed")?
             }
             Some(s) => return Err(type_error("seed", "an int or None", s)),
         };
@@ -466,7 +487,7 @@ impl PyGame {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let py = slf.py();
-        let json = slf.borrow().to_json(py)?;
+        let json = slf.try_borrow().map_err(|_| in_use())?.to_json(py)?;
         Ok((slf.get_type().getattr("from_json")?, (json,)))
     }
 
@@ -534,7 +555,7 @@ impl PyGame {
     /// Play a move: a `Move` from `legal_moves`, or its name ('p', 'Ap', 'a', ...).
     fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let core = if let Ok(m) = mv.cast::<Move>() {
-            m.get().inner
+            own_move(self.game(), m.get())?
         } else if let Ok(s) = mv.cast::<PyString>() {
             self.game().parse_move(&s.to_string_lossy())?
         } else {
@@ -622,12 +643,24 @@ impl PyGame {
 
     /// The move a built-in bot would play now: `bot` is a name such as "cs162", "safe",
     /// "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible.
-    #[pyo3(signature = (bot = "expectimax", seed = 0))]
-    fn best_move(&self, bot: &str, seed: u64) -> PyResult<Move> {
+    #[pyo3(signature = (bot = "expectimax", seed = None))]
+    fn best_move(
+        &self,
+        py: Python<'_>,
+        bot: &str,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Move> {
         let b = Bot::from_name(bot)?;
+        let seed = seed.map(|s| super::args::seed(s, "seed")).transpose()?;
         let g = *self.game();
-        let mut rng = Rng::new(seed);
-        match b.choose(&g, &mut rng) {
+        let mut rng = Rng::new(seed.unwrap_or(0));
+        let choice = if b.searches() {
+            // A search may run for long: Ctrl-C stops it.
+            interruptible_or_raise(py, |stop| b.choose_until(&g, &mut rng, Some(stop)))?
+        } else {
+            b.choose(&g, &mut rng)
+        };
+        match choice {
             Some(mv) => Ok(Move::new(&g, mv)),
             None => Err(CoreError::IllegalMove(format!(
                 "no move to choose: the game waits for {}",
@@ -644,32 +677,66 @@ impl PyGame {
     /// Play on with bots until the game is over (or `max_rolls` more rolls): `bots` maps
     /// each position to a bot name or a Python callable `bot(game) -> Move | str`
     /// (a dict, or a list in turn order). Rolls use the seeded die. Returns the winner.
-    #[pyo3(signature = (bots, seed = 0, max_rolls = 100_000))]
+    ///
+    /// All or nothing: when it raises (a bot fails, Ctrl-C), the game is left as it was.
+    /// After Ctrl-C the `Interrupted` error's `partial` is a copy of the game as far as it
+    /// got. The game object is not locked while bots think: a bot may read it (it still
+    /// shows the position before autoplay), and if anything else changes it meanwhile,
+    /// autoplay raises instead of overwriting that change.
+    #[pyo3(signature = (bots, seed = None, max_rolls = None))]
     fn autoplay(
-        &mut self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         bots: &Bound<'_, PyAny>,
-        seed: u64,
-        max_rolls: u64,
+        seed: Option<&Bound<'_, PyAny>>,
+        max_rolls: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<char>> {
-        let seats: Vec<Seat> = self.game().seats().collect();
-        let labels: Vec<char> = seats.iter().map(|&s| self.label(s)).collect();
+        let py = slf.py();
+        let seed = seed.map(|s| super::args::seed(s, "seed")).transpose()?;
+        let max_rolls = match max_rolls {
+            Some(m) => super::args::int_in(m, "max_rolls", 0, u64::MAX as i128)? as u64,
+            None => 100_000,
+        };
+        let (mut work, labels, seats) = {
+            let me = slf.try_borrow().map_err(|_| in_use())?;
+            let seats: Vec<Seat> = me.game().seats().collect();
+            let labels: Vec<char> = seats.iter().map(|&s| me.label(s)).collect();
+            (me.clone(), labels, seats)
+        };
+        let before = work.record.clone();
         let chosen = crate::python::sim::parse_bots(bots, &labels)?;
-        let mut rng = Rng::new(seed);
-        let mut rolls = 0;
-        while !self.game().is_over() && rolls < max_rolls {
-            if self.game().phase() == Phase::Roll {
-                rolls += 1;
-                self.record.roll(None)?;
-                continue;
+        let mut rng = Rng::new(seed.unwrap_or(0));
+        let played = if chosen.iter().all(|b| matches!(b, AnyBot::Builtin(_))) {
+            let builtin: Vec<Bot> = chosen
+                .iter()
+                .map(|b| match b {
+                    AnyBot::Builtin(b) => *b,
+                    AnyBot::Python(_) => Bot::Random,
+                })
+                .collect();
+            let record = &mut work.record;
+            let (outcome, raised) = interruptible(py, |stop| {
+                autoplay_builtin(record, &seats, &builtin, &mut rng, max_rolls, stop)
+            });
+            match raised {
+                Some(e) => Err(e),
+                None => outcome.map_err(PyErr::from),
             }
-            let g = *self.game();
-            let seat = g.current_player();
-            let k = seats.iter().position(|&s| s == seat).unwrap_or(0);
-            let mv = crate::python::sim::choose(py, &chosen[k], &g, &mut rng, labels[k])?;
-            self.record.play(mv)?;
+        } else {
+            autoplay_python(py, &mut work.record, &seats, &labels, &chosen, &mut rng, max_rolls)
+        };
+        if let Err(e) = played {
+            let partial = Bound::new(py, work)?.into_any();
+            return Err(with_partial(py, e, partial));
         }
-        Ok(self.game().winner().map(|s| self.label(s)))
+        let mut me = slf.try_borrow_mut().map_err(|_| in_use())?;
+        if me.record != before {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "the game was changed while autoplay ran (by a bot or another thread): \
+                 autoplay's moves were not kept",
+            ));
+        }
+        *me = work;
+        Ok(me.game().winner().map(|s| me.label(s)))
     }
 
     /// Take back the last roll or move.
@@ -693,11 +760,11 @@ impl PyGame {
         self.clone()
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<PyGame>()
-            .map(|o| o.borrow().game() == self.game())
-            .unwrap_or(false)
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match other.cast::<PyGame>() {
+            Ok(o) => Ok(o.try_borrow().map_err(|_| in_use())?.game() == self.game()),
+            Err(_) => Ok(false),
+        }
     }
 
     fn __repr__(&self) -> String {
@@ -713,4 +780,67 @@ impl PyGame {
     fn _repr_svg_(&self) -> String {
         render::svg(self.game())
     }
+}
+
+/// Autoplay with built-in bots only, on `record` (run with the interpreter released):
+/// stops between moves once `stop` is requested.
+fn autoplay_builtin(
+    record: &mut GameRecord,
+    seats: &[Seat],
+    bots: &[Bot],
+    rng: &mut Rng,
+    max_rolls: u64,
+    stop: &crate::stop::Stop,
+) -> Result<(), CoreError> {
+    let mut rolls = 0;
+    while !record.game().is_over() && rolls < max_rolls && !stop.requested() {
+        if record.game().phase() == Phase::Roll {
+            rolls += 1;
+            record.roll(None)?;
+            continue;
+        }
+        let g = *record.game();
+        let k = seats
+            .iter()
+            .position(|&s| s == g.current_player())
+            .unwrap_or(0);
+        let Some(mv) = bots[k].choose_until(&g, rng, Some(stop)) else {
+            return Err(CoreError::IllegalMove("no legal move to choose".into()));
+        };
+        if stop.requested() {
+            break; // the search was cut short: its move is not played
+        }
+        record.play(mv)?;
+    }
+    Ok(())
+}
+
+/// Autoplay with at least one Python bot, on `record` (holding the interpreter: the bots
+/// are Python code, and Ctrl-C reaches them as usual).
+fn autoplay_python(
+    py: Python<'_>,
+    record: &mut GameRecord,
+    seats: &[Seat],
+    labels: &[char],
+    bots: &[AnyBot],
+    rng: &mut Rng,
+    max_rolls: u64,
+) -> PyResult<()> {
+    let mut rolls = 0;
+    while !record.game().is_over() && rolls < max_rolls {
+        py.check_signals()?;
+        if record.game().phase() == Phase::Roll {
+            rolls += 1;
+            record.roll(None)?;
+            continue;
+        }
+        let g = *record.game();
+        let k = seats
+            .iter()
+            .position(|&s| s == g.current_player())
+            .unwrap_or(0);
+        let mv = crate::python::sim::choose(py, &bots[k], &g, rng, labels[k])?;
+        record.play(mv)?;
+    }
+    Ok(())
 }

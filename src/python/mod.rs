@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 
 use crate::ludo::LudoError as CoreError;
 
+pub(crate) mod args;
 mod cs162;
 mod errors;
 mod game;
@@ -34,6 +35,8 @@ mod core_module {
     };
     #[pymodule_export]
     use super::game::{Move, PyGame};
+    #[pymodule_export]
+    use super::args::InvalidArgumentError;
     #[pymodule_export]
     use super::interrupt::Interrupted;
     #[pymodule_export]

@@ -1,12 +1,14 @@
 //! `Simulation` and `SimResult`: batch simulation with the interpreter released, and the
 //! Python side of bots (names of built-in bots, or Python callables).
 
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
+use super::args::{int_in, seed as seed_arg};
 use super::describe;
 use super::game::PyGame;
+use super::interrupt::{interruptible, with_partial};
 use crate::ludo::sim::{MAX_ROLLS, SimConfig, SimResult as CoreResult};
 use crate::ludo::{
     Bot, Event, Game as CoreGame, LudoError as CoreError, Move as CoreMove, Phase, Rng, Seat,
@@ -21,7 +23,7 @@ pub(crate) enum AnyBot {
 }
 
 /// Read one bot per player from a list (in turn order), a dict keyed by position, or a
-/// single bot for everyone.
+/// single bot (or a list of one) for everyone.
 pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<Vec<AnyBot>> {
     let one = |b: &Bound<'_, PyAny>| -> PyResult<AnyBot> {
         if let Ok(s) = b.cast::<PyString>() {
@@ -39,6 +41,13 @@ pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<V
     if bots.is_instance_of::<PyString>() || (bots.is_callable() && !bots.is_instance_of::<PyList>())
     {
         return labels.iter().map(|_| one(bots)).collect();
+    }
+    // A list of one bot plays every seat, as the bot alone does.
+    if let Ok(list) = bots.cast::<PyList>()
+        && list.len() == 1
+    {
+        let only = list.get_item(0)?;
+        return labels.iter().map(|_| one(&only)).collect();
     }
     if let Ok(d) = bots.cast::<PyDict>() {
         return labels
@@ -125,15 +134,19 @@ pub struct Simulation {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (rules = "cs162", players = None, bots = None, seed = 0, **options))]
+    #[pyo3(signature = (rules = "cs162", players = None, bots = None, seed = None, **options))]
     fn new(
         py: Python<'_>,
         rules: &str,
         players: Option<&Bound<'_, PyAny>>,
         bots: Option<&Bound<'_, PyAny>>,
-        seed: u64,
+        seed: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let seed = match seed {
+            Some(s) => seed_arg(s, "seed")?,
+            None => 0,
+        };
         let name = PyString::new(py, rules).into_any();
         let probe = PyGame::new(Some(&name), players, None, options)?;
         let game = *probe.game();
@@ -200,41 +213,78 @@ impl Simulation {
     }
 
     /// Play games `start..start+count` on `threads` threads, with the interpreter released
-    /// (Python bots run on one thread, holding it).
-    #[pyo3(signature = (start = 0, count = 1000, threads = 1))]
-    fn run(&self, py: Python<'_>, start: u64, count: u64, threads: i64) -> PyResult<SimResult> {
-        if !(1..=256).contains(&threads) {
-            return Err(PyValueError::new_err(format!(
-                "threads must be from 1 to 256, not {threads}"
-            )));
-        }
+    /// (Python bots run on one thread, holding it). Ctrl-C stops the run within a moment
+    /// and raises `Interrupted` (a `KeyboardInterrupt`) whose `partial` is the `SimResult`
+    /// of the games from `start` that finished.
+    #[pyo3(signature = (start = None, count = None, threads = None))]
+    fn run(
+        &self,
+        py: Python<'_>,
+        start: Option<&Bound<'_, PyAny>>,
+        count: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<SimResult> {
+        let start = match start {
+            Some(v) => int_in(v, "start", 0, u64::MAX as i128)? as u64,
+            None => 0,
+        };
+        let count = match count {
+            Some(v) => int_in(v, "count", 0, MAX_RUN as i128)? as u64,
+            None => 1000,
+        };
+        let threads = match threads {
+            Some(v) => int_in(v, "threads", 1, 256)? as usize,
+            None => 1,
+        };
         if start.checked_add(count).is_none() {
-            return Err(PyValueError::new_err(format!(
+            return Err(super::args::InvalidArgumentError::new_err(format!(
                 "start + count must not pass 2**64 - 1 (games are numbered by a 64-bit index): \
                  start {start}, count {count}"
             )));
         }
-        let threads = threads as usize;
-        let result = if self.python_bots.is_empty() {
-            py.detach(|| self.config.run(start, count, threads))
-        } else {
+        if !self.python_bots.is_empty() {
             let mut r = CoreResult::default();
             for i in start..start + count {
-                self.play_with_python(py, i, &mut r)?;
+                if let Err(e) = py
+                    .check_signals()
+                    .and_then(|()| self.play_with_python(py, i, &mut r))
+                {
+                    let partial = Bound::new(py, self.result(r))?.into_any();
+                    return Err(with_partial(py, e, partial));
+                }
             }
-            r
-        };
-        Ok(SimResult {
-            inner: result,
+            return Ok(self.result(r));
+        }
+        let config = &self.config;
+        match interruptible(py, |stop| {
+            config.run_until(start, count, threads, Some(stop))
+        }) {
+            (r, None) => Ok(self.result(r)),
+            (r, Some(e)) => {
+                let partial = Bound::new(py, self.result(r))?.into_any();
+                Err(with_partial(py, e, partial))
+            }
+        }
+    }
+}
+
+/// The most games one `Simulation.run` call plays (their per-game results alone take about
+/// 10 bytes a game); longer runs go in chunks, as `ludo simulate` and `simulate(...,
+/// progress=...)` do.
+const MAX_RUN: u64 = 1 << 32;
+
+impl Simulation {
+    /// The Python result of `inner`, games of this simulation.
+    fn result(&self, inner: CoreResult) -> SimResult {
+        SimResult {
+            inner,
             rules: self.config.rules.to_notation(),
             labels: self.labels.clone(),
             seats: self.config.seats.clone(),
             bot_names: self.bot_names.clone(),
-        })
+        }
     }
-}
 
-impl Simulation {
     /// Game `i` with Python bots in their seats (the same dice and built-in bot randomness
     /// as [`SimConfig::play_game`]).
     fn play_with_python(&self, py: Python<'_>, i: u64, out: &mut CoreResult) -> PyResult<()> {
@@ -366,11 +416,22 @@ impl SimResult {
         to_array(py, "B", &self.inner.finishing)
     }
 
+    /// Die rolls in all games together.
+    #[getter]
+    fn total_rolls(&self) -> u64 {
+        self.inner.total_rolls
+    }
+
+    /// Captures in all games together.
+    #[getter]
+    fn total_captures(&self) -> u64 {
+        self.inner.total_captures
+    }
+
     /// Mean game length in die rolls.
     #[getter]
     fn mean_length(&self) -> f64 {
-        let n = self.inner.rolls.len().max(1) as f64;
-        self.inner.rolls.iter().map(|&r| r as f64).sum::<f64>() / n
+        self.inner.total_rolls as f64 / self.inner.games.max(1) as f64
     }
 
     /// How many games took each number of rolls: {rolls: games}.
@@ -386,8 +447,7 @@ impl SimResult {
     /// Mean captures per game.
     #[getter]
     fn mean_captures(&self) -> f64 {
-        let n = self.inner.captures.len().max(1) as f64;
-        self.inner.captures.iter().map(|&r| r as f64).sum::<f64>() / n
+        self.inner.total_captures as f64 / self.inner.games.max(1) as f64
     }
 
     /// This result followed by `other` (the next games of the same run).

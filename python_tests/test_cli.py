@@ -1,0 +1,231 @@
+"""The commands, as a person types them: every `ludo`/`onitama` command the README shows (with
+small counts), bad input answered with one line and exit code 2 (never a traceback), and
+Ctrl-C stopping long runs at once with what they finished.
+
+Everything runs in a subprocess, so a crash, an abort or a hang is caught as such.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+COMMANDS = ("ludo", "onitama")
+
+
+def readme_commands() -> list[str]:
+    """Every `ludo ...` or `onitama ...` line of the README's bash blocks, comments cut."""
+    text = README.read_text(encoding="utf-8")
+    out = []
+    for block in re.findall(r"^```bash\n(.*?)^```", text, re.S | re.M):
+        for line in block.splitlines():
+            command = line.split("  #")[0].strip()
+            if command.split(" ", 1)[0] in COMMANDS:
+                out.append(command)
+    return out
+
+
+def small(command: str) -> list[str]:
+    """The command with small counts and short thinking times, as an argv."""
+    argv = shlex.split(command)
+    for i, word in enumerate(argv[:-1]):
+        if word == "--games":
+            argv[i + 1] = str(min(int(argv[i + 1]), 200))
+        if word == "--time":
+            argv[i + 1] = str(min(float(argv[i + 1]), 0.05))
+    if argv[:2] == ["onitama", "match"] and "--time" not in argv:
+        argv += ["--time", "0.05"]
+    return argv
+
+
+def run(argv: list[str], stdin: str | None = "", timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        argv,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_the_readme_shows_commands_of_both_games() -> None:
+    commands = readme_commands()
+    assert any(c.startswith("ludo simulate") for c in commands)
+    assert any(c.startswith("onitama match") for c in commands)
+
+
+@pytest.mark.parametrize("command", readme_commands())
+def test_every_readme_command_runs_as_written(command: str) -> None:
+    argv = small(command)
+    interactive = argv[:2] == ["onitama", "play"]
+    # The interactive game gets its input closed at once: it must end cleanly.
+    r = run(argv, stdin="")
+    assert "Traceback" not in r.stderr, r.stderr
+    if interactive:
+        assert r.returncode in (0, 2), r.stderr
+        assert r.stdout, "it prints the board and its first prompt"
+    else:
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.strip()
+
+
+BAD = [
+    "ludo simulate --threads 0",
+    "ludo simulate --threads 100000",
+    "ludo simulate --seed -1",
+    f"ludo simulate --seed {2**64}",
+    "ludo simulate --games -5",
+    "ludo simulate --games many",
+    "ludo simulate --bots nobody",
+    "ludo simulate --bots random,random,random --players AC",
+    "ludo simulate --rules chess",
+    "ludo simulate --option six_limit=1 --rules standard",
+    "ludo tournament --games -1",
+    "ludo tournament --bots random",
+    "ludo tournament --bots random,random",
+    "ludo tournament --threads 0 --games 10",
+    "ludo tournament --seed -1 --games 10",
+    "ludo demo --players AE",
+    "ludo play AB A7",
+    "ludo play AB Z6",
+    "ludo space-name B 99",
+    "ludo space-name Q 3",
+]
+
+
+@pytest.mark.parametrize("command", BAD)
+def test_bad_input_is_one_line_and_exit_2(command: str) -> None:
+    r = run(shlex.split(command))
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr
+    assert r.stderr.strip(), "it says what is wrong"
+    assert r.stdout == "", "nothing is printed before the error"
+
+
+def test_simulate_one_bot_plays_every_seat() -> None:
+    r = run(shlex.split("ludo simulate --players ABCD --bots cs162 --games 50"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("cs162") == 4
+
+
+def test_simulate_default_players_are_the_apis() -> None:
+    """`ludo simulate` and `simulate()` seat the same players when none are named."""
+    import LudoGame
+
+    r = run(shlex.split("ludo simulate --games 30 --seed 4"))
+    api = LudoGame.simulate("cs162", games=30, seed=4)
+    seated = [line.split()[0] for line in r.stdout.splitlines()[1:] if "wins" in line]
+    assert seated == api.players
+
+
+@pytest.mark.parametrize("command", ["ludo simulate --games 50", "ludo demo"])
+def test_a_full_disk_is_one_line_and_exit_2(command: str) -> None:
+    with open("/dev/full", "w") as full:
+        r = subprocess.run(
+            shlex.split(command), stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+        )
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr and "No space" in r.stderr
+
+
+def interrupt(argv: list[str], wait_for: str, settle: float = 0.4) -> tuple[int, str, str, float]:
+    """Start `argv`, wait until its output shows `wait_for` (or its stderr does), let it run
+    on a moment, send SIGINT; returns exit code, stdout, stderr and seconds to exit."""
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout is not None
+    line = p.stdout.readline()
+    assert wait_for in line, line
+    time.sleep(settle)
+    sent = time.perf_counter()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    return p.returncode, line + out, err, time.perf_counter() - sent
+
+
+PY = [sys.executable, "-c"]
+
+
+def test_ctrl_c_stops_a_long_ludo_simulate_and_prints_what_finished() -> None:
+    # The marker comes from a wrapper that starts the command's main().
+    code = (
+        "import sys; from LudoGame.cli import main; print('go', flush=True); "
+        "sys.exit(main(['simulate', '--games', '1000000000', '--threads', '2']))"
+    )
+    rc, out, err, seconds = interrupt(PY + [code], "go")
+    assert rc == 130, err
+    assert seconds < 2.0
+    assert "Traceback" not in err
+    finished = int(re.search(r"Interrupted: ([\d,]+) games finished", out)[1].replace(",", ""))
+    assert finished > 0
+    assert re.search(rf"^{finished:,} games in", out, re.M)
+
+
+def test_ctrl_c_stops_a_tournament_and_prints_the_table_so_far() -> None:
+    code = (
+        "import sys; from LudoGame.cli import main; print('go', flush=True); "
+        "sys.exit(main(['tournament', '--bots', 'random,mcts:300,cs162', '--games', '100000']))"
+    )
+    rc, out, err, seconds = interrupt(PY + [code], "go", settle=1.5)
+    assert rc == 130, err
+    assert seconds < 2.0
+    assert "Traceback" not in err
+    assert "Interrupted" in out and "win rate" in out
+
+
+LONG_CALLS = {
+    "simulate": "LudoGame.simulate('standard', 4, 'random', games=10**9, threads=2)",
+    "Simulation.run": "LudoGame.Simulation('cs162', 'ABCD').run(0, 10**9, 1)",
+    "simulate with search bots": "LudoGame.simulate('cs162', 2, 'mcts:5000', games=10**6)",
+    "tournament": "LudoGame.tournament(['random', 'mcts:2000'], games=10**6)",
+    "best_move mcts": "g = LudoGame.Game('standard', seed=1); g.roll(6); "
+    "g.best_move('mcts:10000000')",
+    "autoplay": "g = LudoGame.Game('standard', players=4, seed=1); "
+    "g.autoplay(['mcts:100000'] * 4)",
+}
+
+
+@pytest.mark.parametrize("call", sorted(LONG_CALLS))
+def test_ctrl_c_stops_every_long_ludo_call(call: str) -> None:
+    code = f"import LudoGame\nprint('go', flush=True)\n{LONG_CALLS[call]}\nprint('finished')"
+    rc, out, err, seconds = interrupt(PY + [code], "go")
+    assert "finished" not in out
+    assert "KeyboardInterrupt" in err or "Interrupted" in err, err
+    assert seconds < 2.0, f"{call}: {seconds:.2f} s"
+    assert rc != 0
+
+
+def test_interrupted_simulation_keeps_the_games_that_finished() -> None:
+    code = (
+        "import LudoGame\nprint('go', flush=True)\n"
+        "sim = LudoGame.Simulation('cs162', 'ABCD', 'random', seed=5)\n"
+        "try:\n    sim.run(0, 10**9, 2)\n"
+        "except LudoGame.Interrupted as e:\n"
+        "    r = e.partial\n"
+        "    again = sim.run(0, r.games, 1)\n"
+        "    print('kept', r.games, r.wins == again.wins, list(r.lengths) == list(again.lengths))\n"
+    )
+    rc, out, err, _ = interrupt(PY + [code], "go")
+    assert rc == 0, err
+    kept = re.search(r"kept (\d+) True True", out)
+    assert kept and int(kept[1]) > 0, out
+
+
+def test_interrupted_autoplay_leaves_the_game_as_it_was() -> None:
+    code = (
+        "import LudoGame\nprint('go', flush=True)\n"
+        "g = LudoGame.Game('standard', players=4, seed=1)\nbefore = g.to_json()\n"
+        "try:\n    g.autoplay(['mcts:100000'] * 4)\n"
+        "except LudoGame.Interrupted as e:\n"
+        "    print('same', g.to_json() == before, isinstance(e.partial, LudoGame.Game))\n"
+    )
+    rc, out, err, _ = interrupt(PY + [code], "go")
+    assert rc == 0, err
+    assert "same True True" in out
