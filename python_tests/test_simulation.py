@@ -209,7 +209,7 @@ def test_bad_bot_names_raise_invalid_bot_error(bad: str) -> None:
     ("bots", "words"),
     [
         (["random"] * 3, "3 bots for 2 players"),
-        (["random"], "1 bots for 2 players"),
+        # (A list of one bot plays every seat, as the bot alone does.)
         ({"A": "random"}, "no bot for player 'B'"),
         (3, "not int"),
         ([None, "random"], "not None"),

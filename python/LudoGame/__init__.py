@@ -28,6 +28,7 @@ from LudoGame._core import (
     GameOverError,
     IllegalMoveError,
     Interrupted,
+    InvalidArgumentError,
     InvalidBotError,
     InvalidNotationError,
     InvalidPlayersError,
@@ -49,8 +50,11 @@ from LudoGame._core import (
 from LudoGame.sim import TournamentResult, simulate, tournament
 
 
-def svg(game: Game) -> str:
-    """The board of `game` as an SVG image (a string), as notebooks show it."""
+def svg(game: Game | LudoGame) -> str:
+    """The board of `game` (a `Game` or a CS162 `LudoGame`) as an SVG image (a string), as
+    notebooks show it."""
+    if not isinstance(game, (Game, LudoGame)):
+        raise TypeError(f"svg() takes a Game or a LudoGame, not {type(game).__name__}")
     return game._repr_svg_()
 
 
@@ -60,6 +64,7 @@ __all__ = [
     "GameOverError",
     "IllegalMoveError",
     "Interrupted",
+    "InvalidArgumentError",
     "InvalidBotError",
     "InvalidNotationError",
     "InvalidPlayersError",

@@ -85,6 +85,9 @@ class GameOverError(LudoError):
 class InvalidBotError(LudoError):
     """An unknown bot name, a bad bot parameter, or a Python bot that failed."""
 
+class InvalidArgumentError(LudoError):
+    """A number argument outside its range (a game count, a seed, a thread count, ...); the message names the argument and the range."""
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C stopped a long call (a KeyboardInterrupt). `partial` holds what the call had finished (e.g. the SimResult of the games played), or None."""
 
@@ -284,11 +287,13 @@ class Game:
     def history(self) -> list[dict[str, Any]]:
         """Every roll and move so far, oldest first, with their effects."""
 
-    def best_move(self, bot: str = "expectimax", seed: int = 0) -> Move:
-        """The move a built-in bot would play now."""
+    def best_move(self, bot: str = "expectimax", seed: int | None = None) -> Move:
+        """The move a built-in bot would play now (Ctrl-C stops a search)."""
 
-    def autoplay(self, bots: Any, seed: int = 0, max_rolls: int = 100000) -> str | None:
-        """Play on with bots until the game is over; returns the winner."""
+    def autoplay(
+        self, bots: Any, seed: int | None = None, max_rolls: int | None = None
+    ) -> str | None:
+        """Play on with bots until the game is over; returns the winner. All or nothing: when it raises, the game is unchanged."""
 
     def undo(self) -> None:
         """Take back the last roll or move."""
@@ -314,7 +319,7 @@ class Simulation:
         rules: str = "cs162",
         players: str | Iterable[str] | int | None = None,
         bots: _Bot | Sequence[_Bot] | Mapping[str, _Bot] | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         **options: bool | int | str,
     ) -> Simulation: ...
     @property
@@ -333,8 +338,10 @@ class Simulation:
     def seed(self) -> int:
         """The run's seed."""
 
-    def run(self, start: int = 0, count: int = 1000, threads: int = 1) -> SimResult:
-        """Play games start..start+count on `threads` threads."""
+    def run(
+        self, start: int | None = None, count: int | None = None, threads: int | None = None
+    ) -> SimResult:
+        """Play games start..start+count (default 0 and 1000) on `threads` threads (default 1); Ctrl-C raises Interrupted with the finished games."""
 
 @final
 class SimResult:
@@ -375,6 +382,14 @@ class SimResult:
     @property
     def finishing(self) -> array[int]:
         """Finishing orders, len(players) seat numbers per game."""
+
+    @property
+    def total_rolls(self) -> int:
+        """Die rolls in all games together."""
+
+    @property
+    def total_captures(self) -> int:
+        """Captures in all games together."""
 
     @property
     def mean_length(self) -> float:

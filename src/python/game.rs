@@ -214,6 +214,22 @@ fn in_use() -> PyErr {
     )
 }
 
+/// `text` as a JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 fn phase_name(phase: Phase) -> &'static str {
     match phase {
         Phase::Roll => "roll",
@@ -425,14 +441,17 @@ impl PyGame {
     }
 
     /// The whole game (start position, seed, every roll and move) as a JSON string.
-    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
-        let d = PyDict::new(py);
-        d.set_item("format", JSON_FORMAT)?;
-        d.set_item("seed", self.seed)?;
-        d.set_item("start", self.record.start().to_notation())?;
-        d.set_item("moves", self.record.moves_text())?;
-        d.set_item("position", self.game().to_notation())?;
-        py.import("json")?.call_method1("dumps", (d,))?.extract()
+    fn to_json(&self) -> String {
+        // Written without calling Python, so that the game is never borrowed while other
+        // Python code (another thread) runs.
+        format!(
+            "{{\"format\": {}, \"seed\": {}, \"start\": {}, \"moves\": {}, \"position\": {}}}",
+            json_string(JSON_FORMAT),
+            self.seed.map_or("null".to_owned(), |s| s.to_string()),
+            json_string(&self.record.start().to_notation()),
+            json_string(&self.record.moves_text()),
+            json_string(&self.game().to_notation()),
+        )
     }
 
     /// A game read from `to_json`'s output: the moves are replayed and checked.
@@ -487,7 +506,7 @@ impl PyGame {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let py = slf.py();
-        let json = slf.try_borrow().map_err(|_| in_use())?.to_json(py)?;
+        let json = slf.try_borrow().map_err(|_| in_use())?.to_json();
         Ok((slf.get_type().getattr("from_json")?, (json,)))
     }
 
@@ -728,7 +747,18 @@ impl PyGame {
             let partial = Bound::new(py, work)?.into_any();
             return Err(with_partial(py, e, partial));
         }
-        let mut me = slf.try_borrow_mut().map_err(|_| in_use())?;
+        // Another thread may be reading the game this very moment: wait for it a little.
+        let mut tries = 0;
+        let mut me = loop {
+            match slf.try_borrow_mut() {
+                Ok(me) => break me,
+                Err(_) if tries < 1000 => {
+                    tries += 1;
+                    py.detach(|| std::thread::sleep(std::time::Duration::from_millis(1)));
+                }
+                Err(_) => return Err(in_use()),
+            }
+        };
         if me.record != before {
             return Err(pyo3::exceptions::PyRuntimeError::new_err(
                 "the game was changed while autoplay ran (by a bot or another thread): \
