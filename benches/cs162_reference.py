@@ -45,7 +45,9 @@ END_SPACES = {"A": 50, "B": 8, "C": 22, "D": 36}
 PLAYER_NOT_FOUND = "Player not found!"
 
 #: The course's known cases, as the repository's tests keep them.
-DEFAULT_KNOWN_CASES = Path(__file__).resolve().parent.parent / "python_tests" / "data" / "known_cases.json"
+DEFAULT_KNOWN_CASES = (
+    Path(__file__).resolve().parent.parent / "python_tests" / "data" / "known_cases.json"
+)
 
 
 def destination(steps: int, roll: int) -> int | None:

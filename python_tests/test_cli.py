@@ -46,7 +46,9 @@ def small(command: str) -> list[str]:
     return argv
 
 
-def run(argv: list[str], stdin: str | None = "", timeout: float = 120) -> subprocess.CompletedProcess:
+def run(
+    argv: list[str], stdin: str | None = "", timeout: float = 120
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         argv,
         input=stdin,
@@ -187,8 +189,7 @@ LONG_CALLS = {
     "tournament": "LudoGame.tournament(['random', 'mcts:2000'], games=10**6)",
     "best_move mcts": "g = LudoGame.Game('standard', seed=1); g.roll(6); "
     "g.best_move('mcts:10000000')",
-    "autoplay": "g = LudoGame.Game('standard', players=4, seed=1); "
-    "g.autoplay(['mcts:100000'] * 4)",
+    "autoplay": "g = LudoGame.Game('standard', players=4, seed=1); g.autoplay(['mcts:100000'] * 4)",
 }
 
 

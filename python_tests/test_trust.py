@@ -169,7 +169,9 @@ def test_autoplay_refuses_to_overwrite_a_change_made_meanwhile() -> None:
         game.autoplay({"A": meddler, "B": meddler, "C": meddler, "D": meddler})
 
 
-@pytest.mark.parametrize("bot", ["random", "cs162", "safe", "aggressive", "expectimax:1", "mcts:30"])
+@pytest.mark.parametrize(
+    "bot", ["random", "cs162", "safe", "aggressive", "expectimax:1", "mcts:30"]
+)
 @pytest.mark.parametrize("rules", ["gt", "cs162", "standard"])
 def test_every_bot_finishes_a_one_player_game(rules: str, bot: str) -> None:
     """A one-player GT game with mcts once never ended: it kept 'moving' a token in goal."""

@@ -7,6 +7,8 @@ from typing import Any, Literal, SupportsIndex, TypeAlias, final
 __version__: str
 __all__ = [
     "ForeignPlayerError",
+    "Interrupted",
+    "InvalidArgumentError",
     "Game",
     "GameOverError",
     "IllegalActionError",
@@ -86,10 +88,10 @@ class InvalidBotError(LudoError):
     """An unknown bot name, a bad bot parameter, or a Python bot that failed."""
 
 class InvalidArgumentError(LudoError):
-    """A number argument outside its range (a game count, a seed, a thread count, ...); the message names the argument and the range."""
+    """A number argument outside its range (a count, a seed, ...): the message says which."""
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a long call (a KeyboardInterrupt). `partial` holds what the call had finished (e.g. the SimResult of the games played), or None."""
+    """Ctrl-C stopped a long call; `partial` holds what it had finished, or None."""
 
     partial: Any
 
@@ -265,7 +267,7 @@ class Game:
 
     @property
     def winner(self) -> str | None:
-        """The first player to bring every token home; None before anyone has (where the GT original shows 'No one')."""
+        """The first player to bring every token home; None before anyone has."""
 
     @property
     def ranking(self) -> list[str]:
@@ -281,7 +283,7 @@ class Game:
 
     @property
     def squares(self) -> dict[str, list[str]]:
-        """Every player's tokens' squares in the rule set's own numbering (GT: '1'-'56'; CS162 and standard: 'H', 'R', track numbers, 'A1'..., 'E')."""
+        """Every player's tokens' squares, in the rule set's own numbering."""
 
     @property
     def history(self) -> list[dict[str, Any]]:
@@ -293,7 +295,7 @@ class Game:
     def autoplay(
         self, bots: Any, seed: int | None = None, max_rolls: int | None = None
     ) -> str | None:
-        """Play on with bots until the game is over; returns the winner. All or nothing: when it raises, the game is unchanged."""
+        """Play on with bots to the end; returns the winner. If it raises, nothing changed."""
 
     def undo(self) -> None:
         """Take back the last roll or move."""
@@ -341,7 +343,7 @@ class Simulation:
     def run(
         self, start: int | None = None, count: int | None = None, threads: int | None = None
     ) -> SimResult:
-        """Play games start..start+count (default 0 and 1000) on `threads` threads (default 1); Ctrl-C raises Interrupted with the finished games."""
+        """Play games start..start+count (default 0, 1000) on `threads` threads (default 1)."""
 
 @final
 class SimResult:

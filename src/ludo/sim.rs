@@ -422,8 +422,7 @@ impl SimConfig {
             let mut total = SimResult::default();
             for b in 0..blocks {
                 let n = block.min(count - b * block);
-                let (part, complete) =
-                    self.play_range(&first, &bots, start + b * block, n, stop);
+                let (part, complete) = self.play_range(&first, &bots, start + b * block, n, stop);
                 total.extend(part);
                 if !complete {
                     break;
@@ -616,7 +615,10 @@ mod tests {
             });
             assert!(r.games > 0 && r.games < 2_000_000, "{threads}: {}", r.games);
             assert_eq!(r, c.run(10, r.games, 1), "{threads} threads");
-            assert_eq!(r.total_rolls, r.rolls.iter().map(|&x| x as u64).sum::<u64>());
+            assert_eq!(
+                r.total_rolls,
+                r.rolls.iter().map(|&x| x as u64).sum::<u64>()
+            );
         }
     }
 

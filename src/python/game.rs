@@ -505,7 +505,6 @@ impl PyGame {
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        let py = slf.py();
         let json = slf.try_borrow().map_err(|_| in_use())?.to_json();
         Ok((slf.get_type().getattr("from_json")?, (json,)))
     }
@@ -741,7 +740,15 @@ impl PyGame {
                 None => outcome.map_err(PyErr::from),
             }
         } else {
-            autoplay_python(py, &mut work.record, &seats, &labels, &chosen, &mut rng, max_rolls)
+            autoplay_python(
+                py,
+                &mut work.record,
+                &seats,
+                &labels,
+                &chosen,
+                &mut rng,
+                max_rolls,
+            )
         };
         if let Err(e) = played {
             let partial = Bound::new(py, work)?.into_any();

@@ -20,6 +20,8 @@ mod core_module {
     use pyo3::prelude::*;
 
     #[pymodule_export]
+    use super::args::InvalidArgumentError;
+    #[pymodule_export]
     use super::cs162::{LudoGame, Player};
     #[pymodule_export]
     use super::errors::{
@@ -35,8 +37,6 @@ mod core_module {
     };
     #[pymodule_export]
     use super::game::{Move, PyGame};
-    #[pymodule_export]
-    use super::args::InvalidArgumentError;
     #[pymodule_export]
     use super::interrupt::Interrupted;
     #[pymodule_export]
