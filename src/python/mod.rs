@@ -8,8 +8,8 @@ use crate::ludo::LudoError as CoreError;
 
 mod cs162;
 mod errors;
-pub(crate) mod interrupt;
 mod game;
+pub(crate) mod interrupt;
 mod onitama;
 pub(crate) mod sim;
 

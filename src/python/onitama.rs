@@ -16,12 +16,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::errors::{IllegalActionError, OnitamaGameOverError};
+use super::interrupt::{interruptible, interruptible_or_raise, with_partial};
 use super::{describe, type_error};
 use crate::onitama::render::{self, Patterns};
 use crate::onitama::{
     Action, Ai, Answer, Card, CardSlot, EndReason, GameRecord, InvalidAnswer, Limits, OnitamaError,
     Player, Position, SETUPS, STANDARD_CARDS, SearchInfo, Status, WinKind, find_setup, judge,
-    perft, play_match,
+    perft_until, play_match,
 };
 
 /// The `format` field of a game's JSON.
@@ -462,7 +463,7 @@ impl PyOnitama {
         }
         let mut ai = Ai::new(level, seed, limits)?;
         let pos = self.pos;
-        py.detach(move || ai.analyse(&pos))
+        interruptible_or_raise(py, move |stop| ai.analyse_until(&pos, stop))?
             .ok_or_else(|| game_over(&self.pos))
     }
 
@@ -861,7 +862,8 @@ impl PyOnitama {
             }
         };
         let pos = self.pos;
-        Ok(py.detach(move || perft(&pos, depth)))
+        interruptible_or_raise(py, move |stop| perft_until(&pos, depth, stop))?
+            .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("perft was interrupted"))
     }
 
     /// The position as one line of text, e.g.
@@ -1036,9 +1038,16 @@ pub struct PyAi {
 }
 
 impl PyAi {
-    /// The AI's choice in `pos`, its time capped at `cap`. The interpreter is released
-    /// before the AI's lock is taken, so two threads sharing one AI cannot deadlock.
-    fn answer(&self, py: Python<'_>, pos: &Position, cap: Option<Duration>) -> Answer {
+    /// The AI's choice in `pos`, its time capped at `cap`, with the error of a Ctrl-C that
+    /// stopped it (its answer is then not to be played). The search runs on a worker
+    /// thread with the interpreter released (see [`interruptible`]), so two threads
+    /// sharing one AI cannot deadlock on its lock.
+    fn answer(
+        &self,
+        py: Python<'_>,
+        pos: &Position,
+        cap: Option<Duration>,
+    ) -> (Answer, Option<PyErr>) {
         let mut limits = self.limits;
         if let Some(cap) = cap
             && limits.nodes.is_none()
@@ -1046,10 +1055,10 @@ impl PyAi {
             limits.time = Some(limits.time.map_or(cap, |t| t.min(cap)));
         }
         let pos = *pos;
-        py.detach(|| {
+        interruptible(py, |stop| {
             let mut ai = self.ai.lock().unwrap_or_else(|e| e.into_inner());
             ai.set_limits(limits);
-            let answer = ai.answer(&pos);
+            let answer = ai.answer_until(&pos, stop);
             ai.set_limits(self.limits);
             answer
         })
@@ -1156,7 +1165,11 @@ impl PyAi {
         if pos.is_over() {
             return Err(game_over(&pos));
         }
-        match self.answer(py, &pos, None) {
+        let (answer, interrupted) = self.answer(py, &pos, None);
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
+        match answer {
             Answer::Move {
                 card,
                 from,
@@ -1173,12 +1186,11 @@ impl PyAi {
         if pos.is_over() {
             return Err(game_over(&pos));
         }
-        let inner = py
-            .detach(|| {
-                let mut ai = self.ai.lock().unwrap_or_else(|e| e.into_inner());
-                ai.choose(&pos)
-            })
-            .ok_or_else(|| game_over(&pos))?;
+        let inner = interruptible_or_raise(py, |stop| {
+            let mut ai = self.ai.lock().unwrap_or_else(|e| e.into_inner());
+            ai.choose_until(&pos, stop)
+        })?
+        .ok_or_else(|| game_over(&pos))?;
         Ok(PyAction { inner })
     }
 
@@ -1248,9 +1260,13 @@ impl PyMatchRecord {
         self.winner.map(letter)
     }
 
-    /// 'A won', 'B won' or 'tie'.
+    /// 'A won', 'B won' or 'tie' ('interrupted' for the partial record of an interrupted
+    /// match).
     #[getter]
     fn result(&self) -> String {
+        if self.reason == INTERRUPTED {
+            return INTERRUPTED.to_owned();
+        }
         self.winner
             .map_or_else(|| "tie".to_owned(), |p| format!("{p} won"))
     }
@@ -1258,7 +1274,8 @@ impl PyMatchRecord {
     /// Why the game ended: 'general_captured', 'base_reached', 'ply_limit' (a tie),
     /// 'invalid_move' (the loser's AI gave an invalid answer, or one of a wrong type),
     /// 'programming_error' (it raised an exception) or 'timeout' (it took longer than the
-    /// time budget).
+    /// time budget); 'interrupted' in the partial record that an interrupted match's
+    /// `Interrupted` exception carries (the game was not finished).
     #[getter]
     fn reason(&self) -> &'static str {
         self.reason
@@ -1289,12 +1306,13 @@ impl PyMatchRecord {
         self.plies
     }
 
-    /// Points by player: 2 a win, 1 a tie, 0 a loss.
+    /// Points by player: 2 a win, 1 a tie, 0 a loss (0 each for an interrupted match).
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for p in Player::BOTH {
             let pts = match self.winner {
+                None if self.reason == INTERRUPTED => 0,
                 None => 1,
                 Some(w) if w == p => 2,
                 Some(_) => 0,
@@ -1324,6 +1342,9 @@ impl PyMatchRecord {
         )
     }
 }
+
+/// The reason of an interrupted match's partial record.
+const INTERRUPTED: &str = "interrupted";
 
 /// An AI as given to the referee.
 enum Contestant<'py> {
@@ -1420,15 +1441,31 @@ pub fn onitama_play_match<'py>(
     };
     let failures: RefCell<[Option<Failure>; 2]> = RefCell::new([None, None]);
     let interrupt: RefCell<Option<PyErr>> = RefCell::new(None);
+    // A Ctrl-C (or any other BaseException that is not an Exception, raised by a Python
+    // AI) is not the mover's failure: it ends the match and is raised again, with the
+    // record of the plies played so far.
+    let stopped = |e: PyErr| -> Answer {
+        let mut slot = interrupt.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(e);
+        }
+        Answer::error("the match was interrupted")
+    };
     let call = |who: Player, pos: &Position| -> Answer {
         if interrupt.borrow().is_some() {
             return Answer::error("the match was interrupted");
+        }
+        if let Err(e) = py.check_signals() {
+            return stopped(e);
         }
         let t0 = Instant::now();
         // Built-in AIs search for at most 4/5 of the budget, so they stay inside it.
         let cap = budget.map(|b| b.mul_f64(0.8));
         let answer = match &players[who.index()] {
-            Contestant::Builtin(ai) => ai.get().answer(py, pos, cap),
+            Contestant::Builtin(ai) => match ai.get().answer(py, pos, cap) {
+                (_, Some(e)) => return stopped(e),
+                (answer, None) => answer,
+            },
             Contestant::Python(f) => {
                 let result = start.contract_args(py, pos).and_then(|args| f.call1(args));
                 match result {
@@ -1440,10 +1477,7 @@ pub fn onitama_play_match<'py>(
                             Answer::error(m)
                         }
                     },
-                    Err(e) if !e.is_instance_of::<PyException>(py) => {
-                        *interrupt.borrow_mut() = Some(e);
-                        Answer::error("the match was interrupted")
-                    }
+                    Err(e) if !e.is_instance_of::<PyException>(py) => return stopped(e),
                     Err(e) => Answer::error(e.to_string()),
                 }
             }
@@ -1468,7 +1502,18 @@ pub fn onitama_play_match<'py>(
         |p: &Position| call(Player::B, p),
     );
     if let Some(e) = interrupt.into_inner() {
-        return Err(e);
+        let partial = PyMatchRecord {
+            actions: record.actions.clone(),
+            winner: None,
+            reason: INTERRUPTED,
+            detail: "the match was interrupted".to_owned(),
+            by: None,
+            answer: None,
+            plies: record.actions.len() as u32,
+            end: record.end,
+            start,
+        };
+        return Err(with_partial(py, e, Bound::new(py, partial)?.into_any()));
     }
     let failures = failures.into_inner();
     let (reason, detail, by, answer) = match &record.reason {
