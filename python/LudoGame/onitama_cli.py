@@ -249,6 +249,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     """`onitama play`."""
     if inp is None:
         raise UsageError("there is no input to read the moves from (stdin is closed)")
+    Onitama(max_plies=args.max_plies)  # refuse a bad ply limit before asking anything
     echo = {"yes": True, "no": False}.get(args.echo, not inp.isatty())
     screen = Screen(inp, out, echo)
     players: dict[str, Player | None] = {"A": None, "B": None}
