@@ -439,6 +439,11 @@ impl PyOnitama {
         CardSlot::ALL.map(|slot| self.rows_of(pos.card(slot)))
     }
 
+    /// `pos`'s notation with this game's card drawings.
+    fn notation_of(&self, pos: &Position) -> String {
+        pos.to_notation_drawn(&self.patterns_of(pos))
+    }
+
     fn make(&mut self, action: Action) -> PyResult<()> {
         let before = self.pos;
         self.pos.play(action)?;
@@ -868,16 +873,25 @@ impl PyOnitama {
 
     /// The position as one line of text, e.g.
     /// 'bbBbb/...../W..../...../aaAaa A n=20 A1:Monkey A2:Crane B1:Boar B2:Ox side:Tiger'.
+    /// A card drawn otherwise than its name's (or canonical pattern's) rows is written as
+    /// drawn (a space as '_', '_' '%' '/' quotes, backslash and non-ASCII as %XX), so that
+    /// `from_notation` gives back the same cards, drawn the same way.
     fn to_notation(&self) -> String {
-        self.pos.to_notation()
+        self.notation_of(&self.pos)
     }
 
-    /// A game starting at a position written by `to_notation` (no history).
+    /// A game starting at a position written by `to_notation` (no history), its cards
+    /// drawn as written.
     #[staticmethod]
     fn from_notation(text: &Bound<'_, PyAny>) -> PyResult<PyOnitama> {
         let t = str_arg(text, "notation", "a str")?;
-        let pos = Position::from_notation(&t)?;
-        Ok(PyOnitama::from_position(pos, Vec::new(), None))
+        let (pos, drawings) = Position::from_notation_drawn(&t)?;
+        let patterns = CardSlot::ALL
+            .iter()
+            .zip(drawings)
+            .map(|(slot, rows)| (pos.card(*slot), rows))
+            .collect();
+        Ok(PyOnitama::from_position(pos, patterns, None))
     }
 
     /// The whole game (start, setup, card drawings, every action) as a JSON string.
@@ -885,16 +899,17 @@ impl PyOnitama {
         let d = PyDict::new(py);
         d.set_item("format", JSON_FORMAT)?;
         d.set_item("setup", self.setup)?;
-        d.set_item("start", self.start.to_notation())?;
+        d.set_item("start", self.notation_of(&self.start))?;
         let actions: Vec<String> = self.history.iter().map(|(_, a)| a.to_string()).collect();
         d.set_item("actions", actions)?;
         let patterns: Vec<Vec<String>> = self.patterns.iter().map(|(_, r)| r.to_vec()).collect();
         d.set_item("patterns", patterns)?;
-        d.set_item("position", self.pos.to_notation())?;
+        d.set_item("position", self.to_notation())?;
         py.import("json")?.call_method1("dumps", (d,))?.extract()
     }
 
-    /// A game read from `to_json`'s output: the actions are replayed and checked.
+    /// A game read from `to_json`'s output: the actions are replayed and checked, and a
+    /// `setup` id whose position is not the JSON's `start` (its ply limit aside) is refused.
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<PyOnitama> {
         let bad = |m: &str| -> PyErr { OnitamaError::BadNotation(m.to_owned()).into() };
@@ -918,14 +933,23 @@ impl PyOnitama {
         if string("format")? != JSON_FORMAT {
             return Err(bad(&format!("the JSON is not in format '{JSON_FORMAT}'")));
         }
-        let start = Position::from_notation(&string("start")?)?;
+        let (start, start_drawings) = Position::from_notation_drawn(&string("start")?)?;
         let setup = match field("setup")? {
             v if v.is_none() => None,
             v => {
                 let id = v
                     .extract::<String>()
                     .map_err(|_| bad("the JSON's 'setup' is not a string or null"))?;
-                Some(find_setup(&id)?.id)
+                let s = find_setup(&id)?;
+                // A setup game may have another ply limit (`Onitama.setup(21, max_plies=30)`).
+                if s.position(Some(start.plies_left())) != start {
+                    return Err(bad(&format!(
+                        "the JSON's setup '{}' does not start at its 'start' position ({})",
+                        s.id,
+                        s.position(Some(start.plies_left())).to_notation()
+                    )));
+                }
+                Some(s.id)
             }
         };
         let mut patterns = Vec::new();
@@ -937,6 +961,10 @@ impl PyOnitama {
             let rows: [String; 5] = rows.try_into().expect("Card::parse checked 5 rows");
             patterns.push((card, rows));
         }
+        // Drawings in the start's notation, for cards the patterns do not draw.
+        for (slot, rows) in CardSlot::ALL.iter().zip(start_drawings) {
+            patterns.push((start.card(*slot), rows));
+        }
         let actions: Vec<String> = field("actions")?
             .extract()
             .map_err(|_| bad("the JSON's 'actions' is not a list of strings"))?;
@@ -946,7 +974,7 @@ impl PyOnitama {
             game.make(a)?;
         }
         if let Ok(p) = string("position")
-            && p != game.pos.to_notation()
+            && Position::from_notation(&p).ok() != Some(game.pos)
         {
             return Err(bad(
                 "replaying the actions does not reach the JSON's position",
@@ -982,7 +1010,7 @@ impl PyOnitama {
     }
 
     fn __repr__(&self) -> String {
-        format!("Onitama.from_notation('{}')", self.pos.to_notation())
+        format!("Onitama.from_notation('{}')", self.to_notation())
     }
 
     /// The board and the five cards drawn as the coursework programs do, the side card as
@@ -1230,7 +1258,8 @@ pub struct PyMatchRecord {
 
 #[pymethods]
 impl PyMatchRecord {
-    /// The setup played ('case21', ...), or None for a position given as a game.
+    /// The setup played ('case21', ...), or None for a game that did not start from one
+    /// or was given with actions already played.
     #[getter]
     fn setup(&self) -> Option<&'static str> {
         self.start.setup
@@ -1239,13 +1268,13 @@ impl PyMatchRecord {
     /// The start position's notation.
     #[getter]
     fn start(&self) -> String {
-        self.start.pos.to_notation()
+        self.start.to_notation()
     }
 
     /// The final position's notation.
     #[getter]
     fn end(&self) -> String {
-        self.end.to_notation()
+        self.start.notation_of(&self.end)
     }
 
     /// Every accepted action, in order.
@@ -1423,14 +1452,15 @@ pub fn onitama_play_match<'py>(
     };
     let start = match setup {
         Some(g) if g.is_instance_of::<PyOnitama>() => {
-            let mut game = borrow_game(g.cast::<PyOnitama>()?)?.clone();
+            let game = borrow_game(g.cast::<PyOnitama>()?)?.clone();
             let pos = game.pos;
-            game = PyOnitama::from_position(
+            // The setup's id only names a game still at its start.
+            let setup = game.setup.filter(|_| game.history.is_empty());
+            PyOnitama::from_position(
                 plies.map_or(pos, |n| pos.with_plies_left(n)),
                 game.patterns,
-                game.setup,
-            );
-            game
+                setup,
+            )
         }
         Some(id) if !id.is_none() => PyOnitama::from_setup(&setup_id_arg(id)?, plies)?,
         _ => PyOnitama::from_setup("21", plies)?,
