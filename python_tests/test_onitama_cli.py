@@ -52,7 +52,7 @@ def test_recorded_session(session: str) -> None:
         want += cli.CARD_PROMPT
     assert out == want
     complete = want.endswith("\n")
-    assert code == (0 if complete else 1)
+    assert code == (0 if complete else 2)
 
 
 def test_the_console_script() -> None:
@@ -66,13 +66,13 @@ def test_the_console_script() -> None:
     cut = subprocess.run(
         [*cmd, "play"], input="13\n1\n", capture_output=True, text=True, check=False, timeout=60
     )
-    assert cut.returncode == 1 and "input ended" in cut.stderr
+    assert cut.returncode == 2 and "input ended" in cut.stderr
 
 
 def test_reprompts_not_in_the_sessions() -> None:
     stdin = "\n".join(["99", "x", "13", "3", "x", "1", "z9", "1", "b5", "a5", "q", "d"]) + "\n"
     code, out = run(["play"], stdin)
-    assert code == 1
+    assert code == 2
     lines = out.splitlines()
     assert "There is no test case 99." in lines and "There is no test case x." in lines
     assert "Invalid input, card 3 does not exist: the card number is 1 or 2." in lines
@@ -94,7 +94,7 @@ def test_human_against_the_ai() -> None:
     args = ["play", "--setup", "21", "--ai-b", "2", "--time", "0.05"]
     stdin = "1\ne2\nd2\ns\n" * 1
     code, out = run(args, stdin)
-    assert code == 1  # the input ends after A's first ply
+    assert code == 2  # the input ends after A's first ply
     b_turn = out.split("Player B, it is your turn.\n", 1)[1]
     assert b_turn.startswith(cli.CARD_PROMPT)
     answer = b_turn.split("\n", 1)[0].removeprefix(cli.CARD_PROMPT)

@@ -107,7 +107,12 @@ def test_play_match_arguments() -> None:
     g = o.Onitama.setup(23)
     g.play(g.legal_actions[0])
     record = o.play_match(first_legal, first_legal, g, max_plies=None)
-    assert record.start == g.to_notation() and record.setup == "case23"
+    # A game already under way is no longer the setup (its JSON could not say setup 23).
+    assert record.start == g.to_notation() and record.setup is None
+    assert o.Onitama.from_json(record.game().to_json()) == record.game()
+    fresh = o.play_match(first_legal, first_legal, o.Onitama.setup(23), max_plies=7)
+    assert fresh.setup == "case23" and fresh.start == o.Onitama.setup(23, 7).to_notation()
+    assert o.Onitama.from_json(fresh.game().to_json()).setup_id == "case23"
     assert record.plies <= 19
     for bad_ai in [None, 3, "level 2"]:
         with pytest.raises(TypeError):

@@ -27,6 +27,7 @@ from typing import Any, TypeAlias
 
 from LudoGame._core import (
     IllegalActionError,
+    Interrupted,
     InvalidActionError,
     InvalidAIError,
     InvalidBoardError,
@@ -110,6 +111,11 @@ def play_match(
     an answer that is not ``(int, str, str, str)``, an invalid answer (judged exactly as
     the coursework referee does) or, with ``time_budget``, an answer slower than that many
     seconds loses the game at once. The record says who won, why, and every action.
+
+    Ctrl-C stops the match at once (a built-in AI's search included) and raises
+    ``Interrupted`` (a ``KeyboardInterrupt``) whose ``partial`` is the record of the plies
+    played so far (reason ``'interrupted'``). A ``KeyboardInterrupt`` raised inside a
+    Python AI is never counted as its failure: it ends the match the same way.
     """
     return onitama_play_match(ai_a, ai_b, setup, max_plies, time_budget)
 
@@ -179,6 +185,9 @@ def round_robin(
     Scoring is the tournament's: 2 points a win, 1 a tie, 0 a loss; a game lost by an
     error, an invalid answer or a timeout counts as a loss (and in ``failures``). The table
     is sorted by points, then wins, then name.
+
+    Ctrl-C stops it at once and raises ``Interrupted`` (a ``KeyboardInterrupt``) whose
+    ``partial`` is the ``Standings`` of the games finished.
     """
     if not isinstance(ais, Mapping):
         raise TypeError(f"ais must be a dict of name -> AI, not {type(ais).__name__}")
@@ -197,11 +206,21 @@ def round_robin(
         Onitama.setup(s)  # checks the id before any game is played
     table = {name: Standing(name) for name in names}
     games: list[Game] = []
+
+    def standings() -> Standings:
+        ranked = sorted(table.values(), key=lambda s: (-s.points, -s.wins, s.name))
+        return Standings(ranked, games)
+
     for i, x in enumerate(names):
         for y in names[i + 1 :]:
             for s in setup_list:
                 for a, b in ((x, y), (y, x)):
-                    record = play_match(ais[a], ais[b], s, max_plies, time_budget)
+                    try:
+                        record = play_match(ais[a], ais[b], s, max_plies, time_budget)
+                    except KeyboardInterrupt as e:
+                        stop = Interrupted(*e.args)
+                        stop.partial = standings()
+                        raise stop from e
                     games.append(Game(a, b, s, record))
                     for name, colour in ((a, "A"), (b, "B")):
                         st = table[name]
@@ -214,8 +233,7 @@ def round_robin(
                         else:
                             st.losses += 1
                             st.failures += record.failed == colour
-    ranked = sorted(table.values(), key=lambda s: (-s.points, -s.wins, s.name))
-    return Standings(ranked, games)
+    return standings()
 
 
 __all__ = [
@@ -234,6 +252,7 @@ __all__ = [
     "InvalidBoardError",
     "InvalidCardError",
     "InvalidSquareError",
+    "Interrupted",
     "MatchRecord",
     "NotationError",
     "Onitama",

@@ -9,20 +9,27 @@ built-in AI play a side; its answers appear after the prompts as if typed.
 When the input is not a terminal (a pipe or a file), each answer read is echoed after its
 prompt, so the output reads like the terminal session (``--echo no`` turns that off).
 
-``onitama match A B`` referees one game between two built-in AIs, and ``onitama setups``
-lists the setups.
+``onitama match [A [B]]`` referees one game between two built-in AIs (levels 2 and 1 by
+default), and ``onitama setups`` lists the setups.
+
+Bad input (an unknown setup, a level or time out of range, input that ends before the
+game is over, output that cannot be written) gets a one-line message on stderr and exit
+code 2; Ctrl-C exits with code 130 (``match`` first prints the plies played).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from LudoGame.onitama import (
     Action,
     IllegalActionError,
+    Interrupted,
+    MatchRecord,
     Onitama,
     UnknownSetupError,
     builtin_ai,
@@ -40,6 +47,17 @@ SETUP_PROMPT = "Input the test case number: "
 
 class InputEndedError(Exception):
     """The input ended before the game was over."""
+
+
+class UsageError(Exception):
+    """Bad input to the command: reported in one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (exit code 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
 def col_major(square: str) -> int:
@@ -227,8 +245,11 @@ def play_game(
         screen.say("This is the last turn. The game is tied.")
 
 
-def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     """`onitama play`."""
+    if inp is None:
+        raise UsageError("there is no input to read the moves from (stdin is closed)")
+    Onitama(max_plies=args.max_plies)  # refuse a bad ply limit before asking anything
     echo = {"yes": True, "no": False}.get(args.echo, not inp.isatty())
     screen = Screen(inp, out, echo)
     players: dict[str, Player | None] = {"A": None, "B": None}
@@ -248,22 +269,38 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
                     screen.say(f"There is no test case {answer}.")
         play_game(screen, game, players)
     except InputEndedError:
+        if out.isatty():
+            out.write("\n")  # end the prompt's line on the terminal
         out.flush()
-        print("\nonitama: the input ended before the game was over", file=sys.stderr)
-        return 1
+        print("onitama: the input ended before the game was over", file=sys.stderr)
+        return 2
     return 0
+
+
+def show_record(record: MatchRecord, out: TextIO) -> None:
+    """A match's result line, its actions and the final board."""
+    if record.reason == "interrupted":
+        out.write(f"setup {record.setup}: interrupted after {record.plies} plies\n")
+    else:
+        out.write(
+            f"setup {record.setup}: {record.result} ({record.reason}) after {record.plies} plies\n"
+        )
+    out.write(" ".join(f"[{a}]" for a in record.actions) + "\n")
+    out.write(record.game().draw())
 
 
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     """`onitama match`."""
     ais = [builtin_ai(level, time=args.time, seed=args.seed) for level in (args.a, args.b)]
-    record = play_match(ais[0], ais[1], args.setup, args.max_plies)
-    game = record.game()
-    out.write(
-        f"setup {record.setup}: {record.result} ({record.reason}) after {record.plies} plies\n"
-    )
-    out.write(" ".join(f"[{a}]" for a in record.actions) + "\n")
-    out.write(game.draw())
+    try:
+        record = play_match(ais[0], ais[1], args.setup, args.max_plies)
+    except Interrupted as e:
+        if isinstance(e.partial, MatchRecord):
+            show_record(e.partial, out)
+        out.flush()
+        print("onitama: interrupted", file=sys.stderr)
+        return 130
+    show_record(record, out)
     return 0
 
 
@@ -277,7 +314,7 @@ def cmd_setups(out: TextIO) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line parser."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="onitama",
         description="Onitama with a movable wall (the MATLAB coursework variant).",
     )
@@ -299,9 +336,18 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help="echo each answer after its prompt (auto: when the input is not a terminal)",
     )
-    match = sub.add_parser("match", help="referee one game between two built-in AIs")
-    match.add_argument("a", type=int, metavar="LEVEL_A", help="level of A's AI (0-2)")
-    match.add_argument("b", type=int, metavar="LEVEL_B", help="level of B's AI (0-2)")
+    match = sub.add_parser(
+        "match",
+        help="referee one game between two built-in AIs",
+        description="Referee one game between two built-in AIs (levels 0 random, "
+        "1 baseline, 2 search). Ctrl-C stops it and prints the plies played (exit 130).",
+    )
+    match.add_argument(
+        "a", type=int, nargs="?", default=2, metavar="LEVEL_A", help="level of A's AI (0-2; 2)"
+    )
+    match.add_argument(
+        "b", type=int, nargs="?", default=1, metavar="LEVEL_B", help="level of B's AI (0-2; 1)"
+    )
     match.add_argument("--setup", default="21", help="the setup id (21)")
     match.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
     match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
@@ -310,21 +356,49 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def silence_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush of what could
+    not be written (a closed pipe, a full disk) neither fails nor prints a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command, its output flushed before returning."""
+    if args.command == "play":
+        code = cmd_play(args, sys.stdin, sys.stdout)
+    elif args.command == "match":
+        code = cmd_match(args, sys.stdout)
+    else:
+        code = cmd_setups(sys.stdout)
+    sys.stdout.flush()
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `onitama` command."""
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "play":
-            return cmd_play(args, sys.stdin, sys.stdout)
-        if args.command == "match":
-            return cmd_match(args, sys.stdout)
-        return cmd_setups(sys.stdout)
+        return run(args)
     except KeyboardInterrupt:
-        print(file=sys.stderr)
+        try:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            silence_stdout()
+        print("onitama: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        silence_stdout()
         return 0
-    except (ValueError, TypeError) as e:
+    except OSError as e:
+        silence_stdout()
+        print(f"onitama: cannot read or write: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except (UsageError, ValueError, TypeError) as e:
         print(f"onitama: {e}", file=sys.stderr)
         return 2
 

@@ -32,6 +32,11 @@
 //!   the answer never leaves the opponent a win in one when another action does not.
 //!   The seed only shuffles the order in which equal root actions are tried.
 //!
+//! A search can also be stopped from another thread through a [`Stop`] flag
+//! ([`Searcher::search_until`], [`Ai::analyse_until`]): it polls the flag every 1024
+//! nodes and between root actions, and then answers with what it has (the best action of
+//! the last completed iteration, or of the current one so far).
+//!
 //! `pick(seed, pos, n)` is `(m * n) >> 64` for `m = splitmix64(seed ^
 //! pos.hash_key())`: a number in `0..n` fixed by the seed and the position.
 
@@ -42,6 +47,7 @@ use super::error::OnitamaError;
 use super::position::{Position, Status};
 use super::referee::Answer;
 use super::square::{BOARD_MASK, Player, SOURCE_OK, shift};
+use crate::stop::Stop;
 
 /// A forced win whose winning ply is the `k`-th from now scores `MATE - k`.
 pub const MATE: i32 = 30_000;
@@ -202,6 +208,8 @@ pub struct Searcher {
     limits_on: bool,
     stopped: bool,
     exact: bool,
+    /// The flag of the current search (see [`Searcher::search_until`]).
+    stop: Stop,
 }
 
 impl Default for Searcher {
@@ -226,6 +234,7 @@ impl Searcher {
             limits_on: false,
             stopped: false,
             exact: false,
+            stop: Stop::new(),
         }
     }
 
@@ -256,8 +265,11 @@ impl Searcher {
 
     #[inline]
     fn out_of_budget(&mut self) -> bool {
+        if self.nodes & 1023 == 0 && self.stop.requested() {
+            self.stopped = true;
+        }
         if !self.limits_on {
-            return false;
+            return self.stopped;
         }
         if self.nodes >= self.node_limit {
             self.stopped = true;
@@ -273,6 +285,25 @@ impl Searcher {
     /// Search `pos` (which must be ongoing) within `limits`, `seed` ordering equal root
     /// actions. `None` only when the game is over.
     pub fn search(&mut self, pos: &Position, seed: u64, limits: Limits) -> Option<SearchInfo> {
+        self.search_until(pos, seed, limits, &Stop::new())
+    }
+
+    /// [`Searcher::search`], stopping early (within 1024 nodes) once `stop` is requested:
+    /// it then answers with the best action found so far (still a legal action).
+    pub fn search_until(
+        &mut self,
+        pos: &Position,
+        seed: u64,
+        limits: Limits,
+        stop: &Stop,
+    ) -> Option<SearchInfo> {
+        self.stop = stop.clone();
+        let info = self.search_inner(pos, seed, limits);
+        self.stop = Stop::new();
+        info
+    }
+
+    fn search_inner(&mut self, pos: &Position, seed: u64, limits: Limits) -> Option<SearchInfo> {
         let start = Instant::now();
         let list = pos.legal_actions();
         if list.is_empty() {
@@ -324,7 +355,7 @@ impl Searcher {
         root.sort_by_key(|m| (!self.is_capture(pos, m.action), m.order));
         // The bonuses cost a few milliseconds; a search short of time skips the rest.
         for m in root.iter_mut() {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.requested() {
                 break;
             }
             m.bonus = self.practical_bonus(pos, m.action);
@@ -339,6 +370,9 @@ impl Searcher {
         let mut depth_done = 0;
         let mut exact = false;
         for depth in 1..=cap {
+            if self.stop.requested() {
+                break;
+            }
             self.limits_on = depth > 1;
             self.exact = depth + 1 >= horizon;
             let (found, complete) = self.root(pos, depth as i32, &mut root);
@@ -845,8 +879,20 @@ impl Ai {
         self.analyse(pos).map(|i| i.action)
     }
 
+    /// [`Ai::choose`], a search stopping early once `stop` is requested.
+    pub fn choose_until(&mut self, pos: &Position, stop: &Stop) -> Option<Action> {
+        self.analyse_until(pos, stop).map(|i| i.action)
+    }
+
     /// The action with what the search found (levels 0 and 1: score 0, depth 0).
     pub fn analyse(&mut self, pos: &Position) -> Option<SearchInfo> {
+        self.analyse_until(pos, &Stop::new())
+    }
+
+    /// [`Ai::analyse`], a search stopping early (with its best action so far) once `stop`
+    /// is requested (see [`Searcher::search_until`]). Levels 0 and 1 take no time and
+    /// ignore the flag.
+    pub fn analyse_until(&mut self, pos: &Position, stop: &Stop) -> Option<SearchInfo> {
         if pos.status() != Status::Ongoing {
             return None;
         }
@@ -864,13 +910,18 @@ impl Ai {
             _ => self
                 .searcher
                 .get_or_insert_with(|| Box::new(Searcher::new()))
-                .search(pos, self.seed, self.limits),
+                .search_until(pos, self.seed, self.limits, stop),
         }
     }
 
     /// The AI's answer in the referee's terms (an error once the game is over).
     pub fn answer(&mut self, pos: &Position) -> Answer {
-        match self.choose(pos) {
+        self.answer_until(pos, &Stop::new())
+    }
+
+    /// [`Ai::answer`], a search stopping early once `stop` is requested.
+    pub fn answer_until(&mut self, pos: &Position, stop: &Stop) -> Answer {
+        match self.choose_until(pos, stop) {
             Some(a) => Answer::from(a),
             None => Answer::error("the game is over: there is nothing to play"),
         }

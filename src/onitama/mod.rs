@@ -36,7 +36,7 @@ pub use action::{Action, ActionList, MAX_ACTIONS, Slot};
 pub use ai::{Ai, Limits, MATE, MATE_BOUND, SearchInfo, Searcher, baseline_action, random_action};
 pub use card::{Card, STANDARD_CARDS, STANDARD_NAMES};
 pub use error::OnitamaError;
-pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake};
+pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake, perft_until};
 pub use position::{CardSlot, Piece, Position, Status, Undo, WinKind};
 pub use referee::{
     Answer, EndReason, GameRecord, GameResult, InvalidAnswer, PawnChoice, judge, judge_pawn,

@@ -14,6 +14,15 @@
 //!    (`A1:.x.../.xo.x/...../...../.....`).
 //!
 //! Reading also accepts card names in any case and patterns whose `o` is off-centre.
+//!
+//! **Drawings.** A card may be drawn with its `o` anywhere and any filler characters
+//! (`Card::parse`). [`Position::to_notation_drawn`] writes each card as it is drawn when
+//! that differs from how the card is written above (its name, or its canonical pattern
+//! with `.` filler): the five rows, separated by `/`, each character as it is, except
+//! that a space is written `_`, and `_`, `%`, `/`, `'`, `"`, `\`, and every character
+//! that is not printable ASCII are written `%XX` (the hex bytes of their UTF-8). Reading
+//! ([`Position::from_notation_drawn`]) gives back the drawing exactly; a card written by
+//! name or canonical pattern is drawn as [`Card::rows`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -23,9 +32,89 @@ use super::error::OnitamaError;
 use super::position::{CardSlot, Position};
 use super::square::Player;
 
+/// One row of a card's drawing, escaped for the notation (see the [module docs](self)).
+fn escape_row(row: &str) -> String {
+    let mut out = String::with_capacity(row.len());
+    for ch in row.chars() {
+        match ch {
+            ' ' => out.push('_'),
+            '_' | '%' | '/' | '\'' | '"' | '\\' => out.push_str(&format!("%{:02X}", ch as u32)),
+            c if c.is_ascii_graphic() => out.push(c),
+            c => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Undo [`escape_row`]; `None` for a malformed escape.
+fn unescape_row(text: &str) -> Option<String> {
+    let mut bytes = Vec::with_capacity(text.len());
+    let mut it = text.bytes();
+    while let Some(b) = it.next() {
+        match b {
+            b'_' => bytes.push(b' '),
+            b'%' => {
+                let hex = [it.next()?, it.next()?];
+                let hex = std::str::from_utf8(&hex).ok()?;
+                bytes.push(u8::from_str_radix(hex, 16).ok()?);
+            }
+            b => bytes.push(b),
+        }
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// How a card is written in the notation, drawn as `rows` (see the [module docs](self)).
+pub fn card_text(card: Card, rows: &[String; 5]) -> String {
+    if *rows == card.rows() {
+        card.to_string()
+    } else {
+        rows.iter()
+            .map(|r| escape_row(r))
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+/// Read a card written by [`card_text`] (or by name, any case, or as a pattern): the card
+/// and its drawing.
+pub fn read_card_text(text: &str) -> Result<(Card, [String; 5]), OnitamaError> {
+    if let Some(card) = Card::standard(text) {
+        return Ok((card, card.rows()));
+    }
+    if !text.contains('/') {
+        return Card::from_text(text).map(|c| (c, c.rows()));
+    }
+    let rows: Vec<String> = text
+        .split('/')
+        .map(|r| {
+            unescape_row(r).ok_or_else(|| {
+                OnitamaError::BadCard(format!(
+                    "row '{r}' has a '%' not followed by the hex bytes of a character"
+                ))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let card = Card::parse(&rows)?;
+    let rows: [String; 5] = rows.try_into().expect("Card::parse checked 5 rows");
+    Ok((card, rows))
+}
+
 impl Position {
     /// The position as one line of text (see the [module docs](self)).
     pub fn to_notation(&self) -> String {
+        let rows = CardSlot::ALL.map(|slot| self.card(slot).rows());
+        self.to_notation_drawn(&rows)
+    }
+
+    /// The notation with each card as drawn by `drawings` (`A1 A2 B1 B2 side`; see the
+    /// [module docs](self)): [`Position::from_notation_drawn`] gives back the drawings.
+    pub fn to_notation_drawn(&self, drawings: &[[String; 5]; 5]) -> String {
         let board: Vec<String> = self
             .board_rows()
             .iter()
@@ -37,8 +126,12 @@ impl Position {
             self.side(),
             self.plies_left()
         );
-        for place in CardSlot::ALL {
-            s.push_str(&format!(" {}:{}", place.name(), self.card(place)));
+        for (place, rows) in CardSlot::ALL.iter().zip(drawings) {
+            s.push_str(&format!(
+                " {}:{}",
+                place.name(),
+                card_text(self.card(*place), rows)
+            ));
         }
         s
     }
@@ -46,6 +139,12 @@ impl Position {
     /// Read a position written by [`Position::to_notation`] (and check it as
     /// [`Position::from_parts`] does).
     pub fn from_notation(text: &str) -> Result<Position, OnitamaError> {
+        Position::from_notation_drawn(text).map(|(pos, _)| pos)
+    }
+
+    /// Read a position written by [`Position::to_notation_drawn`]: the position and the
+    /// drawings of its five cards (`A1 A2 B1 B2 side`).
+    pub fn from_notation_drawn(text: &str) -> Result<(Position, [[String; 5]; 5]), OnitamaError> {
         let bad = |what: String| OnitamaError::BadNotation(format!("{what} in '{text}'"));
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 8 {
@@ -76,18 +175,22 @@ impl Position {
                 ))
             })?;
         let mut cards = Vec::with_capacity(5);
+        let mut drawings = Vec::with_capacity(5);
         for (i, place) in CardSlot::ALL.iter().enumerate() {
             let field = fields[3 + i];
             let prefix = format!("{}:", place.name());
             let body = field
                 .strip_prefix(&prefix)
                 .ok_or_else(|| bad(format!("field '{field}' should start with '{prefix}'")))?;
-            cards.push(
-                Card::from_text(body).map_err(|e| bad(format!("card {}: {e}", place.name())))?,
-            );
+            let (card, drawing) =
+                read_card_text(body).map_err(|e| bad(format!("card {}: {e}", place.name())))?;
+            cards.push(card);
+            drawings.push(drawing);
         }
         let cards: [Card; 5] = cards.try_into().expect("five cards");
-        Position::from_rows(&rows, cards, side, plies).map_err(|e| bad(e.to_string()))
+        let drawings: [[String; 5]; 5] = drawings.try_into().expect("five cards");
+        let pos = Position::from_rows(&rows, cards, side, plies).map_err(|e| bad(e.to_string()))?;
+        Ok((pos, drawings))
     }
 }
 
@@ -131,6 +234,30 @@ mod tests {
             "bbBbb/...../W..../...../aaAaa A n=20 A1:Unicorn A2:Crane B1:Boar B2:Ox side:Tiger",
         ] {
             assert!(Position::from_notation(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn drawings_round_trip_exactly() {
+        let p: Position =
+            "bbBbb/...../W..../...../aaAaa A n=20 A1:Monkey A2:Crane B1:Boar B2:Ox side:Tiger"
+                .parse()
+                .unwrap();
+        let mut drawings = CardSlot::ALL.map(|slot| p.card(slot).rows());
+        assert_eq!(p.to_notation_drawn(&drawings), p.to_notation());
+        // Monkey with its 'o' one row lower, spaces and odd fillers.
+        let monkey = ["     ", "     ", " x_x%", "  o /", " x'x\u{e9}"];
+        assert_eq!(Card::parse(&monkey).unwrap(), p.card(CardSlot::A1));
+        drawings[0] = monkey.map(str::to_owned);
+        let text = p.to_notation_drawn(&drawings);
+        assert_eq!(text.split_whitespace().count(), 8, "{text}");
+        assert!(text.contains("A1:_____/_____/_x%5Fx%25/__o_%2F/_x%27x%C3%A9 "));
+        let (q, back) = Position::from_notation_drawn(&text).unwrap();
+        assert_eq!((q, back), (p, drawings));
+        assert_eq!(Position::from_notation(&text).unwrap(), p);
+        for bad in ["%", "%4", "%zz", "%FF"] {
+            let t = text.replace("_x%27x%C3%A9", &format!("_x{bad}x_"));
+            assert!(Position::from_notation(&t).is_err(), "{t}");
         }
     }
 }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::action::{Action, ActionList};
 use super::position::Position;
+use crate::stop::Stop;
 
 /// `perft(pos, depth)` in the convention of `perft.json` (copy-make, with the last ply
 /// counted in bulk by [`Position::count_actions`]). A finished position counts 0 for any
@@ -22,6 +23,38 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         return 0;
     }
     perft_inner(pos, depth)
+}
+
+/// [`perft`], giving up (`None`) once `stop` is requested: the flag is polled at every
+/// position two or more plies from the leaves, so a stop is seen within a few
+/// microseconds.
+pub fn perft_until(pos: &Position, depth: u32, stop: &Stop) -> Option<u64> {
+    fn go(pos: &Position, depth: u32, stop: &Stop) -> Option<u64> {
+        if depth == 1 {
+            return Some(pos.count_actions());
+        }
+        if stop.requested() {
+            return None;
+        }
+        let mut list = ActionList::new();
+        pos.generate(&mut list);
+        let mut n = 0;
+        for &a in list.iter() {
+            n += if a.is_win() {
+                1
+            } else {
+                go(&pos.after(a), depth - 1, stop)?
+            };
+        }
+        Some(n)
+    }
+    if depth == 0 {
+        return Some(1);
+    }
+    if pos.is_over() {
+        return Some(0);
+    }
+    go(pos, depth, stop)
 }
 
 fn perft_inner(pos: &Position, depth: u32) -> u64 {

@@ -16,12 +16,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::errors::{IllegalActionError, OnitamaGameOverError};
+use super::interrupt::{interruptible, interruptible_or_raise, with_partial};
 use super::{describe, type_error};
 use crate::onitama::render::{self, Patterns};
 use crate::onitama::{
     Action, Ai, Answer, Card, CardSlot, EndReason, GameRecord, InvalidAnswer, Limits, OnitamaError,
     Player, Position, SETUPS, STANDARD_CARDS, SearchInfo, Status, WinKind, find_setup, judge,
-    perft, play_match,
+    perft_until, play_match,
 };
 
 /// The `format` field of a game's JSON.
@@ -438,6 +439,11 @@ impl PyOnitama {
         CardSlot::ALL.map(|slot| self.rows_of(pos.card(slot)))
     }
 
+    /// `pos`'s notation with this game's card drawings.
+    fn notation_of(&self, pos: &Position) -> String {
+        pos.to_notation_drawn(&self.patterns_of(pos))
+    }
+
     fn make(&mut self, action: Action) -> PyResult<()> {
         let before = self.pos;
         self.pos.play(action)?;
@@ -462,7 +468,7 @@ impl PyOnitama {
         }
         let mut ai = Ai::new(level, seed, limits)?;
         let pos = self.pos;
-        py.detach(move || ai.analyse(&pos))
+        interruptible_or_raise(py, move |stop| ai.analyse_until(&pos, stop))?
             .ok_or_else(|| game_over(&self.pos))
     }
 
@@ -861,21 +867,31 @@ impl PyOnitama {
             }
         };
         let pos = self.pos;
-        Ok(py.detach(move || perft(&pos, depth)))
+        interruptible_or_raise(py, move |stop| perft_until(&pos, depth, stop))?
+            .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("perft was interrupted"))
     }
 
     /// The position as one line of text, e.g.
     /// 'bbBbb/...../W..../...../aaAaa A n=20 A1:Monkey A2:Crane B1:Boar B2:Ox side:Tiger'.
+    /// A card drawn otherwise than its name's (or canonical pattern's) rows is written as
+    /// drawn (a space as '_', '_' '%' '/' quotes, backslash and non-ASCII as %XX), so that
+    /// `from_notation` gives back the same cards, drawn the same way.
     fn to_notation(&self) -> String {
-        self.pos.to_notation()
+        self.notation_of(&self.pos)
     }
 
-    /// A game starting at a position written by `to_notation` (no history).
+    /// A game starting at a position written by `to_notation` (no history), its cards
+    /// drawn as written.
     #[staticmethod]
     fn from_notation(text: &Bound<'_, PyAny>) -> PyResult<PyOnitama> {
         let t = str_arg(text, "notation", "a str")?;
-        let pos = Position::from_notation(&t)?;
-        Ok(PyOnitama::from_position(pos, Vec::new(), None))
+        let (pos, drawings) = Position::from_notation_drawn(&t)?;
+        let patterns = CardSlot::ALL
+            .iter()
+            .zip(drawings)
+            .map(|(slot, rows)| (pos.card(*slot), rows))
+            .collect();
+        Ok(PyOnitama::from_position(pos, patterns, None))
     }
 
     /// The whole game (start, setup, card drawings, every action) as a JSON string.
@@ -883,16 +899,17 @@ impl PyOnitama {
         let d = PyDict::new(py);
         d.set_item("format", JSON_FORMAT)?;
         d.set_item("setup", self.setup)?;
-        d.set_item("start", self.start.to_notation())?;
+        d.set_item("start", self.notation_of(&self.start))?;
         let actions: Vec<String> = self.history.iter().map(|(_, a)| a.to_string()).collect();
         d.set_item("actions", actions)?;
         let patterns: Vec<Vec<String>> = self.patterns.iter().map(|(_, r)| r.to_vec()).collect();
         d.set_item("patterns", patterns)?;
-        d.set_item("position", self.pos.to_notation())?;
+        d.set_item("position", self.to_notation())?;
         py.import("json")?.call_method1("dumps", (d,))?.extract()
     }
 
-    /// A game read from `to_json`'s output: the actions are replayed and checked.
+    /// A game read from `to_json`'s output: the actions are replayed and checked, and a
+    /// `setup` id whose position is not the JSON's `start` (its ply limit aside) is refused.
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<PyOnitama> {
         let bad = |m: &str| -> PyErr { OnitamaError::BadNotation(m.to_owned()).into() };
@@ -916,14 +933,23 @@ impl PyOnitama {
         if string("format")? != JSON_FORMAT {
             return Err(bad(&format!("the JSON is not in format '{JSON_FORMAT}'")));
         }
-        let start = Position::from_notation(&string("start")?)?;
+        let (start, start_drawings) = Position::from_notation_drawn(&string("start")?)?;
         let setup = match field("setup")? {
             v if v.is_none() => None,
             v => {
                 let id = v
                     .extract::<String>()
                     .map_err(|_| bad("the JSON's 'setup' is not a string or null"))?;
-                Some(find_setup(&id)?.id)
+                let s = find_setup(&id)?;
+                // A setup game may have another ply limit (`Onitama.setup(21, max_plies=30)`).
+                if s.position(Some(start.plies_left())) != start {
+                    return Err(bad(&format!(
+                        "the JSON's setup '{}' does not start at its 'start' position ({})",
+                        s.id,
+                        s.position(Some(start.plies_left())).to_notation()
+                    )));
+                }
+                Some(s.id)
             }
         };
         let mut patterns = Vec::new();
@@ -935,6 +961,10 @@ impl PyOnitama {
             let rows: [String; 5] = rows.try_into().expect("Card::parse checked 5 rows");
             patterns.push((card, rows));
         }
+        // Drawings in the start's notation, for cards the patterns do not draw.
+        for (slot, rows) in CardSlot::ALL.iter().zip(start_drawings) {
+            patterns.push((start.card(*slot), rows));
+        }
         let actions: Vec<String> = field("actions")?
             .extract()
             .map_err(|_| bad("the JSON's 'actions' is not a list of strings"))?;
@@ -944,7 +974,7 @@ impl PyOnitama {
             game.make(a)?;
         }
         if let Ok(p) = string("position")
-            && p != game.pos.to_notation()
+            && Position::from_notation(&p).ok() != Some(game.pos)
         {
             return Err(bad(
                 "replaying the actions does not reach the JSON's position",
@@ -980,7 +1010,7 @@ impl PyOnitama {
     }
 
     fn __repr__(&self) -> String {
-        format!("Onitama.from_notation('{}')", self.pos.to_notation())
+        format!("Onitama.from_notation('{}')", self.to_notation())
     }
 
     /// The board and the five cards drawn as the coursework programs do, the side card as
@@ -1036,9 +1066,16 @@ pub struct PyAi {
 }
 
 impl PyAi {
-    /// The AI's choice in `pos`, its time capped at `cap`. The interpreter is released
-    /// before the AI's lock is taken, so two threads sharing one AI cannot deadlock.
-    fn answer(&self, py: Python<'_>, pos: &Position, cap: Option<Duration>) -> Answer {
+    /// The AI's choice in `pos`, its time capped at `cap`, with the error of a Ctrl-C that
+    /// stopped it (its answer is then not to be played). The search runs on a worker
+    /// thread with the interpreter released (see [`interruptible`]), so two threads
+    /// sharing one AI cannot deadlock on its lock.
+    fn answer(
+        &self,
+        py: Python<'_>,
+        pos: &Position,
+        cap: Option<Duration>,
+    ) -> (Answer, Option<PyErr>) {
         let mut limits = self.limits;
         if let Some(cap) = cap
             && limits.nodes.is_none()
@@ -1046,10 +1083,10 @@ impl PyAi {
             limits.time = Some(limits.time.map_or(cap, |t| t.min(cap)));
         }
         let pos = *pos;
-        py.detach(|| {
+        interruptible(py, |stop| {
             let mut ai = self.ai.lock().unwrap_or_else(|e| e.into_inner());
             ai.set_limits(limits);
-            let answer = ai.answer(&pos);
+            let answer = ai.answer_until(&pos, stop);
             ai.set_limits(self.limits);
             answer
         })
@@ -1156,7 +1193,11 @@ impl PyAi {
         if pos.is_over() {
             return Err(game_over(&pos));
         }
-        match self.answer(py, &pos, None) {
+        let (answer, interrupted) = self.answer(py, &pos, None);
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
+        match answer {
             Answer::Move {
                 card,
                 from,
@@ -1173,12 +1214,11 @@ impl PyAi {
         if pos.is_over() {
             return Err(game_over(&pos));
         }
-        let inner = py
-            .detach(|| {
-                let mut ai = self.ai.lock().unwrap_or_else(|e| e.into_inner());
-                ai.choose(&pos)
-            })
-            .ok_or_else(|| game_over(&pos))?;
+        let inner = interruptible_or_raise(py, |stop| {
+            let mut ai = self.ai.lock().unwrap_or_else(|e| e.into_inner());
+            ai.choose_until(&pos, stop)
+        })?
+        .ok_or_else(|| game_over(&pos))?;
         Ok(PyAction { inner })
     }
 
@@ -1218,7 +1258,8 @@ pub struct PyMatchRecord {
 
 #[pymethods]
 impl PyMatchRecord {
-    /// The setup played ('case21', ...), or None for a position given as a game.
+    /// The setup played ('case21', ...), or None for a game that did not start from one
+    /// or was given with actions already played.
     #[getter]
     fn setup(&self) -> Option<&'static str> {
         self.start.setup
@@ -1227,13 +1268,13 @@ impl PyMatchRecord {
     /// The start position's notation.
     #[getter]
     fn start(&self) -> String {
-        self.start.pos.to_notation()
+        self.start.to_notation()
     }
 
     /// The final position's notation.
     #[getter]
     fn end(&self) -> String {
-        self.end.to_notation()
+        self.start.notation_of(&self.end)
     }
 
     /// Every accepted action, in order.
@@ -1248,9 +1289,13 @@ impl PyMatchRecord {
         self.winner.map(letter)
     }
 
-    /// 'A won', 'B won' or 'tie'.
+    /// 'A won', 'B won' or 'tie' ('interrupted' for the partial record of an interrupted
+    /// match).
     #[getter]
     fn result(&self) -> String {
+        if self.reason == INTERRUPTED {
+            return INTERRUPTED.to_owned();
+        }
         self.winner
             .map_or_else(|| "tie".to_owned(), |p| format!("{p} won"))
     }
@@ -1258,7 +1303,8 @@ impl PyMatchRecord {
     /// Why the game ended: 'general_captured', 'base_reached', 'ply_limit' (a tie),
     /// 'invalid_move' (the loser's AI gave an invalid answer, or one of a wrong type),
     /// 'programming_error' (it raised an exception) or 'timeout' (it took longer than the
-    /// time budget).
+    /// time budget); 'interrupted' in the partial record that an interrupted match's
+    /// `Interrupted` exception carries (the game was not finished).
     #[getter]
     fn reason(&self) -> &'static str {
         self.reason
@@ -1289,12 +1335,13 @@ impl PyMatchRecord {
         self.plies
     }
 
-    /// Points by player: 2 a win, 1 a tie, 0 a loss.
+    /// Points by player: 2 a win, 1 a tie, 0 a loss (0 each for an interrupted match).
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for p in Player::BOTH {
             let pts = match self.winner {
+                None if self.reason == INTERRUPTED => 0,
                 None => 1,
                 Some(w) if w == p => 2,
                 Some(_) => 0,
@@ -1324,6 +1371,9 @@ impl PyMatchRecord {
         )
     }
 }
+
+/// The reason of an interrupted match's partial record.
+const INTERRUPTED: &str = "interrupted";
 
 /// An AI as given to the referee.
 enum Contestant<'py> {
@@ -1402,14 +1452,15 @@ pub fn onitama_play_match<'py>(
     };
     let start = match setup {
         Some(g) if g.is_instance_of::<PyOnitama>() => {
-            let mut game = borrow_game(g.cast::<PyOnitama>()?)?.clone();
+            let game = borrow_game(g.cast::<PyOnitama>()?)?.clone();
             let pos = game.pos;
-            game = PyOnitama::from_position(
+            // The setup's id only names a game still at its start.
+            let setup = game.setup.filter(|_| game.history.is_empty());
+            PyOnitama::from_position(
                 plies.map_or(pos, |n| pos.with_plies_left(n)),
                 game.patterns,
-                game.setup,
-            );
-            game
+                setup,
+            )
         }
         Some(id) if !id.is_none() => PyOnitama::from_setup(&setup_id_arg(id)?, plies)?,
         _ => PyOnitama::from_setup("21", plies)?,
@@ -1420,15 +1471,31 @@ pub fn onitama_play_match<'py>(
     };
     let failures: RefCell<[Option<Failure>; 2]> = RefCell::new([None, None]);
     let interrupt: RefCell<Option<PyErr>> = RefCell::new(None);
+    // A Ctrl-C (or any other BaseException that is not an Exception, raised by a Python
+    // AI) is not the mover's failure: it ends the match and is raised again, with the
+    // record of the plies played so far.
+    let stopped = |e: PyErr| -> Answer {
+        let mut slot = interrupt.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(e);
+        }
+        Answer::error("the match was interrupted")
+    };
     let call = |who: Player, pos: &Position| -> Answer {
         if interrupt.borrow().is_some() {
             return Answer::error("the match was interrupted");
+        }
+        if let Err(e) = py.check_signals() {
+            return stopped(e);
         }
         let t0 = Instant::now();
         // Built-in AIs search for at most 4/5 of the budget, so they stay inside it.
         let cap = budget.map(|b| b.mul_f64(0.8));
         let answer = match &players[who.index()] {
-            Contestant::Builtin(ai) => ai.get().answer(py, pos, cap),
+            Contestant::Builtin(ai) => match ai.get().answer(py, pos, cap) {
+                (_, Some(e)) => return stopped(e),
+                (answer, None) => answer,
+            },
             Contestant::Python(f) => {
                 let result = start.contract_args(py, pos).and_then(|args| f.call1(args));
                 match result {
@@ -1440,10 +1507,7 @@ pub fn onitama_play_match<'py>(
                             Answer::error(m)
                         }
                     },
-                    Err(e) if !e.is_instance_of::<PyException>(py) => {
-                        *interrupt.borrow_mut() = Some(e);
-                        Answer::error("the match was interrupted")
-                    }
+                    Err(e) if !e.is_instance_of::<PyException>(py) => return stopped(e),
                     Err(e) => Answer::error(e.to_string()),
                 }
             }
@@ -1468,7 +1532,18 @@ pub fn onitama_play_match<'py>(
         |p: &Position| call(Player::B, p),
     );
     if let Some(e) = interrupt.into_inner() {
-        return Err(e);
+        let partial = PyMatchRecord {
+            actions: record.actions.clone(),
+            winner: None,
+            reason: INTERRUPTED,
+            detail: "the match was interrupted".to_owned(),
+            by: None,
+            answer: None,
+            plies: record.actions.len() as u32,
+            end: record.end,
+            start,
+        };
+        return Err(with_partial(py, e, Bound::new(py, partial)?.into_any()));
     }
     let failures = failures.into_inner();
     let (reason, detail, by, answer) = match &record.reason {
