@@ -972,6 +972,16 @@ mod tests {
     use super::*;
     use crate::ludo::rules::Rules;
 
+    /// Every kind of bot, searches with small budgets.
+    const ALL_BOTS: [Bot; 6] = [
+        Bot::Random,
+        Bot::Cs162,
+        Bot::Aggressive,
+        Bot::Safe,
+        Bot::Expectimax { depth: 1 },
+        Bot::Mcts { playouts: 30 },
+    ];
+
     fn play_out(rules: Rules, bots: [Bot; 4], seed: u64) -> Game {
         play_out_seats(rules, &[0, 1, 2, 3], bots, seed)
     }
@@ -1004,16 +1014,8 @@ mod tests {
 
     #[test]
     fn every_bot_plays_legal_moves_to_the_end() {
-        let all = [
-            Bot::Random,
-            Bot::Cs162,
-            Bot::Aggressive,
-            Bot::Safe,
-            Bot::Expectimax { depth: 1 },
-            Bot::Mcts { playouts: 30 },
-        ];
         for rules in [Rules::CS162, Rules::STANDARD, Rules::GT] {
-            for (i, &bot) in all.iter().enumerate() {
+            for (i, &bot) in ALL_BOTS.iter().enumerate() {
                 let bots = [bot, Bot::Random, Bot::Cs162, bot];
                 play_out(rules, bots, i as u64 + 1);
             }
@@ -1025,18 +1027,10 @@ mod tests {
     /// goal, would never end a one-player game).
     #[test]
     fn every_bot_finishes_in_every_player_count() {
-        let all = [
-            Bot::Random,
-            Bot::Cs162,
-            Bot::Aggressive,
-            Bot::Safe,
-            Bot::Expectimax { depth: 1 },
-            Bot::Mcts { playouts: 30 },
-        ];
         for rules in [Rules::CS162, Rules::STANDARD, Rules::GT] {
             for n in 1..=MAX_SEATS {
                 let seats = rules.default_seats(n).unwrap();
-                for (i, &bot) in all.iter().enumerate() {
+                for (i, &bot) in ALL_BOTS.iter().enumerate() {
                     let g = play_out_seats(rules, &seats, [bot; 4], (n * 10 + i) as u64);
                     assert!(g.is_over(), "{} {n} players {}", rules.name(), bot.name());
                 }

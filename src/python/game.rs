@@ -819,6 +819,13 @@ impl PyGame {
     }
 }
 
+/// The game now, and the index in `seats` of the player to move.
+fn to_move(record: &GameRecord, seats: &[Seat]) -> (CoreGame, usize) {
+    let g = *record.game();
+    let k = seats.iter().position(|&s| s == g.current_player());
+    (g, k.unwrap_or(0))
+}
+
 /// Autoplay with built-in bots only, on `record` (run with the interpreter released):
 /// stops between moves once `stop` is requested.
 fn autoplay_builtin(
@@ -836,11 +843,7 @@ fn autoplay_builtin(
             record.roll(None)?;
             continue;
         }
-        let g = *record.game();
-        let k = seats
-            .iter()
-            .position(|&s| s == g.current_player())
-            .unwrap_or(0);
+        let (g, k) = to_move(record, seats);
         let Some(mv) = bots[k].choose_until(&g, rng, Some(stop)) else {
             return Err(CoreError::IllegalMove("no legal move to choose".into()));
         };
@@ -871,11 +874,7 @@ fn autoplay_python(
             record.roll(None)?;
             continue;
         }
-        let g = *record.game();
-        let k = seats
-            .iter()
-            .position(|&s| s == g.current_player())
-            .unwrap_or(0);
+        let (g, k) = to_move(record, seats);
         let mv = crate::python::sim::choose(py, &bots[k], &g, rng, labels[k])?;
         record.play(mv)?;
     }
