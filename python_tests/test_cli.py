@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -46,9 +47,22 @@ def small(command: str) -> list[str]:
     return argv
 
 
+def installed(name: str) -> str:
+    """The installed console script `name`: the one pip put beside this interpreter, else
+    the one on PATH."""
+    beside = Path(sys.executable).parent / name
+    if beside.exists():
+        return str(beside)
+    found = shutil.which(name)
+    assert found, f"the {name} command is not installed"
+    return found
+
+
 def run(
     argv: list[str], stdin: str | None = "", timeout: float = 120
 ) -> subprocess.CompletedProcess:
+    if argv and argv[0] in COMMANDS:
+        argv = [installed(argv[0]), *argv[1:]]
     return subprocess.run(
         argv,
         input=stdin,
@@ -131,8 +145,13 @@ def test_simulate_default_players_are_the_apis() -> None:
 @pytest.mark.parametrize("command", ["ludo simulate --games 50", "ludo demo"])
 def test_a_full_disk_is_one_line_and_exit_2(command: str) -> None:
     with open("/dev/full", "w") as full:
+        argv = shlex.split(command)
         r = subprocess.run(
-            shlex.split(command), stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+            [installed(argv[0]), *argv[1:]],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
         )
     assert r.returncode == 2
     assert "Traceback" not in r.stderr and "No space" in r.stderr
