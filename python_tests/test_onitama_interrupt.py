@@ -185,3 +185,16 @@ def test_the_match_command_exits_130_on_sigint() -> None:
     assert child.returncode == 130, (out, err)
     assert "Traceback" not in err
     assert "interrupted" in out and "interrupted" in err
+
+
+def test_the_play_command_exits_130_while_an_ai_thinks() -> None:
+    code = (
+        f"import sys; print({MARKER!r}, flush=True)\n"
+        "from LudoGame.onitama_cli import main\n"
+        "sys.exit(main(['play', '--setup', '21', '--ai-a', '2', '--ai-b', '2', '--time', '60']))\n"
+    )
+    rc, out, err, took = interrupt([sys.executable, "-c", code], delay=1.0)
+    assert rc == 130, (rc, out, err)
+    assert took < LIMIT
+    assert "Traceback" not in err and err.strip() == "onitama: interrupted"
+    assert "Player A, it is your turn." in out

@@ -611,18 +611,18 @@ class Onitama:
         """The number of action sequences of `depth` plies."""
 
     def to_notation(self) -> str:
-        """The position as one line of text."""
+        """The position as one line of text, each card as drawn."""
 
     @staticmethod
     def from_notation(text: str) -> Onitama:
-        """A game starting at a position written by to_notation."""
+        """A game starting at a position written by to_notation, its cards drawn as written."""
 
     def to_json(self) -> str:
         """The whole game as a JSON string."""
 
     @staticmethod
     def from_json(text: str) -> Onitama:
-        """A game read from to_json's output."""
+        """A game read from to_json's output (a setup id must match its start)."""
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     def copy(self) -> Onitama:
@@ -711,7 +711,7 @@ class OnitamaMatchRecord:
 
     @property
     def result(self) -> str:
-        """'A won', 'B won' or 'tie'."""
+        """'A won', 'B won' or 'tie' ('interrupted' in an interrupted match's partial record)."""
 
     @property
     def reason(
@@ -723,6 +723,7 @@ class OnitamaMatchRecord:
         "invalid_move",
         "programming_error",
         "timeout",
+        "interrupted",
     ]:
         """Why the game ended."""
 
@@ -744,7 +745,7 @@ class OnitamaMatchRecord:
 
     @property
     def points(self) -> dict[str, int]:
-        """Points by player: 2 a win, 1 a tie, 0 a loss."""
+        """Points by player: 2 a win, 1 a tie, 0 a loss (0 each if interrupted)."""
 
     def game(self) -> Onitama:
         """The game replayed to its end."""

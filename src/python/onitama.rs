@@ -451,8 +451,11 @@ impl PyOnitama {
         Ok(())
     }
 
+    /// Run a built-in AI on the game's current position. The game is not borrowed during
+    /// the search (it runs on a copy of the position), so Python code running meanwhile
+    /// (another thread, a signal handler) may use and change the game.
     fn run_ai(
-        &self,
+        slf: &Bound<'_, PyOnitama>,
         py: Python<'_>,
         level: Option<&Bound<'_, PyAny>>,
         time: Option<&Bound<'_, PyAny>>,
@@ -463,13 +466,13 @@ impl PyOnitama {
         let level = level.map_or(Ok(2), level_arg)?;
         let seed = seed.map_or(Ok(0), seed_arg)?;
         let (limits, _) = search_limits(time, nodes, depth)?;
-        if self.pos.is_over() {
-            return Err(game_over(&self.pos));
+        let pos = borrow_game(slf)?.pos;
+        if pos.is_over() {
+            return Err(game_over(&pos));
         }
         let mut ai = Ai::new(level, seed, limits)?;
-        let pos = self.pos;
         interruptible_or_raise(py, move |stop| ai.analyse_until(&pos, stop))?
-            .ok_or_else(|| game_over(&self.pos))
+            .ok_or_else(|| game_over(&pos))
     }
 
     fn contract_args<'py>(&self, py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyTuple>> {
@@ -814,7 +817,7 @@ impl PyOnitama {
         text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
     )]
     fn best_action(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         level: Option<&Bound<'_, PyAny>>,
         time: Option<&Bound<'_, PyAny>>,
@@ -822,7 +825,7 @@ impl PyOnitama {
         nodes: Option<&Bound<'_, PyAny>>,
         depth: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAction> {
-        let info = self.run_ai(py, level, time, seed, nodes, depth)?;
+        let info = PyOnitama::run_ai(slf, py, level, time, seed, nodes, depth)?;
         Ok(PyAction { inner: info.action })
     }
 
@@ -834,7 +837,7 @@ impl PyOnitama {
         text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
     )]
     fn analyse<'py>(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'py>,
         level: Option<&Bound<'_, PyAny>>,
         time: Option<&Bound<'_, PyAny>>,
@@ -842,7 +845,7 @@ impl PyOnitama {
         nodes: Option<&Bound<'_, PyAny>>,
         depth: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let info = self.run_ai(py, level, time, seed, nodes, depth)?;
+        let info = PyOnitama::run_ai(slf, py, level, time, seed, nodes, depth)?;
         let d = PyDict::new(py);
         d.set_item("action", PyAction { inner: info.action })?;
         d.set_item("score", info.score)?;
@@ -854,8 +857,9 @@ impl PyOnitama {
     }
 
     /// The number of action sequences of `depth` plies (a winning action counts 1 and
-    /// ends its sequence), as in the golden data's perft.json.
-    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+    /// ends its sequence), as in the golden data's perft.json. The game is not borrowed
+    /// meanwhile (the count runs on a copy of the position).
+    fn perft(slf: &Bound<'_, Self>, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
         let depth = match int(depth, "depth", "an int")? {
             Some(d) if (0..=64).contains(&d) => d as u32,
             _ => {
@@ -866,7 +870,7 @@ impl PyOnitama {
                 .into());
             }
         };
-        let pos = self.pos;
+        let pos = borrow_game(slf)?.pos;
         interruptible_or_raise(py, move |stop| perft_until(&pos, depth, stop))?
             .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("perft was interrupted"))
     }
