@@ -132,8 +132,9 @@ impl Game {
     /// 5. the ranking so far, best first (`-` when empty);
     /// 6. the die's state, in hexadecimal.
     ///
-    /// A position is read only if it passes every check below; otherwise the error
-    /// ([`LudoError::InvalidNotation`]) names the first check that fails.
+    /// A position is read only if it passes every check below; otherwise the error (always
+    /// [`LudoError::InvalidNotation`], even for unknown rules) names the first check that
+    /// fails.
     /// - The board: every step count in range, no two players on one track square (unless
     ///   it is safe), no two tokens on one start slot, no two own tokens on one square
     ///   where the rules bump.
@@ -164,7 +165,11 @@ impl Game {
                 text,
             ));
         };
-        let rules = Rules::from_notation(rules)?;
+        // Every error is an invalid notation, rules that are not valid too.
+        let rules = Rules::from_notation(rules).map_err(|e| match e {
+            LudoError::InvalidNotation(_) => e,
+            other => bad(&format!("the rules field: {other}"), text),
+        })?;
         let seat_of = |c: char| {
             rules
                 .seat_of(c)
@@ -820,6 +825,23 @@ mod tests {
                 }
                 other => panic!("{text}: {other:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn bad_rules_in_a_position_are_invalid_notation() {
+        for text in [
+            "chess A3.-1/C-1.-1 A:r:0:0 - - 0",
+            "cs162[colour=red] A3.-1/C-1.-1 A:r:0:0 - - 0",
+            "standard[six_limit=1] A3.-1.-1.-1/C-1.-1.-1.-1 A:r:0:0 - - 0",
+        ] {
+            assert!(
+                matches!(
+                    Game::from_notation(text),
+                    Err(LudoError::InvalidNotation(_))
+                ),
+                "{text}"
+            );
         }
     }
 
