@@ -454,7 +454,10 @@ impl PyGame {
         )
     }
 
-    /// A game read from `to_json`'s output: the moves are replayed and checked.
+    /// A game read from `to_json`'s output: the moves are replayed and checked. `format`,
+    /// `start` and `moves` are required strings; `position`, when present, must be the
+    /// string of the position the moves reach; `seed`, when not null, must be the seed that
+    /// gives the start position's die state.
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let text = text_arg(text, "JSON text", CoreError::InvalidNotation)?;
@@ -465,15 +468,30 @@ impl PyGame {
         let d = value
             .cast::<PyDict>()
             .map_err(|_| CoreError::InvalidNotation("a game's JSON must be an object".into()))?;
-        let field = |name: &str| -> PyResult<String> {
-            d.get_item(name)?
-                .and_then(|v| v.extract::<String>().ok())
-                .ok_or_else(|| {
-                    CoreError::InvalidNotation(format!("the JSON has no string field '{name}'"))
-                        .into()
-                })
+        // A text field: missing (None) or a str; anything else is refused.
+        let field = |name: &str| -> PyResult<Option<String>> {
+            match d.get_item(name)? {
+                None => Ok(None),
+                Some(v) => match v.cast::<PyString>() {
+                    Ok(s) => Ok(Some(s.to_str().map(str::to_owned).map_err(|_| {
+                        CoreError::InvalidNotation(format!(
+                            "the JSON's field '{name}' is not valid Unicode text"
+                        ))
+                    })?)),
+                    Err(_) => Err(CoreError::InvalidNotation(format!(
+                        "the JSON's field '{name}' must be a string, not {}",
+                        describe(&v)
+                    ))
+                    .into()),
+                },
+            }
         };
-        if field("format")? != JSON_FORMAT {
+        let required = |name: &str| -> PyResult<String> {
+            field(name)?.ok_or_else(|| {
+                CoreError::InvalidNotation(format!("the JSON has no field '{name}'")).into()
+            })
+        };
+        if required("format")? != JSON_FORMAT {
             return Err(CoreError::InvalidNotation(format!(
                 "the JSON is not in format '{JSON_FORMAT}'"
             ))
@@ -491,9 +509,20 @@ impl PyGame {
             })?),
             _ => None,
         };
-        let start = CoreGame::from_notation(&field("start")?)?;
-        let record = GameRecord::replay(start, &field("moves")?)?;
-        if let Ok(position) = field("position")
+        let start = CoreGame::from_notation(&required("start")?)?;
+        // A game made with a seed starts with the die in the state the seed gives.
+        if let Some(seed) = seed
+            && Rng::new(seed) != start.rng()
+        {
+            return Err(CoreError::InvalidNotation(format!(
+                "the JSON's seed {seed} does not match the start position's die state \
+                 {:016x} (a game made with seed s starts with the die state s)",
+                start.rng().state()
+            ))
+            .into());
+        }
+        let record = GameRecord::replay(start, &required("moves")?)?;
+        if let Some(position) = field("position")?
             && position != record.game().to_notation()
         {
             return Err(CoreError::InvalidNotation(

@@ -450,12 +450,31 @@ impl SimResult {
         self.inner.total_captures as f64 / self.inner.games.max(1) as f64
     }
 
-    /// This result followed by `other` (the next games of the same run).
+    /// This result followed by `other` (the next games of the same run). Results of
+    /// different rules, players or bots cannot be added.
     fn __add__(&self, other: &SimResult) -> PyResult<SimResult> {
+        if other.rules != self.rules {
+            return Err(CoreError::InvalidRules(format!(
+                "results of different rules cannot be added: '{}' and '{}'",
+                self.rules, other.rules
+            ))
+            .into());
+        }
         if other.labels != self.labels {
-            return Err(CoreError::InvalidBot(
-                "results of different players cannot be added".into(),
-            )
+            let names = |l: &[char]| l.iter().collect::<String>();
+            return Err(CoreError::InvalidPlayers(format!(
+                "results of different players cannot be added: {} and {}",
+                names(&self.labels),
+                names(&other.labels)
+            ))
+            .into());
+        }
+        if other.bot_names != self.bot_names {
+            return Err(CoreError::InvalidBot(format!(
+                "results of different bots cannot be added: {} and {}",
+                self.bot_names.join(","),
+                other.bot_names.join(",")
+            ))
             .into());
         }
         let mut inner = self.inner.clone();
