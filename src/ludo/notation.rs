@@ -483,8 +483,9 @@ fn turn_reach(g: &Game) -> Reach {
         0
     };
     // A run of 6s longer than the target's needs not be followed: a roll other than 6
-    // leads to the same states from any run of 6s.
-    let cap = t.sixes.saturating_add(2);
+    // leads to the same states from any run of 6s. A forfeit needs the run to reach the six
+    // limit, though it resets the count: runs up to the limit are followed too.
+    let cap = t.sixes.max(r.six_limit).saturating_add(2);
     if target == start {
         return Reach::Yes;
     }
