@@ -24,7 +24,6 @@ from LudoGame import (
     Game,
     InvalidBotError,
     InvalidNotationError,
-    InvalidPlayersError,
     InvalidRulesError,
     LudoError,
     SimResult,
@@ -229,7 +228,7 @@ def test_chunks_of_one_run_add_up_to_the_whole_run() -> None:
     [
         (Simulation("gt", players="AC", seed=3), InvalidRulesError, "rules"),
         (Simulation("cs162", players="AC", seed=3, six_limit=2), InvalidRulesError, "rules"),
-        (Simulation("cs162", players="AB", seed=3), InvalidPlayersError, "players"),
+        (Simulation("cs162", players="AB", seed=3), InvalidBotError, "players"),
         (Simulation("cs162", players="AC", bots="safe", seed=3), InvalidBotError, "bots"),
     ],
 )

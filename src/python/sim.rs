@@ -462,7 +462,8 @@ impl SimResult {
         }
         if other.labels != self.labels {
             let names = |l: &[char]| l.iter().collect::<String>();
-            return Err(CoreError::InvalidPlayers(format!(
+            // InvalidBotError, as it has always been for different players.
+            return Err(CoreError::InvalidBot(format!(
                 "results of different players cannot be added: {} and {}",
                 names(&self.labels),
                 names(&other.labels)
