@@ -16,50 +16,33 @@ use crate::stop::Stop;
 /// counted in bulk by [`Position::count_actions`]). A finished position counts 0 for any
 /// `depth > 0`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if pos.is_over() {
-        return 0;
-    }
-    perft_inner(pos, depth)
+    // Without a stop flag the count always completes.
+    perft_counted(pos, depth, None).unwrap_or(0)
 }
 
 /// [`perft`], giving up (`None`) once `stop` is requested: the flag is polled at every
 /// position two or more plies from the leaves, so a stop is seen within a few
 /// microseconds.
 pub fn perft_until(pos: &Position, depth: u32, stop: &Stop) -> Option<u64> {
-    fn go(pos: &Position, depth: u32, stop: &Stop) -> Option<u64> {
-        if depth == 1 {
-            return Some(pos.count_actions());
-        }
-        if stop.requested() {
-            return None;
-        }
-        let mut list = ActionList::new();
-        pos.generate(&mut list);
-        let mut n = 0;
-        for &a in list.iter() {
-            n += if a.is_win() {
-                1
-            } else {
-                go(&pos.after(a), depth - 1, stop)?
-            };
-        }
-        Some(n)
-    }
+    perft_counted(pos, depth, Some(stop))
+}
+
+fn perft_counted(pos: &Position, depth: u32, stop: Option<&Stop>) -> Option<u64> {
     if depth == 0 {
         return Some(1);
     }
     if pos.is_over() {
         return Some(0);
     }
-    go(pos, depth, stop)
+    perft_inner(pos, depth, stop)
 }
 
-fn perft_inner(pos: &Position, depth: u32) -> u64 {
+fn perft_inner(pos: &Position, depth: u32, stop: Option<&Stop>) -> Option<u64> {
     if depth == 1 {
-        return pos.count_actions();
+        return Some(pos.count_actions());
+    }
+    if stop.is_some_and(Stop::requested) {
+        return None;
     }
     let mut list = ActionList::new();
     pos.generate(&mut list);
@@ -68,10 +51,10 @@ fn perft_inner(pos: &Position, depth: u32) -> u64 {
         n += if a.is_win() {
             1
         } else {
-            perft_inner(&pos.after(a), depth - 1)
+            perft_inner(&pos.after(a), depth - 1, stop)?
         };
     }
-    n
+    Some(n)
 }
 
 /// For each legal action of `pos`, the number of `depth`-ply sequences starting with it
