@@ -136,10 +136,7 @@ def test_every_position_of_random_games_round_trips(
         for _ in range(3000):
             if g.is_over():
                 break
-            if g.phase == "roll":
-                g.roll(6 if rng.random() < 0.4 else rng.randint(1, 5))
-            else:
-                g.play(rng.choice(g.legal_moves))
+            loaded_step(g, rng)
             text = g.to_notation()
             again = Game.from_notation(text)
             assert again == g and again.to_notation() == text, text
@@ -248,6 +245,14 @@ def test_results_of_different_runs_are_not_added(
 # --------------------------------------------------------------------------
 
 
+def loaded_step(g: Game, rng: random.Random) -> None:
+    """One roll (a die loaded towards 6s) or one random legal move."""
+    if g.phase == "roll":
+        g.roll(6 if rng.random() < 0.4 else rng.randint(1, 5))
+    else:
+        g.play(rng.choice(g.legal_moves))
+
+
 def positions() -> list[str]:
     """Positions of a few real games, some in every phase."""
     out = []
@@ -257,10 +262,7 @@ def positions() -> list[str]:
         for _ in range(400):
             if g.is_over():
                 break
-            if g.phase == "roll":
-                g.roll(6 if rng.random() < 0.4 else rng.randint(1, 5))
-            else:
-                g.play(rng.choice(g.legal_moves))
+            loaded_step(g, rng)
             if rng.random() < 0.05 or g.is_over():
                 out.append(g.to_notation())
     return out
