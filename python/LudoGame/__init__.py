@@ -47,6 +47,7 @@ from LudoGame._core import (
     Simulation,
     __version__,
 )
+from LudoGame.enums import EventKind, Phase, Reason
 from LudoGame.sim import TournamentResult, simulate, tournament
 
 
@@ -60,6 +61,7 @@ def svg(game: Game | LudoGame) -> str:
 
 __all__ = [
     "ForeignPlayerError",
+    "EventKind",
     "Game",
     "GameOverError",
     "IllegalMoveError",
@@ -78,7 +80,9 @@ __all__ = [
     "LudoGame",
     "Move",
     "NoGameError",
+    "Phase",
     "Player",
+    "Reason",
     "SimResult",
     "Simulation",
     "TournamentResult",

@@ -4,6 +4,8 @@ from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, SupportsIndex, TypeAlias, final
 
+from LudoGame.enums import Phase
+
 __version__: str
 __all__ = [
     "ForeignPlayerError",
@@ -237,8 +239,8 @@ class Game:
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     @property
-    def phase(self) -> Literal["roll", "move", "over"]:
-        """What the game waits for: 'roll', 'move' or 'over'."""
+    def phase(self) -> Phase:
+        """What the game waits for: a `Phase` ('roll', 'move' or 'over'; a `str` enum)."""
 
     @property
     def current_player(self) -> str:

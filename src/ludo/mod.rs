@@ -3,7 +3,7 @@
 //! - [`rules`]: rule sets as data ([`Rules`]), with presets;
 //! - [`board`]: the position ([`Board`]), small and `Copy`, and how moves change it;
 //! - [`game`]: the turn-by-turn game over any rule set ([`Game`]), with history;
-//! - [`rng`]: the seeded die;
+//! - [`rng`]: the seeded die (the crate's one generator, re-exported);
 //! - [`sim`]: batch simulation; [`compiled`]: rule sets compiled to move tables for it;
 //! - [`cs162`]: the CS162 assignment's game (space names, the priority rule, `play_game`);
 //! - [`error`]: the one error type of the engine ([`LudoError`]).
@@ -16,15 +16,14 @@ pub mod game;
 pub mod notation;
 pub mod policy;
 pub mod render;
-pub mod rng;
 pub mod rules;
 pub mod sim;
 pub mod tables;
 
+pub use crate::common::rng::{self, Rng};
 pub use board::{Board, MoveOutcome, Step};
 pub use cs162::{Cs162Game, SpaceName, Token};
 pub use error::LudoError;
 pub use game::{Event, Game, GameRecord, Move, MoveList, Phase, RollResult};
 pub use policy::Bot;
-pub use rng::Rng;
 pub use rules::{MAX_SEATS, MAX_TOKENS, Rules, Seat};

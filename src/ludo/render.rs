@@ -8,6 +8,7 @@ use std::fmt::Write;
 use super::board::{Board, Step, in_yard};
 use super::game::{Game, Phase};
 use super::rules::{MAX_SEATS, Preset, Rules, Seat};
+use crate::common::svg::{Svg, escape};
 
 /// What is drawn: a board under some rules, with a caption line under it.
 #[derive(Clone, Debug)]
@@ -364,13 +365,11 @@ pub fn svg_of(game: &Scene) -> String {
     let cell = 30usize;
     let side = n * cell;
     let occ = occupants(game, &layout);
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="sans-serif"><rect width="{w}" height="{h}" fill="#fafafa"/><g transform="translate(8,8)">"##,
-        w = side + 16,
-        h = side + 36
-    );
+    let (w, h) = ((side + 16) as f64, (side + 36) as f64);
+    let mut doc = Svg::new(w, h);
+    doc.rect(0.0, 0.0, w, h, r##"fill="#fafafa""##)
+        .raw(r#"<g transform="translate(8,8)">"#);
+    let s = doc.buffer();
     // Yard areas behind their slots.
     let yard_corner = |seat: Seat| {
         layout
@@ -462,17 +461,11 @@ pub fn svg_of(game: &Scene) -> String {
     }
     let _ = write!(
         s,
-        r##"<text x="4" y="{}" font-size="13" fill="#222">{}</text></g></svg>"##,
+        r##"<text x="4" y="{}" font-size="13" fill="#222">{}</text></g>"##,
         side + 19,
         escape(&game.caption)
     );
-    s
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    doc.finish()
 }
 
 #[cfg(test)]

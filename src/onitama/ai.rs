@@ -59,14 +59,7 @@ const MAX_PLY: usize = 96;
 /// The highest level.
 pub const MAX_LEVEL: u8 = 2;
 
-/// SplitMix64's finaliser.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::common::rng::splitmix64 as mix;
 
 /// A number in `0..n` (`n > 0`) fixed by `seed` and the position (see the module docs).
 pub fn pick(seed: u64, pos: &Position, n: usize) -> usize {

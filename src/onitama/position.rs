@@ -9,6 +9,7 @@ use super::action::{Action, Slot};
 use super::card::Card;
 use super::error::OnitamaError;
 use super::square::{NEIGHBOUR, Player, Square, WallDir};
+use crate::common::rng::{GOLDEN_GAMMA, finalise};
 
 /// The five card places: A's slots 1 and 2, B's slots 1 and 2, and the side card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -293,12 +294,6 @@ impl Position {
     /// key, and the baseline AI's source of randomness.
     #[inline]
     pub fn hash_key(&self) -> u64 {
-        #[inline(always)]
-        fn mix(mut z: u64) -> u64 {
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
         let c = self.cards.map(|c| c.bits() as u64);
         let words = [
             self.generals[0] as u64 | (self.generals[1] as u64) << 25 | (self.wall as u64) << 50,
@@ -309,7 +304,7 @@ impl Position {
         ];
         let mut h = 0x006F_6E69_7461_6D61_u64;
         for w in words {
-            h = mix(h.wrapping_add(0x9E37_79B9_7F4A_7C15) ^ w);
+            h = finalise(h.wrapping_add(GOLDEN_GAMMA) ^ w);
         }
         h
     }

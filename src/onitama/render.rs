@@ -9,6 +9,7 @@ use std::fmt::Write;
 
 use super::position::{CardSlot, Piece, Position};
 use super::square::{Player, Square};
+use crate::common::svg::{Svg, escape};
 
 /// Five card patterns (`A1 A2 B1 B2 side`), 5 rows of 5 characters each.
 pub type Patterns = [[String; 5]; 5];
@@ -94,12 +95,6 @@ pub fn draw(pos: &Position, patterns: &Patterns, viewer: Player) -> String {
     out
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
 /// One card as a small grid at `(x, y)`, cells of `cell` pixels, with a caption.
 fn svg_card(out: &mut String, rows: &[String; 5], x: f64, y: f64, cell: f64, caption: &str) {
     let _ = write!(
@@ -141,10 +136,9 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
     let cell = 48.0;
     let (bx, by) = (24.0, 24.0);
     let (w, h) = (bx + 5.0 * cell + 250.0, by + 5.0 * cell + 52.0);
-    let mut s = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"#
-    );
-    let _ = write!(s, r##"<rect width="{w}" height="{h}" fill="#f4efe1"/>"##);
+    let mut doc = Svg::new(w, h);
+    doc.rect(0.0, 0.0, w, h, r##"fill="#f4efe1""##);
+    let s = doc.buffer();
     for r in 0..5u8 {
         for c in 0..5u8 {
             let sq = Square::new(r, c).expect("5x5");
@@ -210,8 +204,8 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
     let [a1, a2, b1, b2, side] = patterns;
     let small = 12.0;
     let cx0 = bx + 5.0 * cell + 24.0;
-    svg_card(&mut s, &rotate(b1), cx0, by, small, "B card 1");
-    svg_card(&mut s, &rotate(b2), cx0 + 72.0, by, small, "B card 2");
+    svg_card(s, &rotate(b1), cx0, by, small, "B card 1");
+    svg_card(s, &rotate(b2), cx0 + 72.0, by, small, "B card 2");
     let side_rows = match viewer {
         Player::A => side.clone(),
         Player::B => rotate(side),
@@ -221,29 +215,22 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
         Player::B => "side ▼",
     };
     svg_card(
-        &mut s,
+        s,
         &side_rows,
         cx0 + 148.0,
         by + 2.5 * cell - 30.0,
         small,
         arrow,
     );
-    svg_card(&mut s, a1, cx0, by + 5.0 * cell - 78.0, small, "A card 1");
-    svg_card(
-        &mut s,
-        a2,
-        cx0 + 72.0,
-        by + 5.0 * cell - 78.0,
-        small,
-        "A card 2",
-    );
+    svg_card(s, a1, cx0, by + 5.0 * cell - 78.0, small, "A card 1");
+    svg_card(s, a2, cx0 + 72.0, by + 5.0 * cell - 78.0, small, "A card 2");
     let _ = write!(
         s,
-        r##"<text x="{bx}" y="{:.1}" font-size="13" fill="#333">{}</text></svg>"##,
+        r##"<text x="{bx}" y="{:.1}" font-size="13" fill="#333">{}</text>"##,
         by + 5.0 * cell + 40.0,
         escape(caption)
     );
-    s
+    doc.finish()
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::hash::{BuildHasher, Hasher};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
+use super::enums::EnumClass;
 use super::interrupt::{interruptible, interruptible_or_raise, with_partial};
 use super::sim::AnyBot;
 use super::{describe, type_error};
@@ -374,7 +375,7 @@ impl PyGame {
             None => random_seed(),
             Some(s) if s.is_none() => random_seed(),
             Some(s) if s.is_instance_of::<PyInt>() && !s.is_instance_of::<PyBool>() => {
-                super::args::seed(s, "seed")?
+                super::convert::seed(s, "seed")?
             }
             Some(s) => return Err(type_error("seed", "an int or None", s)),
         };
@@ -538,10 +539,11 @@ impl PyGame {
         Ok((slf.get_type().getattr("from_json")?, (json,)))
     }
 
-    /// What the game waits for: 'roll', 'move' or 'over'.
+    /// What the game waits for: a `Phase` ('roll', 'move' or 'over'; a `str` enum).
     #[getter]
-    fn phase(&self) -> &'static str {
-        phase_name(self.game().phase())
+    fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        static PHASE: EnumClass = EnumClass::new("LudoGame.enums", "Phase");
+        PHASE.of(py, phase_name(self.game().phase()))
     }
 
     /// The position whose turn it is.
@@ -698,7 +700,7 @@ impl PyGame {
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Move> {
         let b = Bot::from_name(bot)?;
-        let seed = seed.map(|s| super::args::seed(s, "seed")).transpose()?;
+        let seed = seed.map(|s| super::convert::seed(s, "seed")).transpose()?;
         let g = *self.game();
         let mut rng = Rng::new(seed.unwrap_or(0));
         let choice = if b.searches() {
@@ -734,13 +736,13 @@ impl PyGame {
     fn autoplay(
         slf: &Bound<'_, Self>,
         bots: &Bound<'_, PyAny>,
-        seed: Option<&Bound<'_, PyAny>>,
+        seed: Option<super::convert::Seed>,
         max_rolls: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<char>> {
         let py = slf.py();
-        let seed = seed.map(|s| super::args::seed(s, "seed")).transpose()?;
+        let seed = seed.map(|s| s.0);
         let max_rolls = match max_rolls {
-            Some(m) => super::args::int_in(m, "max_rolls", 0, u64::MAX as i128)? as u64,
+            Some(m) => super::convert::int_in(m, "max_rolls", 0, u64::MAX as i128)? as u64,
             None => 100_000,
         };
         let (mut work, labels, seats) = {

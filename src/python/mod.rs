@@ -6,8 +6,9 @@ use pyo3::prelude::*;
 
 use crate::ludo::LudoError as CoreError;
 
-pub(crate) mod args;
+pub(crate) mod convert;
 mod cs162;
+pub(crate) mod enums;
 mod errors;
 mod game;
 pub(crate) mod interrupt;
@@ -20,7 +21,7 @@ mod core_module {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use super::args::InvalidArgumentError;
+    use super::convert::InvalidArgumentError;
     #[pymodule_export]
     use super::cs162::{LudoGame, Player};
     #[pymodule_export]

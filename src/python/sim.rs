@@ -5,7 +5,7 @@ use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
-use super::args::{int_in, seed as seed_arg};
+use super::convert::{int_in, seed as seed_arg};
 use super::describe;
 use super::game::PyGame;
 use super::interrupt::{interruptible, with_partial};
@@ -237,7 +237,7 @@ impl Simulation {
             None => 1,
         };
         if start.checked_add(count).is_none() {
-            return Err(super::args::InvalidArgumentError::new_err(format!(
+            return Err(super::convert::InvalidArgumentError::new_err(format!(
                 "start + count must not pass 2**64 - 1 (games are numbered by a 64-bit index): \
                  start {start}, count {count}"
             )));

@@ -350,7 +350,7 @@ fn wins_against(
     let play = |range: std::ops::Range<u64>| {
         let mut wins = 0;
         for i in range {
-            let mut rng = Rng::new(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut rng = Rng::new(seed ^ i.wrapping_mul(crate::common::rng::GOLDEN_GAMMA));
             let mut g = Game::new(Rules::CS162, &[0, 2], rng.next_u64()).unwrap();
             let mine: Seat = if i % 2 == 0 { 0 } else { 2 };
             while !g.is_over() {

@@ -1,7 +1,24 @@
-//! The seeded die. SplitMix64: tiny, fast, and the same sequence on every machine.
+//! SplitMix64, the one source of randomness of both games: tiny, fast, and the same
+//! sequence on every machine. [`Rng`] is the seeded generator (the Ludo die, the bots'
+//! choices); [`splitmix64`] is its output function on its own, a hash of one word (the
+//! Onitama position key and the AIs' seeded choices).
 
 /// SplitMix64's increment.
-const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+pub const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's finaliser: a bijective mix of all 64 bits.
+#[inline(always)]
+pub fn finalise(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The first output of a SplitMix64 generator seeded with `x` (`Rng::new(x).next_u64()`).
+#[inline(always)]
+pub fn splitmix64(x: u64) -> u64 {
+    finalise(x.wrapping_add(GOLDEN_GAMMA))
+}
 
 /// A deterministic random number generator; its whole state is one `u64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,10 +38,7 @@ impl Rng {
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        finalise(self.0)
     }
 
     /// A number in `0..n` (multiply-shift; the bias is below 2^-58 for n ≤ 64).

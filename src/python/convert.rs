@@ -1,0 +1,116 @@
+//! Python arguments to Rust values, the same strictness everywhere.
+//!
+//! Whole numbers are read strictly: an `int` (never a `bool`, a `float` or a string), inside
+//! a stated range. Out of range is an [`InvalidArgumentError`] (a `LudoError`, so a
+//! `ValueError`) naming the argument and its range, never Python's `OverflowError`.
+//!
+//! Methods take typed arguments: [`int_arg!`] declares a newtype for one named argument
+//! (`Seed`, `Threads`, ...) whose `FromPyObject` applies the range, so a `#[pymethods]`
+//! signature says what it accepts and PyO3 does the reading. Game-specific argument types
+//! (card specs, bot lists, ...) live next to that game's binding and build on the functions
+//! here.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt};
+
+use super::errors::LudoError;
+use super::type_error;
+
+pyo3::create_exception!(
+    LudoGame,
+    InvalidArgumentError,
+    LudoError,
+    "A number argument outside its range (a game count, a seed, a thread count, ...); the message names the argument and the range."
+);
+
+/// `value` as an int from `lo` to `hi`: a `TypeError` for anything but an `int`, an
+/// [`InvalidArgumentError`] naming `what` and the range for a value outside it.
+pub(crate) fn int_in(value: &Bound<'_, PyAny>, what: &str, lo: i128, hi: i128) -> PyResult<i128> {
+    if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
+        return Err(type_error(what, "an int", value));
+    }
+    match value.extract::<i128>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(InvalidArgumentError::new_err(format!(
+            "{what} must be an int from {} to {}, not {}",
+            show(lo),
+            show(hi),
+            value
+                .repr()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|_| "?".into())
+        ))),
+    }
+}
+
+/// A seed: any int from 0 to 2**64 - 1.
+pub(crate) fn seed(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    Ok(int_in(value, what, 0, u64::MAX as i128)? as u64)
+}
+
+/// `value` as a number of seconds: an `int` or a `float` (not a `bool`), finite, above 0
+/// and at most `max`. A `TypeError` for anything else, an [`InvalidArgumentError`] naming
+/// `what` for a value outside the range.
+#[allow(dead_code)] // the Onitama binding moves to it
+pub(crate) fn seconds_in(value: &Bound<'_, PyAny>, what: &str, max: f64) -> PyResult<f64> {
+    if value.is_instance_of::<PyBool>()
+        || !(value.is_instance_of::<PyFloat>() || value.is_instance_of::<PyInt>())
+    {
+        return Err(type_error(what, "a number of seconds", value));
+    }
+    match value.extract::<f64>() {
+        Ok(v) if v > 0.0 && v <= max => Ok(v),
+        _ => Err(InvalidArgumentError::new_err(format!(
+            "{what} must be a number of seconds above 0 and at most {max}, not {}",
+            value
+                .repr()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|_| "?".into())
+        ))),
+    }
+}
+
+/// Declares a typed whole-number argument: `int_arg!(Doc, Name, "name", u64, lo, hi)` makes
+/// `Name(pub u64)` whose `FromPyObject` is [`int_in`]`(value, "name", lo, hi)`.
+macro_rules! int_arg {
+    ($(#[$doc:meta])* $name:ident, $what:literal, $ty:ty, $lo:expr, $hi:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(crate) struct $name(pub $ty);
+
+        impl<'a, 'py> pyo3::FromPyObject<'a, 'py> for $name {
+            type Error = pyo3::PyErr;
+
+            fn extract(obj: pyo3::Borrowed<'a, 'py, pyo3::PyAny>) -> pyo3::PyResult<Self> {
+                let v = $crate::python::convert::int_in(&obj, $what, $lo as i128, $hi as i128)?;
+                Ok($name(v as $ty))
+            }
+        }
+    };
+}
+#[allow(unused_imports)] // used by the per-game bindings as they move to typed arguments
+pub(crate) use int_arg;
+
+int_arg!(
+    /// A `seed` argument: any int from 0 to 2**64 - 1.
+    Seed, "seed", u64, 0, u64::MAX
+);
+
+/// A range bound as people write it: powers of two near the 64-bit limits by name.
+fn show(v: i128) -> String {
+    if v == u64::MAX as i128 {
+        "2**64 - 1".into()
+    } else if v >= 1 << 20 && (v & (v - 1)) == 0 {
+        format!("2**{}", v.trailing_zeros())
+    } else {
+        let digits = v.unsigned_abs().to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        if v < 0 { format!("-{out}") } else { out }
+    }
+}
