@@ -48,6 +48,7 @@ from LudoGame._core import (
     __version__,
 )
 from LudoGame.enums import EventKind, Phase, Reason
+from LudoGame.events import Event, MoveEvent, RollEvent
 from LudoGame.sim import TournamentResult, simulate, tournament
 
 
@@ -61,6 +62,7 @@ def svg(game: Game | LudoGame) -> str:
 
 __all__ = [
     "ForeignPlayerError",
+    "Event",
     "EventKind",
     "Game",
     "GameOverError",
@@ -79,10 +81,12 @@ __all__ = [
     "LudoError",
     "LudoGame",
     "Move",
+    "MoveEvent",
     "NoGameError",
     "Phase",
     "Player",
     "Reason",
+    "RollEvent",
     "SimResult",
     "Simulation",
     "TournamentResult",

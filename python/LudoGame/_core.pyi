@@ -5,6 +5,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, SupportsIndex, TypeAlias, final
 
 from LudoGame.enums import Phase
+from LudoGame.events import MoveEvent, RollEvent
 
 __version__: str
 __all__ = [
@@ -288,8 +289,9 @@ class Game:
         """Every player's tokens' squares, in the rule set's own numbering."""
 
     @property
-    def history(self) -> list[dict[str, Any]]:
-        """Every roll and move so far, oldest first, with their effects."""
+    def history(self) -> list[RollEvent | MoveEvent]:
+        """Every roll and move so far, oldest first: `RollEvent`s and `MoveEvent`s (dicts with
+        typed attributes) with their effects."""
 
     def best_move(self, bot: str = "expectimax", seed: int | None = None) -> Move:
         """The move a built-in bot would play now (Ctrl-C stops a search)."""
@@ -299,8 +301,8 @@ class Game:
     ) -> str | None:
         """Play on with bots to the end; returns the winner. If it raises, nothing changed."""
 
-    def undo(self) -> None:
-        """Take back the last roll or move."""
+    def undo(self) -> RollEvent | MoveEvent:
+        """Take back the last roll or move; returns it (the history entry it removes)."""
 
     def copy(self) -> Game:
         """An independent copy of the game, with its history."""

@@ -1,8 +1,9 @@
-//! Values of the Python package's `str` enums (`Phase`, reasons, ...), made from Rust.
+//! Values of the Python package's own classes, made from Rust: the `str` enums (`Phase`,
+//! reasons, ...) and the history's event classes.
 //!
-//! The enums are plain Python classes (`enum.StrEnum` subclasses) defined in the package, so
-//! that they pickle, print and compare like any enum and equal their old string values. The
-//! binding imports each class once and calls it with the value.
+//! They are plain Python classes defined in the package (`enum.StrEnum` subclasses, `dict`
+//! subclasses), so that they pickle, print and compare like any enum or dict and equal the
+//! strings and dicts the API gave before. The binding imports each class once and calls it.
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -27,7 +28,15 @@ impl EnumClass {
 
     /// The member whose value is `value`.
     pub(crate) fn of<'py>(&self, py: Python<'py>, value: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.call(py, value)
+    }
+
+    /// The class called with one argument.
+    pub(crate) fn call<'py, A>(&self, py: Python<'py>, arg: A) -> PyResult<Bound<'py, PyAny>>
+    where
+        A: IntoPyObject<'py>,
+    {
         let class = self.class.import(py, self.module, self.name)?;
-        class.call1((value,))
+        class.call1((arg,))
     }
 }

@@ -279,7 +279,10 @@ impl PyGame {
         py: Python<'py>,
         before: &CoreGame,
         event: &Event,
-    ) -> PyResult<Bound<'py, PyDict>> {
+    ) -> PyResult<Bound<'py, PyAny>> {
+        static ROLL_EVENT: EnumClass = EnumClass::new("LudoGame.events", "RollEvent");
+        static MOVE_EVENT: EnumClass = EnumClass::new("LudoGame.events", "MoveEvent");
+        static KIND: EnumClass = EnumClass::new("LudoGame.enums", "EventKind");
         let d = PyDict::new(py);
         let r = before.rules();
         match *event {
@@ -289,7 +292,7 @@ impl PyGame {
                 result,
                 die,
             } => {
-                d.set_item("kind", "roll")?;
+                d.set_item("kind", KIND.of(py, "roll")?)?;
                 d.set_item("player", r.seat_labels[seat as usize])?;
                 d.set_item("value", value)?;
                 d.set_item("die", die)?;
@@ -308,7 +311,7 @@ impl PyGame {
                 extra_roll,
                 finished,
             } => {
-                d.set_item("kind", "move")?;
+                d.set_item("kind", KIND.of(py, "move")?)?;
                 d.set_item("player", r.seat_labels[mv.seat as usize])?;
                 d.set_item("move", before.move_name(&mv))?;
                 d.set_item("roll", mv.roll)?;
@@ -342,7 +345,10 @@ impl PyGame {
                 d.set_item("finished", finished)?;
             }
         }
-        Ok(d)
+        match event {
+            Event::Roll { .. } => ROLL_EVENT.call(py, d),
+            Event::Move { .. } => MOVE_EVENT.call(py, d),
+        }
     }
 }
 
@@ -673,19 +679,13 @@ impl PyGame {
         Ok(d)
     }
 
-    /// Every roll and move so far, oldest first, as dicts with their effects.
+    /// Every roll and move so far, oldest first: `RollEvent`s and `MoveEvent`s (dicts with
+    /// typed attributes) with their effects.
     #[getter]
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let list = PyList::empty(py);
-        let mut before = *self.record.start();
-        let mut replay = GameRecord::new(before);
-        for event in self.record.events() {
-            list.append(self.event_dict(py, &before, event)?)?;
-            match *event {
-                Event::Roll { value, die, .. } => replay.roll((!die).then_some(value))?,
-                Event::Move { mv, .. } => replay.play(mv)?,
-            };
-            before = *replay.game();
+        for (before, event) in &self.record.past {
+            list.append(self.event_dict(py, before, event)?)?;
         }
         Ok(list)
     }
@@ -807,12 +807,12 @@ impl PyGame {
         Ok(me.game().winner().map(|s| me.label(s)))
     }
 
-    /// Take back the last roll or move.
-    fn undo(&mut self) -> PyResult<()> {
-        self.record
-            .undo()
-            .map(|_| ())
-            .ok_or_else(|| CoreError::IllegalMove("nothing to undo".to_owned()).into())
+    /// Take back the last roll or move; returns it (the history entry it removes).
+    fn undo<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let Some(event) = self.record.undo() else {
+            return Err(CoreError::IllegalMove("nothing to undo".to_owned()).into());
+        };
+        self.event_dict(py, self.record.game(), &event)
     }
 
     /// An independent copy of the game, with its history.
