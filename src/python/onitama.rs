@@ -18,18 +18,12 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use super::errors::{IllegalActionError, OnitamaGameOverError};
 use super::interrupt::{interruptible, interruptible_or_raise, with_partial};
 use super::{describe, type_error};
-use crate::onitama::render::{self, Patterns};
+use crate::onitama::game::DEFAULT_PLIES;
 use crate::onitama::{
-    Action, Ai, Answer, Card, CardSlot, EndReason, GameRecord, InvalidAnswer, Limits, OnitamaError,
-    Player, Position, SETUPS, STANDARD_CARDS, SearchInfo, Status, WinKind, find_setup, judge,
-    perft_until, play_match,
+    Action, Ai, Answer, Card, CardSlot, EndReason, Game, GameRecord, InvalidAnswer, Limits,
+    OnitamaError, Outcome, Player, Position, SETUPS, STANDARD_CARDS, SearchInfo, perft_until,
+    play_match,
 };
-
-/// The `format` field of a game's JSON.
-const JSON_FORMAT: &str = "ludogame-onitama/1";
-
-/// Setup 22's board and cards: the default of `Onitama()` (the README's start board).
-const DEFAULT_SETUP: &str = "case22";
 
 /// A `str` argument (a lone surrogate becomes U+FFFD and then fails the engine's checks).
 fn str_arg(obj: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<String> {
@@ -168,17 +162,6 @@ fn setup_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
         return Ok(obj.str()?.to_string_lossy().into_owned());
     }
     str_arg(obj, "setup", "an int or str setup id")
-}
-
-fn result_reason(pos: &Position) -> Option<&'static str> {
-    match pos.status() {
-        Status::Ongoing => None,
-        Status::Tie => Some("ply_limit"),
-        Status::Won { by, .. } => Some(match by {
-            WinKind::Base => "base_reached",
-            WinKind::Capture => "general_captured",
-        }),
-    }
 }
 
 fn letter(p: Player) -> String {
@@ -380,75 +363,12 @@ fn actions_list(actions: &[Action]) -> Vec<PyAction> {
 #[pyclass(module = "LudoGame.onitama", name = "Onitama")]
 #[derive(Clone)]
 pub struct PyOnitama {
-    start: Position,
-    history: Vec<(Position, Action)>,
-    pos: Position,
-    /// The rows each card is drawn with (the first given pattern of each card).
-    patterns: Vec<(Card, [String; 5])>,
-    setup: Option<&'static str>,
+    game: Game,
 }
 
 impl PyOnitama {
-    fn from_position(
-        pos: Position,
-        patterns: Vec<(Card, [String; 5])>,
-        setup: Option<&'static str>,
-    ) -> PyOnitama {
-        let mut unique: Vec<(Card, [String; 5])> = Vec::new();
-        for (c, rows) in patterns {
-            if !unique.iter().any(|(u, _)| *u == c) {
-                unique.push((c, rows));
-            }
-        }
-        PyOnitama {
-            start: pos,
-            history: Vec::new(),
-            pos,
-            patterns: unique,
-            setup,
-        }
-    }
-
-    fn from_setup(id: &str, max_plies: Option<u16>) -> PyResult<PyOnitama> {
-        let s = find_setup(id)?;
-        let patterns = s
-            .card_values()
-            .into_iter()
-            .zip(s.cards)
-            .map(|(c, rows)| (c, rows.map(str::to_owned)))
-            .collect();
-        Ok(PyOnitama::from_position(
-            s.position(max_plies),
-            patterns,
-            Some(s.id),
-        ))
-    }
-
     pub(crate) fn position(&self) -> &Position {
-        &self.pos
-    }
-
-    fn rows_of(&self, card: Card) -> [String; 5] {
-        self.patterns
-            .iter()
-            .find(|(c, _)| *c == card)
-            .map_or_else(|| card.rows(), |(_, r)| r.clone())
-    }
-
-    fn patterns_of(&self, pos: &Position) -> Patterns {
-        CardSlot::ALL.map(|slot| self.rows_of(pos.card(slot)))
-    }
-
-    /// `pos`'s notation with this game's card drawings.
-    fn notation_of(&self, pos: &Position) -> String {
-        pos.to_notation_drawn(&self.patterns_of(pos))
-    }
-
-    fn make(&mut self, action: Action) -> PyResult<()> {
-        let before = self.pos;
-        self.pos.play(action)?;
-        self.history.push((before, action));
-        Ok(())
+        self.game.position()
     }
 
     /// Run a built-in AI on the game's current position. The game is not borrowed during
@@ -466,7 +386,7 @@ impl PyOnitama {
         let level = level.map_or(Ok(2), level_arg)?;
         let seed = seed.map_or(Ok(0), seed_arg)?;
         let (limits, _) = search_limits(time, nodes, depth)?;
-        let pos = borrow_game(slf)?.pos;
+        let pos = *borrow_game(slf)?.position();
         if pos.is_over() {
             return Err(game_over(&pos));
         }
@@ -476,7 +396,7 @@ impl PyOnitama {
     }
 
     fn contract_args<'py>(&self, py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyTuple>> {
-        let p = self.patterns_of(pos);
+        let p = self.game.patterns_of(pos);
         let card = |i: usize| p[i].to_vec();
         (
             letter(pos.side()),
@@ -585,17 +505,7 @@ fn borrow_game<'py>(game: &Bound<'py, PyOnitama>) -> PyResult<PyRef<'py, PyOnita
 }
 
 fn game_over(pos: &Position) -> PyErr {
-    let why = match pos.status() {
-        Status::Won { winner, by } => format!(
-            "player {winner} won by {}",
-            match by {
-                WinKind::Base => "reaching the base",
-                WinKind::Capture => "capturing the general",
-            }
-        ),
-        _ => "no plies are left (a tie)".to_owned(),
-    };
-    OnitamaError::GameOver(why).into()
+    crate::onitama::game::game_over(pos).into()
 }
 
 #[pymethods]
@@ -611,31 +521,19 @@ impl PyOnitama {
         to_move: Option<&Bound<'_, PyAny>>,
         max_plies: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyOnitama> {
-        let default = find_setup(DEFAULT_SETUP)?;
-        let rows: Vec<String> = match board {
-            Some(b) if !b.is_none() => board_arg(b)?,
-            _ => default.board.iter().map(|s| s.to_string()).collect(),
-        };
-        let cards: Vec<(Card, [String; 5])> = match cards {
-            Some(c) if !c.is_none() => cards_arg(c)?,
-            _ => default
-                .card_values()
-                .into_iter()
-                .zip(default.cards)
-                .map(|(c, r)| (c, r.map(str::to_owned)))
-                .collect(),
-        };
+        let rows = board.filter(|b| !b.is_none()).map(board_arg).transpose()?;
+        let cards = cards.filter(|c| !c.is_none()).map(cards_arg).transpose()?;
         let side = match to_move {
             Some(p) if !p.is_none() => player_arg(p, "to_move")?,
             _ => Player::A,
         };
         let plies = match max_plies {
             Some(n) if !n.is_none() => plies_arg(n, "max_plies")?,
-            _ => 20,
+            _ => DEFAULT_PLIES,
         };
-        let values: [Card; 5] = std::array::from_fn(|i| cards[i].0);
-        let pos = Position::from_rows(&rows, values, side, plies)?;
-        Ok(PyOnitama::from_position(pos, cards, None))
+        Ok(PyOnitama {
+            game: Game::from_parts(rows, cards, side, plies)?,
+        })
     }
 
     /// A coursework setup by id: 11, 12, 13, 21, 22, 23, 1-5 (the Part 1 cases), or a
@@ -649,7 +547,9 @@ impl PyOnitama {
             Some(n) if !n.is_none() => Some(plies_arg(n, "max_plies")?),
             _ => None,
         };
-        PyOnitama::from_setup(&id, plies)
+        Ok(PyOnitama {
+            game: Game::from_setup(&id, plies)?,
+        })
     }
 
     /// The ids of every setup, as `setup` accepts them ('1', ..., '23', 'aitest1_A', ...).
@@ -664,13 +564,13 @@ impl PyOnitama {
     /// The setup this game started from ('case21', ...), or None.
     #[getter]
     fn setup_id(&self) -> Option<&'static str> {
-        self.setup
+        self.game.setup()
     }
 
     /// The board: 5 strings, row a first ('A' 'a' 'B' 'b' 'W', space for empty).
     #[getter]
     fn board(&self) -> Vec<String> {
-        self.pos.board_rows().to_vec()
+        self.game.position().board_rows().to_vec()
     }
 
     /// The five cards {'A1', 'A2', 'B1', 'B2', 'side'} in their holders' view.
@@ -678,8 +578,8 @@ impl PyOnitama {
     fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for slot in CardSlot::ALL {
-            let card = self.pos.card(slot);
-            let rows = self.rows_of(card);
+            let card = self.game.position().card(slot);
+            let rows = self.game.rows_of(card);
             d.set_item(slot.name(), PyCard { card, rows })?;
         }
         Ok(d)
@@ -688,29 +588,29 @@ impl PyOnitama {
     /// The player to move: 'A' or 'B'.
     #[getter]
     fn turn(&self) -> String {
-        letter(self.pos.side())
+        letter(self.game.position().side())
     }
 
     /// Plies left, counting the coming one (the AI contract's `turn` argument); 0 once
     /// nobody may move any more.
     #[getter]
     fn plies_left(&self) -> u16 {
-        self.pos.plies_left()
+        self.game.position().plies_left()
     }
 
     /// The actions played so far, oldest first.
     #[getter]
     fn actions(&self) -> Vec<PyAction> {
-        self.history
-            .iter()
-            .map(|&(_, inner)| PyAction { inner })
+        self.game
+            .actions()
+            .map(|inner| PyAction { inner })
             .collect()
     }
 
     /// Every legal action now (empty once the game is over), in generator order.
     #[getter]
     fn legal_actions(&self) -> Vec<PyAction> {
-        actions_list(self.pos.legal_actions().as_slice())
+        actions_list(&self.game.legal_actions())
     }
 
     /// Play an action: an `Action`, its text ('1 e2 d3 u'), or an AI answer tuple
@@ -730,7 +630,7 @@ impl PyOnitama {
         } else {
             PyAction::parse(action)?
         };
-        self.make(a)?;
+        self.game.play(a)?;
         Ok(PyAction { inner: a })
     }
 
@@ -748,65 +648,48 @@ impl PyOnitama {
         let from = str_arg(move_from, "move_from", "a str")?;
         let to = str_arg(move_to, "move_to", "a str")?;
         let wall = str_arg(wall_dir, "wall_dir", "a str")?;
-        match judge(&self.pos, card, &from, &to, &wall) {
+        match self.game.judge(card, &from, &to, &wall) {
             Ok(inner) => Ok(PyAction { inner }),
-            Err(InvalidAnswer::GameOver) => Err(game_over(&self.pos)),
+            Err(InvalidAnswer::GameOver) => Err(self.game.game_over_error().into()),
             Err(reason) => Err(IllegalActionError::new_err(reason.to_string())),
         }
     }
 
     /// Take back the last action; returns it.
     fn undo(&mut self) -> PyResult<PyAction> {
-        let (before, inner) = self.history.pop().ok_or(OnitamaError::NothingToUndo)?;
-        self.pos = before;
-        Ok(PyAction { inner })
+        Ok(PyAction {
+            inner: self.game.undo()?,
+        })
     }
 
     /// Is the game over (won, or no plies left)?
     fn is_over(&self) -> bool {
-        self.pos.is_over()
+        self.game.position().is_over()
     }
 
     /// The winner, 'A' or 'B', or None (still playing, or a tie).
     #[getter]
     fn winner(&self) -> Option<String> {
-        match self.pos.status() {
-            Status::Won { winner, .. } => Some(letter(winner)),
-            _ => None,
-        }
+        self.game.outcome().and_then(Outcome::winner).map(letter)
     }
 
     /// How the game ended: 'base_reached', 'general_captured', 'ply_limit' (a tie), or
     /// None while it goes on.
     #[getter]
     fn result_reason(&self) -> Option<&'static str> {
-        result_reason(&self.pos)
+        self.game.outcome().map(Outcome::reason)
     }
 
     /// A sentence on where the game stands, e.g. 'Player A to move, 20 plies left.'.
     #[getter]
     fn status(&self) -> String {
-        match self.pos.status() {
-            Status::Ongoing => format!(
-                "Player {} to move, {} plies left.",
-                self.pos.side(),
-                self.pos.plies_left()
-            ),
-            Status::Tie => "The game is tied: no plies are left.".to_owned(),
-            Status::Won { winner, by } => format!(
-                "Player {winner} won by {}.",
-                match by {
-                    WinKind::Base => "reaching the opponent's military base",
-                    WinKind::Capture => "capturing the opponent's general",
-                }
-            ),
-        }
+        self.game.status_text()
     }
 
     /// The arguments an AI is called with now: (current_player, board, cardA1, cardA2,
     /// cardB1, cardB2, side_card, turn).
     fn ai_arguments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        self.contract_args(py, &self.pos)
+        self.contract_args(py, self.game.position())
     }
 
     /// The action a built-in AI plays now (see `OnitamaAI`): level 0 random, 1 the
@@ -870,7 +753,7 @@ impl PyOnitama {
                 .into());
             }
         };
-        let pos = borrow_game(slf)?.pos;
+        let pos = *borrow_game(slf)?.position();
         interruptible_or_raise(py, move |stop| perft_until(&pos, depth, stop))?
             .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("perft was interrupted"))
     }
@@ -881,7 +764,7 @@ impl PyOnitama {
     /// drawn (a space as '_', '_' '%' '/' quotes, backslash and non-ASCII as %XX), so that
     /// `from_notation` gives back the same cards, drawn the same way.
     fn to_notation(&self) -> String {
-        self.notation_of(&self.pos)
+        self.game.to_notation()
     }
 
     /// A game starting at a position written by `to_notation` (no history), its cards
@@ -889,107 +772,28 @@ impl PyOnitama {
     #[staticmethod]
     fn from_notation(text: &Bound<'_, PyAny>) -> PyResult<PyOnitama> {
         let t = str_arg(text, "notation", "a str")?;
-        let (pos, drawings) = Position::from_notation_drawn(&t)?;
-        let patterns = CardSlot::ALL
-            .iter()
-            .zip(drawings)
-            .map(|(slot, rows)| (pos.card(*slot), rows))
-            .collect();
-        Ok(PyOnitama::from_position(pos, patterns, None))
+        Ok(PyOnitama {
+            game: Game::from_notation(&t)?,
+        })
     }
 
     /// The whole game (start, setup, card drawings, every action) as a JSON string.
-    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
-        let d = PyDict::new(py);
-        d.set_item("format", JSON_FORMAT)?;
-        d.set_item("setup", self.setup)?;
-        d.set_item("start", self.notation_of(&self.start))?;
-        let actions: Vec<String> = self.history.iter().map(|(_, a)| a.to_string()).collect();
-        d.set_item("actions", actions)?;
-        let patterns: Vec<Vec<String>> = self.patterns.iter().map(|(_, r)| r.to_vec()).collect();
-        d.set_item("patterns", patterns)?;
-        d.set_item("position", self.to_notation())?;
-        py.import("json")?.call_method1("dumps", (d,))?.extract()
+    fn to_json(&self) -> String {
+        self.game.to_json()
     }
 
     /// A game read from `to_json`'s output: the actions are replayed and checked, and a
     /// `setup` id whose position is not the JSON's `start` (its ply limit aside) is refused.
     #[staticmethod]
-    fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<PyOnitama> {
-        let bad = |m: &str| -> PyErr { OnitamaError::BadNotation(m.to_owned()).into() };
+    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyOnitama> {
         let t = str_arg(text, "JSON text", "a str")?;
-        let value = py
-            .import("json")?
-            .call_method1("loads", (t,))
-            .map_err(|e| bad(&format!("the text is not JSON ({e})")))?;
-        let d = value
-            .cast::<PyDict>()
-            .map_err(|_| bad("a game's JSON must be an object"))?;
-        let field = |name: &str| -> PyResult<Bound<'_, PyAny>> {
-            d.get_item(name)?
-                .ok_or_else(|| bad(&format!("the JSON has no field '{name}'")))
-        };
-        let string = |name: &str| -> PyResult<String> {
-            field(name)?
-                .extract::<String>()
-                .map_err(|_| bad(&format!("the JSON's '{name}' is not a string")))
-        };
-        if string("format")? != JSON_FORMAT {
-            return Err(bad(&format!("the JSON is not in format '{JSON_FORMAT}'")));
-        }
-        let (start, start_drawings) = Position::from_notation_drawn(&string("start")?)?;
-        let setup = match field("setup")? {
-            v if v.is_none() => None,
-            v => {
-                let id = v
-                    .extract::<String>()
-                    .map_err(|_| bad("the JSON's 'setup' is not a string or null"))?;
-                let s = find_setup(&id)?;
-                // A setup game may have another ply limit (`Onitama.setup(21, max_plies=30)`).
-                if s.position(Some(start.plies_left())) != start {
-                    return Err(bad(&format!(
-                        "the JSON's setup '{}' does not start at its 'start' position ({})",
-                        s.id,
-                        s.position(Some(start.plies_left())).to_notation()
-                    )));
-                }
-                Some(s.id)
-            }
-        };
-        let mut patterns = Vec::new();
-        let raw: Vec<Vec<String>> = field("patterns")?
-            .extract()
-            .map_err(|_| bad("the JSON's 'patterns' is not a list of lists of strings"))?;
-        for rows in raw {
-            let card = Card::parse(&rows)?;
-            let rows: [String; 5] = rows.try_into().expect("Card::parse checked 5 rows");
-            patterns.push((card, rows));
-        }
-        // Drawings in the start's notation, for cards the patterns do not draw.
-        for (slot, rows) in CardSlot::ALL.iter().zip(start_drawings) {
-            patterns.push((start.card(*slot), rows));
-        }
-        let actions: Vec<String> = field("actions")?
-            .extract()
-            .map_err(|_| bad("the JSON's 'actions' is not a list of strings"))?;
-        let mut game = PyOnitama::from_position(start, patterns, setup);
-        for a in actions {
-            let a: Action = a.parse()?;
-            game.make(a)?;
-        }
-        if let Ok(p) = string("position")
-            && Position::from_notation(&p).ok() != Some(game.pos)
-        {
-            return Err(bad(
-                "replaying the actions does not reach the JSON's position",
-            ));
-        }
-        Ok(game)
+        Ok(PyOnitama {
+            game: Game::from_json(&t)?,
+        })
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        let py = slf.py();
-        let json = borrow_game(slf)?.to_json(py)?;
+        let json = borrow_game(slf)?.to_json();
         Ok((slf.get_type().getattr("from_json")?, (json,)))
     }
 
@@ -1008,9 +812,10 @@ impl PyOnitama {
 
     /// Games are equal when their current positions are (history and drawings aside).
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<PyOnitama>()
-            .is_ok_and(|o| o.try_borrow().is_ok_and(|o| o.pos == self.pos))
+        other.cast::<PyOnitama>().is_ok_and(|o| {
+            o.try_borrow()
+                .is_ok_and(|o| o.game.position() == self.game.position())
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -1023,28 +828,19 @@ impl PyOnitama {
     fn draw(&self, player: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
         let viewer = match player {
             Some(p) if !p.is_none() => player_arg(p, "player")?,
-            _ => self.pos.side(),
+            _ => self.game.position().side(),
         };
-        Ok(render::draw(
-            &self.pos,
-            &self.patterns_of(&self.pos),
-            viewer,
-        ))
+        Ok(self.game.draw(viewer))
     }
 
     /// The drawing of `draw()`.
     fn __str__(&self) -> String {
-        render::draw(&self.pos, &self.patterns_of(&self.pos), self.pos.side())
+        self.game.draw(self.game.position().side())
     }
 
     /// The position as an SVG image (shown by Jupyter notebooks).
     fn _repr_svg_(&self) -> String {
-        render::svg(
-            &self.pos,
-            &self.patterns_of(&self.pos),
-            self.pos.side(),
-            &self.status(),
-        )
+        self.game.svg()
     }
 }
 
@@ -1266,7 +1062,7 @@ impl PyMatchRecord {
     /// or was given with actions already played.
     #[getter]
     fn setup(&self) -> Option<&'static str> {
-        self.start.setup
+        self.start.game.setup()
     }
 
     /// The start position's notation.
@@ -1278,7 +1074,7 @@ impl PyMatchRecord {
     /// The final position's notation.
     #[getter]
     fn end(&self) -> String {
-        self.start.notation_of(&self.end)
+        self.start.game.notation_of(&self.end)
     }
 
     /// Every accepted action, in order.
@@ -1360,7 +1156,7 @@ impl PyMatchRecord {
     fn game(&self) -> PyResult<PyOnitama> {
         let mut g = self.start.clone();
         for &a in &self.actions {
-            g.make(a)?;
+            g.game.play(a)?;
         }
         Ok(g)
     }
@@ -1368,7 +1164,10 @@ impl PyMatchRecord {
     fn __repr__(&self) -> String {
         format!(
             "MatchRecord(setup={}, winner={}, reason='{}', plies={})",
-            self.start.setup.map_or("None".into(), |s| format!("'{s}'")),
+            self.start
+                .game
+                .setup()
+                .map_or("None".into(), |s| format!("'{s}'")),
             self.winner.map_or("None".into(), |p| format!("'{p}'")),
             self.reason,
             self.plies
@@ -1456,18 +1255,15 @@ pub fn onitama_play_match<'py>(
     };
     let start = match setup {
         Some(g) if g.is_instance_of::<PyOnitama>() => {
-            let game = borrow_game(g.cast::<PyOnitama>()?)?.clone();
-            let pos = game.pos;
-            // The setup's id only names a game still at its start.
-            let setup = game.setup.filter(|_| game.history.is_empty());
-            PyOnitama::from_position(
-                plies.map_or(pos, |n| pos.with_plies_left(n)),
-                game.patterns,
-                setup,
-            )
+            let game = borrow_game(g.cast::<PyOnitama>()?)?.game.match_start(plies);
+            PyOnitama { game }
         }
-        Some(id) if !id.is_none() => PyOnitama::from_setup(&setup_id_arg(id)?, plies)?,
-        _ => PyOnitama::from_setup("21", plies)?,
+        Some(id) if !id.is_none() => PyOnitama {
+            game: Game::from_setup(&setup_id_arg(id)?, plies)?,
+        },
+        _ => PyOnitama {
+            game: Game::from_setup("21", plies)?,
+        },
     };
     let budget = match time_budget {
         Some(t) if !t.is_none() => Some(Duration::from_secs_f64(seconds_arg(t, "time_budget")?)),
@@ -1531,7 +1327,7 @@ pub fn onitama_play_match<'py>(
         answer
     };
     let record: GameRecord = play_match(
-        &start.pos,
+        start.game.position(),
         |p: &Position| call(Player::A, p),
         |p: &Position| call(Player::B, p),
     );
