@@ -44,8 +44,8 @@ pub use game::{Drawing, Game, Outcome};
 pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake, perft_until};
 pub use position::{CardSlot, Piece, Position, Status, Undo, WinKind};
 pub use referee::{
-    Answer, EndReason, GameRecord, GameResult, InvalidAnswer, PawnChoice, judge, judge_pawn,
-    judge_wall, play_match,
+    AiFailure, Answer, EndReason, GameRecord, GameResult, InvalidAnswer, MatchConfig, PawnChoice,
+    judge, judge_pawn, judge_wall, play_match, play_refereed,
 };
 pub use setups::{SETUPS, Setup, find_setup};
 pub use square::{Player, Square, WallDir};

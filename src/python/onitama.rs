@@ -9,7 +9,7 @@
 
 use std::cell::RefCell;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -20,9 +20,9 @@ use super::interrupt::{interruptible, interruptible_or_raise, with_partial};
 use super::{describe, type_error};
 use crate::onitama::game::DEFAULT_PLIES;
 use crate::onitama::{
-    Action, Ai, Answer, Card, CardSlot, EndReason, Game, GameRecord, InvalidAnswer, Limits,
-    OnitamaError, Outcome, Player, Position, SETUPS, STANDARD_CARDS, SearchInfo, perft_until,
-    play_match,
+    Action, Ai, AiFailure, Answer, Card, CardSlot, EndReason, Game, GameRecord, InvalidAnswer,
+    Limits, MatchConfig, OnitamaError, Outcome, Player, Position, SETUPS, STANDARD_CARDS,
+    SearchInfo, perft_until, play_refereed,
 };
 
 /// A `str` argument (a lone surrogate becomes U+FFFD and then fails the engine's checks).
@@ -394,22 +394,27 @@ impl PyOnitama {
         interruptible_or_raise(py, move |stop| ai.analyse_until(&pos, stop))?
             .ok_or_else(|| game_over(&pos))
     }
+}
 
-    fn contract_args<'py>(&self, py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyTuple>> {
-        let p = self.game.patterns_of(pos);
-        let card = |i: usize| p[i].to_vec();
-        (
-            letter(pos.side()),
-            pos.board_rows().to_vec(),
-            card(0),
-            card(1),
-            card(2),
-            card(3),
-            card(4),
-            pos.plies_left(),
-        )
-            .into_pyobject(py)
-    }
+/// The arguments an AI is called with in `pos`, its cards drawn as in `game`.
+fn contract_args<'py>(
+    py: Python<'py>,
+    game: &Game,
+    pos: &Position,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let p = game.patterns_of(pos);
+    let card = |i: usize| p[i].to_vec();
+    (
+        letter(pos.side()),
+        pos.board_rows().to_vec(),
+        card(0),
+        card(1),
+        card(2),
+        card(3),
+        card(4),
+        pos.plies_left(),
+    )
+        .into_pyobject(py)
 }
 
 fn search_limits(
@@ -689,7 +694,7 @@ impl PyOnitama {
     /// The arguments an AI is called with now: (current_player, board, cardA1, cardA2,
     /// cardB1, cardB2, side_card, turn).
     fn ai_arguments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        self.contract_args(py, self.game.position())
+        contract_args(py, &self.game, self.game.position())
     }
 
     /// The action a built-in AI plays now (see `OnitamaAI`): level 0 random, 1 the
@@ -1045,15 +1050,8 @@ impl PyAi {
 /// why the game ended.
 #[pyclass(module = "LudoGame.onitama", name = "OnitamaMatchRecord", frozen)]
 pub struct PyMatchRecord {
-    start: PyOnitama,
-    actions: Vec<Action>,
-    winner: Option<Player>,
-    reason: &'static str,
-    detail: String,
-    by: Option<Player>,
-    answer: Option<(i64, String, String, String)>,
-    plies: u32,
-    end: Position,
+    start: Game,
+    record: GameRecord,
 }
 
 #[pymethods]
@@ -1062,7 +1060,7 @@ impl PyMatchRecord {
     /// or was given with actions already played.
     #[getter]
     fn setup(&self) -> Option<&'static str> {
-        self.start.game.setup()
+        self.start.setup()
     }
 
     /// The start position's notation.
@@ -1074,29 +1072,30 @@ impl PyMatchRecord {
     /// The final position's notation.
     #[getter]
     fn end(&self) -> String {
-        self.start.game.notation_of(&self.end)
+        self.start.notation_of(&self.record.end)
     }
 
     /// Every accepted action, in order.
     #[getter]
     fn actions(&self) -> Vec<PyAction> {
-        actions_list(&self.actions)
+        actions_list(&self.record.actions)
     }
 
     /// The winner, 'A' or 'B', or None for a tie.
     #[getter]
     fn winner(&self) -> Option<String> {
-        self.winner.map(letter)
+        self.record.winner().map(letter)
     }
 
     /// 'A won', 'B won' or 'tie' ('interrupted' for the partial record of an interrupted
     /// match).
     #[getter]
     fn result(&self) -> String {
-        if self.reason == INTERRUPTED {
-            return INTERRUPTED.to_owned();
+        if self.record.reason == EndReason::Interrupted {
+            return self.record.reason.name().to_owned();
         }
-        self.winner
+        self.record
+            .winner()
             .map_or_else(|| "tie".to_owned(), |p| format!("{p} won"))
     }
 
@@ -1107,32 +1106,44 @@ impl PyMatchRecord {
     /// `Interrupted` exception carries (the game was not finished).
     #[getter]
     fn reason(&self) -> &'static str {
-        self.reason
+        self.record.reason.name()
     }
 
     /// What went wrong, for the last three reasons: the referee's message, the exception,
     /// or the time taken ('' otherwise).
     #[getter]
-    fn detail(&self) -> &str {
-        &self.detail
+    fn detail(&self) -> String {
+        self.record.reason.detail()
     }
 
     /// The player whose AI failed ('A' or 'B'), or None.
     #[getter]
     fn failed(&self) -> Option<String> {
-        self.by.map(letter)
+        self.record.reason.failed_by().map(letter)
     }
 
     /// The rejected answer of an 'invalid_move' game, as given (None otherwise).
     #[getter]
     fn invalid_answer(&self) -> Option<(i64, String, String, String)> {
-        self.answer.clone()
+        match &self.record.reason {
+            EndReason::InvalidAnswer {
+                answer:
+                    Answer::Move {
+                        card,
+                        from,
+                        to,
+                        wall,
+                    },
+                ..
+            } => Some((*card, from.clone(), to.clone(), wall.clone())),
+            _ => None,
+        }
     }
 
     /// Plies started: the accepted ones, plus a final failing one.
     #[getter]
     fn plies(&self) -> u32 {
-        self.plies
+        self.record.plies
     }
 
     /// Points by player: 2 a win, 1 a tie, 0 a loss (0 each for an interrupted match).
@@ -1140,13 +1151,7 @@ impl PyMatchRecord {
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for p in Player::BOTH {
-            let pts = match self.winner {
-                None if self.reason == INTERRUPTED => 0,
-                None => 1,
-                Some(w) if w == p => 2,
-                Some(_) => 0,
-            };
-            d.set_item(letter(p), pts)?;
+            d.set_item(letter(p), self.record.points(p))?;
         }
         Ok(d)
     }
@@ -1154,29 +1159,27 @@ impl PyMatchRecord {
     /// The game replayed: an `Onitama` at the final position, with every action in its
     /// history.
     fn game(&self) -> PyResult<PyOnitama> {
-        let mut g = self.start.clone();
-        for &a in &self.actions {
-            g.game.play(a)?;
+        let mut game = self.start.clone();
+        for &a in &self.record.actions {
+            game.play(a)?;
         }
-        Ok(g)
+        Ok(PyOnitama { game })
     }
 
     fn __repr__(&self) -> String {
         format!(
             "MatchRecord(setup={}, winner={}, reason='{}', plies={})",
             self.start
-                .game
                 .setup()
                 .map_or("None".into(), |s| format!("'{s}'")),
-            self.winner.map_or("None".into(), |p| format!("'{p}'")),
-            self.reason,
-            self.plies
+            self.record
+                .winner()
+                .map_or("None".into(), |p| format!("'{p}'")),
+            self.record.reason.name(),
+            self.record.plies
         )
     }
 }
-
-/// The reason of an interrupted match's partial record.
-const INTERRUPTED: &str = "interrupted";
 
 /// An AI as given to the referee.
 enum Contestant<'py> {
@@ -1194,12 +1197,6 @@ impl<'py> Contestant<'py> {
             Err(type_error(what, "a callable AI", obj))
         }
     }
-}
-
-/// Why a player's ply failed, beyond what the engine's record says.
-enum Failure {
-    WrongType(String),
-    Timeout(String),
 }
 
 /// Read a Python AI's answer: a tuple or list (card, move_from, move_to, wall_dir) of an
@@ -1255,130 +1252,54 @@ pub fn onitama_play_match<'py>(
     };
     let start = match setup {
         Some(g) if g.is_instance_of::<PyOnitama>() => {
-            let game = borrow_game(g.cast::<PyOnitama>()?)?.game.match_start(plies);
-            PyOnitama { game }
+            borrow_game(g.cast::<PyOnitama>()?)?.game.match_start(plies)
         }
-        Some(id) if !id.is_none() => PyOnitama {
-            game: Game::from_setup(&setup_id_arg(id)?, plies)?,
-        },
-        _ => PyOnitama {
-            game: Game::from_setup("21", plies)?,
-        },
+        Some(id) if !id.is_none() => Game::from_setup(&setup_id_arg(id)?, plies)?,
+        _ => Game::from_setup("21", plies)?,
     };
-    let budget = match time_budget {
+    let time_budget = match time_budget {
         Some(t) if !t.is_none() => Some(Duration::from_secs_f64(seconds_arg(t, "time_budget")?)),
         _ => None,
     };
-    let failures: RefCell<[Option<Failure>; 2]> = RefCell::new([None, None]);
-    let interrupt: RefCell<Option<PyErr>> = RefCell::new(None);
+    let config = MatchConfig {
+        max_plies: plies,
+        time_budget,
+    };
     // A Ctrl-C (or any other BaseException that is not an Exception, raised by a Python
     // AI) is not the mover's failure: it ends the match and is raised again, with the
     // record of the plies played so far.
-    let stopped = |e: PyErr| -> Answer {
-        let mut slot = interrupt.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(e);
-        }
-        Answer::error("the match was interrupted")
+    let interrupt: RefCell<Option<PyErr>> = RefCell::new(None);
+    let stop = |e: PyErr| {
+        interrupt.borrow_mut().get_or_insert(e);
+        AiFailure::Interrupted
     };
-    let call = |who: Player, pos: &Position| -> Answer {
-        if interrupt.borrow().is_some() {
-            return Answer::error("the match was interrupted");
-        }
-        if let Err(e) = py.check_signals() {
-            return stopped(e);
-        }
-        let t0 = Instant::now();
-        // Built-in AIs search for at most 4/5 of the budget, so they stay inside it.
-        let cap = budget.map(|b| b.mul_f64(0.8));
-        let answer = match &players[who.index()] {
-            Contestant::Builtin(ai) => match ai.get().answer(py, pos, cap) {
-                (_, Some(e)) => return stopped(e),
-                (answer, None) => answer,
+    let call = |who: Player, pos: &Position| -> Result<Answer, AiFailure> {
+        py.check_signals().map_err(stop)?;
+        match &players[who.index()] {
+            Contestant::Builtin(ai) => match ai.get().answer(py, pos, config.search_cap()) {
+                (_, Some(e)) => Err(stop(e)),
+                (answer, None) => Ok(answer),
             },
             Contestant::Python(f) => {
-                let result = start.contract_args(py, pos).and_then(|args| f.call1(args));
-                match result {
-                    Ok(v) => match read_answer(&v) {
-                        Ok(a) => a,
-                        Err(m) => {
-                            failures.borrow_mut()[who.index()] =
-                                Some(Failure::WrongType(m.clone()));
-                            Answer::error(m)
-                        }
-                    },
-                    Err(e) if !e.is_instance_of::<PyException>(py) => return stopped(e),
-                    Err(e) => Answer::error(e.to_string()),
+                match contract_args(py, &start, pos).and_then(|a| f.call1(a)) {
+                    Ok(v) => read_answer(&v).map_err(AiFailure::Malformed),
+                    Err(e) if !e.is_instance_of::<PyException>(py) => Err(stop(e)),
+                    Err(e) => Err(AiFailure::Raised(e.to_string())),
                 }
             }
-        };
-        let took = t0.elapsed();
-        if let Some(b) = budget
-            && took > b
-        {
-            let m = format!(
-                "the AI took {:.3} s, more than the time budget of {:.3} s",
-                took.as_secs_f64(),
-                b.as_secs_f64()
-            );
-            failures.borrow_mut()[who.index()] = Some(Failure::Timeout(m.clone()));
-            return Answer::error(m);
         }
-        answer
     };
-    let record: GameRecord = play_match(
-        start.game.position(),
+    let record = play_refereed(
+        &config,
+        start.position(),
         |p: &Position| call(Player::A, p),
         |p: &Position| call(Player::B, p),
     );
-    if let Some(e) = interrupt.into_inner() {
-        let partial = PyMatchRecord {
-            actions: record.actions.clone(),
-            winner: None,
-            reason: INTERRUPTED,
-            detail: "the match was interrupted".to_owned(),
-            by: None,
-            answer: None,
-            plies: record.actions.len() as u32,
-            end: record.end,
-            start,
-        };
-        return Err(with_partial(py, e, Bound::new(py, partial)?.into_any()));
+    let result = PyMatchRecord { start, record };
+    match interrupt.into_inner() {
+        Some(e) => Err(with_partial(py, e, Bound::new(py, result)?.into_any())),
+        None => Ok(result),
     }
-    let failures = failures.into_inner();
-    let (reason, detail, by, answer) = match &record.reason {
-        EndReason::Base => ("base_reached", String::new(), None, None),
-        EndReason::Capture => ("general_captured", String::new(), None, None),
-        EndReason::PlyLimit => ("ply_limit", String::new(), None, None),
-        EndReason::InvalidAnswer { by, answer, reason } => {
-            let given = match answer {
-                Answer::Move {
-                    card,
-                    from,
-                    to,
-                    wall,
-                } => Some((*card, from.clone(), to.clone(), wall.clone())),
-                Answer::Error(_) => None,
-            };
-            ("invalid_move", reason.to_string(), Some(*by), given)
-        }
-        EndReason::Error { by, message } => match &failures[by.index()] {
-            Some(Failure::WrongType(m)) => ("invalid_move", m.clone(), Some(*by), None),
-            Some(Failure::Timeout(m)) => ("timeout", m.clone(), Some(*by), None),
-            None => ("programming_error", message.clone(), Some(*by), None),
-        },
-    };
-    Ok(PyMatchRecord {
-        start,
-        actions: record.actions.clone(),
-        winner: record.winner(),
-        reason,
-        detail,
-        by,
-        answer,
-        plies: record.plies,
-        end: record.end,
-    })
 }
 
 /// The 16 standard cards, as `Card` objects, in the order of standard_cards.json.
