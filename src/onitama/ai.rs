@@ -138,6 +138,30 @@ impl Limits {
             ..Limits::default()
         }
     }
+
+    /// The limits of a search of `seconds` a move (`None`: no time limit), or, when a node
+    /// budget is given, of that many nodes (deterministic: the time is then not used).
+    pub fn budget(seconds: Option<f64>, nodes: Option<u64>, depth: Option<u32>) -> Limits {
+        Limits {
+            time: seconds
+                .filter(|_| nodes.is_none())
+                .map(Duration::from_secs_f64),
+            nodes,
+            depth,
+        }
+    }
+
+    /// These limits with the time capped at `cap` (a referee's time budget); a node budget
+    /// is deterministic and is not capped.
+    pub fn capped(self, cap: Option<Duration>) -> Limits {
+        match cap {
+            Some(cap) if self.nodes.is_none() => Limits {
+                time: Some(self.time.map_or(cap, |t| t.min(cap))),
+                ..self
+            },
+            _ => self,
+        }
+    }
 }
 
 /// What a search found.
@@ -918,6 +942,16 @@ impl Ai {
             Some(a) => Answer::from(a),
             None => Answer::error("the game is over: there is nothing to play"),
         }
+    }
+
+    /// [`Ai::answer_until`] with the search time capped at `cap` for this answer only
+    /// (see [`Limits::capped`]).
+    pub fn answer_within(&mut self, pos: &Position, cap: Option<Duration>, stop: &Stop) -> Answer {
+        let own = self.limits;
+        self.limits = own.capped(cap);
+        let answer = self.answer_until(pos, stop);
+        self.limits = own;
+        answer
     }
 }
 
