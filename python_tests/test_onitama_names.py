@@ -90,3 +90,25 @@ def test_json_is_pythons_json_dumps_text() -> None:
     for bad in ["", "[", "{}", "[1, 2]", '{"format": 1}', "[" * 100_000]:
         with pytest.raises(o.NotationError):
             o.Onitama.from_json(bad)
+
+
+NONE_IS_NOT_A_DEFAULT = [
+    lambda: o.BuiltinAI(None),  # type: ignore[arg-type]
+    lambda: o.BuiltinAI(2, seed=None),  # type: ignore[arg-type]
+    lambda: o.Onitama.setup(21).best_action(level=None),  # type: ignore[arg-type]
+    lambda: o.Onitama.setup(21).analyse(seed=None),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize("call", NONE_IS_NOT_A_DEFAULT)
+def test_none_is_not_an_int_for_level_and_seed(call: object) -> None:
+    """`level` and `seed` are ints (None used to be taken silently as the default)."""
+    with pytest.raises(TypeError, match="must be an int"):
+        call()  # type: ignore[operator]
+
+
+def test_time_none_means_no_time_limit() -> None:
+    """`time=None` is a search with no time limit, as documented (it used to be 1 s)."""
+    ai = o.BuiltinAI(2, time=None, depth=2)
+    assert ai.time is None and repr(ai) == "BuiltinAI(level=2, time=None, depth=2, seed=0)"
+    assert o.BuiltinAI(2).time == 1.0 and o.BuiltinAI(2, nodes=50).time is None

@@ -161,7 +161,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Contestant<'py> {
         } else if obj.is_callable() {
             Ok(Contestant::Python(obj.to_owned()))
         } else {
-            Err(type_error("an AI", "a callable AI", &obj))
+            Err(type_error(
+                "the AI",
+                "a callable (the coursework AI contract)",
+                &obj,
+            ))
         }
     }
 }
