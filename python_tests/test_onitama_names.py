@@ -112,3 +112,20 @@ def test_time_none_means_no_time_limit() -> None:
     ai = o.BuiltinAI(2, time=None, depth=2)
     assert ai.time is None and repr(ai) == "BuiltinAI(level=2, time=None, depth=2, seed=0)"
     assert o.BuiltinAI(2).time == 1.0 and o.BuiltinAI(2, nodes=50).time is None
+
+
+def test_judge_typed_gives_the_programs_messages_part_by_part() -> None:
+    g = o.Onitama.setup(21)
+    for card in ("x", "3", "01", ""):
+        with pytest.raises(o.IllegalActionError, match=f"card {card} does not exist"):
+            g.judge_typed(card)
+    assert g.judge_typed("1") is None
+    with pytest.raises(o.IllegalActionError, match="start position is invalid"):
+        g.judge_typed("1", "E2")
+    with pytest.raises(o.IllegalActionError, match="You have no pawn at c3."):
+        g.judge_typed("1", "c3")
+    first = g.legal_actions[0]
+    assert g.judge_typed(str(first.card), first.move_from) is None
+    pawn = g.judge_typed(str(first.card), first.move_from, first.move_to)
+    assert pawn is not None and pawn.wall == "s" and pawn.move_to == first.move_to
+    assert g.actions == []

@@ -81,3 +81,27 @@ fn failures_lose_and_an_interruption_stops_unfinished() {
     assert_eq!(r.actions.len(), 1);
     assert_eq!((r.points(Player::A), r.points(Player::B)), (0, 0));
 }
+
+#[test]
+fn typed_answers_are_judged_part_by_part() {
+    use ludogame::onitama::{InvalidAnswer, judge_typed};
+    let pos = start();
+    assert_eq!(
+        judge_typed(&pos, "01", None, None),
+        Err(InvalidAnswer::BadCardText("01".into()))
+    );
+    assert_eq!(judge_typed(&pos, "2", None, None), Ok(None));
+    assert!(matches!(
+        judge_typed(&pos, "1", Some("XX"), None),
+        Err(InvalidAnswer::StartNotOnBoard(_))
+    ));
+    let a = pos.legal_actions().as_slice()[0];
+    let card = a.slot().number().to_string();
+    let from = a.from().map(|s| s.to_string());
+    let to = a.to().map(|s| s.to_string());
+    assert_eq!(judge_typed(&pos, &card, from.as_deref(), None), Ok(None));
+    let choice = judge_typed(&pos, &card, from.as_deref(), to.as_deref())
+        .unwrap()
+        .unwrap();
+    assert_eq!((choice.slot(), choice.is_pass()), (a.slot(), false));
+}

@@ -566,6 +566,11 @@ class Onitama:
     def judge(self, card: int, move_from: str, move_to: str, wall_dir: str) -> Action:
         """Judge an AI answer as the referee does: the action, or IllegalActionError."""
 
+    def judge_typed(
+        self, card: str, move_from: str | None = None, move_to: str | None = None
+    ) -> Action | None:
+        """Judge a ply as typed, part by part: None while incomplete, then its action."""
+
     def undo(self) -> Action:
         """Take back the last action; returns it."""
 

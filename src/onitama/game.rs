@@ -8,7 +8,7 @@ use super::card::Card;
 use super::error::OnitamaError;
 use super::json::Json;
 use super::position::{CardSlot, Position, Status, WinKind};
-use super::referee::{InvalidAnswer, judge};
+use super::referee::{InvalidAnswer, judge, judge_typed, judge_wall};
 use super::render::{self, Patterns};
 use super::setups::find_setup;
 use super::square::Player;
@@ -206,6 +206,21 @@ impl Game {
         wall: &str,
     ) -> Result<Action, InvalidAnswer> {
         judge(&self.pos, card, from, to, wall)
+    }
+
+    /// Judge a ply as a player types it, part by part (see [`judge_typed`]): `Ok(None)`
+    /// while the parts given are right, and once the pawn move is complete, its action
+    /// with the wall staying (a winning move has no wall step).
+    pub fn judge_typed(
+        &self,
+        card: &str,
+        from: Option<&str>,
+        to: Option<&str>,
+    ) -> Result<Option<Action>, InvalidAnswer> {
+        match judge_typed(&self.pos, card, from, to)? {
+            Some(choice) => judge_wall(&self.pos, choice, "s").map(Some),
+            None => Ok(None),
+        }
     }
 
     /// How the game ended, or `None` while it goes on.

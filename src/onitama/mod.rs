@@ -45,7 +45,7 @@ pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake, perft_until
 pub use position::{CardSlot, Piece, Position, Status, Undo, WinKind};
 pub use referee::{
     AiFailure, Answer, EndReason, GameRecord, GameResult, InvalidAnswer, MatchConfig, PawnChoice,
-    judge, judge_pawn, judge_wall, play_match, play_refereed,
+    judge, judge_pawn, judge_typed, judge_wall, play_match, play_refereed,
 };
 pub use setups::{SETUPS, Setup, find_setup};
 pub use square::{Player, Square, WallDir};

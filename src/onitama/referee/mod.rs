@@ -115,6 +115,9 @@ pub enum InvalidAnswer {
     /// A card number other than 1 or 2 (in a position with a pawn move).
     #[error("Invalid input, card {0} does not exist: the card number is 1 or 2.")]
     BadCardNumber(i64),
+    /// Typed card text other than `1` or `2` (see [`judge_typed`]).
+    #[error("Invalid input, card {0} does not exist: the card number is 1 or 2.")]
+    BadCardText(String),
     /// A start square that is not a square of the board (e.g. `XX` when a pawn move
     /// exists).
     #[error("Invalid input, the start position is invalid.")]
@@ -294,6 +297,42 @@ pub fn judge(
 ) -> Result<Action, InvalidAnswer> {
     let choice = judge_pawn(pos, card, from, to)?;
     judge_wall(pos, choice, wall)
+}
+
+/// Judge an answer as a player types it at the Part 1 program's prompts, part by part:
+/// the card text alone, then with the start square, then with the target. `Ok(None)`
+/// while the parts given are right but the pawn move is not complete; `Ok(Some(choice))`
+/// once it is (a pass needs only the card). The card text must be exactly `1` or `2`,
+/// even in a pass position (the program asks for it there too); the other checks are
+/// [`judge_pawn`]'s, in its order.
+pub fn judge_typed(
+    pos: &Position,
+    card: &str,
+    from: Option<&str>,
+    to: Option<&str>,
+) -> Result<Option<PawnChoice>, InvalidAnswer> {
+    if pos.status() != Status::Ongoing {
+        return Err(InvalidAnswer::GameOver);
+    }
+    let number = match card {
+        "1" => 1,
+        "2" => 2,
+        _ => return Err(InvalidAnswer::BadCardText(card.to_owned())),
+    };
+    if !pos.has_pawn_move() {
+        return judge_pawn(pos, number, "XX", "XX").map(Some);
+    }
+    let Some(from) = from else {
+        return Ok(None);
+    };
+    let f = Square::parse(from).ok_or_else(|| InvalidAnswer::StartNotOnBoard(from.to_owned()))?;
+    if pos.pawns(pos.side()) & f.bit() == 0 {
+        return Err(InvalidAnswer::NoOwnPawn(f));
+    }
+    match to {
+        Some(to) => judge_pawn(pos, number, from, to).map(Some),
+        None => Ok(None),
+    }
 }
 
 /// Why `action` is not legal in `pos` (for [`OnitamaError::IllegalAction`]).

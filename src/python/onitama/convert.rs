@@ -167,6 +167,10 @@ text_arg!(
     JsonText, "JSON text", "a str"
 );
 text_arg!(
+    /// A card number as typed ('1' or '2').
+    CardText, "card", "a str"
+);
+text_arg!(
     /// An answer's start square.
     MoveFrom, "move_from", "a str"
 );

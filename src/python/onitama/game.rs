@@ -4,8 +4,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use super::convert::{
-    AiSeed, Board, CardNumber, Cards, Depth, JsonText, Level, MaxPlies, MoveFrom, MoveTo, Nodes,
-    NotationText, PerftDepth, SearchTime, SetupId, ToMove, Viewer, WallLetter,
+    AiSeed, Board, CardNumber, CardText, Cards, Depth, JsonText, Level, MaxPlies, MoveFrom, MoveTo,
+    Nodes, NotationText, PerftDepth, SearchTime, SetupId, ToMove, Viewer, WallLetter,
 };
 use super::{PyAction, PyCard, actions_list, letter};
 use crate::onitama::game::{DEFAULT_PLIES, game_over};
@@ -57,6 +57,14 @@ pub(crate) fn contract_args<'py>(
         pos.plies_left(),
     )
         .into_pyobject(py)
+}
+
+/// The Python error for an answer the referee refuses in `game`.
+fn judge_error(game: &Game, reason: InvalidAnswer) -> PyErr {
+    match reason {
+        InvalidAnswer::GameOver => game.game_over_error().into(),
+        reason => IllegalActionError::new_err(reason.to_string()),
+    }
 }
 
 /// Run a built-in AI on a game's current position. The game is not borrowed during the
@@ -212,14 +220,30 @@ impl PyOnitama {
         move_to: MoveTo,
         wall_dir: WallLetter,
     ) -> PyResult<PyAction> {
-        match self
-            .game
+        self.game
             .judge(card.0, &move_from.0, &move_to.0, &wall_dir.0)
-        {
-            Ok(inner) => Ok(PyAction { inner }),
-            Err(InvalidAnswer::GameOver) => Err(self.game.game_over_error().into()),
-            Err(reason) => Err(IllegalActionError::new_err(reason.to_string())),
-        }
+            .map(|inner| PyAction { inner })
+            .map_err(|reason| judge_error(&self.game, reason))
+    }
+
+    /// Judge a ply as a player types it at the Part 1 program's prompts, part by part: the
+    /// card text ('1' or '2'), then with `move_from`, then with `move_to`. Raises
+    /// IllegalActionError with the program's message for the first wrong part; returns None
+    /// while the move is not complete, then its action with the wall staying (a winning
+    /// move has none). A pass needs only the card. Nothing is played.
+    #[pyo3(signature = (card, move_from = None, move_to = None))]
+    fn judge_typed(
+        &self,
+        card: CardText,
+        move_from: Option<MoveFrom>,
+        move_to: Option<MoveTo>,
+    ) -> PyResult<Option<PyAction>> {
+        let from = move_from.as_ref().map(|m| m.0.as_str());
+        let to = move_to.as_ref().map(|m| m.0.as_str());
+        self.game
+            .judge_typed(&card.0, from, to)
+            .map(|a| a.map(|inner| PyAction { inner }))
+            .map_err(|reason| judge_error(&self.game, reason))
     }
 
     /// Take back the last action; returns it.
