@@ -190,6 +190,16 @@ impl Game {
         Ok(())
     }
 
+    /// This game with `actions` played after its current position (all or nothing: the
+    /// first illegal one is the error).
+    pub fn replayed(&self, actions: &[Action]) -> Result<Game, OnitamaError> {
+        let mut game = self.clone();
+        for &a in actions {
+            game.play(a)?;
+        }
+        Ok(game)
+    }
+
     /// Take back the last action and return it.
     pub fn undo(&mut self) -> Result<Action, OnitamaError> {
         let (before, action) = self.history.pop().ok_or(OnitamaError::NothingToUndo)?;

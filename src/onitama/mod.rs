@@ -47,5 +47,5 @@ pub use referee::{
     AiFailure, Answer, EndReason, GameRecord, GameResult, InvalidAnswer, MatchConfig, PawnChoice,
     judge, judge_pawn, judge_typed, judge_wall, play_match, play_refereed,
 };
-pub use setups::{SETUPS, Setup, find_setup};
+pub use setups::{SETUPS, Setup, find_setup, setup_ids};
 pub use square::{Player, Square, WallDir};

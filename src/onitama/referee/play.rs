@@ -157,6 +157,15 @@ impl GameRecord {
         }
     }
 
+    /// The result in words: `A won`, `B won`, `tie`, or `interrupted` (unfinished).
+    pub fn result_text(&self) -> String {
+        match (self.winner(), &self.reason) {
+            (_, EndReason::Interrupted) => self.reason.name().to_owned(),
+            (Some(p), _) => format!("{p} won"),
+            (None, _) => "tie".to_owned(),
+        }
+    }
+
     /// The tournament's points of `player`: 2 a win, 1 a tie, 0 a loss (0 each for an
     /// interrupted match).
     pub fn points(&self, player: Player) -> u32 {

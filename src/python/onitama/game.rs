@@ -10,8 +10,8 @@ use super::convert::{
 use super::{PyAction, PyCard, actions_list, letter};
 use crate::onitama::game::{DEFAULT_PLIES, game_over};
 use crate::onitama::{
-    Action, Ai, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, SETUPS,
-    SearchInfo, perft_until,
+    Action, Ai, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, SearchInfo,
+    perft_until,
 };
 use crate::python::errors::IllegalActionError;
 use crate::python::interrupt::interruptible_or_raise;
@@ -123,10 +123,7 @@ impl PyOnitama {
     /// The ids of every setup, as `setup` accepts them ('1', ..., '23', 'aitest1_A', ...).
     #[staticmethod]
     fn setup_ids() -> Vec<String> {
-        SETUPS
-            .iter()
-            .map(|s| s.number().map_or(s.id.to_owned(), |n| n.to_string()))
-            .collect()
+        crate::onitama::setups::setup_ids()
     }
 
     /// The setup this game started from ('case21', ...), or None.

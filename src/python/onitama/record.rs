@@ -65,12 +65,7 @@ impl PyMatchRecord {
     /// match).
     #[getter]
     fn result(&self) -> String {
-        if self.record.reason == EndReason::Interrupted {
-            return self.record.reason.name().to_owned();
-        }
-        self.record
-            .winner()
-            .map_or_else(|| "tie".to_owned(), |p| format!("{p} won"))
+        self.record.result_text()
     }
 
     /// Why the game ended, a `Reason`: 'general_captured', 'base_reached', 'ply_limit' (a
@@ -124,10 +119,7 @@ impl PyMatchRecord {
     /// The game replayed: an `Onitama` at the final position, with every action in its
     /// history.
     fn game(&self) -> PyResult<PyOnitama> {
-        let mut game = self.start.clone();
-        for &a in &self.record.actions {
-            game.play(a)?;
-        }
+        let game = self.start.replayed(&self.record.actions)?;
         Ok(PyOnitama { game })
     }
 
