@@ -12,7 +12,7 @@ once; after ``n`` plies (both players' plies count) without a win the game is a 
     game.play("1 e2 d3 u")                    # card slot, from, to, wall step
     game.play(game.best_action(level=2, time=0.5))
 
-AIs follow the coursework's contract: a callable
+AIs follow the coursework's contract (the ``AIFunction`` protocol): a callable
 ``ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)`` returning
 ``(card, move_from, move_to, wall_dir)``, with ``'XX', 'XX'`` for a pass. ``play_match``
 referees a game between two of them exactly as the tournament did (an exception, a wrong
