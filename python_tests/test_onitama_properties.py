@@ -118,7 +118,7 @@ def test_junk_at_every_entry_point(args: list[Any], which: int) -> None:
         lambda: game.best_action(a, None, b, 300, c),
         lambda: game.perft(a) if safe_perft_depth(a) else None,
         lambda: ai(a, b, c, d, a, b, c, d),
-        lambda: o.OnitamaAI(a, b, c, d),
+        lambda: o.BuiltinAI(a, b, c, d),
     ]
     result = only_expected_errors(calls[which])
     if which in (8, 9, 10, 11, 12):

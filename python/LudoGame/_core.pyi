@@ -4,11 +4,15 @@ from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, SupportsIndex, TypeAlias, final
 
-from LudoGame.enums import Phase
+from LudoGame.enums import Phase, Reason
 from LudoGame.events import MoveEvent, RollEvent
 
 __version__: str
 __all__ = [
+    "Action",
+    "BuiltinAI",
+    "Card",
+    "MatchRecord",
     "ForeignPlayerError",
     "Interrupted",
     "InvalidArgumentError",
@@ -35,12 +39,8 @@ __all__ = [
     "Move",
     "NoGameError",
     "Onitama",
-    "OnitamaAI",
-    "OnitamaAction",
-    "OnitamaCard",
     "OnitamaError",
     "OnitamaGameOverError",
-    "OnitamaMatchRecord",
     "OnitamaNotationError",
     "Player",
     "SimResult",
@@ -444,17 +444,17 @@ class UnknownSetupError(OnitamaError):
 class InvalidAIError(OnitamaError):
     """A bad AI level, time or node budget, or a time budget out of range."""
 
-_CardSpec: TypeAlias = OnitamaCard | str | Sequence[str]
+_CardSpec: TypeAlias = Card | str | Sequence[str]
 _Answer: TypeAlias = tuple[int, str, str, str]
 _AIArgs: TypeAlias = tuple[
     str, list[str], list[str], list[str], list[str], list[str], list[str], int
 ]
 
 @final
-class OnitamaCard:
+class Card:
     """A movement card: a 5x5 pattern with one 'o' and 'x' marks, in its holder's view."""
 
-    def __new__(cls, spec: _CardSpec) -> OnitamaCard: ...
+    def __new__(cls, spec: _CardSpec) -> Card: ...
     @property
     def name(self) -> str | None:
         """The standard card's name if it has the same moves as one, else None."""
@@ -479,10 +479,10 @@ class OnitamaCard:
     def __reduce__(self) -> tuple[Any, tuple[list[str]]]: ...
 
 @final
-class OnitamaAction:
+class Action:
     """One ply: a card slot, a pawn move and a wall step, written '1 e2 d3 u'."""
 
-    def __new__(cls, text: str | OnitamaAction) -> OnitamaAction: ...
+    def __new__(cls, text: str | Action) -> Action: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     @property
@@ -543,7 +543,7 @@ class Onitama:
         """The board: 5 strings, row a first."""
 
     @property
-    def cards(self) -> dict[str, OnitamaCard]:
+    def cards(self) -> dict[str, Card]:
         """The five cards A1, A2, B1, B2, side."""
 
     @property
@@ -555,20 +555,25 @@ class Onitama:
         """Plies left, counting the coming one."""
 
     @property
-    def actions(self) -> list[OnitamaAction]:
+    def actions(self) -> list[Action]:
         """The actions played so far."""
 
     @property
-    def legal_actions(self) -> list[OnitamaAction]:
+    def legal_actions(self) -> list[Action]:
         """Every legal action now."""
 
-    def play(self, action: OnitamaAction | str | tuple[int, str, str, str]) -> OnitamaAction:
+    def play(self, action: Action | str | tuple[int, str, str, str]) -> Action:
         """Play an action (an Action, its text, or an AI answer tuple)."""
 
-    def judge(self, card: int, move_from: str, move_to: str, wall_dir: str) -> OnitamaAction:
+    def judge(self, card: int, move_from: str, move_to: str, wall_dir: str) -> Action:
         """Judge an AI answer as the referee does: the action, or IllegalActionError."""
 
-    def undo(self) -> OnitamaAction:
+    def judge_typed(
+        self, card: str, move_from: str | None = None, move_to: str | None = None
+    ) -> Action | None:
+        """Judge a ply as typed, part by part: None while incomplete, then its action."""
+
+    def undo(self) -> Action:
         """Take back the last action; returns it."""
 
     def is_over(self) -> bool:
@@ -579,9 +584,7 @@ class Onitama:
         """The winner, or None."""
 
     @property
-    def result_reason(
-        self,
-    ) -> Literal["base_reached", "general_captured", "ply_limit"] | None:
+    def result_reason(self) -> Reason | None:
         """How the game ended, or None while it goes on."""
 
     @property
@@ -598,7 +601,7 @@ class Onitama:
         seed: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
-    ) -> OnitamaAction:
+    ) -> Action:
         """The action a built-in AI plays now."""
 
     def analyse(
@@ -642,7 +645,7 @@ class Onitama:
         """The position as an SVG image."""
 
 @final
-class OnitamaAI:
+class BuiltinAI:
     """A built-in AI, callable with the coursework's AI contract."""
 
     def __new__(
@@ -652,7 +655,7 @@ class OnitamaAI:
         seed: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
-    ) -> OnitamaAI: ...
+    ) -> BuiltinAI: ...
     @property
     def level(self) -> int:
         """0 (random), 1 (baseline) or 2 (search)."""
@@ -686,11 +689,11 @@ class OnitamaAI:
     ) -> _Answer:
         """The AI's answer (card, move_from, move_to, wall_dir)."""
 
-    def choose(self, game: Onitama) -> OnitamaAction:
+    def choose(self, game: Onitama) -> Action:
         """The action this AI plays in `game`."""
 
 @final
-class OnitamaMatchRecord:
+class MatchRecord:
     """The full record of a refereed game."""
 
     @property
@@ -706,7 +709,7 @@ class OnitamaMatchRecord:
         """The final position's notation."""
 
     @property
-    def actions(self) -> list[OnitamaAction]:
+    def actions(self) -> list[Action]:
         """Every accepted action."""
 
     @property
@@ -718,17 +721,7 @@ class OnitamaMatchRecord:
         """'A won', 'B won' or 'tie' ('interrupted' in an interrupted match's partial record)."""
 
     @property
-    def reason(
-        self,
-    ) -> Literal[
-        "general_captured",
-        "base_reached",
-        "ply_limit",
-        "invalid_move",
-        "programming_error",
-        "timeout",
-        "interrupted",
-    ]:
+    def reason(self) -> Reason:
         """Why the game ended."""
 
     @property
@@ -760,8 +753,8 @@ def onitama_play_match(
     setup: int | str | Onitama | None = None,
     max_plies: int | None = None,
     time_budget: float | None = None,
-) -> OnitamaMatchRecord:
+) -> MatchRecord:
     """Referee one game between two AIs."""
 
-def onitama_standard_cards() -> list[OnitamaCard]:
+def onitama_standard_cards() -> list[Card]:
     """The 16 standard cards."""

@@ -12,7 +12,7 @@ once; after ``n`` plies (both players' plies count) without a win the game is a 
     game.play("1 e2 d3 u")                    # card slot, from, to, wall step
     game.play(game.best_action(level=2, time=0.5))
 
-AIs follow the coursework's contract: a callable
+AIs follow the coursework's contract (the ``AIFunction`` protocol): a callable
 ``ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)`` returning
 ``(card, move_from, move_to, wall_dir)``, with ``'XX', 'XX'`` for a pass. ``play_match``
 referees a game between two of them exactly as the tournament did (an exception, a wrong
@@ -21,11 +21,15 @@ type or an invalid answer loses at once), and ``round_robin`` plays a whole tour
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 from LudoGame._core import (
+    Action,
+    BuiltinAI,
+    Card,
     IllegalActionError,
     Interrupted,
     InvalidActionError,
@@ -33,29 +37,68 @@ from LudoGame._core import (
     InvalidBoardError,
     InvalidCardError,
     InvalidSquareError,
+    MatchRecord,
     Onitama,
-    OnitamaAction,
-    OnitamaAI,
-    OnitamaCard,
     OnitamaError,
     OnitamaGameOverError,
-    OnitamaMatchRecord,
     OnitamaNotationError,
     UnknownSetupError,
     onitama_play_match,
     onitama_standard_cards,
 )
+from LudoGame.enums import Reason
 
-Action = OnitamaAction
-Card = OnitamaCard
-BuiltinAI = OnitamaAI
-MatchRecord = OnitamaMatchRecord
 GameOverError = OnitamaGameOverError
 NotationError = OnitamaNotationError
 
-#: An AI: ``ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)``
-#: returning ``(card, move_from, move_to, wall_dir)``.
-AI: TypeAlias = Callable[..., Any]
+
+class AIFunction(Protocol):
+    """The coursework's AI contract: called with the position, returns the answer.
+
+    ``ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)``:
+    ``current_player`` is 'A' or 'B', ``board`` 5 row strings, each card 5 row strings in
+    its holder's view, ``turn`` the plies left. The answer is
+    ``(card, move_from, move_to, wall_dir)``, with ``'XX', 'XX'`` for a pass.
+    """
+
+    def __call__(
+        self,
+        current_player: str,
+        board: Sequence[str],
+        cardA1: Sequence[str],  # noqa: N803 (the coursework's names)
+        cardA2: Sequence[str],  # noqa: N803
+        cardB1: Sequence[str],  # noqa: N803
+        cardB2: Sequence[str],  # noqa: N803
+        side_card: Sequence[str],
+        turn: int,
+        /,
+    ) -> Any: ...
+
+
+#: An AI (the older name of ``AIFunction``).
+AI: TypeAlias = AIFunction
+
+#: The old names of the classes, still importable with a DeprecationWarning.
+_DEPRECATED = {
+    "OnitamaAction": ("Action", Action),
+    "OnitamaCard": ("Card", Card),
+    "OnitamaAI": ("BuiltinAI", BuiltinAI),
+    "OnitamaMatchRecord": ("MatchRecord", MatchRecord),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated names ``OnitamaAction`` ... : the new class, with a warning."""
+    if name in _DEPRECATED:
+        new, value = _DEPRECATED[name]
+        warnings.warn(
+            f"LudoGame.onitama.{name} is deprecated; use LudoGame.onitama.{new}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The 16 standard cards, in the order of the golden data's standard_cards.json.
 STANDARD_CARDS: list[Card] = onitama_standard_cards()
@@ -65,12 +108,12 @@ TOURNAMENT_SETUPS = (21, 22, 23)
 
 #: The reasons a refereed game can end with.
 REASONS = (
-    "general_captured",
-    "base_reached",
-    "ply_limit",
-    "invalid_move",
-    "programming_error",
-    "timeout",
+    Reason.GENERAL_CAPTURED,
+    Reason.BASE_REACHED,
+    Reason.PLY_LIMIT,
+    Reason.INVALID_MOVE,
+    Reason.PROGRAMMING_ERROR,
+    Reason.TIMEOUT,
 )
 
 
@@ -97,8 +140,8 @@ def builtin_ai(
 
 
 def play_match(
-    ai_a: AI,
-    ai_b: AI,
+    ai_a: AIFunction,
+    ai_b: AIFunction,
     setup: int | str | Onitama = 21,
     max_plies: int | None = 20,
     time_budget: float | None = None,
@@ -175,7 +218,7 @@ class Standings:
 
 
 def round_robin(
-    ais: Mapping[str, AI],
+    ais: Mapping[str, AIFunction],
     setups: Iterable[int | str] = TOURNAMENT_SETUPS,
     max_plies: int | None = 20,
     time_budget: float | None = None,
@@ -238,6 +281,7 @@ def round_robin(
 
 __all__ = [
     "AI",
+    "AIFunction",
     "REASONS",
     "STANDARD_CARDS",
     "TOURNAMENT_SETUPS",
@@ -256,13 +300,10 @@ __all__ = [
     "MatchRecord",
     "NotationError",
     "Onitama",
-    "OnitamaAI",
-    "OnitamaAction",
-    "OnitamaCard",
     "OnitamaError",
     "OnitamaGameOverError",
-    "OnitamaMatchRecord",
     "OnitamaNotationError",
+    "Reason",
     "Standing",
     "Standings",
     "UnknownSetupError",

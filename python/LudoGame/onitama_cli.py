@@ -73,11 +73,6 @@ def listing(game: Onitama) -> list[str]:
     return [f"Card {c}, {f}->{t}" for c, f, t in ordered]
 
 
-def is_square(text: str) -> bool:
-    """Is `text` a square name a1..e5?"""
-    return len(text) == 2 and text[0] in "abcde" and text[1] in "12345"
-
-
 class Screen:
     """Prompts and output: reads answers from `inp` (echoing them when asked to) and writes
     everything to `out`."""
@@ -132,10 +127,16 @@ def human_ply(screen: Screen, game: Onitama, player: str) -> Action | None:
     (already played, with its message)."""
     if all(a.is_pass for a in game.legal_actions):
         screen.say("There is no valid move.")
-        while (card := screen.ask(PASS_PROMPT)) not in ("1", "2"):
-            screen.say(f"Invalid input, card {card} does not exist: the card number is 1 or 2.")
+        while True:
+            card = screen.ask(PASS_PROMPT)
+            try:
+                pawn = game.judge_typed(card)
+            except IllegalActionError as e:
+                screen.say(str(e))
+                continue
+            if pawn is not None:
+                break
         move_from = move_to = "XX"
-        pawn = game.judge(int(card), move_from, move_to, "s")
     else:
         while True:
             card = screen.ask(CARD_PROMPT)
@@ -143,24 +144,17 @@ def human_ply(screen: Screen, game: Onitama, player: str) -> Action | None:
                 for line in listing(game):
                     screen.say(line)
                 continue
-            if card not in ("1", "2"):
-                screen.say(f"Invalid input, card {card} does not exist: the card number is 1 or 2.")
-                continue
-            move_from = screen.ask(FROM_PROMPT)
-            if not is_square(move_from):
-                screen.say("Invalid input, the start position is invalid.")
-                continue
-            row, col = ord(move_from[0]) - ord("a"), int(move_from[1]) - 1
-            if game.board[row][col] not in (player, player.lower()):
-                screen.say(f"You have no pawn at {move_from}.")
-                continue
-            move_to = screen.ask(TO_PROMPT)
             try:
-                pawn = game.judge(int(card), move_from, move_to, "s")
+                game.judge_typed(card)
+                move_from = screen.ask(FROM_PROMPT)
+                game.judge_typed(card, move_from)
+                move_to = screen.ask(TO_PROMPT)
+                pawn = game.judge_typed(card, move_from, move_to)
             except IllegalActionError as e:
                 screen.say(str(e))
                 continue
-            break
+            if pawn is not None:
+                break
     if pawn.is_win:
         finish_win(screen, game, player, pawn)
         return None

@@ -7,6 +7,8 @@
 //! - [`action`]: one ply ([`Action`]) and the fixed-size [`ActionList`];
 //! - [`movegen`]: the legal actions (on [`Position`]);
 //! - [`notation`]: the one-line text notation of a position;
+//! - [`game`]: a game played action by action ([`Game`]), with undo and its JSON;
+//! - [`json`]: the small JSON reader and writer of the save format;
 //! - [`perft`](mod@perft): counting action sequences, and timing it;
 //! - [`referee`]: judging an AI's raw answer, and refereeing whole games;
 //! - [`ai`]: the built-in AIs (random, the coursework baseline, alpha-beta search);
@@ -23,6 +25,8 @@ pub mod action;
 pub mod ai;
 pub mod card;
 pub mod error;
+pub mod game;
+pub mod json;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
@@ -36,11 +40,12 @@ pub use action::{Action, ActionList, MAX_ACTIONS, Slot};
 pub use ai::{Ai, Limits, MATE, MATE_BOUND, SearchInfo, Searcher, baseline_action, random_action};
 pub use card::{Card, STANDARD_CARDS, STANDARD_NAMES};
 pub use error::OnitamaError;
+pub use game::{Drawing, Game, Outcome};
 pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake, perft_until};
 pub use position::{CardSlot, Piece, Position, Status, Undo, WinKind};
 pub use referee::{
-    Answer, EndReason, GameRecord, GameResult, InvalidAnswer, PawnChoice, judge, judge_pawn,
-    judge_wall, play_match,
+    AiFailure, Answer, EndReason, GameRecord, GameResult, InvalidAnswer, MatchConfig, PawnChoice,
+    judge, judge_pawn, judge_typed, judge_wall, play_match, play_refereed,
 };
-pub use setups::{SETUPS, Setup, find_setup};
+pub use setups::{SETUPS, Setup, find_setup, setup_ids};
 pub use square::{Player, Square, WallDir};

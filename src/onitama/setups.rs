@@ -64,6 +64,15 @@ impl Setup {
     }
 }
 
+/// The id of every setup as [`find_setup`] reads it most simply: the number of a numbered
+/// case (`"21"`), else the name (`"aitest1_A"`).
+pub fn setup_ids() -> Vec<String> {
+    SETUPS
+        .iter()
+        .map(|s| s.number().map_or(s.id.to_owned(), |n| n.to_string()))
+        .collect()
+}
+
 /// Find a setup by id: `case11`, `11`, `aitest1_A`, `readme_start`, ... (case-insensitive).
 pub fn find_setup(id: &str) -> Result<&'static Setup, OnitamaError> {
     let id = id.trim();

@@ -1,6 +1,6 @@
 //! The Part 2 tournament referee: judge an AI's raw answer exactly as the reference
 //! referee does ([`judge`]), and run a whole game between two AI functions
-//! ([`play_match`]).
+//! ([`play_match`], [`play_refereed`] with a [`MatchConfig`]: ply limit and time budget).
 //!
 //! An answer is `(cardPicked, moveFrom, moveTo, wDir)`: a card number, two 2-character
 //! squares (`"e2"`, or `"XX"` for a pass) and a wall letter. It is checked in this order,
@@ -24,13 +24,18 @@
 //! known (the Part 1 game and the tournament logs).
 
 use std::fmt;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use thiserror::Error;
 
 use super::action::{Action, Slot};
 use super::position::{Position, Status, WinKind};
-use super::square::{Player, Square, WallDir};
+use super::square::{Square, WallDir};
+
+mod play;
+
+pub use play::{
+    AiFailure, EndReason, GameRecord, GameResult, MatchConfig, play_match, play_refereed,
+};
 
 /// What an AI function returned for one ply.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -110,6 +115,9 @@ pub enum InvalidAnswer {
     /// A card number other than 1 or 2 (in a position with a pawn move).
     #[error("Invalid input, card {0} does not exist: the card number is 1 or 2.")]
     BadCardNumber(i64),
+    /// Typed card text other than `1` or `2` (see [`judge_typed`]).
+    #[error("Invalid input, card {0} does not exist: the card number is 1 or 2.")]
+    BadCardText(String),
     /// A start square that is not a square of the board (e.g. `XX` when a pawn move
     /// exists).
     #[error("Invalid input, the start position is invalid.")]
@@ -291,6 +299,42 @@ pub fn judge(
     judge_wall(pos, choice, wall)
 }
 
+/// Judge an answer as a player types it at the Part 1 program's prompts, part by part:
+/// the card text alone, then with the start square, then with the target. `Ok(None)`
+/// while the parts given are right but the pawn move is not complete; `Ok(Some(choice))`
+/// once it is (a pass needs only the card). The card text must be exactly `1` or `2`,
+/// even in a pass position (the program asks for it there too); the other checks are
+/// [`judge_pawn`]'s, in its order.
+pub fn judge_typed(
+    pos: &Position,
+    card: &str,
+    from: Option<&str>,
+    to: Option<&str>,
+) -> Result<Option<PawnChoice>, InvalidAnswer> {
+    if pos.status() != Status::Ongoing {
+        return Err(InvalidAnswer::GameOver);
+    }
+    let number = match card {
+        "1" => 1,
+        "2" => 2,
+        _ => return Err(InvalidAnswer::BadCardText(card.to_owned())),
+    };
+    if !pos.has_pawn_move() {
+        return judge_pawn(pos, number, "XX", "XX").map(Some);
+    }
+    let Some(from) = from else {
+        return Ok(None);
+    };
+    let f = Square::parse(from).ok_or_else(|| InvalidAnswer::StartNotOnBoard(from.to_owned()))?;
+    if pos.pawns(pos.side()) & f.bit() == 0 {
+        return Err(InvalidAnswer::NoOwnPawn(f));
+    }
+    match to {
+        Some(to) => judge_pawn(pos, number, from, to).map(Some),
+        None => Ok(None),
+    }
+}
+
 /// Why `action` is not legal in `pos` (for [`OnitamaError::IllegalAction`]).
 ///
 /// [`OnitamaError::IllegalAction`]: super::error::OnitamaError::IllegalAction
@@ -312,165 +356,5 @@ pub(crate) fn why_illegal(pos: &Position, action: Action) -> String {
             Ok(_) => "not a legal action".into(),
         },
         (true, None) => "not a legal action".into(),
-    }
-}
-
-/// The result of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// This player won.
-    Won(Player),
-    /// Nobody won within the ply limit.
-    Tie,
-}
-
-/// Why a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// The winner's general reached the opponent's base.
-    Base,
-    /// The winner captured the opponent's general.
-    Capture,
-    /// The loser's AI gave an invalid answer.
-    InvalidAnswer {
-        /// Who answered.
-        by: Player,
-        /// The answer as given.
-        answer: Answer,
-        /// Why it is invalid.
-        reason: InvalidAnswer,
-    },
-    /// The loser's AI raised an error (returned [`Answer::Error`] or panicked).
-    Error {
-        /// Whose AI.
-        by: Player,
-        /// The error message.
-        message: String,
-    },
-    /// No plies left: a tie.
-    PlyLimit,
-}
-
-/// Everything about one refereed game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// The position the game started from.
-    pub start: Position,
-    /// Every accepted action, in order.
-    pub actions: Vec<Action>,
-    /// The position at the end (after the winning move, if any).
-    pub end: Position,
-    /// Plies started: every ply whose mover was asked, including a final winning, invalid
-    /// or failing one (so `actions.len()`, plus one for an invalid answer or an error).
-    pub plies: u32,
-    /// Who won, or a tie.
-    pub result: GameResult,
-    /// How the game ended.
-    pub reason: EndReason,
-}
-
-impl GameRecord {
-    /// The winner (`None` for a tie).
-    pub fn winner(&self) -> Option<Player> {
-        match self.result {
-            GameResult::Won(p) => Some(p),
-            GameResult::Tie => None,
-        }
-    }
-
-    /// Every position of the game: the start, then the one after each accepted action.
-    pub fn positions(&self) -> Vec<Position> {
-        let mut pos = self.start;
-        let mut out = vec![pos];
-        for &a in &self.actions {
-            pos.make_unchecked(a);
-            out.push(pos);
-        }
-        out
-    }
-}
-
-/// Referee a game from `start` between two AI functions, as the tournament referee does:
-/// each ply the mover's function is called with the position (whose
-/// [`plies_left`](Position::plies_left) is the `turn` argument); an invalid answer or an
-/// error (an [`Answer::Error`], or a panic inside the function) loses at once; a winning
-/// move wins; the game is a tie when the plies run out.
-pub fn play_match<FA, FB>(start: &Position, mut player_a: FA, mut player_b: FB) -> GameRecord
-where
-    FA: FnMut(&Position) -> Answer,
-    FB: FnMut(&Position) -> Answer,
-{
-    let mut pos = *start;
-    let mut actions = Vec::new();
-    let mut plies = 0u32;
-    let (result, reason) = loop {
-        match pos.status() {
-            Status::Won { winner, by } => {
-                let reason = match by {
-                    WinKind::Base => EndReason::Base,
-                    WinKind::Capture => EndReason::Capture,
-                };
-                break (GameResult::Won(winner), reason);
-            }
-            Status::Tie => break (GameResult::Tie, EndReason::PlyLimit),
-            Status::Ongoing => {}
-        }
-        let me = pos.side();
-        plies += 1;
-        let called = catch_unwind(AssertUnwindSafe(|| match me {
-            Player::A => player_a(&pos),
-            Player::B => player_b(&pos),
-        }));
-        let answer = match called {
-            Ok(answer) => answer,
-            Err(payload) => {
-                let message = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "the AI panicked".to_owned());
-                Answer::Error(message)
-            }
-        };
-        let verdict = match &answer {
-            Answer::Error(message) => {
-                let message = message.clone();
-                break (
-                    GameResult::Won(me.other()),
-                    EndReason::Error { by: me, message },
-                );
-            }
-            Answer::Move {
-                card,
-                from,
-                to,
-                wall,
-            } => judge(&pos, *card, from, to, wall),
-        };
-        match verdict {
-            Ok(action) => {
-                pos.play(action)
-                    .expect("an accepted answer is a legal action");
-                actions.push(action);
-            }
-            Err(reason) => {
-                break (
-                    GameResult::Won(me.other()),
-                    EndReason::InvalidAnswer {
-                        by: me,
-                        answer,
-                        reason,
-                    },
-                );
-            }
-        }
-    };
-    GameRecord {
-        start: *start,
-        actions,
-        end: pos,
-        plies,
-        result,
-        reason,
     }
 }

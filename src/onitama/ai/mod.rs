@@ -1,0 +1,343 @@
+//! Built-in AIs, each a deterministic function of its settings, its seed and the position
+//! (a search limited by a node budget is deterministic; one limited by time is not).
+//!
+//! - **Level 0, random:** a legal action chosen uniformly by [`pick`] (below).
+//! - **Level 1, the coursework baseline** ([`baseline_action`]). With `L` the legal
+//!   actions in generator order:
+//!   1. if some actions of `L` win at once, the candidates are those winning actions;
+//!   2. otherwise the candidates are the *safe* actions: those after which the game is
+//!      over (no plies left) or the opponent has no winning action
+//!      ([`Position::has_winning_move`] of the position after it);
+//!   3. if no action is safe, the candidates are all of `L`.
+//!
+//!   It plays candidate number [`pick`]`(seed, position, len)` of that list.
+//! - **Level 2, search** ([`Searcher`]): negamax alpha-beta with principal-variation
+//!   search and iterative deepening, a transposition table keyed on
+//!   [`Position::hash_key`] (which includes the plies left), move ordering (the table's
+//!   move, captures, two killer moves per ply, a history table), late-move reductions,
+//!   a one-ply extension when a leaf's side to move must parry a winning threat, and an
+//!   evaluation of material, general advancement and safety, mobility and the wall.
+//!   Every node first asks whether its side to move can win at once, so a search of
+//!   depth `d` sees every forced win within `d + 1` plies. At the root each action also
+//!   gets a *practical bonus* for an imperfect opponent: [`TRAP_WEIGHT`] times the share
+//!   of the opponent's safe replies (those not allowing a win at once) after which the
+//!   mover can force a win within two of its plies; it breaks ties between equal actions
+//!   (notably in positions proven drawn) toward those that set traps, and is never added
+//!   to a forced win or loss. (The node budget counts search nodes; the bonuses, a few
+//!   milliseconds of work, are computed in full under a node budget, and skipped for the
+//!   root actions left when a time budget runs out first.) Once the depth reaches the
+//!   ply horizon the search is exact (no reductions, every leaf decided by the rules). It
+//!   stops at the first of: a forced win or loss found, the exact search done, the
+//!   [`Limits`] (time, nodes, depth) reached. Depth 1 is always searched in full, so
+//!   the answer never leaves the opponent a win in one when another action does not.
+//!   The seed only shuffles the order in which equal root actions are tried.
+//!
+//! A search can also be stopped from another thread through a [`Stop`] flag
+//! ([`Searcher::search_until`], [`Ai::analyse_until`]): it polls the flag every 1024
+//! nodes and between root actions, and then answers with what it has (the best action of
+//! the last completed iteration, or of the current one so far).
+//!
+//! `pick(seed, pos, n)` is `(m * n) >> 64` for `m = splitmix64(seed ^
+//! pos.hash_key())`: a number in `0..n` fixed by the seed and the position.
+//!
+//! The code: `search` (the alpha-beta [`Searcher`]), `tt` (its transposition table)
+//! and `eval` (the static evaluation, [`evaluate`]); the levels and [`Ai`] are here.
+
+use std::time::Duration;
+
+use super::action::Action;
+use super::error::OnitamaError;
+use super::position::{Position, Status};
+use super::referee::Answer;
+use crate::stop::Stop;
+
+mod eval;
+mod search;
+mod tt;
+
+pub use eval::evaluate;
+pub use search::{Searcher, TRAP_WEIGHT};
+
+/// A forced win whose winning ply is the `k`-th from now scores `MATE - k`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond ±`MATE_BOUND` are forced wins or losses.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const INF: i32 = 32_000;
+/// Deepest ply the search reaches (iterations are capped below it).
+const MAX_PLY: usize = 96;
+/// The highest level.
+pub const MAX_LEVEL: u8 = 2;
+
+use crate::common::rng::splitmix64 as mix;
+
+/// A number in `0..n` (`n > 0`) fixed by `seed` and the position (see the module docs).
+pub fn pick(seed: u64, pos: &Position, n: usize) -> usize {
+    let m = mix(seed ^ pos.hash_key());
+    ((m as u128 * n as u128) >> 64) as usize
+}
+
+/// Level 0: a uniformly chosen legal action (`None` once the game is over).
+pub fn random_action(pos: &Position, seed: u64) -> Option<Action> {
+    let list = pos.legal_actions();
+    (!list.is_empty()).then(|| list.as_slice()[pick(seed, pos, list.len())])
+}
+
+/// Level 1, the coursework baseline: win at once if possible, else avoid giving the
+/// opponent a win at once, else anything (rules in the module docs). `None` once the
+/// game is over.
+pub fn baseline_action(pos: &Position, seed: u64) -> Option<Action> {
+    let list = pos.legal_actions();
+    if list.is_empty() {
+        return None;
+    }
+    let wins: Vec<Action> = list.iter().copied().filter(|a| a.is_win()).collect();
+    let candidates = if !wins.is_empty() {
+        wins
+    } else {
+        let safe: Vec<Action> = list
+            .iter()
+            .copied()
+            .filter(|&a| {
+                let next = pos.after(a);
+                next.plies_left() == 0 || !next.has_winning_move()
+            })
+            .collect();
+        if safe.is_empty() {
+            list.as_slice().to_vec()
+        } else {
+            safe
+        }
+    };
+    Some(candidates[pick(seed, pos, candidates.len())])
+}
+
+/// What stops a search: a time budget, a node budget, a depth cap. Whichever is reached
+/// first ends it; none of them (`Limits::default()`) searches to the ply horizon.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock budget of one search.
+    pub time: Option<Duration>,
+    /// Node budget of one search (deterministic).
+    pub nodes: Option<u64>,
+    /// Deepest iteration, in plies.
+    pub depth: Option<u32>,
+}
+
+impl Limits {
+    /// Only a time budget.
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// Only a node budget.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// Only a depth cap.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// The limits of a search of `seconds` a move (`None`: no time limit), or, when a node
+    /// budget is given, of that many nodes (deterministic: the time is then not used).
+    pub fn budget(seconds: Option<f64>, nodes: Option<u64>, depth: Option<u32>) -> Limits {
+        Limits {
+            time: seconds
+                .filter(|_| nodes.is_none())
+                .map(Duration::from_secs_f64),
+            nodes,
+            depth,
+        }
+    }
+
+    /// These limits with the time capped at `cap` (a referee's time budget); a node budget
+    /// is deterministic and is not capped.
+    pub fn capped(self, cap: Option<Duration>) -> Limits {
+        match cap {
+            Some(cap) if self.nodes.is_none() => Limits {
+                time: Some(self.time.map_or(cap, |t| t.min(cap))),
+                ..self
+            },
+            _ => self,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The action chosen.
+    pub action: Action,
+    /// Its score for the side to move: 0 a tie (or balanced), beyond ±[`MATE_BOUND`] a
+    /// forced win (+) or loss (−) in `MATE - |score|` plies.
+    pub score: i32,
+    /// Depth of the last completed iteration, in plies (0: no search was needed).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Was the search exact (to the ply horizon, or a forced win or loss)?
+    pub exact: bool,
+    /// The expected line, starting with `action`.
+    pub pv: Vec<Action>,
+}
+
+/// A built-in AI: a level (0 random, 1 baseline, 2 search), a seed and, for the search,
+/// its limits.
+pub struct Ai {
+    level: u8,
+    seed: u64,
+    limits: Limits,
+    searcher: Option<Box<Searcher>>,
+}
+
+impl Ai {
+    /// An AI of `level` 0, 1 or 2. Errors: any other level, or a zero node budget.
+    pub fn new(level: u8, seed: u64, limits: Limits) -> Result<Ai, OnitamaError> {
+        if level > MAX_LEVEL {
+            return Err(OnitamaError::BadAi(format!(
+                "level {level}: the levels are 0 (random), 1 (baseline) and 2 (search)"
+            )));
+        }
+        if limits.nodes == Some(0) {
+            return Err(OnitamaError::BadAi(
+                "a node budget must be at least 1".into(),
+            ));
+        }
+        if limits.depth == Some(0) {
+            return Err(OnitamaError::BadAi("a depth cap must be at least 1".into()));
+        }
+        Ok(Ai {
+            level,
+            seed,
+            limits,
+            searcher: None,
+        })
+    }
+
+    /// The level.
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The search limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The same AI with other limits.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The action this AI plays in `pos` (`None` once the game is over).
+    pub fn choose(&mut self, pos: &Position) -> Option<Action> {
+        self.analyse(pos).map(|i| i.action)
+    }
+
+    /// [`Ai::choose`], a search stopping early once `stop` is requested.
+    pub fn choose_until(&mut self, pos: &Position, stop: &Stop) -> Option<Action> {
+        self.analyse_until(pos, stop).map(|i| i.action)
+    }
+
+    /// The action with what the search found (levels 0 and 1: score 0, depth 0).
+    pub fn analyse(&mut self, pos: &Position) -> Option<SearchInfo> {
+        self.analyse_until(pos, &Stop::new())
+    }
+
+    /// [`Ai::analyse`], a search stopping early (with its best action so far) once `stop`
+    /// is requested (see [`Searcher::search_until`]). Levels 0 and 1 take no time and
+    /// ignore the flag.
+    pub fn analyse_until(&mut self, pos: &Position, stop: &Stop) -> Option<SearchInfo> {
+        if pos.status() != Status::Ongoing {
+            return None;
+        }
+        let simple = |action: Action| SearchInfo {
+            action,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            exact: false,
+            pv: vec![action],
+        };
+        match self.level {
+            0 => random_action(pos, self.seed).map(simple),
+            1 => baseline_action(pos, self.seed).map(simple),
+            _ => self
+                .searcher
+                .get_or_insert_with(|| Box::new(Searcher::new()))
+                .search_until(pos, self.seed, self.limits, stop),
+        }
+    }
+
+    /// The AI's answer in the referee's terms (an error once the game is over).
+    pub fn answer(&mut self, pos: &Position) -> Answer {
+        self.answer_until(pos, &Stop::new())
+    }
+
+    /// [`Ai::answer`], a search stopping early once `stop` is requested.
+    pub fn answer_until(&mut self, pos: &Position, stop: &Stop) -> Answer {
+        match self.choose_until(pos, stop) {
+            Some(a) => Answer::from(a),
+            None => Answer::error("the game is over: there is nothing to play"),
+        }
+    }
+
+    /// [`Ai::answer_until`] with the search time capped at `cap` for this answer only
+    /// (see [`Limits::capped`]).
+    pub fn answer_within(&mut self, pos: &Position, cap: Option<Duration>, stop: &Stop) -> Answer {
+        let own = self.limits;
+        self.limits = own.capped(cap);
+        let answer = self.answer_until(pos, stop);
+        self.limits = own;
+        answer
+    }
+}
+
+impl std::fmt::Debug for Ai {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ai")
+            .field("level", &self.level)
+            .field("seed", &self.seed)
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::onitama::setups::find_setup;
+
+    #[test]
+    fn levels_answer_legally_at_the_start() {
+        let pos = find_setup("21").unwrap().position(None);
+        for level in 0..=2 {
+            let mut ai = Ai::new(level, 7, Limits::nodes(2_000)).unwrap();
+            let a = ai.choose(&pos).unwrap();
+            assert!(pos.is_legal(a), "level {level}: {a}");
+        }
+        assert!(Ai::new(3, 0, Limits::default()).is_err());
+        assert!(Ai::new(2, 0, Limits::nodes(0)).is_err());
+    }
+
+    #[test]
+    fn hash_differs_with_plies_left() {
+        let pos = find_setup("21").unwrap().position(None);
+        assert_ne!(pos.hash_key(), pos.with_plies_left(19).hash_key());
+    }
+}

@@ -1,0 +1,481 @@
+//! The level-2 search ([`Searcher`]): negamax alpha-beta with principal-variation
+//! search, iterative deepening and the root's practical bonus (see the
+//! [module docs](super)).
+
+use std::time::Instant;
+
+use super::eval::evaluate;
+use super::tt::{EXACT, Entry, LOWER, NO_MOVE, TT_BITS, UPPER, from_tt, to_tt};
+use super::{INF, Limits, MATE, MATE_BOUND, MAX_PLY, SearchInfo, mix, pick};
+use crate::onitama::action::{Action, ActionList};
+use crate::onitama::position::{Position, Status};
+use crate::stop::Stop;
+
+/// The weight of the root's practical bonus (see [`Searcher`]): a share of 1 of the
+/// opponent's safe replies walking into a forced win is worth this much.
+pub const TRAP_WEIGHT: i32 = 250;
+
+/// A root action, its practical bonus and its tie-break order.
+#[derive(Clone, Copy, Debug)]
+struct RootMove {
+    action: Action,
+    bonus: i32,
+    order: i32,
+}
+
+/// The level-2 search, with its tables (kept between searches to reuse the memory; every
+/// search starts from empty tables, so results never depend on earlier searches).
+pub struct Searcher {
+    pub(super) tt: Vec<Entry>,
+    pub(super) generation: u64,
+    killers: [[u16; 2]; MAX_PLY],
+    history: Vec<i32>,
+    stack: Vec<Vec<(Action, i32)>>,
+    scratch: ActionList,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    limits_on: bool,
+    stopped: bool,
+    exact: bool,
+    /// The flag of the current search (see [`Searcher::search_until`]).
+    stop: Stop,
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new()
+    }
+}
+
+impl Searcher {
+    /// A searcher with empty tables.
+    pub fn new() -> Searcher {
+        Searcher {
+            tt: vec![Entry::default(); 1 << TT_BITS],
+            generation: 0,
+            killers: [[NO_MOVE; 2]; MAX_PLY],
+            history: vec![0; 2 << 16],
+            stack: (0..MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
+            scratch: ActionList::new(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            limits_on: false,
+            stopped: false,
+            exact: false,
+            stop: Stop::new(),
+        }
+    }
+
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes & 1023 == 0 && self.stop.requested() {
+            self.stopped = true;
+        }
+        if !self.limits_on {
+            return self.stopped;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        } else if self.nodes & 1023 == 0
+            && let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Search `pos` (which must be ongoing) within `limits`, `seed` ordering equal root
+    /// actions. `None` only when the game is over.
+    pub fn search(&mut self, pos: &Position, seed: u64, limits: Limits) -> Option<SearchInfo> {
+        self.search_until(pos, seed, limits, &Stop::new())
+    }
+
+    /// [`Searcher::search`], stopping early (within 1024 nodes) once `stop` is requested:
+    /// it then answers with the best action found so far (still a legal action).
+    pub fn search_until(
+        &mut self,
+        pos: &Position,
+        seed: u64,
+        limits: Limits,
+        stop: &Stop,
+    ) -> Option<SearchInfo> {
+        self.stop = stop.clone();
+        let info = self.search_inner(pos, seed, limits);
+        self.stop = Stop::new();
+        info
+    }
+
+    fn search_inner(&mut self, pos: &Position, seed: u64, limits: Limits) -> Option<SearchInfo> {
+        let start = Instant::now();
+        let list = pos.legal_actions();
+        if list.is_empty() {
+            return None;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        self.killers = [[NO_MOVE; 2]; MAX_PLY];
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.nodes = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = limits.time.map(|t| start + t);
+        self.stopped = false;
+        self.limits_on = false;
+        if let Some(&win) = list.iter().find(|a| a.is_win()) {
+            let wins: Vec<Action> = list.iter().copied().filter(|a| a.is_win()).collect();
+            let action = wins
+                .get(pick(seed, pos, wins.len()))
+                .copied()
+                .unwrap_or(win);
+            return Some(SearchInfo {
+                action,
+                score: MATE - 1,
+                depth: 1,
+                nodes: 1,
+                exact: true,
+                pv: vec![action],
+            });
+        }
+        if list.len() == 1 {
+            let action = list.as_slice()[0];
+            return Some(SearchInfo {
+                action,
+                score: self.evaluate(&pos.after(action)).saturating_neg(),
+                depth: 0,
+                nodes: 1,
+                exact: false,
+                pv: vec![action],
+            });
+        }
+        // Root actions: seed order, then captures first; each with its practical bonus.
+        let mut root: Vec<RootMove> = list
+            .iter()
+            .map(|&a| RootMove {
+                action: a,
+                bonus: 0,
+                order: (mix(seed ^ (a.bits() as u64) << 20) >> 40) as i32,
+            })
+            .collect();
+        root.sort_by_key(|m| (!self.is_capture(pos, m.action), m.order));
+        // The bonuses cost a few milliseconds; a search short of time skips the rest.
+        for m in root.iter_mut() {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.requested() {
+                break;
+            }
+            m.bonus = self.practical_bonus(pos, m.action);
+        }
+        let horizon = pos.plies_left() as u32;
+        let cap = limits
+            .depth
+            .unwrap_or(u32::MAX)
+            .clamp(1, (MAX_PLY - 8) as u32)
+            .min(horizon.max(1));
+        let mut best: Option<(Action, i32)> = None;
+        let mut depth_done = 0;
+        let mut exact = false;
+        for depth in 1..=cap {
+            if self.stop.requested() {
+                break;
+            }
+            self.limits_on = depth > 1;
+            self.exact = depth + 1 >= horizon;
+            let (found, complete) = self.root(pos, depth as i32, &mut root);
+            if let Some(f) = found {
+                best = Some(f);
+            }
+            if !complete {
+                break;
+            }
+            depth_done = depth;
+            let score = best.map_or(0, |b| b.1);
+            if self.exact || score.abs() > MATE_BOUND {
+                exact = true;
+                break;
+            }
+            if let (Some(t), None) = (limits.time, limits.nodes)
+                && start.elapsed() * 5 > t * 2
+            {
+                break;
+            }
+        }
+        let (action, score) = best.unwrap_or((root[0].action, 0));
+        Some(SearchInfo {
+            action,
+            score,
+            depth: depth_done,
+            nodes: self.nodes,
+            exact,
+            pv: self.principal_variation(pos, action),
+        })
+    }
+
+    /// The root's allowance for an imperfect opponent: [`TRAP_WEIGHT`] times the share of
+    /// the opponent's safe replies to `a` (those that do not allow a win at once) after
+    /// which the mover has a forced win in two of its plies. Zero when `a` ends the game,
+    /// allows a win at once, or leaves no safe reply (the search sees those exactly).
+    fn practical_bonus(&mut self, pos: &Position, a: Action) -> i32 {
+        let child = pos.after(a);
+        if child.status() != Status::Ongoing || child.has_winning_move() {
+            return 0;
+        }
+        let replies = child.legal_actions();
+        let (mut safe, mut traps) = (0i32, 0i32);
+        for &b in replies.iter() {
+            let g = child.after(b);
+            if g.status() != Status::Ongoing {
+                safe += 1;
+            } else if !g.has_winning_move() {
+                safe += 1;
+                traps += self.wins_in_two(&g) as i32;
+            }
+        }
+        if safe == 0 {
+            0
+        } else {
+            TRAP_WEIGHT * traps / safe
+        }
+    }
+
+    /// Can the side to move (which cannot win at once) force a win with its next two
+    /// plies: an action after which every reply leaves it a win in one?
+    fn wins_in_two(&mut self, g: &Position) -> bool {
+        if g.plies_left() < 3 {
+            return false;
+        }
+        let mut ours = ActionList::new();
+        g.generate(&mut ours);
+        let mut theirs = ActionList::new();
+        'ours: for &c in ours.iter() {
+            let q = g.after(c);
+            if q.has_winning_move() {
+                continue;
+            }
+            q.generate(&mut theirs);
+            for &d in theirs.iter() {
+                if !q.after(d).has_winning_move() {
+                    continue 'ours;
+                }
+            }
+            return true;
+        }
+        false
+    }
+
+    /// The line the table expects after `first`.
+    fn principal_variation(&self, pos: &Position, first: Action) -> Vec<Action> {
+        let mut pv = vec![first];
+        let mut p = pos.after(first);
+        while pv.len() < 32 && p.status() == Status::Ongoing {
+            let Some((best, ..)) = self.probe(p.hash_key()) else {
+                break;
+            };
+            let a = Action::from_bits(best);
+            if best == NO_MOVE || !p.is_legal(a) {
+                break;
+            }
+            pv.push(a);
+            p = p.after(a);
+        }
+        pv
+    }
+
+    /// One iteration at the root: each action's score is the search's plus its practical
+    /// bonus (not added to forced wins and losses). Returns the best action found, with its
+    /// search score (if any action was fully searched), and whether the iteration
+    /// completed. Moves the best action to the front.
+    fn root(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        root: &mut [RootMove],
+    ) -> (Option<(Action, i32)>, bool) {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best: Option<(usize, i32)> = None;
+        self.nodes += 1;
+        let with_bonus = |s: i32, b: i32| if s.abs() > MATE_BOUND { s } else { s + b };
+        for i in 0..root.len() {
+            let RootMove {
+                action: a,
+                bonus: b,
+                ..
+            } = root[i];
+            let child = pos.after(a);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, depth - 1, 1, b - beta, b - alpha);
+            } else {
+                score = -self.negamax(&child, depth - 1, 1, b - alpha - 1, b - alpha);
+                if with_bonus(score, b) > alpha && !self.stopped {
+                    score = -self.negamax(&child, depth - 1, 1, b - beta, b - alpha);
+                }
+            }
+            if self.stopped {
+                return (best.map(|(i, s)| (root[i].action, s)), false);
+            }
+            if with_bonus(score, b) > alpha {
+                alpha = with_bonus(score, b);
+                best = Some((i, score));
+            }
+        }
+        let Some((i, s)) = best else {
+            return (None, true);
+        };
+        let a = root[i].action;
+        root[..=i].rotate_right(1);
+        self.store(pos.hash_key(), a.bits(), s, depth, EXACT);
+        (Some((a, s)), true)
+    }
+
+    fn is_capture(&self, pos: &Position, a: Action) -> bool {
+        !a.is_pass() && pos.soldiers(pos.side().other()) & (1 << a.target_index()) != 0
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if pos.plies_left() == 0 {
+            return 0;
+        }
+        if pos.has_winning_move() {
+            return MATE - ply as i32 - 1;
+        }
+        if pos.plies_left() == 1 {
+            return 0;
+        }
+        // Mate-distance pruning: the side to move wins two plies from now at best.
+        let ceiling = MATE - ply as i32 - 2;
+        if alpha >= ceiling {
+            return ceiling;
+        }
+        let in_check = pos.threatens_win(pos.side().other());
+        if depth <= 0 {
+            if in_check && ply + 2 < MAX_PLY {
+                depth = 1;
+            } else {
+                return self.evaluate(pos);
+            }
+        }
+        if ply + 1 >= MAX_PLY {
+            return self.evaluate(pos);
+        }
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let key = pos.hash_key();
+        let mut tt_move = NO_MOVE;
+        if let Some((best, score, d, flag)) = self.probe(key) {
+            tt_move = best;
+            if d >= depth {
+                let score = from_tt(score, ply);
+                let cut = match flag {
+                    EXACT => true,
+                    LOWER => score >= beta,
+                    _ => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let side = pos.side().index();
+        let opp_soldiers = pos.soldiers(pos.side().other());
+        let mut moves = std::mem::take(&mut self.stack[ply]);
+        moves.clear();
+        pos.generate(&mut self.scratch);
+        let killers = self.killers[ply];
+        for &a in self.scratch.iter() {
+            let b = a.bits();
+            let key = if b == tt_move {
+                1 << 30
+            } else if !a.is_pass() && opp_soldiers & (1 << a.target_index()) != 0 {
+                1 << 26
+            } else if b == killers[0] {
+                1 << 25
+            } else if b == killers[1] {
+                1 << 24
+            } else {
+                self.history[(side << 16) | b as usize]
+            };
+            moves.push((a, key));
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let n = moves.len();
+        for i in 0..n {
+            let mut j = i;
+            for k in i + 1..n {
+                if moves[k].1 > moves[j].1 {
+                    j = k;
+                }
+            }
+            moves.swap(i, j);
+            let (a, order) = moves[i];
+            let child = pos.after(a);
+            let quiet = order < 1 << 24;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
+            } else {
+                let r = if !self.exact && !in_check && quiet && depth >= 3 && i >= 3 {
+                    1 + (depth >= 5 && i >= 10) as i32
+                } else {
+                    0
+                };
+                score = -self.negamax(&child, depth - 1 - r, ply + 1, -alpha - 1, -alpha);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
+                }
+            }
+            if self.stopped {
+                self.stack[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = a.bits();
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        if quiet {
+                            let b = a.bits();
+                            if self.killers[ply][0] != b {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = b;
+                            }
+                            let h = &mut self.history[(side << 16) | b as usize];
+                            *h = (*h + depth * depth).min(1 << 22);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.stack[ply] = moves;
+        let flag = if best >= beta {
+            LOWER
+        } else if best > alpha0 {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.store(key, best_move, to_tt(best, ply), depth, flag);
+        best
+    }
+
+    /// The static evaluation for the side to move (who cannot win at once).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        evaluate(pos)
+    }
+}

@@ -1,0 +1,175 @@
+//! `BuiltinAI`: the engine's built-in AIs ([`Ai`]) as callables in the coursework's AI
+//! contract.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use pyo3::prelude::*;
+
+use super::PyAction;
+use super::convert::{AiSeed, Depth, Level, Nodes, SearchTime, contract_position};
+use super::game::{PyOnitama, borrow_game};
+use crate::onitama::game::game_over;
+use crate::onitama::{Ai, Answer, Limits, Position};
+use crate::python::errors::OnitamaGameOverError;
+use crate::python::interrupt::{interruptible, interruptible_or_raise};
+
+/// A built-in AI, callable with the coursework's AI contract:
+/// `ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)` returns
+/// `(card, move_from, move_to, wall_dir)` ('XX', 'XX' for a pass).
+///
+/// `BuiltinAI(level=2, time=1.0, seed=0, nodes=None, depth=None)`: level 0 plays a random
+/// legal action, level 1 the coursework baseline (win at once if possible, else avoid
+/// allowing a win at once, else random), level 2 an alpha-beta search for `time` seconds
+/// per move, or, when `nodes` is given, for that many nodes (deterministic; `time` is
+/// then not used). `depth` caps the search depth. The seed fixes every random choice.
+#[pyclass(module = "LudoGame.onitama", name = "BuiltinAI", frozen)]
+pub struct PyAi {
+    ai: Mutex<Ai>,
+    /// Copies of the settings, readable while a search holds the lock.
+    level: u8,
+    seed: u64,
+    limits: Limits,
+    /// The `time` given, shown for a search (`None`: no time limit, or not a search).
+    time: Option<f64>,
+}
+
+impl PyAi {
+    /// The AI's answer in `pos`, its time capped at `cap`, with the error of a Ctrl-C that
+    /// stopped it (its answer is then not to be played). The search runs on a worker
+    /// thread with the interpreter released (see [`interruptible`]), so two threads
+    /// sharing one AI cannot deadlock on its lock.
+    pub(crate) fn answer(
+        &self,
+        py: Python<'_>,
+        pos: &Position,
+        cap: Option<Duration>,
+    ) -> (Answer, Option<PyErr>) {
+        let pos = *pos;
+        interruptible(py, |stop| self.lock().answer_within(&pos, cap, stop))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Ai> {
+        self.ai.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[pymethods]
+impl PyAi {
+    #[new]
+    #[pyo3(
+        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None),
+        text_signature = "(level=2, time=1.0, seed=0, nodes=None, depth=None)"
+    )]
+    fn new(
+        level: Level,
+        time: SearchTime,
+        seed: AiSeed,
+        nodes: Option<Nodes>,
+        depth: Option<Depth>,
+    ) -> PyResult<PyAi> {
+        let nodes = nodes.map(|n| n.0);
+        let limits = Limits::budget(time.0, nodes, depth.map(|d| d.0));
+        let ai = Ai::new(level.0, seed.0, limits)?;
+        Ok(PyAi {
+            ai: Mutex::new(ai),
+            level: level.0,
+            seed: seed.0,
+            limits,
+            time: time.0.filter(|_| level.0 >= 2 && nodes.is_none()),
+        })
+    }
+
+    /// 0 (random), 1 (baseline) or 2 (search).
+    #[getter]
+    fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// The seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Seconds per move of the search (None: no time limit, or not a search).
+    #[getter]
+    fn time(&self) -> Option<f64> {
+        self.time
+    }
+
+    /// The node budget per move (None: none).
+    #[getter]
+    fn nodes(&self) -> Option<u64> {
+        self.limits.nodes
+    }
+
+    /// The depth cap (None: none).
+    #[getter]
+    fn depth(&self) -> Option<u32> {
+        self.limits.depth
+    }
+
+    /// The AI's answer in the coursework contract. Raises (as an AI that fails would) on
+    /// arguments that are not a valid position, or on a finished game.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (current_player, board, card_a1, card_a2, card_b1, card_b2, side_card, turn))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        current_player: &Bound<'_, PyAny>,
+        board: &Bound<'_, PyAny>,
+        card_a1: &Bound<'_, PyAny>,
+        card_a2: &Bound<'_, PyAny>,
+        card_b1: &Bound<'_, PyAny>,
+        card_b2: &Bound<'_, PyAny>,
+        side_card: &Bound<'_, PyAny>,
+        turn: &Bound<'_, PyAny>,
+    ) -> PyResult<(i64, String, String, String)> {
+        let pos = contract_position(&[
+            current_player,
+            board,
+            card_a1,
+            card_a2,
+            card_b1,
+            card_b2,
+            side_card,
+            turn,
+        ])?;
+        if pos.is_over() {
+            return Err(game_over(&pos).into());
+        }
+        match self.answer(py, &pos, None) {
+            (_, Some(interrupted)) => Err(interrupted),
+            (Answer::Error(e), None) => Err(OnitamaGameOverError::new_err(e)),
+            (answer, None) => super::answer_tuple(&answer)
+                .ok_or_else(|| OnitamaGameOverError::new_err(answer.to_string())),
+        }
+    }
+
+    /// The action this AI plays in `game` (an `Onitama`).
+    fn choose(&self, py: Python<'_>, game: &Bound<'_, PyOnitama>) -> PyResult<PyAction> {
+        let pos = *borrow_game(game)?.game.position();
+        if pos.is_over() {
+            return Err(game_over(&pos).into());
+        }
+        let inner = interruptible_or_raise(py, |stop| self.lock().choose_until(&pos, stop))?
+            .ok_or_else(|| PyErr::from(game_over(&pos)))?;
+        Ok(PyAction { inner })
+    }
+
+    fn __repr__(&self) -> String {
+        let mut s = format!("BuiltinAI(level={}", self.level);
+        if self.level >= 2 {
+            match (self.limits.nodes, self.time) {
+                (Some(n), _) => s.push_str(&format!(", nodes={n}")),
+                (None, Some(t)) => s.push_str(&format!(", time={t}")),
+                (None, None) => s.push_str(", time=None"),
+            }
+            if let Some(d) = self.limits.depth {
+                s.push_str(&format!(", depth={d}"));
+            }
+        }
+        format!("{s}, seed={})", self.seed)
+    }
+}

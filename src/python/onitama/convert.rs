@@ -1,0 +1,435 @@
+//! Onitama's Python arguments as typed values: each newtype's `FromPyObject` reads one kind
+//! of argument, with the strictness of [`crate::python::convert`] (an `int` is never a
+//! `bool`; a number out of range names the argument and its range) and the engine's error
+//! classes (`InvalidAIError` for AI settings, `InvalidBoardError` for ply counts, ...).
+
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use super::PyCard;
+use crate::onitama::{Action, Card, CardSlot, Drawing, OnitamaError, Player, Position};
+use crate::python::convert::{InvalidArgumentError, int_in, seconds_in};
+use crate::python::{describe, type_error};
+
+/// The longest time budget or search time: a day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// A [`int_in`] or [`seconds_in`] range error re-raised as the engine's error `class`.
+fn as_engine(e: PyErr, py: Python<'_>, class: fn(String) -> OnitamaError) -> PyErr {
+    if e.is_instance_of::<InvalidArgumentError>(py) {
+        class(e.value(py).to_string()).into()
+    } else {
+        e
+    }
+}
+
+/// A whole number from `lo` to `hi`, its range error as the engine's error `class`.
+pub(crate) fn whole(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    lo: i128,
+    hi: i128,
+    class: fn(String) -> OnitamaError,
+) -> PyResult<i128> {
+    int_in(obj, what, lo, hi).map_err(|e| as_engine(e, obj.py(), class))
+}
+
+/// A `str` argument (a lone surrogate becomes U+FFFD and then fails the engine's checks).
+pub(crate) fn str_arg(obj: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<String> {
+    obj.cast::<PyString>()
+        .map(|s| s.to_string_lossy().into_owned())
+        .map_err(|_| type_error(what, expected, obj))
+}
+
+/// A player: the `str` 'A' or 'B'.
+pub(crate) fn player_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Player> {
+    let s = str_arg(obj, what, "'A' or 'B'")?;
+    let mut chars = s.chars();
+    match (chars.next().and_then(Player::from_letter), chars.next()) {
+        (Some(p), None) => Ok(p),
+        _ => Err(OnitamaError::BadBoard(format!("{what} '{s}' is not 'A' or 'B'")).into()),
+    }
+}
+
+/// A ply count from 0 to 65535.
+pub(crate) fn plies_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u16> {
+    Ok(whole(obj, what, 0, u16::MAX as i128, OnitamaError::BadBoard)? as u16)
+}
+
+/// Rows given as a list or tuple of `str`.
+fn rows_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
+    obj.try_iter()?
+        .map(|item| str_arg(&item?, what, "a str"))
+        .collect()
+}
+
+/// A board: 5 strings, or one string with the rows separated by '/'.
+pub(crate) fn board_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    const EXPECTED: &str = "5 strings or one string with rows separated by '/'";
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(s.to_string_lossy().split('/').map(str::to_owned).collect());
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        return rows_arg(obj, "a board row");
+    }
+    Err(type_error("board", EXPECTED, obj))
+}
+
+/// A card: a `Card`, a standard card's name, a pattern with rows separated by '/', or 5
+/// row strings. Returns the card and the rows to draw it with.
+pub(crate) fn card_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Drawing> {
+    const EXPECTED: &str = "a Card, a card name, a '/'-separated pattern or 5 row strings";
+    if let Ok(c) = obj.cast::<PyCard>() {
+        let c = c.get();
+        return Ok((c.card, c.rows.clone()));
+    }
+    let with_place = |e: OnitamaError| match e {
+        OnitamaError::BadCard(m) => OnitamaError::BadCard(format!("{what}: {m}")),
+        other => other,
+    };
+    let rows: Vec<String> = if let Ok(s) = obj.cast::<PyString>() {
+        let s = s.to_string_lossy();
+        if !s.contains('/') {
+            let card = Card::from_text(&s).map_err(with_place)?;
+            return Ok((card, card.rows()));
+        }
+        s.split('/').map(str::to_owned).collect()
+    } else if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        rows_arg(obj, "a card row")?
+    } else {
+        return Err(type_error(what, EXPECTED, obj));
+    };
+    let card = Card::parse(&rows).map_err(with_place)?;
+    let rows: [String; 5] = rows
+        .try_into()
+        .map_err(|_| OnitamaError::BadCard(format!("{what}: a card has 5 rows")))?;
+    Ok((card, rows))
+}
+
+/// Declares a newtype for a `str` argument named `what`.
+macro_rules! text_arg {
+    ($(#[$doc:meta])* $name:ident, $what:literal, $expected:literal) => {
+        $(#[$doc])*
+        pub(crate) struct $name(pub String);
+
+        impl<'a, 'py> FromPyObject<'a, 'py> for $name {
+            type Error = PyErr;
+
+            fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+                str_arg(&obj, $what, $expected).map($name)
+            }
+        }
+    };
+}
+
+/// Declares a newtype for a player argument named `what`.
+macro_rules! player_newtype {
+    ($(#[$doc:meta])* $name:ident, $what:literal) => {
+        $(#[$doc])*
+        pub(crate) struct $name(pub Player);
+
+        impl<'a, 'py> FromPyObject<'a, 'py> for $name {
+            type Error = PyErr;
+
+            fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+                player_arg(&obj, $what).map($name)
+            }
+        }
+    };
+}
+
+/// Declares a newtype for a whole-number argument named `what`, from `lo` to `hi`, its
+/// range error an engine error `class`.
+macro_rules! whole_newtype {
+    ($(#[$doc:meta])* $name:ident, $what:literal, $ty:ty, $lo:expr, $hi:expr, $class:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub(crate) struct $name(pub $ty);
+
+        impl<'a, 'py> FromPyObject<'a, 'py> for $name {
+            type Error = PyErr;
+
+            fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+                Ok($name(whole(&obj, $what, $lo as i128, $hi as i128, $class)? as $ty))
+            }
+        }
+    };
+}
+
+text_arg!(
+    /// The text of a position's notation.
+    NotationText, "notation", "a str"
+);
+text_arg!(
+    /// The text of a game's JSON.
+    JsonText, "JSON text", "a str"
+);
+text_arg!(
+    /// A card number as typed ('1' or '2').
+    CardText, "card", "a str"
+);
+text_arg!(
+    /// An answer's start square.
+    MoveFrom, "move_from", "a str"
+);
+text_arg!(
+    /// An answer's target square.
+    MoveTo, "move_to", "a str"
+);
+text_arg!(
+    /// An answer's wall letter.
+    WallLetter, "wall_dir", "a str"
+);
+player_newtype!(
+    /// The side to move of a new game.
+    ToMove, "to_move"
+);
+player_newtype!(
+    /// A player whose view is asked for.
+    Viewer, "player"
+);
+whole_newtype!(
+    /// A game's ply limit (`max_plies`).
+    MaxPlies, "max_plies", u16, 0, u16::MAX, OnitamaError::BadBoard
+);
+whole_newtype!(
+    /// A built-in AI's seed.
+    AiSeed, "seed", u64, 0, u64::MAX, OnitamaError::BadAi
+);
+whole_newtype!(
+    /// A search's node budget.
+    Nodes, "nodes", u64, 1, i64::MAX, OnitamaError::BadAi
+);
+whole_newtype!(
+    /// A search's depth cap.
+    Depth, "depth", u32, 1, 1000, OnitamaError::BadAi
+);
+whole_newtype!(
+    /// A perft depth.
+    PerftDepth, "perft depth", u32, 0, 64, OnitamaError::BadAi
+);
+
+/// A built-in AI's level: 0 (random), 1 (baseline) or 2 (search).
+#[derive(Clone, Copy)]
+pub(crate) struct Level(pub u8);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Level {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let hint = |m: String| {
+            OnitamaError::BadAi(format!(
+                "{m}: the levels are 0 (random), 1 (baseline) and 2 (search)"
+            ))
+        };
+        let max = crate::onitama::ai::MAX_LEVEL as i128;
+        Ok(Level(whole(&obj, "level", 0, max, hint)? as u8))
+    }
+}
+
+/// A search's time a move: a number of seconds, or `None` for no time limit.
+#[derive(Clone, Copy)]
+pub(crate) struct SearchTime(pub Option<f64>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for SearchTime {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Ok(SearchTime(None));
+        }
+        let s = seconds_in(&obj, "time", MAX_SECONDS)
+            .map_err(|e| as_engine(e, obj.py(), OnitamaError::BadAi))?;
+        Ok(SearchTime(Some(s)))
+    }
+}
+
+/// A refereed match's time budget an answer.
+pub(crate) struct TimeBudget(pub Duration);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for TimeBudget {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = seconds_in(&obj, "time_budget", MAX_SECONDS)
+            .map_err(|e| as_engine(e, obj.py(), OnitamaError::BadAi))?;
+        Ok(TimeBudget(Duration::from_secs_f64(s)))
+    }
+}
+
+/// A setup id: an int or a str (`21`, `'case21'`, `'aitest1_A'`).
+pub(crate) struct SetupId(pub String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for SetupId {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<pyo3::types::PyInt>()
+            && !obj.is_instance_of::<pyo3::types::PyBool>()
+        {
+            return Ok(SetupId(obj.str()?.to_string_lossy().into_owned()));
+        }
+        str_arg(&obj, "setup", "an int or str setup id").map(SetupId)
+    }
+}
+
+/// A board argument (see [`board_arg`]).
+pub(crate) struct Board(pub Vec<String>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Board {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        board_arg(&obj).map(Board)
+    }
+}
+
+/// A card argument (see [`card_arg`]).
+pub(crate) struct CardSpec(pub Drawing);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for CardSpec {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        card_arg(&obj, "card").map(CardSpec)
+    }
+}
+
+/// The five cards `A1 A2 B1 B2 side`: a dict with exactly those keys, or a list or tuple
+/// of 5 cards.
+pub(crate) struct Cards(pub Vec<Drawing>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Cards {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let place = |slot: &CardSlot| format!("card {}", slot.name());
+        if let Ok(d) = obj.cast::<PyDict>() {
+            let mut out = Vec::new();
+            for slot in CardSlot::ALL {
+                let Some(v) = d.get_item(slot.name())? else {
+                    return Err(OnitamaError::BadCard(format!(
+                        "the cards dict has no key '{}' (keys: A1, A2, B1, B2, side)",
+                        slot.name()
+                    ))
+                    .into());
+                };
+                out.push(card_arg(&v, &place(&slot))?);
+            }
+            if d.len() != 5 {
+                return Err(OnitamaError::BadCard(
+                    "the cards dict has keys other than A1, A2, B1, B2, side".into(),
+                )
+                .into());
+            }
+            return Ok(Cards(out));
+        }
+        if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+            let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
+            if items.len() != 5 {
+                return Err(OnitamaError::BadCard(format!(
+                    "five cards are needed (A1, A2, B1, B2, side), not {}",
+                    items.len()
+                ))
+                .into());
+            }
+            return CardSlot::ALL
+                .iter()
+                .zip(&items)
+                .map(|(slot, v)| card_arg(v, &place(slot)))
+                .collect::<PyResult<_>>()
+                .map(Cards);
+        }
+        Err(type_error(
+            "cards",
+            "a dict with keys A1, A2, B1, B2, side, or a list of 5 cards",
+            &obj,
+        ))
+    }
+}
+
+/// An answer's card number: any `int` (not a `bool`); one too big for 64 bits is read as
+/// an invalid number.
+pub(crate) struct CardNumber(pub i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for CardNumber {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let n = int_in(&obj, "card", i128::MIN, i128::MAX).map(|v| i64::try_from(v).ok());
+        match n {
+            Ok(v) => Ok(CardNumber(v.unwrap_or(i64::MAX))),
+            Err(e) if e.is_instance_of::<InvalidArgumentError>(obj.py()) => {
+                Ok(CardNumber(i64::MAX))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A Python AI's answer: a tuple or list (card, move_from, move_to, wall_dir) of an int
+/// and three strs, or why it is not one.
+pub(crate) fn read_answer(v: &Bound<'_, PyAny>) -> Result<crate::onitama::Answer, String> {
+    let bad = || {
+        format!(
+            "the AI returned {}, not a tuple (card: int, move_from: str, move_to: str, wall_dir: str)",
+            describe(v)
+        )
+    };
+    if !(v.is_instance_of::<PyTuple>() || v.is_instance_of::<PyList>()) {
+        return Err(bad());
+    }
+    let items: Vec<Bound<'_, PyAny>> = v
+        .try_iter()
+        .map_err(|_| bad())?
+        .collect::<PyResult<_>>()
+        .map_err(|_| bad())?;
+    let [card, from, to, wall] = &items[..] else {
+        return Err(bad());
+    };
+    if card.is_instance_of::<pyo3::types::PyBool>() || !card.hasattr("__index__").unwrap_or(false) {
+        return Err(bad());
+    }
+    let card = card.extract::<i64>().unwrap_or(i64::MAX);
+    let s = |x: &Bound<'_, PyAny>| {
+        x.cast::<PyString>()
+            .map(|s| s.to_string_lossy().into_owned())
+            .map_err(|_| bad())
+    };
+    Ok(crate::onitama::Answer::new(
+        card,
+        s(from)?,
+        s(to)?,
+        s(wall)?,
+    ))
+}
+
+/// The position an AI is called in, from the contract's eight arguments.
+pub(crate) fn contract_position(args: &[&Bound<'_, PyAny>; 8]) -> PyResult<Position> {
+    let side = player_arg(args[0], "current_player")?;
+    let board = board_arg(args[1])?;
+    let names = ["cardA1", "cardA2", "cardB1", "cardB2", "side_card"];
+    let mut cards = [crate::onitama::STANDARD_CARDS[0]; 5];
+    for (i, name) in names.iter().enumerate() {
+        cards[i] = card_arg(args[2 + i], name)?.0;
+    }
+    let turn = plies_arg(args[7], "turn")?;
+    Ok(Position::from_rows(&board, cards, side, turn)?)
+}
+
+/// An action argument: an `Action`, or its text ('1 e2 d3 u').
+pub(crate) struct ActionArg(pub Action);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ActionArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(a) = obj.cast::<super::PyAction>() {
+            return Ok(ActionArg(a.get().inner));
+        }
+        let s = str_arg(&obj, "action", "an Action or its text such as '1 e2 d3 u'")?;
+        Ok(ActionArg(s.parse::<Action>()?))
+    }
+}

@@ -1,0 +1,419 @@
+//! `Onitama`: a game played action by action, a thin wrapper of the engine's [`Game`].
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use super::convert::{
+    AiSeed, Board, CardNumber, CardText, Cards, Depth, JsonText, Level, MaxPlies, MoveFrom, MoveTo,
+    Nodes, NotationText, PerftDepth, SearchTime, SetupId, ToMove, Viewer, WallLetter,
+};
+use super::{PyAction, PyCard, actions_list, letter};
+use crate::onitama::game::{DEFAULT_PLIES, game_over};
+use crate::onitama::{
+    Action, Ai, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, SearchInfo,
+    perft_until,
+};
+use crate::python::errors::IllegalActionError;
+use crate::python::interrupt::interruptible_or_raise;
+use crate::python::type_error;
+
+/// A game of Onitama with a movable wall, played action by action.
+///
+/// `Onitama(board=None, cards=None, to_move='A', max_plies=20)`: the board as 5 strings
+/// (row a, B's home row, first; 'A' 'a' 'B' 'b' 'W', space or '.' for empty) or one string
+/// with the rows separated by '/'; the cards as a dict with keys A1, A2, B1, B2, side (or
+/// a list in that order) of standard card names or 5-row patterns in the holder's view;
+/// the side to move; and the number of plies left (both players' plies count). Board and
+/// cards default to setup 22's (the README's start board). `Onitama.setup(21)` starts a
+/// coursework setup.
+#[pyclass(module = "LudoGame.onitama", name = "Onitama")]
+#[derive(Clone)]
+pub struct PyOnitama {
+    pub(crate) game: Game,
+}
+
+/// Borrow a game, as an error (not a panic) if it is being changed elsewhere.
+pub(crate) fn borrow_game<'py>(game: &Bound<'py, PyOnitama>) -> PyResult<PyRef<'py, PyOnitama>> {
+    game.try_borrow()
+        .map_err(|_| IllegalActionError::new_err("the game is being changed by another thread"))
+}
+
+/// The arguments an AI is called with in `pos`, its cards drawn as in `game`.
+pub(crate) fn contract_args<'py>(
+    py: Python<'py>,
+    game: &Game,
+    pos: &Position,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let p = game.patterns_of(pos);
+    let card = |i: usize| p[i].to_vec();
+    (
+        letter(pos.side()),
+        pos.board_rows().to_vec(),
+        card(0),
+        card(1),
+        card(2),
+        card(3),
+        card(4),
+        pos.plies_left(),
+    )
+        .into_pyobject(py)
+}
+
+/// The Python error for an answer the referee refuses in `game`.
+fn judge_error(game: &Game, reason: InvalidAnswer) -> PyErr {
+    match reason {
+        InvalidAnswer::GameOver => game.game_over_error().into(),
+        reason => IllegalActionError::new_err(reason.to_string()),
+    }
+}
+
+/// Run a built-in AI on a game's current position. The game is not borrowed during the
+/// search (it runs on a copy of the position), so Python code running meanwhile (another
+/// thread, a signal handler) may use and change the game.
+fn run_ai(
+    slf: &Bound<'_, PyOnitama>,
+    level: Level,
+    time: SearchTime,
+    seed: AiSeed,
+    nodes: Option<Nodes>,
+    depth: Option<Depth>,
+) -> PyResult<SearchInfo> {
+    let limits = Limits::budget(time.0, nodes.map(|n| n.0), depth.map(|d| d.0));
+    let pos = *borrow_game(slf)?.game.position();
+    if pos.is_over() {
+        return Err(game_over(&pos).into());
+    }
+    let mut ai = Ai::new(level.0, seed.0, limits)?;
+    interruptible_or_raise(slf.py(), move |stop| ai.analyse_until(&pos, stop))?
+        .ok_or_else(|| game_over(&pos).into())
+}
+
+#[pymethods]
+impl PyOnitama {
+    #[new]
+    #[pyo3(
+        signature = (board = None, cards = None, to_move = None, max_plies = None),
+        text_signature = "(board=None, cards=None, to_move='A', max_plies=20)"
+    )]
+    fn new(
+        board: Option<Board>,
+        cards: Option<Cards>,
+        to_move: Option<ToMove>,
+        max_plies: Option<MaxPlies>,
+    ) -> PyResult<PyOnitama> {
+        let game = Game::from_parts(
+            board.map(|b| b.0),
+            cards.map(|c| c.0),
+            to_move.map_or(Player::A, |p| p.0),
+            max_plies.map_or(DEFAULT_PLIES, |n| n.0),
+        )?;
+        Ok(PyOnitama { game })
+    }
+
+    /// A coursework setup by id: 11, 12, 13, 21, 22, 23, 1-5 (the Part 1 cases), or a
+    /// name such as 'case21', 'aitest1_A', 'basic43_B', 'readme_start'. `max_plies`
+    /// replaces the setup's own ply limit (20 where it gives none).
+    #[staticmethod]
+    #[pyo3(signature = (id, max_plies = None))]
+    fn setup(id: SetupId, max_plies: Option<MaxPlies>) -> PyResult<PyOnitama> {
+        let game = Game::from_setup(&id.0, max_plies.map(|n| n.0))?;
+        Ok(PyOnitama { game })
+    }
+
+    /// The ids of every setup, as `setup` accepts them ('1', ..., '23', 'aitest1_A', ...).
+    #[staticmethod]
+    fn setup_ids() -> Vec<String> {
+        crate::onitama::setups::setup_ids()
+    }
+
+    /// The setup this game started from ('case21', ...), or None.
+    #[getter]
+    fn setup_id(&self) -> Option<&'static str> {
+        self.game.setup()
+    }
+
+    /// The board: 5 strings, row a first ('A' 'a' 'B' 'b' 'W', space for empty).
+    #[getter]
+    fn board(&self) -> Vec<String> {
+        self.game.position().board_rows().to_vec()
+    }
+
+    /// The five cards {'A1', 'A2', 'B1', 'B2', 'side'} in their holders' view.
+    #[getter]
+    fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for slot in CardSlot::ALL {
+            let card = self.game.position().card(slot);
+            let rows = self.game.rows_of(card);
+            d.set_item(slot.name(), PyCard { card, rows })?;
+        }
+        Ok(d)
+    }
+
+    /// The player to move: 'A' or 'B'.
+    #[getter]
+    fn turn(&self) -> String {
+        letter(self.game.position().side())
+    }
+
+    /// Plies left, counting the coming one (the AI contract's `turn` argument); 0 once
+    /// nobody may move any more.
+    #[getter]
+    fn plies_left(&self) -> u16 {
+        self.game.position().plies_left()
+    }
+
+    /// The actions played so far, oldest first.
+    #[getter]
+    fn actions(&self) -> Vec<PyAction> {
+        actions_list(self.game.actions())
+    }
+
+    /// Every legal action now (empty once the game is over), in generator order.
+    #[getter]
+    fn legal_actions(&self) -> Vec<PyAction> {
+        actions_list(self.game.legal_actions())
+    }
+
+    /// Play an action: an `Action`, its text ('1 e2 d3 u'), or an AI answer tuple
+    /// (card, move_from, move_to, wall_dir) judged as the referee does. Returns the action
+    /// played. Refused (nothing changes) when illegal or when the game is over.
+    fn play(&mut self, action: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        let inner: Action = if action.is_instance_of::<PyTuple>() {
+            type Four<'py> = (
+                Bound<'py, PyAny>,
+                Bound<'py, PyAny>,
+                Bound<'py, PyAny>,
+                Bound<'py, PyAny>,
+            );
+            let Ok((card, from, to, wall)) = action.extract::<Four<'_>>() else {
+                return Err(type_error(
+                    "an answer tuple",
+                    "(card, move_from, move_to, wall_dir)",
+                    action,
+                ));
+            };
+            let answer = (
+                card.extract()?,
+                from.extract()?,
+                to.extract()?,
+                wall.extract()?,
+            );
+            self.judge(answer.0, answer.1, answer.2, answer.3)?.inner
+        } else {
+            action.extract::<super::convert::ActionArg>()?.0
+        };
+        self.game.play(inner)?;
+        Ok(PyAction { inner })
+    }
+
+    /// Judge an AI answer exactly as the tournament referee does: the legal action it
+    /// stands for, or IllegalActionError whose message is the referee's reason ('You have
+    /// no pawn at e3.', ...). Nothing is played.
+    fn judge(
+        &self,
+        card: CardNumber,
+        move_from: MoveFrom,
+        move_to: MoveTo,
+        wall_dir: WallLetter,
+    ) -> PyResult<PyAction> {
+        self.game
+            .judge(card.0, &move_from.0, &move_to.0, &wall_dir.0)
+            .map(|inner| PyAction { inner })
+            .map_err(|reason| judge_error(&self.game, reason))
+    }
+
+    /// Judge a ply as a player types it at the Part 1 program's prompts, part by part: the
+    /// card text ('1' or '2'), then with `move_from`, then with `move_to`. Raises
+    /// IllegalActionError with the program's message for the first wrong part; returns None
+    /// while the move is not complete, then its action with the wall staying (a winning
+    /// move has none). A pass needs only the card. Nothing is played.
+    #[pyo3(signature = (card, move_from = None, move_to = None))]
+    fn judge_typed(
+        &self,
+        card: CardText,
+        move_from: Option<MoveFrom>,
+        move_to: Option<MoveTo>,
+    ) -> PyResult<Option<PyAction>> {
+        let from = move_from.as_ref().map(|m| m.0.as_str());
+        let to = move_to.as_ref().map(|m| m.0.as_str());
+        self.game
+            .judge_typed(&card.0, from, to)
+            .map(|a| a.map(|inner| PyAction { inner }))
+            .map_err(|reason| judge_error(&self.game, reason))
+    }
+
+    /// Take back the last action; returns it.
+    fn undo(&mut self) -> PyResult<PyAction> {
+        Ok(PyAction {
+            inner: self.game.undo()?,
+        })
+    }
+
+    /// Is the game over (won, or no plies left)?
+    fn is_over(&self) -> bool {
+        self.game.position().is_over()
+    }
+
+    /// The winner, 'A' or 'B', or None (still playing, or a tie).
+    #[getter]
+    fn winner(&self) -> Option<String> {
+        self.game.outcome().and_then(Outcome::winner).map(letter)
+    }
+
+    /// How the game ended: `Reason.BASE_REACHED`, `Reason.GENERAL_CAPTURED`,
+    /// `Reason.PLY_LIMIT` (a tie), or None while it goes on.
+    #[getter]
+    fn result_reason<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.game
+            .outcome()
+            .map(|o| super::record::REASON.of(py, o.reason()))
+            .transpose()
+    }
+
+    /// A sentence on where the game stands, e.g. 'Player A to move, 20 plies left.'.
+    #[getter]
+    fn status(&self) -> String {
+        self.game.status_text()
+    }
+
+    /// The arguments an AI is called with now: (current_player, board, cardA1, cardA2,
+    /// cardB1, cardB2, side_card, turn).
+    fn ai_arguments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        contract_args(py, &self.game, self.game.position())
+    }
+
+    /// The action a built-in AI plays now (see `BuiltinAI`): level 0 random, 1 the
+    /// coursework baseline, 2 the search (with `time` seconds, or deterministic with a
+    /// `nodes` budget).
+    #[pyo3(
+        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
+    )]
+    fn best_action(
+        slf: &Bound<'_, Self>,
+        level: Level,
+        time: SearchTime,
+        seed: AiSeed,
+        nodes: Option<Nodes>,
+        depth: Option<Depth>,
+    ) -> PyResult<PyAction> {
+        let info = run_ai(slf, level, time, seed, nodes, depth)?;
+        Ok(PyAction { inner: info.action })
+    }
+
+    /// What a built-in AI finds now, as a dict: action, score (for the side to move; above
+    /// 29000 a forced win, below -29000 a forced loss), depth, nodes, exact, pv (the
+    /// expected line).
+    #[pyo3(
+        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
+    )]
+    fn analyse<'py>(
+        slf: &Bound<'py, Self>,
+        level: Level,
+        time: SearchTime,
+        seed: AiSeed,
+        nodes: Option<Nodes>,
+        depth: Option<Depth>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let info = run_ai(slf, level, time, seed, nodes, depth)?;
+        let d = PyDict::new(slf.py());
+        d.set_item("action", PyAction { inner: info.action })?;
+        d.set_item("score", info.score)?;
+        d.set_item("depth", info.depth)?;
+        d.set_item("nodes", info.nodes)?;
+        d.set_item("exact", info.exact)?;
+        d.set_item("pv", actions_list(info.pv))?;
+        Ok(d)
+    }
+
+    /// The number of action sequences of `depth` plies (a winning action counts 1 and
+    /// ends its sequence), as in the golden data's perft.json. The game is not borrowed
+    /// meanwhile (the count runs on a copy of the position).
+    fn perft(slf: &Bound<'_, Self>, depth: PerftDepth) -> PyResult<u64> {
+        let pos = *borrow_game(slf)?.game.position();
+        interruptible_or_raise(slf.py(), move |stop| perft_until(&pos, depth.0, stop))?
+            .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("perft was interrupted"))
+    }
+
+    /// The position as one line of text, e.g.
+    /// 'bbBbb/...../W..../...../aaAaa A n=20 A1:Monkey A2:Crane B1:Boar B2:Ox side:Tiger'.
+    /// A card drawn otherwise than its name's (or canonical pattern's) rows is written as
+    /// drawn (a space as '_', '_' '%' '/' quotes, backslash and non-ASCII as %XX), so that
+    /// `from_notation` gives back the same cards, drawn the same way.
+    fn to_notation(&self) -> String {
+        self.game.to_notation()
+    }
+
+    /// A game starting at a position written by `to_notation` (no history), its cards
+    /// drawn as written.
+    #[staticmethod]
+    fn from_notation(text: NotationText) -> PyResult<PyOnitama> {
+        Ok(PyOnitama {
+            game: Game::from_notation(&text.0)?,
+        })
+    }
+
+    /// The whole game (start, setup, card drawings, every action) as a JSON string.
+    fn to_json(&self) -> String {
+        self.game.to_json()
+    }
+
+    /// A game read from `to_json`'s output: the actions are replayed and checked, and a
+    /// `setup` id whose position is not the JSON's `start` (its ply limit aside) is refused.
+    #[staticmethod]
+    fn from_json(text: JsonText) -> PyResult<PyOnitama> {
+        Ok(PyOnitama {
+            game: Game::from_json(&text.0)?,
+        })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let json = borrow_game(slf)?.game.to_json();
+        Ok((slf.get_type().getattr("from_json")?, (json,)))
+    }
+
+    /// An independent copy, with its history.
+    fn copy(&self) -> PyOnitama {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyOnitama {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyOnitama {
+        self.clone()
+    }
+
+    /// Games are equal when their current positions are (history and drawings aside).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyOnitama>().is_ok_and(|o| {
+            o.try_borrow()
+                .is_ok_and(|o| o.game.position() == self.game.position())
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Onitama.from_notation('{}')", self.to_notation())
+    }
+
+    /// The board and the five cards drawn as the coursework programs do, the side card as
+    /// `player` sees it (default: the player to move).
+    #[pyo3(signature = (player = None))]
+    fn draw(&self, player: Option<Viewer>) -> String {
+        let viewer = player.map_or(self.game.position().side(), |p| p.0);
+        self.game.draw(viewer)
+    }
+
+    /// The drawing of `draw()`.
+    fn __str__(&self) -> String {
+        self.game.draw(self.game.position().side())
+    }
+
+    /// The position as an SVG image (shown by Jupyter notebooks).
+    fn _repr_svg_(&self) -> String {
+        self.game.svg()
+    }
+}

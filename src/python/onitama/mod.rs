@@ -1,0 +1,211 @@
+//! Onitama with a movable wall, as Python objects: `Onitama` (a game played action by
+//! action, [`game`]), `Action` and `Card` (here), `BuiltinAI` ([`ai`]), `MatchRecord` and
+//! the refereed match `onitama_play_match` ([`record`]). The module `LudoGame.onitama`
+//! exports them.
+//!
+//! Everything here converts Python values ([`convert`]), calls the engine in
+//! [`crate::onitama`] and wraps its results; engine errors become Python exceptions through
+//! [`errors`](super::errors). A rejected call changes nothing.
+
+use pyo3::prelude::*;
+
+use crate::onitama::{Action, Answer, Card, Player, STANDARD_CARDS};
+use convert::{CardSpec, Viewer};
+
+pub(crate) mod ai;
+pub(crate) mod convert;
+pub(crate) mod game;
+pub(crate) mod record;
+
+pub use ai::PyAi;
+pub use game::PyOnitama;
+pub use record::PyMatchRecord;
+pub(crate) use record::onitama_play_match;
+
+/// A player as Python sees it: 'A' or 'B'.
+fn letter(p: Player) -> String {
+    p.letter().to_string()
+}
+
+/// A movement card: a 5x5 pattern with one 'o' (the pawn) and 'x' marks (where it may
+/// jump), in its holder's view (B applies it rotated 180 degrees).
+///
+/// `Card(spec)`: a standard card's name ('Tiger', any case), a pattern with rows separated
+/// by '/', or 5 row strings. Two cards are equal when they have the same moves, whatever
+/// the position of the 'o' or the filler characters.
+#[pyclass(module = "LudoGame.onitama", name = "Card", frozen)]
+pub struct PyCard {
+    card: Card,
+    rows: [String; 5],
+}
+
+#[pymethods]
+impl PyCard {
+    #[new]
+    fn new(spec: CardSpec) -> PyCard {
+        let (card, rows) = spec.0;
+        PyCard { card, rows }
+    }
+
+    /// The standard card's name ('Tiger', ...) if it has the same moves as one, else None.
+    #[getter]
+    fn name(&self) -> Option<&'static str> {
+        self.card.name()
+    }
+
+    /// The 5 rows as given (drawn this way).
+    #[getter]
+    fn rows(&self) -> Vec<String> {
+        self.rows.to_vec()
+    }
+
+    /// The canonical pattern, rows separated by '/' (the 'o' as central as possible).
+    #[getter]
+    fn pattern(&self) -> String {
+        self.card.pattern()
+    }
+
+    /// The holder-view moves as (drow, dcol): drow -1 is one row up (toward row a).
+    #[getter]
+    fn offsets(&self) -> Vec<(i8, i8)> {
+        self.card.offsets().collect()
+    }
+
+    /// The moves of `player` ('A' or 'B') on the board, as (drow, dcol): B's are negated.
+    fn moves(&self, player: Viewer) -> Vec<(i8, i8)> {
+        self.card.moves_for(player.0).collect()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyCard>()
+            .is_ok_and(|o| o.get().card == self.card)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.card.hash(&mut h);
+        h.finish()
+    }
+
+    fn __str__(&self) -> String {
+        self.card.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        match self.card.name() {
+            Some(n) if self.rows == self.card.rows() => format!("Card('{n}')"),
+            _ => format!("Card('{}')", self.rows.join("/")),
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Vec<String>,))> {
+        Ok((slf.get_type().into_any(), (slf.get().rows.to_vec(),)))
+    }
+}
+
+/// One ply: a card slot (1 or 2), a pawn move and a wall step. Written '1 e2 d3 u'; a
+/// winning move has no wall step ('2 c3 a3 -'); a pass, only when no pawn can move, is
+/// '1 XX XX s'. `Action(text)` reads that text.
+#[pyclass(module = "LudoGame.onitama", name = "Action", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyAction {
+    inner: Action,
+}
+
+#[pymethods]
+impl PyAction {
+    #[new]
+    fn new(text: convert::ActionArg) -> PyAction {
+        PyAction { inner: text.0 }
+    }
+
+    /// The card slot played: 1 or 2.
+    #[getter]
+    fn card(&self) -> u8 {
+        self.inner.slot().number()
+    }
+
+    /// The start square, e.g. 'e2' ('XX' for a pass).
+    #[getter]
+    fn move_from(&self) -> String {
+        self.inner.from().map_or("XX".into(), |s| s.to_string())
+    }
+
+    /// The target square, e.g. 'd3' ('XX' for a pass).
+    #[getter]
+    fn move_to(&self) -> String {
+        self.inner.to().map_or("XX".into(), |s| s.to_string())
+    }
+
+    /// The wall step: 'u', 'r', 'd', 'l' or 's'; None for a winning move (the game ends).
+    #[getter]
+    fn wall(&self) -> Option<String> {
+        self.inner.wall().map(|w| w.letter().to_string())
+    }
+
+    /// Is this a pass (no pawn could move)?
+    #[getter]
+    fn is_pass(&self) -> bool {
+        self.inner.is_pass()
+    }
+
+    /// Does this move win (and end the game)?
+    #[getter]
+    fn is_win(&self) -> bool {
+        self.inner.is_win()
+    }
+
+    /// The answer an AI returns for it: (card, move_from, move_to, wall_dir), with wall 's'
+    /// for a winning move (the referee never reads it).
+    #[getter]
+    fn answer(&self) -> Option<(i64, String, String, String)> {
+        answer_tuple(&Answer::from(self.inner))
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Action('{}')", self.inner)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().into_any(), (slf.get().inner.to_string(),)))
+    }
+}
+
+/// Actions as Python `Action`s.
+fn actions_list(actions: impl IntoIterator<Item = Action>) -> Vec<PyAction> {
+    actions
+        .into_iter()
+        .map(|inner| PyAction { inner })
+        .collect()
+}
+
+/// An answer as the Python tuple (card, move_from, move_to, wall_dir); `None` for an error.
+fn answer_tuple(answer: &Answer) -> Option<(i64, String, String, String)> {
+    match answer {
+        Answer::Move {
+            card,
+            from,
+            to,
+            wall,
+        } => Some((*card, from.clone(), to.clone(), wall.clone())),
+        Answer::Error(_) => None,
+    }
+}
+
+/// The 16 standard cards, as `Card` objects, in the order of standard_cards.json.
+#[pyfunction]
+pub fn onitama_standard_cards() -> Vec<PyCard> {
+    STANDARD_CARDS
+        .iter()
+        .map(|&card| PyCard {
+            card,
+            rows: card.rows(),
+        })
+        .collect()
+}
