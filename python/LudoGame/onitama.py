@@ -47,6 +47,7 @@ from LudoGame._core import (
     onitama_standard_cards,
 )
 from LudoGame.enums import Reason
+from LudoGame.standings import Standing, Table
 
 GameOverError = OnitamaGameOverError
 NotationError = OnitamaNotationError
@@ -164,24 +165,6 @@ def play_match(
 
 
 @dataclass
-class Standing:
-    """One AI's line in a round robin's table (2 points a win, 1 a tie, 0 a loss)."""
-
-    name: str
-    games: int = 0
-    wins: int = 0
-    ties: int = 0
-    losses: int = 0
-    points: int = 0
-    failures: int = 0
-
-    @property
-    def score(self) -> float:
-        """Points per game times 50 (the tournament's normalised score, 0-100)."""
-        return 50.0 * self.points / self.games if self.games else 0.0
-
-
-@dataclass
 class Game:
     """One game of a round robin: who played A and B, on which setup, and its record."""
 
@@ -247,12 +230,11 @@ def round_robin(
         raise UnknownSetupError("a round robin needs at least one setup")
     for s in setup_list:
         Onitama.setup(s)  # checks the id before any game is played
-    table = {name: Standing(name) for name in names}
+    table = Table(names)
     games: list[Game] = []
 
     def standings() -> Standings:
-        ranked = sorted(table.values(), key=lambda s: (-s.points, -s.wins, s.name))
-        return Standings(ranked, games)
+        return Standings(table.ranked(), games)
 
     for i, x in enumerate(names):
         for y in names[i + 1 :]:
@@ -265,17 +247,15 @@ def round_robin(
                         stop.partial = standings()
                         raise stop from e
                     games.append(Game(a, b, s, record))
-                    for name, colour in ((a, "A"), (b, "B")):
-                        st = table[name]
-                        st.games += 1
-                        st.points += record.points[colour]
-                        if record.winner is None:
-                            st.ties += 1
-                        elif record.winner == colour:
-                            st.wins += 1
-                        else:
-                            st.losses += 1
-                            st.failures += record.failed == colour
+                    table.add(
+                        a,
+                        b,
+                        games=1,
+                        wins_a=int(record.winner == "A"),
+                        ties=int(record.winner is None),
+                        failures_a=int(record.failed == "A"),
+                        failures_b=int(record.failed == "B"),
+                    )
     return standings()
 
 

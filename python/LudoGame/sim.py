@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 from LudoGame._core import Interrupted, InvalidArgumentError, SimResult, Simulation
+from LudoGame.standings import Standing, Table, wilson_interval
 
 Progress = Callable[[int, int], None]
 
@@ -60,36 +60,6 @@ def _check_count(what: str, value: int) -> None:
         raise TypeError(f"{what} must be an int, not {type(value).__name__} ({value!r})")
     if value < 0:
         raise InvalidArgumentError(f"{what} must be an int from 0 up, not {value}")
-
-
-def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate (ties count as half a win)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-@dataclass
-class Standing:
-    """One bot's line in a tournament table."""
-
-    bot: str
-    games: int = 0
-    wins: int = 0
-
-    @property
-    def win_rate(self) -> float:
-        """Games won over games played."""
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The 95% confidence interval of the win rate."""
-        return wilson_interval(self.wins, self.games)
 
 
 @dataclass
@@ -163,8 +133,8 @@ def tournament(
     # Checks the seed, the thread count, the rules and every bot before any game is played.
     for name in names:
         Simulation(rules, "AC", name, seed, **options).run(0, 0, threads)
-    standings = {n: Standing(n) for n in names}
-    result = TournamentResult(rules, games, list(standings.values()))
+    standings = Table(names)
+    result = TournamentResult(rules, games, standings.lines())
     pairings = list(combinations(range(len(names)), 2))
     total = len(pairings) * games
     done = 0
@@ -200,7 +170,7 @@ def tournament(
 
 def _add_pairing(
     result: TournamentResult,
-    standings: dict[str, Standing],
+    standings: Table,
     a: str,
     b: str,
     games: int,
@@ -210,7 +180,14 @@ def _add_pairing(
     if games == 0:
         return
     result.pairs[(a, b)] = (games, wins_a)
-    standings[a].games += games
-    standings[a].wins += wins_a
-    standings[b].games += games
-    standings[b].wins += games - wins_a
+    standings.add(a, b, games, wins_a)
+
+
+__all__ = [
+    "Progress",
+    "Standing",
+    "TournamentResult",
+    "simulate",
+    "tournament",
+    "wilson_interval",
+]
