@@ -4,9 +4,9 @@ Every generator takes its randomness from an explicit ``random.Random`` (or a
 seed), so the same seed always gives the same inputs.
 
 * ``worked_example()`` -- the assignment's worked example.
-* ``random_full_game(rng, players)`` -- the turns of a realistic full game:
-  players roll in order, a 6 gives one bonus roll, completed players are
-  skipped, and the game runs until only one player is left.
+* ``random_full_game(rng, players)`` -- the turns of a realistic full game,
+  played by the engine: players roll in seat order, a 6 gives one bonus roll,
+  completed players are skipped, and the game runs until one player is left.
 * ``random_turn_list(rng, players, n)`` -- ``n`` arbitrary (position, roll)
   pairs, not necessarily a realistic game.
 * ``full_games(seed, count)`` -- ``count`` realistic full games of 2-4
@@ -21,12 +21,13 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from LudoGame import Game, Phase
+
 Turn = tuple[str, int]
 GameInput = tuple[list[str], list[Turn]]
 
 POSITIONS = ("A", "B", "C", "D")
 MAX_TURNS = 20_000
-BONUS_ROLL = 6
 
 
 def _load_reference() -> ModuleType:
@@ -57,35 +58,19 @@ def random_full_game(
 ) -> list[Turn]:
     """Generate the turns list of a realistic full game of ``players``.
 
-    Players roll in the order given.  A 6 earns exactly one bonus roll (a
-    bonus 6 earns none); the bonus roll is a second tuple of the same player.
-    Completed players are skipped, and the game ends when at most one player
-    is not completed, or after ``max_turns`` tuples.  The game state is
-    tracked with the reference implementation, one roll at a time.
+    The engine plays it: a CS162 ``Game`` with a die seeded from ``rng``, every player
+    moving by the assignment's priority rule, so players roll in seat order, a 6 earns
+    exactly one bonus roll (a second tuple of the same player), finished players are
+    skipped, and the game ends when one player is left (or after ``max_turns`` tuples).
+    The turns are the game's rolls, in order.
     """
-    game = _reference.LudoGame()
-    game.start(players)
-    seats = [game.get_player_by_position(position) for position in players]
+    game = Game("cs162", players="".join(sorted(players)), seed=rng.getrandbits(64))
     turns: list[Turn] = []
-    while len(turns) < max_turns:
-        still_playing = [seat for seat in seats if not seat.get_completed()]
-        if len(still_playing) <= 1:
-            break
-        for seat in still_playing:
-            if seat.get_completed() or len(turns) >= max_turns:
-                continue
-            position = seat.get_position()
-            roll = rng.randint(1, 6)
-            turns.append((position, roll))
-            game.apply_turn(position, roll)
-            if roll == BONUS_ROLL and not seat.get_completed():
-                if len(turns) >= max_turns:
-                    break
-                bonus = rng.randint(1, 6)
-                turns.append((position, bonus))
-                game.apply_turn(position, bonus)
-            if sum(not s.get_completed() for s in seats) <= 1:
-                break
+    while not game.is_over() and len(turns) < max_turns:
+        player = game.current_player
+        turns.append((player, game.roll()))
+        if game.phase == Phase.MOVE:
+            game.play(game.best_move("cs162"))
     return turns
 
 

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import re
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from LudoGame._core import Interrupted, LudoError, LudoGame, Player, SimResult, Simulation
+from LudoGame._core import (
+    Game,
+    Interrupted,
+    LudoError,
+    LudoGame,
+    Player,
+    SimResult,
+    Simulation,
+)
+from LudoGame.enums import Phase
 from LudoGame.sim import TournamentResult, tournament, wilson_interval
 
 WORKED_EXAMPLE = [
@@ -22,8 +30,8 @@ WORKED_EXAMPLE = [
 _TURN = re.compile(r"^([A-Za-z])(-?\d+)$")
 
 
-def _state(game: LudoGame) -> str:
-    return "  ".join(f"{p.position}: {p.spaces[0]:>3} {p.spaces[1]:>3}" for p in game.players)
+def _squares(game: Game) -> str:
+    return "  ".join(f"{p}: {s[0]:>3} {s[1]:>3}" for p, s in game.squares.items())
 
 
 def worked_example() -> None:
@@ -40,37 +48,25 @@ def worked_example() -> None:
 
 
 def random_game(players: str, seed: int, verbose: bool = True) -> list[str]:
-    """Play a seeded game: players roll in turn, a 6 gives one bonus roll, and play goes on
-    until one player is left. Returns the finishing order."""
-    rng = random.Random(seed)
-    game = LudoGame()
-    game.play_game(list(players), [])
-    seats = game.players
-    finished: list[str] = []
+    """Play a seeded CS162 game with the engine: the seeded die, each player moving by the
+    assignment's priority rule (the ``cs162`` bot), until one player is left. Returns the
+    finishing order."""
+    game = Game("cs162", players=players, seed=seed)
     turn = 0
-    while len(finished) < len(seats) - 1:
-        for p in seats:
-            if p.completed:
-                continue
-            rolls = 2 if (first := rng.randint(1, 6)) == 6 else 1
-            roll = first
-            for i in range(rolls):
-                if i:
-                    roll = rng.randint(1, 6)
-                moved = game.play_turn(p.position, roll)
-                turn += 1
-                if verbose:
-                    what = f"moves {moved}" if moved else "cannot move"
-                    print(f"{turn:4d}. {p.position} rolls {roll}, {what:<11} | {_state(game)}")
-                if p.completed:
-                    finished.append(p.position)
-                    if verbose:
-                        print(f"      {p.position} has finished (place {len(finished)})")
-                    break
-            if len(finished) == len(seats) - 1:
-                break
-    finished += [p.position for p in seats if not p.completed]
-    return finished
+    while not game.is_over():
+        player = game.current_player
+        roll = game.roll()
+        moved = ""
+        if game.phase == Phase.MOVE:
+            game.play(game.best_move("cs162"))
+            moved = "".join(game.history[-1]["tokens"])
+        turn += 1
+        if verbose:
+            what = f"moves {moved}" if moved else "cannot move"
+            print(f"{turn:4d}. {player} rolls {roll}, {what:<11} | {_squares(game)}")
+            if moved and game.history[-1]["finished"]:
+                print(f"      {player} has finished (place {game.ranking.index(player) + 1})")
+    return game.ranking
 
 
 def _parse_turns(words: Sequence[str]) -> list[tuple[str, int]]:
