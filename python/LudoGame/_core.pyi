@@ -209,6 +209,11 @@ class Game:
         """The rule set's preset name: 'cs162', 'standard' or 'gt'."""
 
     @property
+    def rules_notation(self) -> str:
+        """The rule set as notation: the preset name, then the options that differ from it in
+        brackets (e.g. 'standard[six_limit=3]'); `Game` and `Simulation` take it as `rules`."""
+
+    @property
     def options(self) -> dict[str, bool | int | str]:
         """Every rule option and its value."""
 
@@ -246,6 +251,11 @@ class Game:
     @property
     def current_player(self) -> str:
         """The position whose turn it is."""
+
+    @property
+    def turn(self) -> str:
+        """The position whose turn it is (the same as `current_player`; `turn` is the name both
+        games use)."""
 
     @property
     def pending_roll(self) -> int | None:
@@ -338,7 +348,15 @@ class Simulation:
 
     @property
     def rules(self) -> str:
-        """The rules, as notation."""
+        """The rule set's preset name: 'cs162', 'standard' or 'gt' (as `Game.rules`)."""
+
+    @property
+    def options(self) -> dict[str, bool | int | str]:
+        """Every rule option and its value (as `Game.options`)."""
+
+    @property
+    def rules_notation(self) -> str:
+        """The rule set as notation (e.g. 'standard[six_limit=3]'), as `Game.rules_notation`."""
 
     @property
     def seed(self) -> int:
@@ -367,7 +385,15 @@ class SimResult:
 
     @property
     def rules(self) -> str:
-        """The rules the games were played by, as notation."""
+        """The preset name of the rules the games were played by (as `Game.rules`)."""
+
+    @property
+    def options(self) -> dict[str, bool | int | str]:
+        """Every rule option the games were played with (as `Game.options`)."""
+
+    @property
+    def rules_notation(self) -> str:
+        """The rules the games were played by, as notation (as `Game.rules_notation`)."""
 
     @property
     def wins(self) -> dict[str, int]:

@@ -239,6 +239,19 @@ fn phase_name(phase: Phase) -> &'static str {
     }
 }
 
+/// Every rule option of `rules` and its value, as a dict.
+pub(crate) fn options_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, value) in rules.options() {
+        match value {
+            OptionValue::Bool(b) => d.set_item(name, b)?,
+            OptionValue::Int(i) => d.set_item(name, i)?,
+            OptionValue::Str(s) => d.set_item(name, s)?,
+        }
+    }
+    Ok(d)
+}
+
 impl PyGame {
     /// A Python `Game` showing `game` (no history): what a Python bot is handed.
     pub(crate) fn snapshot(game: CoreGame) -> PyGame {
@@ -367,7 +380,18 @@ impl PyGame {
     ) -> PyResult<Self> {
         let mut r = match rules {
             None => Rules::CS162,
-            Some(name) => Rules::preset(&text_arg(name, "rules", CoreError::InvalidRules)?)?,
+            Some(name) => {
+                // A preset name, or a rule set's notation ('standard[six_limit=3]').
+                let text = text_arg(name, "rules", CoreError::InvalidRules)?;
+                if text.contains('[') {
+                    Rules::from_notation(&text).map_err(|e| match e {
+                        CoreError::InvalidNotation(m) => CoreError::InvalidRules(m),
+                        other => other,
+                    })?
+                } else {
+                    Rules::preset(&text)?
+                }
+            }
         };
         if let Some(options) = options {
             for (k, v) in options.iter() {
@@ -401,15 +425,14 @@ impl PyGame {
     /// Every rule option and its value.
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (name, value) in self.game().rules().options() {
-            match value {
-                OptionValue::Bool(b) => d.set_item(name, b)?,
-                OptionValue::Int(i) => d.set_item(name, i)?,
-                OptionValue::Str(s) => d.set_item(name, s)?,
-            }
-        }
-        Ok(d)
+        options_dict(py, self.game().rules())
+    }
+
+    /// The rule set as notation: the preset name, then the options that differ from it in
+    /// brackets (e.g. 'standard[six_limit=3]'); `Game` and `Simulation` take it as `rules`.
+    #[getter]
+    fn rules_notation(&self) -> String {
+        self.game().rules().to_notation()
     }
 
     /// The positions that play, in turn order.
@@ -555,6 +578,13 @@ impl PyGame {
     /// The position whose turn it is.
     #[getter]
     fn current_player(&self) -> char {
+        self.label(self.game().current_player())
+    }
+
+    /// The position whose turn it is (the same as `current_player`; `turn` is the name both
+    /// games use).
+    #[getter]
+    fn turn(&self) -> char {
         self.label(self.game().current_player())
     }
 

@@ -200,9 +200,21 @@ impl Simulation {
         self.bot_names.clone()
     }
 
-    /// The rules, as notation (e.g. 'standard[six_limit=3]').
+    /// The rule set's preset name: 'cs162', 'standard' or 'gt' (as `Game.rules`).
     #[getter]
-    fn rules(&self) -> String {
+    fn rules(&self) -> &'static str {
+        self.config.rules.name()
+    }
+
+    /// Every rule option and its value (as `Game.options`).
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        super::game::options_dict(py, &self.config.rules)
+    }
+
+    /// The rule set as notation (e.g. 'standard[six_limit=3]'), as `Game.rules_notation`.
+    #[getter]
+    fn rules_notation(&self) -> String {
         self.config.rules.to_notation()
     }
 
@@ -363,9 +375,21 @@ impl SimResult {
         self.bot_names.clone()
     }
 
-    /// The rules the games were played by, as notation.
+    /// The preset name of the rules the games were played by (as `Game.rules`).
     #[getter]
-    fn rules(&self) -> &str {
+    fn rules(&self) -> PyResult<&'static str> {
+        Ok(crate::ludo::Rules::from_notation(&self.rules)?.name())
+    }
+
+    /// Every rule option the games were played with (as `Game.options`).
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        super::game::options_dict(py, &crate::ludo::Rules::from_notation(&self.rules)?)
+    }
+
+    /// The rules the games were played by, as notation (as `Game.rules_notation`).
+    #[getter]
+    fn rules_notation(&self) -> &str {
         &self.rules
     }
 
