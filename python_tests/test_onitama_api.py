@@ -385,6 +385,8 @@ def test_best_action_and_analyse() -> None:
     for kwargs in [{"level": 3}, {"level": -1}, {"time": 0}, {"nodes": 0}, {"seed": -1}]:
         with pytest.raises(o.InvalidAIError):
             g.best_action(**kwargs)
+    with pytest.raises(o.InvalidAIError, match="by number or name"):
+        g.best_action(level="2")  # a level is an int or a name ('random', 'baseline', 'search')
     with pytest.raises(TypeError):
-        g.best_action(level="2")  # type: ignore[arg-type]
+        g.best_action(level=2.0)  # type: ignore[arg-type]
     assert g.actions == []

@@ -113,3 +113,13 @@ def test_table_adds_pairings_and_ranks() -> None:
     assert [s.name for s in t.ranked()] == ["x", "y"]
     with pytest.raises(ValueError):
         t.add("x", "y", games=1, wins_a=1, ties=1)
+
+
+def test_onitama_levels_have_names_as_ludo_bots_do() -> None:
+    by_name = onitama.builtin_ai("baseline", seed=4)
+    assert by_name.level == 1
+    assert onitama.BuiltinAI("search", time=None, nodes=100).level == 2
+    game = onitama.Onitama.setup(21)
+    assert by_name.choose(game) == onitama.builtin_ai(1, seed=4).choose(game)
+    with pytest.raises(onitama.InvalidAIError, match="'clever'.*by number or name"):
+        onitama.builtin_ai("clever")

@@ -622,7 +622,7 @@ class Onitama:
 
     def best_action(
         self,
-        level: int = 2,
+        level: int | Literal["random", "baseline", "search"] = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,
@@ -632,7 +632,7 @@ class Onitama:
 
     def analyse(
         self,
-        level: int = 2,
+        level: int | Literal["random", "baseline", "search"] = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,
@@ -676,7 +676,7 @@ class BuiltinAI:
 
     def __new__(
         cls,
-        level: int = 2,
+        level: int | Literal["random", "baseline", "search"] = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,

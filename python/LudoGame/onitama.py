@@ -24,7 +24,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 from LudoGame._core import (
     Action,
@@ -124,7 +124,7 @@ def setup_ids() -> list[str]:
 
 
 def builtin_ai(
-    level: int = 2,
+    level: int | Literal["random", "baseline", "search"] = 2,
     time: float | None = 1.0,
     seed: int = 0,
     nodes: int | None = None,
@@ -132,8 +132,9 @@ def builtin_ai(
 ) -> BuiltinAI:
     """A built-in AI in the coursework contract, running in Rust.
 
-    ``level`` 0 plays a random legal action, 1 the coursework baseline (win at once if it
-    can, else avoid allowing a win at once, else random), 2 an alpha-beta search of
+    ``level`` 0 (``"random"``) plays a random legal action, 1 (``"baseline"``) the coursework
+    baseline (win at once if it can, else avoid allowing a win at once, else random), 2
+    (``"search"``) an alpha-beta search of
     ``time`` seconds a move. With ``nodes`` the search stops after that many nodes instead
     and is deterministic. ``seed`` fixes every random choice.
     """

@@ -68,6 +68,15 @@ const MAX_PLY: usize = 96;
 /// The highest level.
 pub const MAX_LEVEL: u8 = 2;
 
+/// The levels by name, in level order: what they play (`random`, the coursework's
+/// `baseline`, the alpha-beta `search`).
+pub const LEVEL_NAMES: [&str; MAX_LEVEL as usize + 1] = ["random", "baseline", "search"];
+
+/// The level called `name` (see [`LEVEL_NAMES`]).
+pub fn level_of_name(name: &str) -> Option<u8> {
+    LEVEL_NAMES.iter().position(|&n| n == name).map(|i| i as u8)
+}
+
 use crate::common::rng::splitmix64 as mix;
 
 /// A number in `0..n` (`n > 0`) fixed by `seed` and the position (see the module docs).

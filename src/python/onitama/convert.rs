@@ -211,7 +211,7 @@ whole_newtype!(
     PerftDepth, "perft depth", u32, 0, 64, OnitamaError::BadAi
 );
 
-/// A built-in AI's level: 0 (random), 1 (baseline) or 2 (search).
+/// A built-in AI's level: 0 (random), 1 (baseline) or 2 (search), by number or by name.
 #[derive(Clone, Copy)]
 pub(crate) struct Level(pub u8);
 
@@ -221,9 +221,15 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Level {
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         let hint = |m: String| {
             OnitamaError::BadAi(format!(
-                "{m}: the levels are 0 (random), 1 (baseline) and 2 (search)"
+                "{m}: the levels are 0 (random), 1 (baseline) and 2 (search), by number or name"
             ))
         };
+        if let Ok(name) = obj.cast::<PyString>() {
+            let name = name.to_string_lossy();
+            return crate::onitama::ai::level_of_name(&name)
+                .map(Level)
+                .ok_or_else(|| hint(format!("level '{name}'")).into());
+        }
         let max = crate::onitama::ai::MAX_LEVEL as i128;
         Ok(Level(whole(&obj, "level", 0, max, hint)? as u8))
     }
