@@ -1,5 +1,7 @@
-//! Foundations both games share: the seeded random number generator and the SVG writer.
+//! Foundations both games share: the seeded random number generator, the SVG writer and the
+//! JSON of the save formats.
 //! Nothing here knows a game's rules.
 
+pub mod json;
 pub mod rng;
 pub mod svg;

@@ -8,7 +8,7 @@
 //! - [`movegen`]: the legal actions (on [`Position`]);
 //! - [`notation`]: the one-line text notation of a position;
 //! - [`game`]: a game played action by action ([`Game`]), with undo and its JSON;
-//! - [`json`]: the small JSON reader and writer of the save format;
+//! - [`json`]: the small JSON reader and writer of the save format (shared, in `common`);
 //! - [`perft`](mod@perft): counting action sequences, and timing it;
 //! - [`referee`]: judging an AI's raw answer, and refereeing whole games;
 //! - [`ai`]: the built-in AIs (random, the coursework baseline, alpha-beta search);
@@ -26,7 +26,7 @@ pub mod ai;
 pub mod card;
 pub mod error;
 pub mod game;
-pub mod json;
+pub use crate::common::json;
 pub mod movegen;
 pub mod notation;
 pub mod perft;

@@ -10,15 +10,13 @@ use super::enums::EnumClass;
 use super::interrupt::{interruptible, interruptible_or_raise, with_partial};
 use super::sim::AnyBot;
 use super::{describe, type_error};
+use crate::ludo::notation::SavedGame;
 use crate::ludo::render;
 use crate::ludo::rules::OptionValue;
 use crate::ludo::{
     Bot, Event, Game as CoreGame, GameRecord, LudoError as CoreError, MAX_SEATS, Move as CoreMove,
     Phase, Rng, RollResult, Rules, Seat,
 };
-
-/// The `format` field of a game's JSON.
-const JSON_FORMAT: &str = "ludogame-game/1";
 
 /// A move: one token (or stack) of a player, moved by the pending roll.
 #[pyclass(module = "LudoGame", frozen, eq, hash)]
@@ -213,22 +211,6 @@ fn in_use() -> PyErr {
     pyo3::exceptions::PyRuntimeError::new_err(
         "the game is in use by another call (e.g. a bot of its own autoplay); try again after it",
     )
-}
-
-/// `text` as a JSON string literal.
-fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn phase_name(phase: Phase) -> &'static str {
@@ -474,14 +456,11 @@ impl PyGame {
     fn to_json(&self) -> String {
         // Written without calling Python, so that the game is never borrowed while other
         // Python code (another thread) runs.
-        format!(
-            "{{\"format\": {}, \"seed\": {}, \"start\": {}, \"moves\": {}, \"position\": {}}}",
-            json_string(JSON_FORMAT),
-            self.seed.map_or("null".to_owned(), |s| s.to_string()),
-            json_string(&self.record.start().to_notation()),
-            json_string(&self.record.moves_text()),
-            json_string(&self.game().to_notation()),
-        )
+        SavedGame {
+            record: self.record.clone(),
+            seed: self.seed,
+        }
+        .to_json()
     }
 
     /// A game read from `to_json`'s output: the moves are replayed and checked. `format`,
@@ -489,77 +468,9 @@ impl PyGame {
     /// string of the position the moves reach; `seed`, when not null, must be the seed that
     /// gives the start position's die state.
     #[staticmethod]
-    fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let text = text_arg(text, "JSON text", CoreError::InvalidNotation)?;
-        let value = py
-            .import("json")?
-            .call_method1("loads", (text,))
-            .map_err(|e| CoreError::InvalidNotation(format!("the text is not JSON ({e})")))?;
-        let d = value
-            .cast::<PyDict>()
-            .map_err(|_| CoreError::InvalidNotation("a game's JSON must be an object".into()))?;
-        // A text field: missing (None) or a str; anything else is refused.
-        let field = |name: &str| -> PyResult<Option<String>> {
-            match d.get_item(name)? {
-                None => Ok(None),
-                Some(v) => match v.cast::<PyString>() {
-                    Ok(s) => Ok(Some(s.to_str().map(str::to_owned).map_err(|_| {
-                        CoreError::InvalidNotation(format!(
-                            "the JSON's field '{name}' is not valid Unicode text"
-                        ))
-                    })?)),
-                    Err(_) => Err(CoreError::InvalidNotation(format!(
-                        "the JSON's field '{name}' must be a string, not {}",
-                        describe(&v)
-                    ))
-                    .into()),
-                },
-            }
-        };
-        let required = |name: &str| -> PyResult<String> {
-            field(name)?.ok_or_else(|| {
-                CoreError::InvalidNotation(format!("the JSON has no field '{name}'")).into()
-            })
-        };
-        if required("format")? != JSON_FORMAT {
-            return Err(CoreError::InvalidNotation(format!(
-                "the JSON is not in format '{JSON_FORMAT}'"
-            ))
-            .into());
-        }
-        let seed = match d.get_item("seed")? {
-            Some(v) if v.is_instance_of::<PyBool>() => {
-                return Err(CoreError::InvalidNotation(
-                    "the JSON's seed is a bool, not an int".into(),
-                )
-                .into());
-            }
-            Some(v) if !v.is_none() => Some(v.extract::<u64>().map_err(|_| {
-                CoreError::InvalidNotation("the JSON's seed is not an int from 0 to 2**64-1".into())
-            })?),
-            _ => None,
-        };
-        let start = CoreGame::from_notation(&required("start")?)?;
-        // A game made with a seed starts with the die in the state the seed gives.
-        if let Some(seed) = seed
-            && Rng::new(seed) != start.rng()
-        {
-            return Err(CoreError::InvalidNotation(format!(
-                "the JSON's seed {seed} does not match the start position's die state \
-                 {:016x} (a game made with seed s starts with the die state s)",
-                start.rng().state()
-            ))
-            .into());
-        }
-        let record = GameRecord::replay(start, &required("moves")?)?;
-        if let Some(position) = field("position")?
-            && position != record.game().to_notation()
-        {
-            return Err(CoreError::InvalidNotation(
-                "replaying the moves does not reach the JSON's position".into(),
-            )
-            .into());
-        }
+        let SavedGame { record, seed } = SavedGame::from_json(&text)?;
         Ok(PyGame { record, seed })
     }
 

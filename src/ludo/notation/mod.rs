@@ -375,7 +375,9 @@ impl GameRecord {
     }
 }
 
+mod save;
 mod validate;
+pub use save::{JSON_FORMAT, SavedGame};
 use validate::check_consistent;
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! The little JSON the game's save format needs: a value tree, a strict reader and a writer
-//! whose text is byte for byte Python's `json.dumps` default (`", "` and `": "`
+//! The little JSON both games' save formats need: a value tree, a strict reader and a
+//! writer whose text is byte for byte Python's `json.dumps` default (`", "` and `": "`
 //! separators, non-ASCII written as `\uXXXX`).
 
 use std::fmt::Write;
@@ -12,8 +12,8 @@ pub enum Json {
     Null,
     /// `true` or `false`.
     Bool(bool),
-    /// Any number (its value is not needed by the save format).
-    Number(f64),
+    /// A number, as its text (so that a 64-bit seed is read exactly; see [`Json::as_u64`]).
+    Number(String),
     /// A string.
     Str(String),
     /// An array.
@@ -38,6 +38,15 @@ impl Json {
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is a whole number from 0 to 2**64 - 1 written without a fraction
+    /// or an exponent (as Python reads an `int`).
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            Json::Number(n) => n.parse().ok(),
             _ => None,
         }
     }
@@ -78,9 +87,7 @@ impl Json {
         match self {
             Json::Null => out.push_str("null"),
             Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Json::Number(n) => {
-                let _ = write!(out, "{n}");
-            }
+            Json::Number(n) => out.push_str(n),
             Json::Str(s) => write_str(s, out),
             Json::Array(items) => {
                 out.push('[');
@@ -236,8 +243,8 @@ impl Reader<'_> {
         }
         std::str::from_utf8(&self.s[start..self.i])
             .ok()
-            .and_then(|t| t.parse::<f64>().ok())
-            .map(Json::Number)
+            .filter(|t| t.parse::<f64>().is_ok())
+            .map(|t| Json::Number(t.to_owned()))
             .ok_or_else(|| self.error("invalid number"))
     }
 
