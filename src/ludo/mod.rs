@@ -14,6 +14,7 @@ pub mod cs162;
 pub mod error;
 pub mod game;
 pub mod notation;
+pub mod play;
 pub mod policy;
 pub mod render;
 pub mod rules;

@@ -2,12 +2,14 @@
 //! Game `i` of a run with seed `s` always uses the same dice and bot randomness, so the
 //! same seed gives the same results for any thread count.
 
+use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
 use super::compiled::{Compiled, CompiledGame};
 use super::error::LudoError;
-use super::game::{Event, Game, Phase, RollResult, Turn};
+use super::game::{Game, Turn};
+use super::play::{self, CutOff, Limits, Unchecked};
 use super::policy::Bot;
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, Rules, Seat};
@@ -17,13 +19,11 @@ use crate::stop::Stop;
 /// A game that has not ended after this many rolls is cut off (counted as unfinished).
 pub const MAX_ROLLS: u32 = 100_000;
 
-/// One game in play in a simulation, with its counters.
+/// One game in play in a simulation, with its bots' randomness.
 #[derive(Clone, Copy)]
 struct EngineRun {
     game: Game,
     bot_rng: Rng,
-    rolls: u32,
-    captures: u32,
 }
 
 impl EngineRun {
@@ -35,58 +35,13 @@ impl EngineRun {
         EngineRun {
             game,
             bot_rng: Rng::new(bots_seed),
-            rolls: 0,
-            captures: 0,
         }
     }
 
-    /// One roll and the move it allows; `true` once the game is over, cut off after
-    /// [`MAX_ROLLS`] rolls, stopped by a bot that had no legal move to give, or abandoned
-    /// on `stop` (search bots only). With `ALL_RANDOM`, every seat's bot is [`Bot::Random`].
-    #[inline(always)]
-    fn step<G: Geometry, const ALL_RANDOM: bool>(
-        &mut self,
-        geo: &G,
-        bot_of: &[Bot; MAX_SEATS],
-        stop: Option<&Stop>,
-    ) -> bool {
-        // A game waits for a roll, and after every move it waits for a roll again unless
-        // the move ended it.
-        if self.rolls == MAX_ROLLS {
-            return true;
-        }
-        self.rolls += 1;
-        let g = &mut self.game;
-        if g.apply_die_in(geo) != RollResult::ToMove {
-            return false;
-        }
-        let Phase::Move(roll) = g.phase() else {
-            return true;
-        };
-        let bot = bot_of[g.current_player() & (MAX_SEATS - 1)];
-        let mv = if ALL_RANDOM || bot == Bot::Random {
-            g.random_move(&mut self.bot_rng)
-        } else {
-            // Built-in bots choose among the legal moves; anything else is refused.
-            bot.choose_until(g, &mut self.bot_rng, stop)
-                .filter(|mv| g.is_pending(mv))
-        };
-        let Some(mv) = mv else {
-            return true;
-        };
-        if !ALL_RANDOM && stop.is_some_and(Stop::requested) {
-            return true; // the game is abandoned (not recorded)
-        }
-        if let Event::Move { outcome, .. } = g.apply_move_in(geo, mv, roll)
-            && outcome.captured_any()
-        {
-            self.captures += u32::from_le_bytes(outcome.captured).count_ones();
-        }
-        g.is_over()
-    }
-
-    /// The game played to its end (or cut off, or stopped by a bot with no move): how it
-    /// ended, its rolls and captures.
+    /// The game played to its end (or cut off after [`MAX_ROLLS`] rolls, or stopped by a
+    /// bot with no legal move to give, or abandoned on `stop`: search bots only) by the one
+    /// bot loop ([`play::play`]): how it ended, its rolls and captures. With `ALL_RANDOM`,
+    /// every seat's bot is [`Bot::Random`].
     #[inline(always)]
     fn play_to_end<G: Geometry, const ALL_RANDOM: bool>(
         mut self,
@@ -94,8 +49,31 @@ impl EngineRun {
         bot_of: &[Bot; MAX_SEATS],
         stop: Option<&Stop>,
     ) -> (GameEnd, u32, u32) {
-        while !self.step::<G, ALL_RANDOM>(geo, bot_of, stop) {}
-        (GameEnd::of(&self.game.turn), self.rolls, self.captures)
+        let limits = Limits {
+            max_rolls: MAX_ROLLS as u64,
+            cut_off: CutOff::BeforeRoll,
+            stop: if ALL_RANDOM { None } else { stop },
+        };
+        let bot_rng = &mut self.bot_rng;
+        let mut table = Unchecked {
+            game: &mut self.game,
+            geo,
+        };
+        let Ok(played) = play::play(&mut table, limits, |g: &Game| {
+            let bot = bot_of[g.current_player() & (MAX_SEATS - 1)];
+            Ok::<_, Infallible>(if ALL_RANDOM || bot == Bot::Random {
+                g.random_move(bot_rng)
+            } else {
+                // Built-in bots choose among the legal moves; anything else is refused.
+                bot.choose_until(g, bot_rng, stop)
+                    .filter(|mv| g.is_pending(mv))
+            })
+        });
+        (
+            GameEnd::of(&self.game.turn),
+            played.rolls as u32,
+            u32::try_from(played.captures).unwrap_or(u32::MAX),
+        )
     }
 }
 
@@ -484,6 +462,7 @@ const MAX_BLOCK: u64 = 1 << 16;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ludo::game::{Event, Phase};
     use crate::ludo::rules::{EndCondition, OwnTokens};
 
     fn config(rules: Rules, bots: Vec<Bot>) -> SimConfig {

@@ -791,11 +791,10 @@ impl PyGame {
     }
 }
 
-/// The game now, and the index in `seats` of the player to move.
-fn to_move(record: &GameRecord, seats: &[Seat]) -> (CoreGame, usize) {
-    let g = *record.game();
+/// The index in `seats` of the player to move in `g`.
+fn to_move(g: &CoreGame, seats: &[Seat]) -> usize {
     let k = seats.iter().position(|&s| s == g.current_player());
-    (g, k.unwrap_or(0))
+    k.unwrap_or(0)
 }
 
 /// Autoplay with built-in bots only, on `record` (run with the interpreter released):
@@ -808,23 +807,20 @@ fn autoplay_builtin(
     max_rolls: u64,
     stop: &crate::stop::Stop,
 ) -> Result<(), CoreError> {
-    let mut rolls = 0;
-    while !record.game().is_over() && rolls < max_rolls && !stop.requested() {
-        if record.game().phase() == Phase::Roll {
-            rolls += 1;
-            record.roll(None)?;
-            continue;
+    // The roll limit is checked before every roll and move: the last roll's move is left
+    // to play.
+    let limits = crate::ludo::play::Limits {
+        max_rolls,
+        cut_off: crate::ludo::play::CutOff::BeforeEachStep,
+        stop: Some(stop),
+    };
+    crate::ludo::play::play(record, limits, |g: &CoreGame| {
+        match bots[to_move(g, seats)].choose_until(g, rng, Some(stop)) {
+            Some(mv) => Ok(Some(mv)),
+            None => Err(CoreError::IllegalMove("no legal move to choose".into())),
         }
-        let (g, k) = to_move(record, seats);
-        let Some(mv) = bots[k].choose_until(&g, rng, Some(stop)) else {
-            return Err(CoreError::IllegalMove("no legal move to choose".into()));
-        };
-        if stop.requested() {
-            break; // the search was cut short: its move is not played
-        }
-        record.play(mv)?;
-    }
-    Ok(())
+    })
+    .map(|_| ())
 }
 
 /// Autoplay with at least one Python bot, on `record` (holding the interpreter: the bots
@@ -838,17 +834,15 @@ fn autoplay_python(
     rng: &mut Rng,
     max_rolls: u64,
 ) -> PyResult<()> {
-    let mut rolls = 0;
-    while !record.game().is_over() && rolls < max_rolls {
+    let limits = crate::ludo::play::Limits {
+        max_rolls,
+        cut_off: crate::ludo::play::CutOff::BeforeEachStep,
+        stop: None,
+    };
+    crate::ludo::play::play(record, limits, |g: &CoreGame| {
         py.check_signals()?;
-        if record.game().phase() == Phase::Roll {
-            rolls += 1;
-            record.roll(None)?;
-            continue;
-        }
-        let (g, k) = to_move(record, seats);
-        let mv = crate::python::sim::choose(py, &bots[k], &g, rng, labels[k])?;
-        record.play(mv)?;
-    }
-    Ok(())
+        let k = to_move(g, seats);
+        crate::python::sim::choose(py, &bots[k], g, rng, labels[k]).map(Some)
+    })
+    .map(|_| ())
 }

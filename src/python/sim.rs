@@ -10,9 +10,7 @@ use super::describe;
 use super::game::PyGame;
 use super::interrupt::{interruptible, with_partial};
 use crate::ludo::sim::{MAX_ROLLS, SimConfig, SimResult as CoreResult};
-use crate::ludo::{
-    Bot, Event, Game as CoreGame, LudoError as CoreError, Move as CoreMove, Phase, Rng, Seat,
-};
+use crate::ludo::{Bot, Game as CoreGame, LudoError as CoreError, Move as CoreMove, Rng, Seat};
 
 /// A bot as given from Python.
 pub(crate) enum AnyBot {
@@ -304,25 +302,25 @@ impl Simulation {
         let (dice, bots_seed) = cfg.game_seeds(i);
         let mut rng = Rng::new(bots_seed);
         let mut g = CoreGame::new(cfg.rules, &cfg.seats, dice)?;
-        let (mut rolls, mut captures) = (0u32, 0u32);
-        while !g.is_over() && rolls < MAX_ROLLS {
-            if g.phase() == Phase::Roll {
-                rolls += 1;
-                g.roll_die()?;
-                continue;
-            }
-            let seat = g.current_player();
-            let k = cfg.seats.iter().position(|&s| s == seat).unwrap_or(0);
+        // The roll limit is checked before every roll and move (as autoplay does).
+        let limits = crate::ludo::play::Limits {
+            max_rolls: u64::from(MAX_ROLLS),
+            cut_off: crate::ludo::play::CutOff::BeforeEachStep,
+            stop: None,
+        };
+        let played = crate::ludo::play::play(&mut g, limits, |g: &CoreGame| {
+            let k = cfg.seats.iter().position(|&s| s == g.current_player());
+            let k = k.unwrap_or(0);
             let bot = match self.python_bots.iter().find(|(j, _)| *j == k) {
                 Some((_, f)) => AnyBot::Python(f.clone_ref(py)),
                 None => AnyBot::Builtin(cfg.bots[k]),
             };
-            let mv = choose(py, &bot, &g, &mut rng, self.labels[k])
-                .map_err(|e| with_game_number(py, e, i))?;
-            if let Event::Move { outcome, .. } = g.play(mv)? {
-                captures += outcome.captured.iter().map(|m| m.count_ones()).sum::<u32>();
-            }
-        }
+            choose(py, &bot, g, &mut rng, self.labels[k])
+                .map(Some)
+                .map_err(|e| with_game_number(py, e, i))
+        })?;
+        let rolls = u32::try_from(played.rolls).unwrap_or(u32::MAX);
+        let captures = u32::try_from(played.captures).unwrap_or(u32::MAX);
         let mut one = CoreResult::default();
         cfg.record(&g, rolls, captures, &mut one);
         out.extend(one);
