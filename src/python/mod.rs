@@ -7,13 +7,11 @@ use pyo3::prelude::*;
 use crate::ludo::LudoError as CoreError;
 
 pub(crate) mod convert;
-mod cs162;
 pub(crate) mod enums;
 mod errors;
-mod game;
 pub(crate) mod interrupt;
+mod ludo;
 mod onitama;
-pub(crate) mod sim;
 
 /// The compiled core of the `LudoGame` package.
 #[pymodule(name = "_core")]
@@ -22,8 +20,6 @@ mod core_module {
 
     #[pymodule_export]
     use super::convert::InvalidArgumentError;
-    #[pymodule_export]
-    use super::cs162::{LudoGame, Player};
     #[pymodule_export]
     use super::errors::{
         ForeignPlayerError, GameOverError, IllegalMoveError, InvalidBotError, InvalidNotationError,
@@ -37,16 +33,20 @@ mod core_module {
         OnitamaNotationError, UnknownSetupError,
     };
     #[pymodule_export]
-    use super::game::{Move, PyGame};
-    #[pymodule_export]
     use super::interrupt::Interrupted;
+    #[pymodule_export]
+    use super::ludo::cs162::{LudoGame, Player};
+    #[pymodule_export]
+    use super::ludo::game::PyGame;
+    #[pymodule_export]
+    use super::ludo::moves::Move;
+    #[pymodule_export]
+    use super::ludo::sim::{SimResult, Simulation};
     #[pymodule_export]
     use super::onitama::{
         PyAction, PyAi, PyCard, PyMatchRecord, PyOnitama, onitama_play_match,
         onitama_standard_cards,
     };
-    #[pymodule_export]
-    use super::sim::{SimResult, Simulation};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -8,10 +8,10 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 
-use super::{describe, wrong_type};
 use crate::ludo::cs162::{parse_position, parse_token};
 use crate::ludo::render;
 use crate::ludo::{Cs162Game, LudoError as CoreError, MAX_SEATS, Seat, SpaceName};
+use crate::python::{describe, wrong_type};
 
 const NOT_FOUND: &str = "Player not found!";
 const RULES: crate::ludo::Rules = Cs162Game::RULES;

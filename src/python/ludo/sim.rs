@@ -5,12 +5,12 @@ use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
-use super::convert::{int_in, seed as seed_arg};
-use super::describe;
 use super::game::PyGame;
-use super::interrupt::{interruptible, with_partial};
 use crate::ludo::sim::{MAX_ROLLS, SimConfig, SimResult as CoreResult};
 use crate::ludo::{Bot, Game as CoreGame, LudoError as CoreError, Move as CoreMove, Rng, Seat};
+use crate::python::convert::{int_in, seed as seed_arg};
+use crate::python::describe;
+use crate::python::interrupt::{interruptible, with_partial};
 
 /// A bot as given from Python.
 pub(crate) enum AnyBot {
@@ -207,7 +207,7 @@ impl Simulation {
     /// Every rule option and its value (as `Game.options`).
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        super::game::options_dict(py, &self.config.rules)
+        super::convert::options_dict(py, &self.config.rules)
     }
 
     /// The rule set as notation (e.g. 'standard[six_limit=3]'), as `Game.rules_notation`.
@@ -247,10 +247,12 @@ impl Simulation {
             None => 1,
         };
         if start.checked_add(count).is_none() {
-            return Err(super::convert::InvalidArgumentError::new_err(format!(
-                "start + count must not pass 2**64 - 1 (games are numbered by a 64-bit index): \
+            return Err(crate::python::convert::InvalidArgumentError::new_err(
+                format!(
+                    "start + count must not pass 2**64 - 1 (games are numbered by a 64-bit index): \
                  start {start}, count {count}"
-            )));
+                ),
+            ));
         }
         if !self.python_bots.is_empty() {
             let mut r = CoreResult::default();
@@ -333,7 +335,7 @@ fn with_game_number(py: Python<'_>, e: PyErr, i: u64) -> PyErr {
         return e;
     }
     let msg = e.value(py).to_string();
-    super::errors::InvalidBotError::new_err(format!("game {i}: {msg}"))
+    crate::python::errors::InvalidBotError::new_err(format!("game {i}: {msg}"))
 }
 
 /// The results of a simulation: wins per player, game lengths, finishing orders and
@@ -382,7 +384,7 @@ impl SimResult {
     /// Every rule option the games were played with (as `Game.options`).
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        super::game::options_dict(py, &crate::ludo::Rules::from_notation(&self.rules)?)
+        super::convert::options_dict(py, &crate::ludo::Rules::from_notation(&self.rules)?)
     }
 
     /// The rules the games were played by, as notation (as `Game.rules_notation`).

@@ -1,82 +1,21 @@
-//! `Game` and `Move`: the turn-by-turn game over any rule set, as Python objects.
-
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
+//! `Game`: the turn-by-turn game over any rule set, as a Python object.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
-use super::enums::EnumClass;
-use super::interrupt::{interruptible, interruptible_or_raise, with_partial};
+use super::convert::*;
+use super::history::event_object;
+use super::moves::Move;
 use super::sim::AnyBot;
-use super::{describe, type_error};
 use crate::ludo::notation::SavedGame;
 use crate::ludo::render;
-use crate::ludo::rules::OptionValue;
 use crate::ludo::{
-    Bot, Event, Game as CoreGame, GameRecord, LudoError as CoreError, MAX_SEATS, Move as CoreMove,
-    Phase, Rng, RollResult, Rules, Seat,
+    Bot, Event, Game as CoreGame, GameRecord, LudoError as CoreError, Move as CoreMove, Phase, Rng,
+    Rules, Seat,
 };
-
-/// A move: one token (or stack) of a player, moved by the pending roll.
-#[pyclass(module = "LudoGame", frozen, eq, hash)]
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Move {
-    inner: CoreMove,
-    /// The rules of the game the move was made for: a move belongs to its rule set.
-    rules: Rules,
-    name: String,
-    player: char,
-    token: char,
-}
-
-impl Move {
-    fn new(game: &CoreGame, mv: CoreMove) -> Move {
-        let r = game.rules();
-        Move {
-            inner: mv,
-            rules: *r,
-            name: game.move_name(&mv),
-            player: r.seat_labels[mv.seat as usize],
-            token: r.token_label(mv.seat as usize, mv.token as usize),
-        }
-    }
-}
-
-#[pymethods]
-impl Move {
-    /// The moving player's position, e.g. 'A'.
-    #[getter]
-    fn player(&self) -> char {
-        self.player
-    }
-
-    /// The token's name, e.g. 'p' (CS162), '1' (standard), 'A' or 'a' (GT).
-    #[getter]
-    fn token(&self) -> char {
-        self.token
-    }
-
-    /// The roll the move uses.
-    #[getter]
-    fn roll(&self) -> u8 {
-        self.inner.roll
-    }
-
-    /// The move's name, as `Game.play` accepts it: e.g. 'Ap', 'C3', 'a'.
-    #[getter]
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn __str__(&self) -> &str {
-        &self.name
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Move('{}', roll={})", self.name, self.inner.roll)
-    }
-}
+use crate::python::enums::EnumClass;
+use crate::python::interrupt::{interruptible, interruptible_or_raise, with_partial};
+use crate::python::{describe, type_error};
 
 /// A game of Ludo played move by move, over the "cs162", "standard" or "gt" rules.
 ///
@@ -90,148 +29,6 @@ impl Move {
 pub struct PyGame {
     record: GameRecord,
     seed: Option<u64>,
-}
-
-fn parse_seats(rules: &Rules, players: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Seat>> {
-    let Some(players) = players else {
-        let n = match rules.preset {
-            crate::ludo::rules::Preset::Gt => 4,
-            _ => 2,
-        };
-        return Ok(rules.default_seats(n)?);
-    };
-    if players.is_instance_of::<PyInt>() && !players.is_instance_of::<PyBool>() {
-        return match players.extract::<i64>() {
-            Ok(n) if n < 1 => Err(CoreError::NoPlayers.into()),
-            Ok(n) if n <= MAX_SEATS as i64 => Ok(rules.default_seats(n as usize)?),
-            _ => Err(CoreError::InvalidPlayers(format!(
-                "{} players: a game has 1 to {MAX_SEATS}",
-                describe(players)
-            ))
-            .into()),
-        };
-    }
-    let labels: Vec<String> = if let Ok(s) = players.cast::<PyString>() {
-        s.to_string_lossy().chars().map(String::from).collect()
-    } else if let Ok(iter) = players.try_iter() {
-        let mut labels = Vec::new();
-        for item in iter {
-            let item = item?;
-            let s = item
-                .cast::<PyString>()
-                .map_err(|_| type_error("a player", "a position str", &item))?;
-            labels.push(s.to_string_lossy().into_owned());
-        }
-        labels
-    } else {
-        return Err(type_error(
-            "players",
-            "a str such as 'AC', a list or an int",
-            players,
-        ));
-    };
-    labels
-        .iter()
-        .map(|l| {
-            let mut chars = l.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) => rules.seat_of(c),
-                _ => None,
-            }
-            .ok_or_else(|| CoreError::InvalidPosition(l.clone()).into())
-        })
-        .collect()
-}
-
-/// A str argument as a Rust `String`; a str that is not valid Unicode (a lone surrogate)
-/// gives `invalid(...)`, anything else a `TypeError`.
-fn text_arg(
-    obj: &Bound<'_, PyAny>,
-    what: &str,
-    invalid: fn(String) -> CoreError,
-) -> PyResult<String> {
-    let s = obj
-        .cast::<PyString>()
-        .map_err(|_| type_error(what, "a str", obj))?;
-    match s.to_str() {
-        Ok(t) => Ok(t.to_owned()),
-        Err(_) => Err(invalid(format!(
-            "{what} {} is not valid Unicode text",
-            describe(obj)
-        ))
-        .into()),
-    }
-}
-
-fn option_value(value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
-    if let Ok(b) = value.cast::<PyBool>() {
-        Ok(OptionValue::Bool(b.is_true()))
-    } else if value.is_instance_of::<PyInt>() {
-        match value.extract::<i64>() {
-            Ok(i) => Ok(OptionValue::Int(i)),
-            Err(_) => Err(CoreError::InvalidRules(format!(
-                "an option value {} is far out of range",
-                describe(value)
-            ))
-            .into()),
-        }
-    } else if value.is_instance_of::<PyString>() {
-        Ok(OptionValue::Str(text_arg(
-            value,
-            "an option value",
-            CoreError::InvalidRules,
-        )?))
-    } else {
-        Err(type_error("a rule option", "a bool, int or str", value))
-    }
-}
-
-fn random_seed() -> u64 {
-    let mut h = RandomState::new().build_hasher();
-    h.write_u64(0x4C75_646F);
-    h.finish()
-}
-
-/// `mv` as a move of `game`: a `Move` made for another rule set is refused (its token
-/// numbers mean other tokens there).
-fn own_move(game: &CoreGame, mv: &Move) -> Result<CoreMove, CoreError> {
-    if mv.rules != *game.rules() {
-        return Err(CoreError::IllegalMove(format!(
-            "{} is a move of a {} game, not of this {} game",
-            mv.name,
-            mv.rules.to_notation(),
-            game.rules().to_notation()
-        )));
-    }
-    Ok(mv.inner)
-}
-
-/// A `RuntimeError` for a game object that another call is using right now.
-fn in_use() -> PyErr {
-    pyo3::exceptions::PyRuntimeError::new_err(
-        "the game is in use by another call (e.g. a bot of its own autoplay); try again after it",
-    )
-}
-
-fn phase_name(phase: Phase) -> &'static str {
-    match phase {
-        Phase::Roll => "roll",
-        Phase::Move(_) => "move",
-        Phase::Over => "over",
-    }
-}
-
-/// Every rule option of `rules` and its value, as a dict.
-pub(crate) fn options_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for (name, value) in rules.options() {
-        match value {
-            OptionValue::Bool(b) => d.set_item(name, b)?,
-            OptionValue::Int(i) => d.set_item(name, i)?,
-            OptionValue::Str(s) => d.set_item(name, s)?,
-        }
-    }
-    Ok(d)
 }
 
 impl PyGame {
@@ -267,83 +64,6 @@ impl PyGame {
 
     fn label(&self, seat: Seat) -> char {
         self.game().rules().seat_labels[seat]
-    }
-
-    fn event_dict<'py>(
-        &self,
-        py: Python<'py>,
-        before: &CoreGame,
-        event: &Event,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        static ROLL_EVENT: EnumClass = EnumClass::new("LudoGame.events", "RollEvent");
-        static MOVE_EVENT: EnumClass = EnumClass::new("LudoGame.events", "MoveEvent");
-        static KIND: EnumClass = EnumClass::new("LudoGame.enums", "EventKind");
-        let d = PyDict::new(py);
-        let r = before.rules();
-        match *event {
-            Event::Roll {
-                seat,
-                value,
-                result,
-                die,
-            } => {
-                d.set_item("kind", KIND.of(py, "roll")?)?;
-                d.set_item("player", r.seat_labels[seat as usize])?;
-                d.set_item("value", value)?;
-                d.set_item("die", die)?;
-                d.set_item(
-                    "result",
-                    match result {
-                        RollResult::ToMove => "move",
-                        RollResult::CannotMove => "cannot move",
-                        RollResult::Forfeit => "forfeit",
-                    },
-                )?;
-            }
-            Event::Move {
-                mv,
-                outcome,
-                extra_roll,
-                finished,
-            } => {
-                d.set_item("kind", KIND.of(py, "move")?)?;
-                d.set_item("player", r.seat_labels[mv.seat as usize])?;
-                d.set_item("move", before.move_name(&mv))?;
-                d.set_item("roll", mv.roll)?;
-                d.set_item("from", outcome.from)?;
-                d.set_item("to", outcome.to)?;
-                let mut moved = Vec::new();
-                for t in 0..r.tokens as usize {
-                    if outcome.moved & (1 << t) != 0 {
-                        moved.push(r.token_label(mv.seat as usize, t).to_string());
-                    }
-                }
-                d.set_item("tokens", moved)?;
-                let mut captured = Vec::new();
-                for seat in 0..MAX_SEATS {
-                    for t in 0..r.tokens as usize {
-                        if outcome.captured[seat] & (1 << t) != 0 {
-                            captured.push(before.move_name(&CoreMove {
-                                seat: seat as u8,
-                                token: t as u8,
-                                roll: 0,
-                            }));
-                        }
-                    }
-                }
-                d.set_item("captured", captured)?;
-                d.set_item("bumped", outcome.bumped)?;
-                d.set_item("bounced", outcome.bounced)?;
-                d.set_item("stayed", outcome.stayed)?;
-                d.set_item("reached_home", outcome.reached_home)?;
-                d.set_item("extra_roll", extra_roll)?;
-                d.set_item("finished", finished)?;
-            }
-        }
-        match event {
-            Event::Roll { .. } => ROLL_EVENT.call(py, d),
-            Event::Move { .. } => MOVE_EVENT.call(py, d),
-        }
     }
 }
 
@@ -387,7 +107,7 @@ impl PyGame {
             None => random_seed(),
             Some(s) if s.is_none() => random_seed(),
             Some(s) if s.is_instance_of::<PyInt>() && !s.is_instance_of::<PyBool>() => {
-                super::convert::seed(s, "seed")?
+                crate::python::convert::seed(s, "seed")?
             }
             Some(s) => return Err(type_error("seed", "an int or None", s)),
         };
@@ -626,7 +346,7 @@ impl PyGame {
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let list = PyList::empty(py);
         for (before, event) in &self.record.past {
-            list.append(self.event_dict(py, before, event)?)?;
+            list.append(event_object(py, before, event)?)?;
         }
         Ok(list)
     }
@@ -641,7 +361,9 @@ impl PyGame {
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Move> {
         let b = Bot::from_name(bot)?;
-        let seed = seed.map(|s| super::convert::seed(s, "seed")).transpose()?;
+        let seed = seed
+            .map(|s| crate::python::convert::seed(s, "seed"))
+            .transpose()?;
         let g = *self.game();
         let mut rng = Rng::new(seed.unwrap_or(0));
         let choice = if b.searches() {
@@ -677,13 +399,13 @@ impl PyGame {
     fn autoplay(
         slf: &Bound<'_, Self>,
         bots: &Bound<'_, PyAny>,
-        seed: Option<super::convert::Seed>,
+        seed: Option<crate::python::convert::Seed>,
         max_rolls: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<char>> {
         let py = slf.py();
         let seed = seed.map(|s| s.0);
         let max_rolls = match max_rolls {
-            Some(m) => super::convert::int_in(m, "max_rolls", 0, u64::MAX as i128)? as u64,
+            Some(m) => crate::python::convert::int_in(m, "max_rolls", 0, u64::MAX as i128)? as u64,
             None => 100_000,
         };
         let (mut work, labels, seats) = {
@@ -693,7 +415,7 @@ impl PyGame {
             (me.clone(), labels, seats)
         };
         let before = work.record.clone();
-        let chosen = crate::python::sim::parse_bots(bots, &labels)?;
+        let chosen = super::sim::parse_bots(bots, &labels)?;
         let mut rng = Rng::new(seed.unwrap_or(0));
         let played = if chosen.iter().all(|b| matches!(b, AnyBot::Builtin(_))) {
             let builtin: Vec<Bot> = chosen
@@ -753,7 +475,7 @@ impl PyGame {
         let Some(event) = self.record.undo() else {
             return Err(CoreError::IllegalMove("nothing to undo".to_owned()).into());
         };
-        self.event_dict(py, self.record.game(), &event)
+        event_object(py, self.record.game(), &event)
     }
 
     /// An independent copy of the game, with its history.
@@ -842,7 +564,7 @@ fn autoplay_python(
     crate::ludo::play::play(record, limits, |g: &CoreGame| {
         py.check_signals()?;
         let k = to_move(g, seats);
-        crate::python::sim::choose(py, &bots[k], g, rng, labels[k]).map(Some)
+        super::sim::choose(py, &bots[k], g, rng, labels[k]).map(Some)
     })
     .map(|_| ())
 }

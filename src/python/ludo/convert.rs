@@ -1,0 +1,160 @@
+//! Ludo's Python arguments: positions, rule options, moves; and the small helpers the
+//! `Game` class shares (its "in use" error, phase names, the options dict).
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+
+use super::moves::Move;
+use crate::ludo::rules::OptionValue;
+use crate::ludo::{
+    Game as CoreGame, LudoError as CoreError, MAX_SEATS, Move as CoreMove, Phase, Rules, Seat,
+};
+use crate::python::{describe, type_error};
+
+pub(super) fn parse_seats(
+    rules: &Rules,
+    players: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<Seat>> {
+    let Some(players) = players else {
+        let n = match rules.preset {
+            crate::ludo::rules::Preset::Gt => 4,
+            _ => 2,
+        };
+        return Ok(rules.default_seats(n)?);
+    };
+    if players.is_instance_of::<PyInt>() && !players.is_instance_of::<PyBool>() {
+        return match players.extract::<i64>() {
+            Ok(n) if n < 1 => Err(CoreError::NoPlayers.into()),
+            Ok(n) if n <= MAX_SEATS as i64 => Ok(rules.default_seats(n as usize)?),
+            _ => Err(CoreError::InvalidPlayers(format!(
+                "{} players: a game has 1 to {MAX_SEATS}",
+                describe(players)
+            ))
+            .into()),
+        };
+    }
+    let labels: Vec<String> = if let Ok(s) = players.cast::<PyString>() {
+        s.to_string_lossy().chars().map(String::from).collect()
+    } else if let Ok(iter) = players.try_iter() {
+        let mut labels = Vec::new();
+        for item in iter {
+            let item = item?;
+            let s = item
+                .cast::<PyString>()
+                .map_err(|_| type_error("a player", "a position str", &item))?;
+            labels.push(s.to_string_lossy().into_owned());
+        }
+        labels
+    } else {
+        return Err(type_error(
+            "players",
+            "a str such as 'AC', a list or an int",
+            players,
+        ));
+    };
+    labels
+        .iter()
+        .map(|l| {
+            let mut chars = l.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => rules.seat_of(c),
+                _ => None,
+            }
+            .ok_or_else(|| CoreError::InvalidPosition(l.clone()).into())
+        })
+        .collect()
+}
+
+/// A str argument as a Rust `String`; a str that is not valid Unicode (a lone surrogate)
+/// gives `invalid(...)`, anything else a `TypeError`.
+pub(super) fn text_arg(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    invalid: fn(String) -> CoreError,
+) -> PyResult<String> {
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| type_error(what, "a str", obj))?;
+    match s.to_str() {
+        Ok(t) => Ok(t.to_owned()),
+        Err(_) => Err(invalid(format!(
+            "{what} {} is not valid Unicode text",
+            describe(obj)
+        ))
+        .into()),
+    }
+}
+
+pub(super) fn option_value(value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
+    if let Ok(b) = value.cast::<PyBool>() {
+        Ok(OptionValue::Bool(b.is_true()))
+    } else if value.is_instance_of::<PyInt>() {
+        match value.extract::<i64>() {
+            Ok(i) => Ok(OptionValue::Int(i)),
+            Err(_) => Err(CoreError::InvalidRules(format!(
+                "an option value {} is far out of range",
+                describe(value)
+            ))
+            .into()),
+        }
+    } else if value.is_instance_of::<PyString>() {
+        Ok(OptionValue::Str(text_arg(
+            value,
+            "an option value",
+            CoreError::InvalidRules,
+        )?))
+    } else {
+        Err(type_error("a rule option", "a bool, int or str", value))
+    }
+}
+
+pub(super) fn random_seed() -> u64 {
+    let mut h = RandomState::new().build_hasher();
+    h.write_u64(0x4C75_646F);
+    h.finish()
+}
+
+/// `mv` as a move of `game`: a `Move` made for another rule set is refused (its token
+/// numbers mean other tokens there).
+pub(super) fn own_move(game: &CoreGame, mv: &Move) -> Result<CoreMove, CoreError> {
+    if mv.rules != *game.rules() {
+        return Err(CoreError::IllegalMove(format!(
+            "{} is a move of a {} game, not of this {} game",
+            mv.name,
+            mv.rules.to_notation(),
+            game.rules().to_notation()
+        )));
+    }
+    Ok(mv.inner)
+}
+
+/// A `RuntimeError` for a game object that another call is using right now.
+pub(super) fn in_use() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err(
+        "the game is in use by another call (e.g. a bot of its own autoplay); try again after it",
+    )
+}
+
+pub(super) fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Roll => "roll",
+        Phase::Move(_) => "move",
+        Phase::Over => "over",
+    }
+}
+
+/// Every rule option of `rules` and its value, as a dict.
+pub(crate) fn options_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, value) in rules.options() {
+        match value {
+            OptionValue::Bool(b) => d.set_item(name, b)?,
+            OptionValue::Int(i) => d.set_item(name, i)?,
+            OptionValue::Str(s) => d.set_item(name, s)?,
+        }
+    }
+    Ok(d)
+}

@@ -1,0 +1,85 @@
+//! The entries of a Ludo game's history as Python values: `RollEvent` and `MoveEvent`
+//! (dicts with typed attributes, defined in `LudoGame.events`).
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::ludo::{Event, Game as CoreGame, MAX_SEATS, Move as CoreMove, RollResult};
+use crate::python::enums::EnumClass;
+
+/// `event` as a `RollEvent` or `MoveEvent`, with `before` the game just before it.
+pub(super) fn event_object<'py>(
+    py: Python<'py>,
+    before: &CoreGame,
+    event: &Event,
+) -> PyResult<Bound<'py, PyAny>> {
+    static ROLL_EVENT: EnumClass = EnumClass::new("LudoGame.events", "RollEvent");
+    static MOVE_EVENT: EnumClass = EnumClass::new("LudoGame.events", "MoveEvent");
+    static KIND: EnumClass = EnumClass::new("LudoGame.enums", "EventKind");
+    let d = PyDict::new(py);
+    let r = before.rules();
+    match *event {
+        Event::Roll {
+            seat,
+            value,
+            result,
+            die,
+        } => {
+            d.set_item("kind", KIND.of(py, "roll")?)?;
+            d.set_item("player", r.seat_labels[seat as usize])?;
+            d.set_item("value", value)?;
+            d.set_item("die", die)?;
+            d.set_item(
+                "result",
+                match result {
+                    RollResult::ToMove => "move",
+                    RollResult::CannotMove => "cannot move",
+                    RollResult::Forfeit => "forfeit",
+                },
+            )?;
+        }
+        Event::Move {
+            mv,
+            outcome,
+            extra_roll,
+            finished,
+        } => {
+            d.set_item("kind", KIND.of(py, "move")?)?;
+            d.set_item("player", r.seat_labels[mv.seat as usize])?;
+            d.set_item("move", before.move_name(&mv))?;
+            d.set_item("roll", mv.roll)?;
+            d.set_item("from", outcome.from)?;
+            d.set_item("to", outcome.to)?;
+            let mut moved = Vec::new();
+            for t in 0..r.tokens as usize {
+                if outcome.moved & (1 << t) != 0 {
+                    moved.push(r.token_label(mv.seat as usize, t).to_string());
+                }
+            }
+            d.set_item("tokens", moved)?;
+            let mut captured = Vec::new();
+            for seat in 0..MAX_SEATS {
+                for t in 0..r.tokens as usize {
+                    if outcome.captured[seat] & (1 << t) != 0 {
+                        captured.push(before.move_name(&CoreMove {
+                            seat: seat as u8,
+                            token: t as u8,
+                            roll: 0,
+                        }));
+                    }
+                }
+            }
+            d.set_item("captured", captured)?;
+            d.set_item("bumped", outcome.bumped)?;
+            d.set_item("bounced", outcome.bounced)?;
+            d.set_item("stayed", outcome.stayed)?;
+            d.set_item("reached_home", outcome.reached_home)?;
+            d.set_item("extra_roll", extra_roll)?;
+            d.set_item("finished", finished)?;
+        }
+    }
+    match event {
+        Event::Roll { .. } => ROLL_EVENT.call(py, d),
+        Event::Move { .. } => MOVE_EVENT.call(py, d),
+    }
+}
