@@ -9,13 +9,13 @@
 //! - [`error`]: the one error type of the engine ([`LudoError`]).
 
 pub mod board;
+pub mod bots;
 pub mod compiled;
 pub mod cs162;
 pub mod error;
 pub mod game;
 pub mod notation;
 pub mod play;
-pub mod policy;
 pub mod render;
 pub mod rules;
 pub mod sim;
@@ -23,8 +23,10 @@ pub mod tables;
 
 pub use crate::common::rng::{self, Rng};
 pub use board::{Board, MoveOutcome, Step};
+/// The bots under their former name.
+pub use bots as policy;
+pub use bots::Bot;
 pub use cs162::{Cs162Game, SpaceName, Token};
 pub use error::LudoError;
 pub use game::{Event, Game, GameRecord, Move, MoveList, Phase, RollResult};
-pub use policy::Bot;
 pub use rules::{MAX_SEATS, MAX_TOKENS, Rules, Seat};

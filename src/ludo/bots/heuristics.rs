@@ -1,0 +1,197 @@
+//! The one-move bots: the CS162 priority rules and the aggressive and safe heuristics.
+
+use super::*;
+
+pub(super) fn nth(moves: &MoveList, i: usize) -> Move {
+    moves.iter().nth(i).unwrap_or_else(|| {
+        moves.iter().next().unwrap_or(Move {
+            seat: 0,
+            token: 0,
+            roll: 0,
+        })
+    })
+}
+
+/// The CS162 priority rule (D9) over the tokens in `allowed` (a bit mask of tokens that
+/// can move): (1) with the entering roll, the first yard token; (2) a home-column token
+/// that reaches home exactly; (3) the first token whose move captures; (4) the token with
+/// the lowest step count, the first on a tie.
+pub fn priority_token<G: Geometry + ?Sized>(
+    geometry: &G,
+    board: &Board,
+    seat: Seat,
+    roll: u8,
+    allowed: u8,
+) -> Option<usize> {
+    let rules = geometry.rules();
+    let n = rules.tokens as usize;
+    let steps = &board.seat_steps(seat)[..n];
+    let ok = |t: usize| allowed & (1 << t) != 0;
+    if roll == rules.enter_roll
+        && let Some(t) = (0..n).find(|&t| ok(t) && in_yard(steps[t]))
+    {
+        return Some(t);
+    }
+    let mut landing = [None; MAX_TOKENS];
+    for t in (0..n).filter(|&t| ok(t)) {
+        landing[t] = board.landing(geometry, seat, t, roll);
+    }
+    if let Some(t) = (0..n).find(|&t| {
+        rules.in_home_column(steps[t])
+            && steps[t] < rules.home_step
+            && landing[t].is_some_and(|to| to >= rules.home_step)
+    }) {
+        return Some(t);
+    }
+    if let Some(t) = (0..n)
+        .find(|&t| landing[t].is_some_and(|to| board.captures_on(geometry, seat, steps[t], to)))
+    {
+        return Some(t);
+    }
+    (0..n)
+        .filter(|&t| landing[t].is_some())
+        .min_by_key(|&t| steps[t])
+}
+
+pub(super) fn cs162_move(game: &Game, moves: &MoveList) -> Move {
+    let first = nth(moves, 0);
+    let allowed = moves.iter().fold(0u8, |m, mv| m | (1 << mv.token));
+    let seat = first.seat as Seat;
+    match priority_token(&game.geometry(), game.board(), seat, first.roll, allowed) {
+        Some(t) => moves
+            .iter()
+            .find(|m| m.token as usize == t)
+            .unwrap_or(first),
+        None => first,
+    }
+}
+
+/// How many opponent tokens stand 1–6 track squares behind `square` (could hit it next).
+pub(super) fn threats(game: &Game, seat: Seat, square: u8) -> u32 {
+    let r = game.rules();
+    if r.is_safe_square(square) {
+        return 0;
+    }
+    let len = r.track_len as i16;
+    let mut count = 0;
+    for other in game.seats().filter(|&s| s != seat) {
+        for t in 0..r.tokens as usize {
+            let s = game.board().step(other, t);
+            if let Some(sq) = r.track_square(other, s) {
+                let behind = (square as i16 - sq as i16).rem_euclid(len);
+                // It must also be able to get there without leaving the track first.
+                if (1..=6).contains(&behind) && s as i16 + behind <= r.last_track_step as i16 {
+                    count += 1;
+                }
+            } else if in_yard(s) {
+                if r.track_square(other, 0) == Some(square) {
+                    count += 1; // a token entering on its start square
+                }
+            } else if s < r.first_track_step {
+                // A token on an off-track ready square reaches the first six track steps.
+                let hits = (r.first_track_step..=s + 6)
+                    .any(|step| r.track_square(other, step) == Some(square));
+                count += u32::from(hits);
+            }
+        }
+    }
+    count
+}
+
+pub(super) fn outcome_of(game: &Game, mv: Move) -> (Game, MoveOutcome) {
+    let mut after = *game;
+    let outcome = after.board.apply(
+        &game.geometry(),
+        mv.seat as Seat,
+        mv.token as usize,
+        mv.roll,
+    );
+    (after, outcome)
+}
+
+pub(super) fn captures(o: &MoveOutcome) -> u32 {
+    o.captured.iter().map(|m| m.count_ones()).sum()
+}
+
+pub(super) fn aggressive_score(game: &Game, mv: Move) -> i64 {
+    let r = game.rules();
+    let (_, o) = outcome_of(game, mv);
+    if o.to == o.from {
+        return i64::MIN / 2; // a move that changes nothing (GT overshoot)
+    }
+    let seat = mv.seat as Seat;
+    let progress = (o.to.max(0) - o.from.max(-1)) as i64;
+    let mut score = 1000 * captures(&o) as i64 + progress;
+    if o.reached_home {
+        score += 400;
+    }
+    if in_yard(o.from) {
+        score += 300;
+    }
+    // Chase: land just behind opponents (1-6 squares), ready to hit them next.
+    if let Some(sq) = r.track_square(seat, o.to) {
+        score += 20 * opponents_ahead(game, seat, sq) as i64;
+    }
+    // Run with the leading token, but not into the home stretch where it is useless.
+    if o.to < r.home_step {
+        score += o.to.max(0) as i64;
+    }
+    score
+}
+
+pub(super) fn opponents_ahead(game: &Game, seat: Seat, square: u8) -> u32 {
+    let r = game.rules();
+    let len = r.track_len as i16;
+    let mut count = 0;
+    for other in game.seats().filter(|&s| s != seat) {
+        for t in 0..r.tokens as usize {
+            if let Some(sq) = r.track_square(other, game.board().step(other, t)) {
+                let ahead = (sq as i16 - square as i16).rem_euclid(len);
+                if (1..=6).contains(&ahead) {
+                    count += 1;
+                }
+            }
+        }
+    }
+    count
+}
+
+pub(super) fn safe_score(game: &Game, mv: Move) -> i64 {
+    let r = game.rules();
+    let seat = mv.seat as Seat;
+    let (after, o) = outcome_of(game, mv);
+    if o.to == o.from {
+        return i64::MIN / 2;
+    }
+    let danger_before = r
+        .track_square(seat, o.from)
+        .map_or(0, |sq| threats(game, seat, sq)) as i64;
+    let danger_after = r
+        .track_square(seat, o.to)
+        .map_or(0, |sq| threats(&after, seat, sq)) as i64;
+    let mut score = 300 * danger_before - 400 * danger_after;
+    score += 250 * captures(&o) as i64;
+    if o.reached_home {
+        score += 500;
+    }
+    if r.in_home_column(o.to) && !r.in_home_column(o.from) {
+        score += 200;
+    }
+    if in_yard(o.from) {
+        score += 150;
+    }
+    score + (o.to.max(0) - o.from.max(0)) as i64
+}
+
+pub(super) fn best_by(game: &Game, moves: &MoveList, score: fn(&Game, Move) -> i64) -> Move {
+    let mut best = nth(moves, 0);
+    let mut best_score = i64::MIN;
+    for mv in moves.iter() {
+        let s = score(game, mv);
+        if s > best_score {
+            best = mv;
+            best_score = s;
+        }
+    }
+    best
+}

@@ -1,0 +1,149 @@
+//! Bots: who picks which move. Rules stay in [`Game`]; a bot only looks at the legal moves
+//! and chooses. Every bot is deterministic for a given random-number state.
+//!
+//! - `random`: uniform among the legal moves;
+//! - `cs162`: the assignment's four priority rules (D9), generalised to any rule set;
+//! - `aggressive` / `safe`: hand-tuned one-move heuristics (captures first / safety first);
+//! - `expectimax(depth)`: search over the next `depth` dice rolls, opponents assumed to play
+//!   against the searching player;
+//! - `mcts(playouts)`: Monte Carlo tree search with explicit dice nodes, a budget of tree
+//!   iterations ("playouts"), and a race estimate fitted to exact CS162 values at the leaves.
+
+use super::board::{Board, MoveOutcome, in_yard};
+use super::error::LudoError;
+use super::game::{Game, Move, MoveList, Phase};
+use super::rng::Rng;
+use super::rules::{MAX_SEATS, MAX_TOKENS, Seat};
+use super::tables::Geometry;
+use crate::stop::Stop;
+
+mod expectimax;
+mod heuristics;
+mod mcts;
+mod race;
+
+pub use expectimax::evaluate;
+pub use heuristics::priority_token;
+pub use mcts::{MAX_PLAYOUTS, MAX_TREE_NODES};
+use {expectimax::*, heuristics::*, mcts::*, race::*};
+
+/// A built-in bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bot {
+    /// Uniformly random legal move.
+    Random,
+    /// The CS162 priority rule (D9), for any rule set.
+    Cs162,
+    /// Captures first, then bringing tokens home, entering, and running ahead.
+    Aggressive,
+    /// Avoids squares opponents can hit; captures only when it stays safe.
+    Safe,
+    /// Expectimax over the next `depth` dice rolls.
+    Expectimax {
+        /// Rolls looked ahead (1–4 are practical).
+        depth: u8,
+    },
+    /// Monte Carlo tree search with this many playouts (tree iterations) per move.
+    Mcts {
+        /// Playouts per decision: each one walks down the tree, expands one dice node and
+        /// scores the new positions.
+        playouts: u32,
+    },
+}
+
+impl Bot {
+    /// A bot by name: `random`, `cs162`, `aggressive`, `safe`, `expectimax` (depth 2),
+    /// `expectimax:3`, `mcts` (1000 playouts), `mcts:5000`.
+    pub fn from_name(name: &str) -> Result<Bot, LudoError> {
+        let (base, arg) = match name.split_once(':') {
+            Some((b, a)) => (b, Some(a)),
+            None => (name, None),
+        };
+        let number = |default: u32, max: u32| -> Result<u32, LudoError> {
+            match arg {
+                None => Ok(default),
+                Some(a) => match a.parse::<u32>() {
+                    Ok(v) if (1..=max).contains(&v) => Ok(v),
+                    _ => Err(LudoError::InvalidBot(format!(
+                        "'{name}': the parameter must be a number from 1 to {max}"
+                    ))),
+                },
+            }
+        };
+        let bot = match base.to_ascii_lowercase().as_str() {
+            "random" => Bot::Random,
+            "cs162" => Bot::Cs162,
+            "aggressive" => Bot::Aggressive,
+            "safe" => Bot::Safe,
+            "expectimax" => Bot::Expectimax {
+                depth: number(2, 5)? as u8,
+            },
+            "mcts" => Bot::Mcts {
+                playouts: number(1000, MAX_PLAYOUTS)?,
+            },
+            _ => {
+                return Err(LudoError::InvalidBot(format!(
+                    "unknown bot '{name}': expected random, cs162, aggressive, safe, expectimax[:depth] or mcts[:playouts]"
+                )));
+            }
+        };
+        if arg.is_some() && !matches!(bot, Bot::Expectimax { .. } | Bot::Mcts { .. }) {
+            return Err(LudoError::InvalidBot(format!(
+                "'{name}': this bot takes no parameter"
+            )));
+        }
+        Ok(bot)
+    }
+
+    /// The bot's name, as [`Bot::from_name`] reads it.
+    pub fn name(&self) -> String {
+        match self {
+            Bot::Random => "random".into(),
+            Bot::Cs162 => "cs162".into(),
+            Bot::Aggressive => "aggressive".into(),
+            Bot::Safe => "safe".into(),
+            Bot::Expectimax { depth } => format!("expectimax:{depth}"),
+            Bot::Mcts { playouts } => format!("mcts:{playouts}"),
+        }
+    }
+
+    /// Does the bot search (and so may take long, and honour a stop)?
+    pub fn searches(&self) -> bool {
+        matches!(self, Bot::Expectimax { .. } | Bot::Mcts { .. })
+    }
+
+    /// The bot's move in `game`, which must wait for a move (`None` otherwise).
+    pub fn choose(&self, game: &Game, rng: &mut Rng) -> Option<Move> {
+        self.choose_until(game, rng, None)
+    }
+
+    /// [`Bot::choose`] that honours `stop`: a search asked to stop returns at once with the
+    /// best move it has found so far (the caller decides whether to use it).
+    pub fn choose_until(&self, game: &Game, rng: &mut Rng, stop: Option<&Stop>) -> Option<Move> {
+        if *self == Bot::Random {
+            return game.random_move(rng);
+        }
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        if moves.len() == 1 {
+            return moves.iter().next();
+        }
+        Some(match self {
+            // Answered from the move mask above; kept for a complete match.
+            Bot::Random => nth(&moves, rng.below(moves.len() as u32) as usize),
+            Bot::Cs162 => cs162_move(game, &moves),
+            Bot::Aggressive => best_by(game, &moves, aggressive_score),
+            Bot::Safe => best_by(game, &moves, safe_score),
+            Bot::Expectimax { depth } => expectimax_move(game, &moves, *depth, stop),
+            Bot::Mcts { playouts } => mcts_search(game, *playouts, UCB_C, &WEIGHTS, stop),
+        })
+    }
+}
+
+#[cfg(test)]
+mod fit;
+
+#[cfg(test)]
+mod tests;

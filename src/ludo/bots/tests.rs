@@ -1,0 +1,237 @@
+//! The bots' tests.
+
+use super::*;
+use crate::ludo::rules::Rules;
+
+/// Every kind of bot, searches with small budgets.
+const ALL_BOTS: [Bot; 6] = [
+    Bot::Random,
+    Bot::Cs162,
+    Bot::Aggressive,
+    Bot::Safe,
+    Bot::Expectimax { depth: 1 },
+    Bot::Mcts { playouts: 30 },
+];
+
+fn play_out(rules: Rules, bots: [Bot; 4], seed: u64) -> Game {
+    play_out_seats(rules, &[0, 1, 2, 3], bots, seed)
+}
+
+fn play_out_seats(rules: Rules, seats: &[Seat], bots: [Bot; 4], seed: u64) -> Game {
+    let mut g = Game::new(rules, seats, seed).unwrap();
+    let mut rng = Rng::new(seed ^ 0xABCD);
+    let mut guard = 0;
+    while !g.is_over() {
+        guard += 1;
+        assert!(guard < 50_000);
+        match g.phase() {
+            Phase::Roll => {
+                g.roll_die().unwrap();
+            }
+            _ => {
+                let bot = bots[g.current_player()];
+                let mv = bot.choose(&g, &mut rng).unwrap();
+                assert!(
+                    g.legal_moves().contains(&mv),
+                    "{} chose an illegal move",
+                    bot.name()
+                );
+                g.play(mv).unwrap();
+            }
+        }
+    }
+    g
+}
+
+#[test]
+fn every_bot_plays_legal_moves_to_the_end() {
+    for rules in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+        for (i, &bot) in ALL_BOTS.iter().enumerate() {
+            let bots = [bot, Bot::Random, Bot::Cs162, bot];
+            play_out(rules, bots, i as u64 + 1);
+        }
+    }
+}
+
+/// Every bot, alone or with others, in every player count and preset, finishes its
+/// games (a bot that picks a move which changes nothing, such as a GT token already in
+/// goal, would never end a one-player game).
+#[test]
+fn every_bot_finishes_in_every_player_count() {
+    for rules in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+        for n in 1..=MAX_SEATS {
+            let seats = rules.default_seats(n).unwrap();
+            for (i, &bot) in ALL_BOTS.iter().enumerate() {
+                let g = play_out_seats(rules, &seats, [bot; 4], (n * 10 + i) as u64);
+                assert!(g.is_over(), "{} {n} players {}", rules.name(), bot.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn bots_are_deterministic_for_a_seed() {
+    for bot in [
+        Bot::Random,
+        Bot::Mcts { playouts: 20 },
+        Bot::Expectimax { depth: 1 },
+    ] {
+        let a = play_out(Rules::STANDARD, [bot; 4], 9);
+        let b = play_out(Rules::STANDARD, [bot; 4], 9);
+        assert_eq!(a, b);
+    }
+}
+
+/// Wins of `a` over `b` in `games` two-player games (seats A and C, half with each first).
+fn head_to_head(rules: Rules, a: Bot, b: Bot, games: u64) -> u64 {
+    let mut wins = 0;
+    for i in 0..games {
+        let first = i % 2 == 0;
+        let bots = if first { [a, b] } else { [b, a] };
+        let mut g = Game::new(rules, &[0, 2], 1000 + i).unwrap();
+        let mut rng = Rng::new(i);
+        while !g.is_over() {
+            match g.phase() {
+                Phase::Roll => {
+                    g.roll_die().unwrap();
+                }
+                _ => {
+                    let bot = bots[usize::from(g.current_player() == 2)];
+                    let mv = bot.choose(&g, &mut rng).unwrap();
+                    g.play(mv).unwrap();
+                }
+            }
+        }
+        wins += u64::from(g.winner() == Some(if first { 0 } else { 2 }));
+    }
+    wins
+}
+
+#[test]
+fn mcts_beats_random() {
+    for rules in [Rules::CS162, Rules::GT] {
+        let wins = head_to_head(rules, Bot::Mcts { playouts: 50 }, Bot::Random, 200);
+        assert!(wins > 130, "{} {wins}/200", rules.name());
+    }
+}
+
+#[test]
+fn mcts_captures_a_stack_near_its_home() {
+    // C's two tokens stand stacked at their step 16 (A's step 44); A's p at 40 hits them
+    // with the 4, q could run on instead.
+    let mut g = Game::new(Rules::CS162, &[0, 2], 1).unwrap();
+    g.set_step(0, 0, 40);
+    g.set_step(0, 1, 10);
+    g.set_step(2, 0, 16);
+    g.set_step(2, 1, 16);
+    g.roll(4).unwrap();
+    assert_eq!(g.legal_moves().len(), 2);
+    let mv = Bot::Mcts { playouts: 50 }
+        .choose(&g, &mut Rng::new(0))
+        .unwrap();
+    assert_eq!(mv.token, 0);
+    let mut after = g;
+    after.play(mv).unwrap();
+    assert!(in_yard(after.board().step(2, 0)) && in_yard(after.board().step(2, 1)));
+}
+
+#[test]
+fn mcts_is_deterministic_and_ignores_the_random_state() {
+    let mut g = Game::new(Rules::CS162, &[0, 2], 3).unwrap();
+    g.set_step(0, 0, 12);
+    g.set_step(0, 1, 30);
+    g.set_step(2, 0, 40);
+    g.set_step(2, 1, 0);
+    g.roll(4).unwrap();
+    let bot = Bot::Mcts { playouts: 100 };
+    let first = bot.choose(&g, &mut Rng::new(1));
+    for seed in 2..6 {
+        assert_eq!(bot.choose(&g, &mut Rng::new(seed)), first);
+    }
+}
+
+#[test]
+fn win_chance_is_a_sane_race_estimate() {
+    let w = &WEIGHTS;
+    let start = Game::new(Rules::CS162, &[0, 2], 1).unwrap();
+    let a = win_chance(&start, 0, w);
+    assert!((0.45..0.6).contains(&a), "{a}");
+    assert!((a + win_chance(&start, 2, w) - 1.0).abs() < 1e-9);
+    // A far ahead.
+    let mut g = start;
+    g.set_step(0, 0, 50);
+    g.set_step(0, 1, 52);
+    g.set_step(2, 0, 3);
+    assert!(win_chance(&g, 0, w) > 0.9);
+    // The distance costs grow with the distance.
+    for d in 2..70 {
+        assert!(w.distance_cost(d) >= w.distance_cost(d - 1) - 0.05, "{d}");
+    }
+    // Every seat gets a reward in [0, 1], for any number of players.
+    for rules in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+        let g = Game::new(rules, &[0, 1, 2, 3], 5).unwrap();
+        let v = leaf_values(&g, w);
+        assert!(v.iter().all(|x| (0.0..=1.0).contains(x)), "{v:?}");
+    }
+}
+
+#[test]
+fn names_round_trip() {
+    for name in [
+        "random",
+        "cs162",
+        "aggressive",
+        "safe",
+        "expectimax:3",
+        "mcts:500",
+    ] {
+        assert_eq!(Bot::from_name(name).unwrap().name(), name);
+    }
+    assert_eq!(
+        Bot::from_name("expectimax").unwrap(),
+        Bot::Expectimax { depth: 2 }
+    );
+    assert!(Bot::from_name("expectimax:9").is_err());
+    assert!(Bot::from_name("random:3").is_err());
+    assert!(Bot::from_name("alphazero").is_err());
+}
+
+#[test]
+fn cs162_bot_matches_the_cs162_adapter() {
+    // On CS162 positions the bot's choice is the play_game priority rule's choice.
+    use crate::ludo::cs162::Cs162Game;
+    let mut rng = Rng::new(5);
+    for _ in 0..2000 {
+        let mut g = Game::new(Rules::CS162, &[0, 1, 2, 3], rng.next_u64()).unwrap();
+        for _ in 0..rng.below(300) {
+            if g.is_over() {
+                break;
+            }
+            match g.phase() {
+                Phase::Roll => {
+                    g.roll_die().unwrap();
+                }
+                _ => {
+                    let mv = nth(
+                        &g.legal_moves(),
+                        rng.below(g.legal_moves().len() as u32) as usize,
+                    );
+                    g.play(mv).unwrap();
+                }
+            }
+        }
+        if let Phase::Move(roll) = g.phase() {
+            let seat = g.current_player();
+            let mut c = Cs162Game::new(&[0, 1, 2, 3]).unwrap();
+            for s in 0..4 {
+                for t in 0..2 {
+                    c.set_step(s, t, g.board().step(s, t));
+                }
+            }
+            let want = c.choose_token(seat, roll).unwrap();
+            let got = Bot::Cs162.choose(&g, &mut rng).unwrap();
+            let same_piece = g.board().piece_mask(g.rules(), seat, want) & (1 << got.token) != 0;
+            assert!(same_piece, "adapter {want} vs bot {}", got.token);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Phases, moves, move lists, roll results and events: what a game shows and records.
+
+use super::*;
+
+/// What the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The current player rolls the die.
+    Roll,
+    /// The current player moves one of the offered tokens with this roll.
+    Move(u8),
+    /// The game is over.
+    Over,
+}
+
+/// A move: a token of a seat, moved by a roll.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The moving seat.
+    pub seat: u8,
+    /// The token index (for a stack, its lowest token).
+    pub token: u8,
+    /// The roll it moves by.
+    pub roll: u8,
+}
+
+/// Up to [`MAX_TOKENS`] moves, without allocating.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MoveList {
+    moves: [Move; MAX_TOKENS],
+    len: u8,
+}
+
+impl MoveList {
+    /// The moves of `seat` with `roll` of the tokens in `mask` (token order).
+    #[inline]
+    pub fn of_mask(seat: Seat, roll: u8, mask: u8) -> MoveList {
+        let mut list = MoveList::default();
+        let mut rest = mask;
+        for slot in list.moves.iter_mut() {
+            if rest == 0 {
+                break;
+            }
+            *slot = Move {
+                seat: seat as u8,
+                token: rest.trailing_zeros() as u8,
+                roll,
+            };
+            rest &= rest - 1;
+            list.len += 1;
+        }
+        list
+    }
+
+    /// The `i`-th move, if there is one.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<Move> {
+        self.moves[..self.len as usize].get(i).copied()
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// No moves?
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves, in token order.
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves[..self.len as usize].iter().copied()
+    }
+
+    /// Is `mv` one of them?
+    pub fn contains(&self, mv: &Move) -> bool {
+        self.iter().any(|m| m == *mv)
+    }
+}
+
+/// What a roll led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RollResult {
+    /// The player now moves.
+    ToMove,
+    /// No token can move: the turn passes (or the same player rolls again after a 6).
+    CannotMove,
+    /// The six limit was reached: the roll is not played and the turn passes.
+    Forfeit,
+}
+
+/// One step of a game's history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A die roll.
+    Roll {
+        /// Who rolled.
+        seat: u8,
+        /// The value.
+        value: u8,
+        /// What happened.
+        result: RollResult,
+        /// The value came from the seeded die (not given by the caller).
+        die: bool,
+    },
+    /// A move.
+    Move {
+        /// The move.
+        mv: Move,
+        /// What it did.
+        outcome: MoveOutcome,
+        /// The mover rolls again.
+        extra_roll: bool,
+        /// The mover brought its last token home.
+        finished: bool,
+    },
+}

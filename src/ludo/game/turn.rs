@@ -1,0 +1,284 @@
+//! Whose turn it is: the turn state machine (extra rolls, six limits, ranking), its
+//! look-up tables, and the random bot's draw of a token.
+
+use super::*;
+
+pub(crate) const NONE: u8 = u8::MAX;
+
+/// For each mask of seats still playing and each seat, the next seat after it, going
+/// round, in the mask (the seat itself when the mask has no other).
+pub(super) const NEXT_SEAT: [[u8; MAX_SEATS]; 16] = {
+    let mut out = [[0u8; MAX_SEATS]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut seat = 0;
+        while seat < MAX_SEATS {
+            out[m][seat] = seat as u8;
+            let mut k = 1;
+            while k <= MAX_SEATS {
+                let s = (seat + k) % MAX_SEATS;
+                if m & (1 << s) != 0 {
+                    out[m][seat] = s as u8;
+                    break;
+                }
+                k += 1;
+            }
+            seat += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
+/// For each mask of four tokens, how many tokens it has (a table: the wheel is built for
+/// any x86-64, which need not have a popcount instruction).
+pub(super) const TOKEN_COUNT: [u8; 16] = {
+    let mut out = [0u8; 16];
+    let mut m = 0;
+    while m < 16 {
+        out[m] = (m as u8).count_ones() as u8;
+        m += 1;
+    }
+    out
+};
+
+/// For each mask of four tokens, its `k`-th token (lowest first).
+pub(super) const NTH_TOKEN: [[u8; 4]; 16] = {
+    let mut out = [[0u8; 4]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let (mut t, mut k) = (0, 0);
+        while t < 4 {
+            if m & (1 << t) != 0 {
+                out[m][k] = t as u8;
+                k += 1;
+            }
+            t += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
+/// The route tables of a game's rules. They follow from the rules, so they take no part in
+/// comparing or hashing games.
+#[derive(Clone, Copy)]
+pub(crate) struct Geo(pub(crate) &'static Tables);
+
+impl PartialEq for Geo {
+    fn eq(&self, _: &Geo) -> bool {
+        true
+    }
+}
+
+impl Eq for Geo {}
+
+impl std::hash::Hash for Geo {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::fmt::Debug for Geo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tables")
+    }
+}
+
+/// The turn: whose it is, what it waits for, the 6s and extra rolls, the seats done and
+/// their ranking. A small value of its own, so that a simulation can keep it in registers;
+/// its methods are the turn rules, shared by [`Game`] and the compiled simulation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Turn {
+    /// Bit mask of the seats whose tokens are all home (follows from the board).
+    pub(crate) done: u8,
+    /// The seat whose turn it is (the last mover once the game is over).
+    pub(crate) current: u8,
+    /// What the game waits for.
+    pub(crate) phase: Phase,
+    /// 6s rolled in a row in this turn.
+    pub(crate) sixes: u8,
+    /// The next (or pending) roll is an extra roll.
+    pub(crate) extra: bool,
+    /// The finishing order: the first `ranked` entries are seats, the rest [`NONE`].
+    pub(crate) ranking: [u8; MAX_SEATS],
+    /// How many seats `ranking` holds.
+    pub(crate) ranked: u8,
+    /// Whose turn just passed without a move ([`NONE`] if none), for the status text.
+    pub(crate) passed: u8,
+    /// That turn passed by forfeit (the six limit) rather than for want of a move.
+    pub(crate) passed_by_forfeit: bool,
+}
+
+impl Turn {
+    /// The turn of a new game of the seats in `playing`: the first of them rolls.
+    pub(crate) fn new(playing: u8) -> Turn {
+        Turn {
+            done: 0,
+            current: playing.trailing_zeros() as u8,
+            phase: Phase::Roll,
+            sixes: 0,
+            extra: false,
+            ranking: [NONE; MAX_SEATS],
+            ranked: 0,
+            passed: NONE,
+            passed_by_forfeit: false,
+        }
+    }
+
+    /// Is the game over?
+    #[inline(always)]
+    pub(crate) fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The turn's bookkeeping for a roll of `value`, before its moves are known: 6s are
+    /// counted, and the roll that reaches the six limit forfeits the turn (`false`).
+    #[inline(always)]
+    pub(crate) fn begin_roll(&mut self, rules: &Rules, playing: u8, value: u8) -> bool {
+        self.passed = NONE;
+        self.passed_by_forfeit = false;
+        // A 6 counts on, anything else resets (no branch: the value is the die's).
+        self.sixes = self.sixes.saturating_add(1) & 0u8.wrapping_sub((value == 6) as u8);
+        let limit = rules.six_limit;
+        let forfeit = value == 6 && limit > 0 && self.sixes >= limit;
+        if forfeit {
+            self.end_turn(playing, Some(true));
+        }
+        !forfeit
+    }
+
+    /// The roll `value` allows the current player no move: a 6 may give another roll,
+    /// otherwise the turn passes.
+    #[inline(always)]
+    pub(crate) fn cannot_move(&mut self, rules: &Rules, playing: u8, value: u8) {
+        if six_gives_roll(rules, self.extra, value) {
+            self.extra = true;
+            self.passed = self.current;
+        } else {
+            self.end_turn(playing, Some(false));
+        }
+    }
+
+    /// After the current player moved with `roll` (`playing` is the mask of the game's
+    /// seats): a seat that `finished` is ranked (which may end the game) and the turn passes;
+    /// otherwise a 6, a capture or a token brought home may give another roll (by the rules),
+    /// or the turn passes. Returns whether it rolls again.
+    #[inline(always)]
+    pub(crate) fn after_move(
+        &mut self,
+        rules: &Rules,
+        playing: u8,
+        roll: u8,
+        finished: bool,
+        captured: bool,
+        reached_home: bool,
+    ) -> bool {
+        let seat = self.current as Seat;
+        if finished {
+            self.done |= 1 << (seat & (MAX_SEATS - 1));
+            self.rank(rules, playing, seat);
+            self.end_turn(playing, None);
+            return false;
+        }
+        let extra_roll = six_gives_roll(rules, self.extra, roll)
+            || (rules.capture_bonus && captured)
+            || (rules.finish_bonus && reached_home);
+        if extra_roll {
+            self.phase = Phase::Roll;
+            self.extra = true;
+        } else {
+            self.end_turn(playing, None);
+        }
+        extra_roll
+    }
+
+    /// The turn passes to the next seat that still plays. `playing` is the mask of the
+    /// game's seats; `passed` says whether it passed without a move (`Some(forfeit)`), for
+    /// the status text.
+    #[inline(always)]
+    fn end_turn(&mut self, playing: u8, passed: Option<bool>) {
+        let seat = self.current;
+        self.sixes = 0;
+        self.extra = false;
+        if self.phase == Phase::Over {
+            return;
+        }
+        self.phase = Phase::Roll;
+        let active = playing & !self.done;
+        self.current = NEXT_SEAT[active as usize & 0xF][seat as usize & (MAX_SEATS - 1)];
+        if let Some(forfeit) = passed {
+            self.passed = seat;
+            self.passed_by_forfeit = forfeit;
+        }
+    }
+
+    /// `seat` (in `playing`) brought its last token home: it takes the next place, and the
+    /// game may end.
+    #[inline(always)]
+    fn rank(&mut self, rules: &Rules, playing: u8, seat: Seat) {
+        self.push_ranked(seat as u8);
+        let left = playing & !self.done;
+        let over = match rules.end {
+            EndCondition::FirstWinner => true,
+            EndCondition::FullRanking => left.count_ones() <= 1 || playing.count_ones() == 1,
+        };
+        if over {
+            if rules.end == EndCondition::FullRanking {
+                for s in (0..MAX_SEATS).filter(|&s| left & (1 << s) != 0) {
+                    self.push_ranked(s as u8);
+                }
+            }
+            self.phase = Phase::Over;
+        }
+    }
+
+    /// Append `seat` to the ranking (which holds every seat at most once: a push past
+    /// [`MAX_SEATS`], possible only on a position set up by hand, is ignored). Written on the
+    /// ranking as one word: an array store at a variable index would keep the turn in memory.
+    #[inline(always)]
+    pub(crate) fn push_ranked(&mut self, seat: u8) {
+        debug_assert!((self.ranked as usize) < MAX_SEATS, "a fifth ranked seat");
+        if self.ranked as usize >= MAX_SEATS {
+            return;
+        }
+        let shift = 8 * self.ranked as u32;
+        let word = u32::from_le_bytes(self.ranking);
+        let word = (word & !(0xFF << shift)) | (seat as u32) << shift;
+        self.ranking = word.to_le_bytes();
+        self.ranked += 1;
+    }
+}
+
+/// The token a random bot moves, among the tokens of `mask` (lowest first), drawing from
+/// `rng` only when there is a choice; `None` for an empty mask.
+#[inline(always)]
+pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<u8> {
+    let n = TOKEN_COUNT[mask as usize & 0xF] as u32;
+    if n == 0 {
+        return None;
+    }
+    Some(nth_token(mask, random_index(n, rng)))
+}
+
+/// The `k`-th token of `mask` (lowest first; `k` below the mask's token count).
+#[inline(always)]
+pub(crate) fn nth_token(mask: u8, k: u32) -> u8 {
+    NTH_TOKEN[mask as usize & 0xF][k as usize & 3]
+}
+
+/// Which of `n` moves a random bot plays (`0..n`): drawn from `rng` only when there is a
+/// choice. (The one draw rule: [`random_token`] and the compiled simulation use it.)
+#[inline(always)]
+pub(crate) fn random_index(n: u32, rng: &mut Rng) -> u32 {
+    if n > 1 { rng.below(n) } else { 0 }
+}
+
+/// Does a roll of `value` give another roll, when `extra` says whether it was an extra roll?
+#[inline(always)]
+pub(super) fn six_gives_roll(rules: &Rules, extra: bool, value: u8) -> bool {
+    value == 6
+        && match rules.six_bonus {
+            SixBonus::Never => false,
+            SixBonus::Once => !extra,
+            SixBonus::Always => true,
+        }
+}
