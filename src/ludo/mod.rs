@@ -4,13 +4,15 @@
 //! - [`board`]: the position ([`Board`]), small and `Copy`, and how moves change it;
 //! - [`game`]: the turn-by-turn game over any rule set ([`Game`]), with history;
 //! - [`rng`]: the seeded die (the crate's one generator, re-exported);
-//! - [`sim`]: batch simulation; [`compiled`]: rule sets compiled to move tables for it;
+//! - [`bots`] (also under its former name `policy`): the built-in bots ([`Bot`]);
+//! - [`play`]: the one bot loop (roll, choose, play) behind simulation and autoplay;
+//! - [`sim`]: batch simulation (over rule sets compiled to move tables when it can);
 //! - [`cs162`]: the CS162 assignment's game (space names, the priority rule, `play_game`);
 //! - [`error`]: the one error type of the engine ([`LudoError`]).
 
 pub mod board;
 pub mod bots;
-pub mod compiled;
+pub(crate) mod compiled;
 pub mod cs162;
 pub mod error;
 pub mod game;
@@ -19,7 +21,7 @@ pub mod play;
 pub mod render;
 pub mod rules;
 pub mod sim;
-pub mod tables;
+pub(crate) mod tables;
 
 pub use crate::common::rng::{self, Rng};
 pub use board::{Board, MoveOutcome, Step};
