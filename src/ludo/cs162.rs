@@ -7,8 +7,8 @@ use std::fmt;
 use std::sync::LazyLock;
 
 use super::board::{Board, MoveOutcome, Step, YARD};
+use super::bots::priority_token;
 use super::error::LudoError;
-use super::policy::priority_token;
 use super::rules::{MAX_SEATS, Rules, Seat};
 use super::tables::{Fast, Tables};
 

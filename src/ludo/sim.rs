@@ -6,11 +6,11 @@ use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
+use super::bots::Bot;
 use super::compiled::{Compiled, CompiledGame};
 use super::error::LudoError;
 use super::game::{Game, Turn};
 use super::play::{self, CutOff, Limits, Unchecked};
-use super::policy::Bot;
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, Rules, Seat};
 use super::tables::{CS162, Fast, GT, Geometry, PresetGeometry, STANDARD, Tables};

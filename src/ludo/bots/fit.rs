@@ -3,7 +3,7 @@
 //! the race estimate to them. Slow, so the tests are ignored; run them with
 //!
 //! ```text
-//! cargo test --release --lib policy::fit -- --ignored --nocapture --test-threads 1
+//! cargo test --release --lib bots::fit -- --ignored --nocapture --test-threads 1
 //! ```
 //!
 //! The first run solves the game (about 4 minutes, 50 MB cached in the temp directory).

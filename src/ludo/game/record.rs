@@ -35,6 +35,12 @@ impl GameRecord {
         self.past.iter().map(|(_, e)| e)
     }
 
+    /// The events so far with the game just before each, oldest first (what a history
+    /// shows, without replaying the game).
+    pub fn entries(&self) -> impl Iterator<Item = (&Game, &Event)> {
+        self.past.iter().map(|(before, event)| (before, event))
+    }
+
     /// Number of events so far.
     pub fn len(&self) -> usize {
         self.past.len()

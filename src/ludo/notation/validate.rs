@@ -4,6 +4,15 @@
 
 use super::*;
 
+impl Game {
+    /// Whether this state is one play can reach: the board, the ranking and the turn agree,
+    /// and the turn's counters are a state play produces from the start of a turn. Every
+    /// state the engine plays into passes; [`Game::from_notation`] refuses any that does not.
+    pub fn validate(&self) -> Result<(), LudoError> {
+        check_consistent(self).map_err(LudoError::InvalidNotation)
+    }
+}
+
 /// The checks that tie the turn, the ranking and the board together (listed at
 /// [`Game::from_notation`]).
 pub(super) fn check_consistent(g: &Game) -> Result<(), String> {

@@ -345,7 +345,7 @@ impl PyGame {
     #[getter]
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let list = PyList::empty(py);
-        for (before, event) in &self.record.past {
+        for (before, event) in self.record.entries() {
             list.append(event_object(py, before, event)?)?;
         }
         Ok(list)
