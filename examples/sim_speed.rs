@@ -1,5 +1,7 @@
 //! Rust-only simulation throughput, random bots, 4 players:
-//! `cargo run --release --example sim_speed [games] [cs162|standard|gt]`.
+//! `cargo run --release --example sim_speed [games] [cs162|standard|gt|engine]`.
+//! The `engine` lines time the engine's own game loop (heuristic bots, and random bots
+//! under rules too large for the compiled tables).
 use std::time::Instant;
 
 use ludogame::ludo::policy::Bot;
@@ -12,21 +14,28 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(200_000);
     let only = std::env::args().nth(2);
-    for (name, rules) in [
-        ("cs162", Rules::CS162),
-        ("standard", Rules::STANDARD),
-        ("gt", Rules::GT),
+    let mut four_tokens = Rules::CS162;
+    four_tokens.tokens = 4;
+    let heuristic = vec![Bot::Cs162, Bot::Safe, Bot::Aggressive, Bot::Cs162];
+    for (name, rules, bots, n) in [
+        ("cs162", Rules::CS162, vec![Bot::Random; 4], games),
+        ("standard", Rules::STANDARD, vec![Bot::Random; 4], games / 4),
+        ("gt", Rules::GT, vec![Bot::Random; 4], games / 4),
+        ("engine/4t", four_tokens, vec![Bot::Random; 4], games / 10),
+        ("engine/bots", Rules::CS162, heuristic, games / 10),
     ] {
-        if only.as_deref().is_some_and(|o| o != name) {
+        if only
+            .as_deref()
+            .is_some_and(|o| !name.split('/').any(|part| part == o))
+        {
             continue;
         }
         let c = SimConfig {
             rules,
             seats: vec![0, 1, 2, 3],
-            bots: vec![Bot::Random; 4],
+            bots,
             seed: 1,
         };
-        let n = if name == "cs162" { games } else { games / 4 };
         let mut best = f64::MAX;
         let mut r = None;
         for _ in 0..3 {
