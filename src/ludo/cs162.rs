@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use super::board::{Board, MoveOutcome, Step, YARD};
 use super::bots::priority_token;
-use super::error::LudoError;
+use super::error::{LudoError, TurnContext};
 use super::rules::{MAX_SEATS, Rules, Seat};
 use super::tables::{Fast, Tables};
 
@@ -137,17 +137,16 @@ impl Cs162Game {
     /// Play a whole turns list (D3, D10) on a new game: each item is a `(seat, roll)` pair,
     /// or the error found while reading it. The first error stops everything and is
     /// returned with the turn's index.
-    pub fn play_game<I>(players: &[Seat], turns: I) -> Result<Cs162Game, LudoError>
+    /// The reader of the turns may fail with its own error type `E`.
+    pub fn play_game<I, E>(players: &[Seat], turns: I) -> Result<Cs162Game, E>
     where
-        I: IntoIterator<Item = Result<(Seat, i64), LudoError>>,
+        I: IntoIterator<Item = Result<(Seat, i64), E>>,
+        E: From<LudoError> + TurnContext,
     {
         let mut game = Cs162Game::new(players)?;
         for (index, turn) in turns.into_iter().enumerate() {
-            turn.and_then(|(seat, roll)| game.play_turn(seat, roll))
-                .map_err(|e| LudoError::InTurn {
-                    index,
-                    source: Box::new(e),
-                })?;
+            turn.and_then(|(seat, roll)| game.play_turn(seat, roll).map_err(E::from))
+                .map_err(|e| e.in_turn(index))?;
         }
         Ok(game)
     }
@@ -371,7 +370,8 @@ mod tests {
             Err(LudoError::InvalidSteps("58".into()))
         );
         assert_eq!(g, before);
-        let err = Cs162Game::play_game(&seats("AB"), [Ok((0, 6)), Ok((1, 0))]).unwrap_err();
+        let turns = [Ok((0, 6)), Ok((1, 0))];
+        let err = Cs162Game::play_game::<_, LudoError>(&seats("AB"), turns).unwrap_err();
         assert_eq!(
             err.to_string(),
             "turn 1: invalid roll 0: a die roll must be an int from 1 to 6"

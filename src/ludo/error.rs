@@ -1,5 +1,6 @@
 //! The engine's error type. Every fallible call of the engine returns [`LudoError`]; the
-//! Python layer maps each variant once to a Python exception.
+//! Python layer maps each variant once to a Python exception. Errors only the binding can
+//! meet (wrong Python types, CS162 `Player` objects) are the binding's own.
 
 use thiserror::Error;
 
@@ -12,9 +13,6 @@ pub enum LudoError {
     /// A players list with more seats than the board has.
     #[error("too many players ({0}): at most 4 positions from 'A', 'B', 'C', 'D' can play")]
     TooManyPlayers(usize),
-    /// A players argument that names no valid set of players.
-    #[error("invalid players: {0}")]
-    InvalidPlayers(String),
     /// The same position named twice in a players list.
     #[error("position '{0}' appears more than once in the players list")]
     DuplicatePosition(String),
@@ -27,9 +25,6 @@ pub enum LudoError {
     /// A die roll outside 1..=6.
     #[error("invalid roll {0}: a die roll must be an int from 1 to 6")]
     InvalidRoll(String),
-    /// A turn that is not a `(position, roll)` pair; the value is how it looks.
-    #[error("{0} is not a (position, roll) pair")]
-    MalformedTurn(String),
     /// An error in one turn of a turns list.
     #[error("turn {index}: {source}")]
     InTurn {
@@ -47,14 +42,6 @@ pub enum LudoError {
     /// A step count that names no space (outside -1..=57).
     #[error("invalid step count {0}: a token's step count is from -1 (home yard) to 57 (finished)")]
     StepsOutOfRange(String),
-    /// A player object that belongs to another game.
-    #[error(
-        "player '{0}' does not belong to this game (it comes from another LudoGame or an earlier play_game)"
-    )]
-    ForeignPlayer(String),
-    /// No game has been played yet on this object.
-    #[error("no game yet: call play_game(players, turns) first")]
-    NoGame,
     /// A rule set whose options do not fit together, or an unknown option.
     #[error("invalid rules: {0}")]
     InvalidRules(String),
@@ -70,16 +57,6 @@ pub enum LudoError {
     /// Anything but reading after the game is over.
     #[error("the game is over")]
     GameOver,
-    /// An argument of the wrong type (mapped to `TypeError` in Python).
-    #[error("{what} must be {expected}, not {got}")]
-    WrongType {
-        /// Which argument.
-        what: String,
-        /// The type it must have.
-        expected: String,
-        /// What it was (type name and value).
-        got: String,
-    },
 }
 
 impl LudoError {
@@ -88,6 +65,21 @@ impl LudoError {
         match self {
             LudoError::InTurn { source, .. } => source.kind(),
             other => other,
+        }
+    }
+}
+
+/// An error that can say in which turn of a turns list it happened.
+pub trait TurnContext {
+    /// The error `self`, found in the turn at `index`.
+    fn in_turn(self, index: usize) -> Self;
+}
+
+impl TurnContext for LudoError {
+    fn in_turn(self, index: usize) -> LudoError {
+        LudoError::InTurn {
+            index,
+            source: Box::new(self),
         }
     }
 }

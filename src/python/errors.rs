@@ -5,6 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::ludo::LudoError as CoreError;
+use crate::ludo::error::TurnContext;
 
 create_exception!(
     LudoGame,
@@ -98,30 +99,100 @@ create_exception!(
 impl From<CoreError> for PyErr {
     fn from(err: CoreError) -> PyErr {
         let msg = err.to_string();
-        match err.kind() {
-            CoreError::NoPlayers
-            | CoreError::InvalidPlayers(_)
-            | CoreError::TooManyPlayers(_)
-            | CoreError::DuplicatePosition(_) => InvalidPlayersError::new_err(msg),
-            CoreError::InvalidPosition(_) | CoreError::PositionNotPlaying(_) => {
-                InvalidPositionError::new_err(msg)
-            }
-            CoreError::InvalidRoll(_) => InvalidRollError::new_err(msg),
-            CoreError::MalformedTurn(_) => InvalidTurnError::new_err(msg),
-            CoreError::InvalidToken(_) => InvalidTokenError::new_err(msg),
-            CoreError::InvalidSteps(_) | CoreError::StepsOutOfRange(_) => {
-                InvalidStepsError::new_err(msg)
-            }
-            CoreError::ForeignPlayer(_) => ForeignPlayerError::new_err(msg),
-            CoreError::NoGame => NoGameError::new_err(msg),
-            CoreError::InvalidBot(_) => InvalidBotError::new_err(msg),
-            CoreError::InvalidNotation(_) => InvalidNotationError::new_err(msg),
-            CoreError::IllegalMove(_) => IllegalMoveError::new_err(msg),
-            CoreError::GameOver => GameOverError::new_err(msg),
-            CoreError::InvalidRules(_) => InvalidRulesError::new_err(msg),
-            CoreError::WrongType { .. } => PyTypeError::new_err(msg),
-            // `kind()` never returns the InTurn wrapper itself.
-            CoreError::InTurn { .. } => LudoError::new_err(msg),
+        core_exception(err.kind(), msg)
+    }
+}
+
+/// The Python exception for the engine error `kind` (not the `InTurn` wrapper), with the
+/// message `msg`.
+fn core_exception(kind: &CoreError, msg: String) -> PyErr {
+    match kind {
+        CoreError::NoPlayers | CoreError::TooManyPlayers(_) | CoreError::DuplicatePosition(_) => {
+            InvalidPlayersError::new_err(msg)
+        }
+        CoreError::InvalidPosition(_) | CoreError::PositionNotPlaying(_) => {
+            InvalidPositionError::new_err(msg)
+        }
+        CoreError::InvalidRoll(_) => InvalidRollError::new_err(msg),
+        CoreError::InvalidToken(_) => InvalidTokenError::new_err(msg),
+        CoreError::InvalidSteps(_) | CoreError::StepsOutOfRange(_) => {
+            InvalidStepsError::new_err(msg)
+        }
+        CoreError::InvalidBot(_) => InvalidBotError::new_err(msg),
+        CoreError::InvalidNotation(_) => InvalidNotationError::new_err(msg),
+        CoreError::IllegalMove(_) => IllegalMoveError::new_err(msg),
+        CoreError::GameOver => GameOverError::new_err(msg),
+        CoreError::InvalidRules(_) => InvalidRulesError::new_err(msg),
+        // `kind()` never returns the InTurn wrapper itself.
+        CoreError::InTurn { .. } => LudoError::new_err(msg),
+    }
+}
+
+/// Errors only the binding meets: Python values of the wrong type or shape, and the CS162
+/// `LudoGame`'s own objects. Each becomes the same Python exception as the engine's errors.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum BindingError {
+    /// A players argument that names no valid set of players.
+    #[error("invalid players: {0}")]
+    InvalidPlayers(String),
+    /// A turn that is not a `(position, roll)` pair; the value is how it looks.
+    #[error("{0} is not a (position, roll) pair")]
+    MalformedTurn(String),
+    /// A player object that belongs to another game.
+    #[error(
+        "player '{0}' does not belong to this game (it comes from another LudoGame or an earlier play_game)"
+    )]
+    ForeignPlayer(String),
+    /// No game has been played yet on this object.
+    #[error("no game yet: call play_game(players, turns) first")]
+    NoGame,
+    /// An argument of the wrong type (a `TypeError` in Python).
+    #[error("{what} must be {expected}, not {got}")]
+    WrongType {
+        /// Which argument.
+        what: String,
+        /// The type it must have.
+        expected: String,
+        /// What it was (type name and value).
+        got: String,
+    },
+    /// An error in one turn of a turns list.
+    #[error("turn {index}: {source}")]
+    InTurn {
+        /// Index of the turn in the turns list.
+        index: usize,
+        /// What is wrong with it.
+        source: Box<BindingError>,
+    },
+    /// An error of the engine.
+    #[error(transparent)]
+    Core(#[from] CoreError),
+}
+
+impl TurnContext for BindingError {
+    fn in_turn(self, index: usize) -> BindingError {
+        BindingError::InTurn {
+            index,
+            source: Box::new(self),
+        }
+    }
+}
+
+impl From<BindingError> for PyErr {
+    fn from(err: BindingError) -> PyErr {
+        let msg = err.to_string();
+        let mut kind = &err;
+        while let BindingError::InTurn { source, .. } = kind {
+            kind = source;
+        }
+        match kind {
+            BindingError::InvalidPlayers(_) => InvalidPlayersError::new_err(msg),
+            BindingError::MalformedTurn(_) => InvalidTurnError::new_err(msg),
+            BindingError::ForeignPlayer(_) => ForeignPlayerError::new_err(msg),
+            BindingError::NoGame => NoGameError::new_err(msg),
+            BindingError::WrongType { .. } => PyTypeError::new_err(msg),
+            BindingError::Core(e) => core_exception(e.kind(), msg),
+            BindingError::InTurn { .. } => LudoError::new_err(msg),
         }
     }
 }

@@ -4,11 +4,11 @@
 
 use pyo3::prelude::*;
 
-use crate::ludo::LudoError as CoreError;
+use errors::BindingError;
 
 pub(crate) mod convert;
 pub(crate) mod enums;
-mod errors;
+pub(crate) mod errors;
 pub(crate) mod interrupt;
 mod ludo;
 mod onitama;
@@ -54,9 +54,9 @@ mod core_module {
     }
 }
 
-/// The engine's error for an argument of the wrong type (a `TypeError` in Python).
-pub(crate) fn wrong_type(what: &str, expected: &str, got: &Bound<'_, PyAny>) -> CoreError {
-    CoreError::WrongType {
+/// The binding's error for an argument of the wrong type (a `TypeError` in Python).
+pub(crate) fn wrong_type(what: &str, expected: &str, got: &Bound<'_, PyAny>) -> BindingError {
+    BindingError::WrongType {
         what: what.to_owned(),
         expected: expected.to_owned(),
         got: describe(got),

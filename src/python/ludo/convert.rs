@@ -29,7 +29,7 @@ pub(super) fn parse_seats(
         return match players.extract::<i64>() {
             Ok(n) if n < 1 => Err(CoreError::NoPlayers.into()),
             Ok(n) if n <= MAX_SEATS as i64 => Ok(rules.default_seats(n as usize)?),
-            _ => Err(CoreError::InvalidPlayers(format!(
+            _ => Err(crate::python::errors::BindingError::InvalidPlayers(format!(
                 "{} players: a game has 1 to {MAX_SEATS}",
                 describe(players)
             ))

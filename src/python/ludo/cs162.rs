@@ -11,6 +11,7 @@ use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 use crate::ludo::cs162::{parse_position, parse_token};
 use crate::ludo::render;
 use crate::ludo::{Cs162Game, LudoError as CoreError, MAX_SEATS, Seat, SpaceName};
+use crate::python::errors::BindingError;
 use crate::python::{describe, wrong_type};
 
 const NOT_FOUND: &str = "Player not found!";
@@ -54,13 +55,13 @@ fn int_arg(
     obj: &Bound<'_, PyAny>,
     what: &str,
     out_of_range: fn(String) -> CoreError,
-) -> Result<i64, CoreError> {
+) -> Result<i64, BindingError> {
     if obj.is_instance_of::<PyBool>() {
         return Err(wrong_type(what, "an int", obj));
     }
     match obj.extract::<i64>() {
         Ok(v) => Ok(v),
-        Err(_) if obj.is_instance_of::<PyInt>() => Err(out_of_range(describe(obj))),
+        Err(_) if obj.is_instance_of::<PyInt>() => Err(out_of_range(describe(obj)).into()),
         Err(_) => Err(wrong_type(what, "an int", obj)),
     }
 }
@@ -70,14 +71,14 @@ fn str_arg<T>(
     obj: &Bound<'_, PyAny>,
     what: &str,
     parse: fn(&str) -> Result<T, CoreError>,
-) -> Result<T, CoreError> {
+) -> Result<T, BindingError> {
     let s = obj
         .cast::<PyString>()
         .map_err(|_| wrong_type(what, "a str", obj))?;
-    match s.to_str() {
+    Ok(match s.to_str() {
         Ok(text) => parse(text),
         Err(_) => parse(&s.to_string_lossy()),
-    }
+    }?)
 }
 
 fn parse_players(players: &Bound<'_, PyAny>) -> PyResult<Vec<Seat>> {
@@ -105,7 +106,7 @@ fn parse_players(players: &Bound<'_, PyAny>) -> PyResult<Vec<Seat>> {
         .collect()
 }
 
-fn parse_turn(item: &Bound<'_, PyAny>) -> Result<(Seat, i64), CoreError> {
+fn parse_turn(item: &Bound<'_, PyAny>) -> Result<(Seat, i64), BindingError> {
     let pair = if let Ok(t) = item.cast::<PyTuple>() {
         (t.len() == 2).then(|| (t.get_item(0), t.get_item(1)))
     } else if let Ok(l) = item.cast::<PyList>() {
@@ -114,7 +115,7 @@ fn parse_turn(item: &Bound<'_, PyAny>) -> Result<(Seat, i64), CoreError> {
         None
     };
     let Some((Ok(position), Ok(roll))) = pair else {
-        return Err(CoreError::MalformedTurn(describe(item)));
+        return Err(BindingError::MalformedTurn(describe(item)));
     };
     let seat = str_arg(&position, "a turn's position", parse_position)?;
     let roll = int_arg(&roll, "a turn's roll", CoreError::InvalidRoll)?;
@@ -205,11 +206,11 @@ impl LudoGame {
         token_name: &Bound<'_, PyAny>,
         steps: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let game = self.game.as_ref().ok_or(CoreError::NoGame)?;
+        let game = self.game.as_ref().ok_or(BindingError::NoGame)?;
         let seat = if let Ok(p) = player.cast::<Player>() {
             let p = p.get();
             if !Arc::ptr_eq(&p.game, game) {
-                return Err(CoreError::ForeignPlayer(p.label()).into());
+                return Err(BindingError::ForeignPlayer(p.label()).into());
             }
             p.seat
         } else if player.is_instance_of::<PyString>() {
@@ -231,7 +232,7 @@ impl LudoGame {
         position: &Bound<'_, PyAny>,
         roll: &Bound<'_, PyAny>,
     ) -> PyResult<Option<String>> {
-        let game = self.game.as_ref().ok_or(CoreError::NoGame)?;
+        let game = self.game.as_ref().ok_or(BindingError::NoGame)?;
         let seat = str_arg(position, "position", parse_position)?;
         let roll = int_arg(roll, "roll", CoreError::InvalidRoll)?;
         let outcome = lock(game).play_turn(seat, roll)?;
@@ -255,7 +256,7 @@ impl LudoGame {
 
     /// The space of every token, as `play_game` returned it, for the current game.
     fn get_spaces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let game = self.game.as_ref().ok_or(CoreError::NoGame)?;
+        let game = self.game.as_ref().ok_or(BindingError::NoGame)?;
         let snapshot = *lock(game);
         spaces_of(py, &snapshot)
     }
@@ -275,7 +276,7 @@ impl LudoGame {
 
     /// The board of the current game as an SVG image (shown by Jupyter notebooks).
     fn _repr_svg_(&self) -> PyResult<String> {
-        let (game, caption) = self.scene_caption().ok_or(CoreError::NoGame)?;
+        let (game, caption) = self.scene_caption().ok_or(BindingError::NoGame)?;
         Ok(render::svg_of(&render::Scene {
             rules: &RULES,
             board: game.board(),
@@ -333,7 +334,7 @@ impl LudoGame {
         if let Some(p) = &self.players[seat] {
             return Ok(p.clone_ref(py));
         }
-        let game = self.game.clone().ok_or(CoreError::NoGame)?;
+        let game = self.game.clone().ok_or(BindingError::NoGame)?;
         let p = Py::new(py, Player { game, seat })?;
         self.players[seat] = Some(p.clone_ref(py));
         Ok(p)
