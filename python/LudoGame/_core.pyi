@@ -1,4 +1,7 @@
-"""Type stubs of the compiled core of LudoGame (built from src/python/ by maturin)."""
+"""Type stubs of the compiled core of LudoGame (built from src/python/ by maturin).
+
+One file for the one compiled module, both games' classes (hence its length); the per-game
+Python modules re-export from it."""
 
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
