@@ -158,3 +158,20 @@ pub(crate) fn options_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Boun
     }
     Ok(d)
 }
+
+crate::python::convert::int_arg!(
+    /// `Simulation.run`'s first game index.
+    Start, "start", u64, 0, u64::MAX
+);
+crate::python::convert::int_arg!(
+    /// `Simulation.run`'s game count (at most 2**32 a call).
+    Count, "count", u64, 0, super::sim::MAX_RUN
+);
+crate::python::convert::int_arg!(
+    /// A thread count.
+    Threads, "threads", usize, 1, 256
+);
+crate::python::convert::int_arg!(
+    /// `autoplay`'s roll limit.
+    MaxRolls, "max_rolls", u64, 0, u64::MAX
+);

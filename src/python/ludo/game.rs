@@ -358,12 +358,10 @@ impl PyGame {
         &self,
         py: Python<'_>,
         bot: &str,
-        seed: Option<&Bound<'_, PyAny>>,
+        seed: Option<crate::python::convert::Seed>,
     ) -> PyResult<Move> {
         let b = Bot::from_name(bot)?;
-        let seed = seed
-            .map(|s| crate::python::convert::seed(s, "seed"))
-            .transpose()?;
+        let seed = seed.map(|s| s.0);
         let g = *self.game();
         let mut rng = Rng::new(seed.unwrap_or(0));
         let choice = if b.searches() {
@@ -400,14 +398,11 @@ impl PyGame {
         slf: &Bound<'_, Self>,
         bots: &Bound<'_, PyAny>,
         seed: Option<crate::python::convert::Seed>,
-        max_rolls: Option<&Bound<'_, PyAny>>,
+        max_rolls: Option<MaxRolls>,
     ) -> PyResult<Option<char>> {
         let py = slf.py();
         let seed = seed.map(|s| s.0);
-        let max_rolls = match max_rolls {
-            Some(m) => crate::python::convert::int_in(m, "max_rolls", 0, u64::MAX as i128)? as u64,
-            None => 100_000,
-        };
+        let max_rolls = max_rolls.map_or(100_000, |m| m.0);
         let (mut work, labels, seats) = {
             let me = slf.try_borrow().map_err(|_| in_use())?;
             let seats: Vec<Seat> = me.game().seats().collect();

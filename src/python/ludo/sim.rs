@@ -5,10 +5,11 @@ use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
+use super::convert::{Count, Start, Threads};
 use super::game::PyGame;
 use crate::ludo::sim::{MAX_ROLLS, SimConfig, SimResult as CoreResult};
 use crate::ludo::{Bot, Game as CoreGame, LudoError as CoreError, Move as CoreMove, Rng, Seat};
-use crate::python::convert::{int_in, seed as seed_arg};
+use crate::python::convert::Seed;
 use crate::python::describe;
 use crate::python::interrupt::{interruptible, with_partial};
 
@@ -138,13 +139,10 @@ impl Simulation {
         rules: &str,
         players: Option<&Bound<'_, PyAny>>,
         bots: Option<&Bound<'_, PyAny>>,
-        seed: Option<&Bound<'_, PyAny>>,
+        seed: Option<Seed>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let seed = match seed {
-            Some(s) => seed_arg(s, "seed")?,
-            None => 0,
-        };
+        let seed = seed.map_or(0, |s| s.0);
         let name = PyString::new(py, rules).into_any();
         let probe = PyGame::new(Some(&name), players, None, options)?;
         let game = *probe.game();
@@ -230,22 +228,13 @@ impl Simulation {
     fn run(
         &self,
         py: Python<'_>,
-        start: Option<&Bound<'_, PyAny>>,
-        count: Option<&Bound<'_, PyAny>>,
-        threads: Option<&Bound<'_, PyAny>>,
+        start: Option<Start>,
+        count: Option<Count>,
+        threads: Option<Threads>,
     ) -> PyResult<SimResult> {
-        let start = match start {
-            Some(v) => int_in(v, "start", 0, u64::MAX as i128)? as u64,
-            None => 0,
-        };
-        let count = match count {
-            Some(v) => int_in(v, "count", 0, MAX_RUN as i128)? as u64,
-            None => 1000,
-        };
-        let threads = match threads {
-            Some(v) => int_in(v, "threads", 1, 256)? as usize,
-            None => 1,
-        };
+        let start = start.map_or(0, |v| v.0);
+        let count = count.map_or(1000, |v| v.0);
+        let threads = threads.map_or(1, |v| v.0);
         if start.checked_add(count).is_none() {
             return Err(crate::python::convert::InvalidArgumentError::new_err(
                 format!(
@@ -283,7 +272,7 @@ impl Simulation {
 /// The most games one `Simulation.run` call plays (their per-game results alone take about
 /// 10 bytes a game); longer runs go in chunks, as `ludo simulate` and `simulate(...,
 /// progress=...)` do.
-const MAX_RUN: u64 = 1 << 32;
+pub(super) const MAX_RUN: u64 = 1 << 32;
 
 impl Simulation {
     /// The Python result of `inner`, games of this simulation.
