@@ -56,15 +56,16 @@ def random_game(players: str, seed: int, verbose: bool = True) -> list[str]:
     while not game.is_over():
         player = game.current_player
         roll = game.roll()
-        moved = ""
-        if game.phase == Phase.MOVE:
+        moved = game.phase == Phase.MOVE
+        if moved:
             game.play(game.best_move("cs162"))
-            moved = "".join(game.history[-1]["tokens"])
         turn += 1
         if verbose:
-            what = f"moves {moved}" if moved else "cannot move"
+            # The move's entry says which tokens went (a stack moves together).
+            last = game.history[-1] if moved else None
+            what = f"moves {''.join(last['tokens'])}" if last else "cannot move"
             print(f"{turn:4d}. {player} rolls {roll}, {what:<11} | {_squares(game)}")
-            if moved and game.history[-1]["finished"]:
+            if last and last["finished"]:
                 print(f"      {player} has finished (place {game.ranking.index(player) + 1})")
     return game.ranking
 

@@ -29,6 +29,14 @@ pub trait Table {
     fn play_move(&mut self, mv: Move, roll: u8) -> Result<Event, Self::Error>;
 }
 
+/// What a roll event allowed (a roll always gives a roll event).
+fn roll_result(event: Event) -> RollResult {
+    match event {
+        Event::Roll { result, .. } => result,
+        _ => RollResult::ToMove,
+    }
+}
+
 impl Table for Game {
     type Error = LudoError;
 
@@ -38,10 +46,7 @@ impl Table for Game {
     }
 
     fn roll_die(&mut self) -> Result<RollResult, LudoError> {
-        match Game::roll_die(self)? {
-            Event::Roll { result, .. } => Ok(result),
-            _ => Ok(RollResult::ToMove),
-        }
+        Game::roll_die(self).map(roll_result)
     }
 
     fn play_move(&mut self, mv: Move, _roll: u8) -> Result<Event, LudoError> {
@@ -58,10 +63,7 @@ impl Table for GameRecord {
     }
 
     fn roll_die(&mut self) -> Result<RollResult, LudoError> {
-        match self.roll(None)? {
-            Event::Roll { result, .. } => Ok(result),
-            _ => Ok(RollResult::ToMove),
-        }
+        self.roll(None).map(roll_result)
     }
 
     fn play_move(&mut self, mv: Move, _roll: u8) -> Result<Event, LudoError> {

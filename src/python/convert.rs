@@ -51,7 +51,6 @@ pub(crate) fn seed(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
 /// `value` as a number of seconds: an `int` or a `float` (not a `bool`), finite, above 0
 /// and at most `max`. A `TypeError` for anything else, an [`InvalidArgumentError`] naming
 /// `what` for a value outside the range.
-#[allow(dead_code)] // the Onitama binding moves to it
 pub(crate) fn seconds_in(value: &Bound<'_, PyAny>, what: &str, max: f64) -> PyResult<f64> {
     if value.is_instance_of::<PyBool>()
         || !(value.is_instance_of::<PyFloat>() || value.is_instance_of::<PyInt>())
@@ -88,7 +87,6 @@ macro_rules! int_arg {
         }
     };
 }
-#[allow(unused_imports)] // used by the per-game bindings as they move to typed arguments
 pub(crate) use int_arg;
 
 int_arg!(

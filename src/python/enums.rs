@@ -10,16 +10,16 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
 /// A cached Python class `module.name`.
-pub(crate) struct EnumClass {
+pub(crate) struct PackageClass {
     module: &'static str,
     name: &'static str,
     class: PyOnceLock<Py<PyType>>,
 }
 
-impl EnumClass {
+impl PackageClass {
     /// The class `name` of `module`, imported the first time it is used.
-    pub(crate) const fn new(module: &'static str, name: &'static str) -> EnumClass {
-        EnumClass {
+    pub(crate) const fn new(module: &'static str, name: &'static str) -> PackageClass {
+        PackageClass {
             module,
             name,
             class: PyOnceLock::new(),

@@ -471,3 +471,24 @@ fn moves_text_replays_exactly() {
     assert!(GameRecord::replay(start, "=6 B").is_err());
     assert!(GameRecord::replay(start, "=7").is_err());
 }
+
+#[test]
+fn validate_accepts_what_play_reaches_and_refuses_a_hand_made_impossibility() {
+    let mut g = Game::new(Rules::CS162, &[0, 1], 3).unwrap();
+    let mut rng = Rng::new(9);
+    for _ in 0..200 {
+        if g.is_over() {
+            break;
+        }
+        assert_eq!(g.validate(), Ok(()), "{}", g.to_notation());
+        match g.phase() {
+            Phase::Move(_) => g.play(g.random_move(&mut rng).unwrap()).unwrap(),
+            _ => g.roll_die().unwrap(),
+        };
+    }
+    // Both of A's tokens home, yet A is not ranked and the game goes on.
+    let mut h = Game::new(Rules::CS162, &[0, 1], 3).unwrap();
+    h.set_step(0, 0, 57);
+    h.set_step(0, 1, 57);
+    assert!(matches!(h.validate(), Err(LudoError::InvalidNotation(_))));
+}

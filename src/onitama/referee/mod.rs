@@ -216,10 +216,7 @@ pub fn judge_pawn(
     }
     let me = pos.side();
     let slot = Slot::from_number(card).ok_or(InvalidAnswer::BadCardNumber(card))?;
-    let f = Square::parse(from).ok_or_else(|| InvalidAnswer::StartNotOnBoard(from.to_owned()))?;
-    if pos.pawns(me) & f.bit() == 0 {
-        return Err(InvalidAnswer::NoOwnPawn(f));
-    }
+    let f = judge_start(pos, from)?;
     let t = Square::parse(to).ok_or_else(|| InvalidAnswer::TargetNotOnBoard(to.to_owned()))?;
     let dr = t.row() as i8 - f.row() as i8;
     let dc = t.col() as i8 - f.col() as i8;
@@ -241,6 +238,15 @@ pub fn judge_pawn(
         step: Some((f, t)),
         win: pos.win_kind(f, t),
     })
+}
+
+/// The start square of a pawn move: on the board and holding one of the mover's pawns.
+fn judge_start(pos: &Position, from: &str) -> Result<Square, InvalidAnswer> {
+    let f = Square::parse(from).ok_or_else(|| InvalidAnswer::StartNotOnBoard(from.to_owned()))?;
+    if pos.pawns(pos.side()) & f.bit() == 0 {
+        return Err(InvalidAnswer::NoOwnPawn(f));
+    }
+    Ok(f)
 }
 
 /// Judge the wall letter after an accepted pawn part (steps 7–12 of the
@@ -325,10 +331,7 @@ pub fn judge_typed(
     let Some(from) = from else {
         return Ok(None);
     };
-    let f = Square::parse(from).ok_or_else(|| InvalidAnswer::StartNotOnBoard(from.to_owned()))?;
-    if pos.pawns(pos.side()) & f.bit() == 0 {
-        return Err(InvalidAnswer::NoOwnPawn(f));
-    }
+    judge_start(pos, from)?;
     match to {
         Some(to) => judge_pawn(pos, number, from, to).map(Some),
         None => Ok(None),

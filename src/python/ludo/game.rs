@@ -13,7 +13,7 @@ use crate::ludo::{
     Bot, Event, Game as CoreGame, GameRecord, LudoError as CoreError, Move as CoreMove, Phase, Rng,
     Rules, Seat,
 };
-use crate::python::enums::EnumClass;
+use crate::python::enums::PackageClass;
 use crate::python::interrupt::{interruptible, interruptible_or_raise, with_partial};
 use crate::python::{describe, type_error};
 
@@ -202,7 +202,7 @@ impl PyGame {
     /// What the game waits for: a `Phase` ('roll', 'move' or 'over'; a `str` enum).
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        static PHASE: EnumClass = EnumClass::new("LudoGame.enums", "Phase");
+        static PHASE: PackageClass = PackageClass::new("LudoGame.enums", "Phase");
         PHASE.of(py, phase_name(self.game().phase()))
     }
 

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::ludo::{Event, Game as CoreGame, MAX_SEATS, Move as CoreMove, RollResult};
-use crate::python::enums::EnumClass;
+use crate::python::enums::PackageClass;
 
 /// `event` as a `RollEvent` or `MoveEvent`, with `before` the game just before it.
 pub(super) fn event_object<'py>(
@@ -13,9 +13,9 @@ pub(super) fn event_object<'py>(
     before: &CoreGame,
     event: &Event,
 ) -> PyResult<Bound<'py, PyAny>> {
-    static ROLL_EVENT: EnumClass = EnumClass::new("LudoGame.events", "RollEvent");
-    static MOVE_EVENT: EnumClass = EnumClass::new("LudoGame.events", "MoveEvent");
-    static KIND: EnumClass = EnumClass::new("LudoGame.enums", "EventKind");
+    static ROLL_EVENT: PackageClass = PackageClass::new("LudoGame.events", "RollEvent");
+    static MOVE_EVENT: PackageClass = PackageClass::new("LudoGame.events", "MoveEvent");
+    static KIND: PackageClass = PackageClass::new("LudoGame.enums", "EventKind");
     let d = PyDict::new(py);
     let r = before.rules();
     match *event {

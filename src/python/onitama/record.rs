@@ -13,12 +13,12 @@ use super::{PyAction, PyAi, actions_list, answer_tuple, letter};
 use crate::onitama::{
     AiFailure, Answer, EndReason, Game, GameRecord, MatchConfig, Player, Position, play_refereed,
 };
-use crate::python::enums::EnumClass;
+use crate::python::enums::PackageClass;
 use crate::python::interrupt::with_partial;
 use crate::python::type_error;
 
 /// The `Reason` enum of `LudoGame.enums`.
-pub(crate) static REASON: EnumClass = EnumClass::new("LudoGame.enums", "Reason");
+pub(crate) static REASON: PackageClass = PackageClass::new("LudoGame.enums", "Reason");
 
 /// The full record of a refereed game: the start, every accepted action, the result and
 /// why the game ended.
