@@ -90,7 +90,7 @@ pub fn action_of(index: usize, pos: &Position) -> Result<Action, OnitamaError> {
     if index >= ACTIONS {
         return Err(OnitamaError::BadActionIndex {
             index: index.to_string(),
-            legal: legal_list(pos),
+            legal: legal_text(pos),
         });
     }
     let viewer = pos.side();
@@ -124,8 +124,9 @@ pub fn legal_indices(pos: &Position) -> Vec<usize> {
     v
 }
 
-/// The legal numbers as text, for error messages.
-fn legal_list(pos: &Position) -> String {
+/// The legal numbers of `pos` as text, for error messages: `[3, 17, ...]`, or that there
+/// are none.
+pub fn legal_text(pos: &Position) -> String {
     let v = legal_indices(pos);
     if v.is_empty() {
         "none (the game is over)".to_owned()
@@ -150,9 +151,9 @@ pub fn legal_action_of(index: usize, pos: &Position) -> Result<Action, OnitamaEr
         Err(OnitamaError::IllegalAction {
             action: format!("{index} ({action})"),
             reason: format!(
-                "{}; the legal action numbers are {}",
-                super::referee::why_illegal(pos, action),
-                legal_list(pos)
+                "{}. The legal action numbers are {}",
+                super::referee::why_illegal(pos, action).trim_end_matches('.'),
+                legal_text(pos)
             ),
         })
     }
@@ -355,7 +356,7 @@ mod tests {
         let text = e.to_string();
         let first = legal_indices(&pos)[0].to_string();
         assert!(
-            text.contains(&first) && text.contains("legal action numbers"),
+            text.contains(&first) && text.contains("The legal action numbers are"),
             "{text}"
         );
     }
