@@ -34,8 +34,8 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from LudoGame.onitama import Card, InvalidBoardError, Onitama
 
@@ -86,7 +86,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {_RENDER_MODES} or None, not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {_RENDER_MODES} or None, not {render_mode!r}"
+            )
         if isinstance(max_plies, bool) or not (max_plies is None or isinstance(max_plies, int)):
             raise TypeError(f"max_plies must be an int or None, not {type(max_plies).__name__}")
         if max_plies is not None and max_plies < 1:
@@ -96,7 +98,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
         self.render_mode = render_mode
         self.game = self._new_game(0)  # checks the setup at once
         self.possible_agents = ["A", "B"]
-        self.agents = []
+        self.agents: list[str] = []
         n = Onitama.ACTION_COUNT
         self.observation_spaces = {
             a: spaces.Dict(
