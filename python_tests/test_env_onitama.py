@@ -96,6 +96,12 @@ def test_pettingzoo_render(capsys: pytest.CaptureFixture[str]) -> None:
     env = onitama_v0.env(render_mode="svg")
     env.reset(seed=3)
     assert env.render().startswith("<svg")
+    env = onitama_v0.env(render_mode="rgb_array")
+    env.reset(seed=3)
+    first = env.render()
+    assert first.shape == (216, 320, 3) and first.dtype == np.uint8
+    play_random(env, np.random.default_rng(3), 1)
+    assert not np.array_equal(env.render(), first)
 
 
 def test_bad_construction() -> None:
@@ -106,7 +112,7 @@ def test_bad_construction() -> None:
     with pytest.raises(InvalidBoardError):
         onitama_v0.env(max_plies=0)
     with pytest.raises(ValueError, match="render_mode"):
-        onitama_v0.env(render_mode="rgb_array")
+        onitama_v0.env(render_mode="rgb")
 
 
 def test_import_without_the_rl_packages() -> None:

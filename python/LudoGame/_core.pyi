@@ -701,6 +701,9 @@ class Onitama:
     def play_index(self, index: SupportsIndex) -> Action:
         """Play the legal action numbered `index`; returns it."""
 
+    def rgb_array(self) -> npt.NDArray[np.uint8]:
+        """The position as an RGB picture: uint8, shape (216, 320, 3)."""
+
 @final
 class BuiltinAI:
     """A built-in AI, callable with the coursework's AI contract."""

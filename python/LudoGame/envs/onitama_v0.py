@@ -46,13 +46,13 @@ __all__ = ["env", "raw_env", "SetupArg"]
 #: seed at every reset.
 SetupArg = int | str | Sequence[Card | str | Sequence[str]] | Mapping[str, Any] | None
 
-_RENDER_MODES = ["human", "ansi", "svg"]
+_RENDER_MODES = ["human", "ansi", "rgb_array", "svg"]
 
 
 def env(
     setup: SetupArg = None,
     max_plies: int | None = None,
-    render_mode: Literal["human", "ansi", "svg"] | None = None,
+    render_mode: Literal["human", "ansi", "rgb_array", "svg"] | None = None,
 ) -> AECEnv:
     """The Onitama environment wrapped as PettingZoo's classic environments are (order
     enforced). Bad actions are not turned into losses: they raise ``OnitamaError``s
@@ -68,7 +68,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
     ``setup``: a setup id, a set of five cards on the default start board, or None (cards
     dealt from the seed). ``max_plies``: the ply limit (both players' plies count); None
     keeps the setup's own (20 for the default board). ``render_mode``: "ansi" (the
-    coursework's text drawing), "human" (that drawing printed) or "svg" (an SVG string).
+    coursework's text drawing), "human" (that drawing printed), "rgb_array" (a picture) or
+    "svg" (an SVG string).
     """
 
     metadata = {
@@ -82,7 +83,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
         self,
         setup: SetupArg = None,
         max_plies: int | None = None,
-        render_mode: Literal["human", "ansi", "svg"] | None = None,
+        render_mode: Literal["human", "ansi", "rgb_array", "svg"] | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
@@ -180,11 +181,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The position: text ("ansi"), printed ("human") or an SVG string ("svg")."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The position: text ("ansi"), printed ("human"), an RGB picture ("rgb_array",
+        uint8 of shape (216, 320, 3)) or an SVG string ("svg")."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; nothing drawn.")
             return None
+        if self.render_mode == "rgb_array":
+            return self.game.rgb_array()
         if self.render_mode == "svg":
             return self.game._repr_svg_()
         text = str(self.game)

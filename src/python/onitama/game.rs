@@ -524,6 +524,13 @@ impl PyOnitama {
         self.game.draw(self.game.position().side())
     }
 
+    /// The position as a small RGB picture: a NumPy uint8 array of shape (216, 320, 3),
+    /// the board as `draw()` shows it (A red, B blue, the wall dark grey) and the cards.
+    fn rgb_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let img = crate::onitama::render::rgb(self.game.position());
+        PyArray1::from_vec(py, img.pixels).reshape([img.height, img.width, 3])
+    }
+
     /// The position as an SVG image (shown by Jupyter notebooks).
     fn _repr_svg_(&self) -> String {
         self.game.svg()
