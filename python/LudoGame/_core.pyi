@@ -7,6 +7,9 @@ from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, SupportsIndex, TypeAlias, final
 
+import numpy as np
+import numpy.typing as npt
+
 from LudoGame.enums import Phase, Reason
 from LudoGame.events import MoveEvent, RollEvent
 
@@ -672,6 +675,34 @@ class Onitama:
 
     def _repr_svg_(self) -> str:
         """The position as an SVG image."""
+
+    # Onitama learning environment (LudoGame.envs.onitama_v0 is built on these)
+    ACTION_COUNT: int
+    OBSERVATION_SHAPE: tuple[int, int, int]
+    @staticmethod
+    def dealt(seed: int, max_plies: int | None = None) -> Onitama:
+        """The default start board with five standard cards dealt at random from `seed`."""
+
+    def action_index(self, action: Action | str) -> int:
+        """The number (0 to 7509) of `action` for the player to move."""
+
+    def action_of(self, index: SupportsIndex) -> Action:
+        """The action numbered `index` for the player to move (legal or not)."""
+
+    def legal_action_indices(self) -> list[int]:
+        """The numbers of the legal actions, ascending."""
+
+    def action_mask(self) -> npt.NDArray[np.int8]:
+        """The legal-action mask: int8, 7510 entries, 1 at every legal action's number."""
+
+    def observation(self, player: str | None = None) -> npt.NDArray[np.float32]:
+        """The position as `player` (default: the player to move) sees it: (11, 5, 5)."""
+
+    def play_index(self, index: SupportsIndex) -> Action:
+        """Play the legal action numbered `index`; returns it."""
+
+    def rgb_array(self) -> npt.NDArray[np.uint8]:
+        """The position as an RGB picture: uint8, shape (216, 320, 3)."""
 
 @final
 class BuiltinAI:

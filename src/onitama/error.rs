@@ -27,6 +27,18 @@ pub enum OnitamaError {
     /// Text that is not a valid action (`1 e2 d3 u`, `2 c3 a3 -`, `1 XX XX s`).
     #[error("invalid action text '{0}'")]
     BadAction(String),
+    /// An action number (of the learning environment's numbering) that is out of range or
+    /// not a number at all.
+    #[error(
+        "invalid action number {index}: actions are numbered 0 to {last}; the legal action numbers are {legal}",
+        last = super::env::ACTIONS - 1
+    )]
+    BadActionIndex {
+        /// The number, or what was given instead, as text.
+        index: String,
+        /// The legal numbers now, as text.
+        legal: String,
+    },
     /// An action that is not legal in the position.
     #[error("illegal action {action}: {reason}")]
     IllegalAction {

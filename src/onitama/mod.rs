@@ -13,6 +13,7 @@
 //! - [`referee`]: judging an AI's raw answer, and refereeing whole games;
 //! - [`ai`]: the built-in AIs (random, the coursework baseline, alpha-beta search);
 //! - [`setups`]: the coursework's positions (`setups.json`) as constants;
+//! - [`env`]: the learning environment's action numbering, mask and observation planes;
 //! - [`render`]: the reference programs' text drawing of a position, and an SVG image;
 //! - [`error`]: the one error type of the engine ([`OnitamaError`]).
 //!
@@ -24,6 +25,7 @@
 pub mod action;
 pub mod ai;
 pub mod card;
+pub mod env;
 pub mod error;
 pub mod game;
 pub use crate::common::json;

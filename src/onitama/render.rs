@@ -1,5 +1,5 @@
 //! Pictures of a position: the text drawing of the reference programs (board, the five
-//! cards, the side card's arrow), and an SVG image.
+//! cards, the side card's arrow), an SVG image, and a small RGB picture ([`rgb`]).
 //!
 //! Cards are drawn from their patterns as the source stores them (holder view, the `o`
 //! possibly off-centre): A's cards as written, B's cards rotated 180°, and the side card
@@ -7,6 +7,7 @@
 
 use std::fmt::Write;
 
+use super::card::Card;
 use super::position::{CardSlot, Piece, Position};
 use super::square::{Player, Square};
 use crate::common::svg::{Svg, escape};
@@ -233,6 +234,143 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
     doc.finish()
 }
 
+/// An RGB picture: `height` rows of `width` pixels, 3 bytes each (red, green, blue).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Raster {
+    /// Pixels per row.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// `height * width * 3` bytes, row by row.
+    pub pixels: Vec<u8>,
+}
+
+type Rgb = [u8; 3];
+
+impl Raster {
+    fn new(width: usize, height: usize, fill: Rgb) -> Raster {
+        Raster {
+            width,
+            height,
+            pixels: fill.repeat(width * height),
+        }
+    }
+
+    /// Fill the rectangle at (`x`, `y`) of `w` × `h` pixels.
+    fn rect(&mut self, x: usize, y: usize, w: usize, h: usize, c: Rgb) {
+        for row in y..(y + h).min(self.height) {
+            for col in x..(x + w).min(self.width) {
+                let i = (row * self.width + col) * 3;
+                self.pixels[i..i + 3].copy_from_slice(&c);
+            }
+        }
+    }
+
+    /// Fill the disc of radius `r` centred at (`cx`, `cy`).
+    fn disc(&mut self, cx: usize, cy: usize, r: usize, c: Rgb) {
+        let r2 = (r * r) as i64;
+        for row in cy.saturating_sub(r)..=cy + r {
+            for col in cx.saturating_sub(r)..=cx + r {
+                let (dx, dy) = (col as i64 - cx as i64, row as i64 - cy as i64);
+                if dx * dx + dy * dy <= r2 {
+                    self.rect(col, row, 1, 1, c);
+                }
+            }
+        }
+    }
+}
+
+const CELL: usize = 40;
+const MARGIN: usize = 8;
+const PIP: usize = 8;
+const COLOURS: [Rgb; 2] = [[196, 48, 48], [48, 80, 196]];
+
+/// Draw a card's 5×5 pattern with its top-left corner at (`x`, `y`): targets in the
+/// holder's colour, the pawn's square black, turned 180° when `turned`.
+fn rgb_card(img: &mut Raster, x: usize, y: usize, card: Card, holder: Rgb, turned: bool) {
+    img.rect(x, y, 5 * PIP, 5 * PIP, [250, 250, 245]);
+    let at = |i: u32| if turned { 24 - i as usize } else { i as usize };
+    let mut pip = |i: usize, c: Rgb| {
+        img.rect(
+            x + (i % 5) * PIP + 1,
+            y + (i / 5) * PIP + 1,
+            PIP - 2,
+            PIP - 2,
+            c,
+        );
+    };
+    let mut xs = card.xmask();
+    while xs != 0 {
+        pip(at(xs.trailing_zeros()), holder);
+        xs &= xs - 1;
+    }
+    pip(at(card.o_index()), [20, 20, 20]);
+}
+
+/// The position as a small RGB picture (320 × 216 pixels): the board as the text drawing
+/// shows it (row `a` on top), A red and B blue, generals as large discs, soldiers as small
+/// ones, the wall a dark block, the bases tinted; on the right B's cards (turned, as B
+/// moves), the side card (as the player to move would play it) and A's cards.
+pub fn rgb(pos: &Position) -> Raster {
+    let board_w = 5 * CELL;
+    let cards_x = 2 * MARGIN + board_w + MARGIN;
+    let mut img = Raster::new(
+        cards_x + 2 * 5 * PIP + 2 * MARGIN,
+        board_w + 2 * MARGIN,
+        [90, 70, 50],
+    );
+    for sq in Square::all() {
+        let (x, y) = (
+            MARGIN + sq.col() as usize * CELL,
+            MARGIN + sq.row() as usize * CELL,
+        );
+        let light = (sq.row() + sq.col()) % 2 == 0;
+        let mut c: Rgb = if light {
+            [238, 222, 186]
+        } else {
+            [214, 190, 148]
+        };
+        if sq == Player::A.base() {
+            c = [240, 170, 160];
+        } else if sq == Player::B.base() {
+            c = [170, 185, 240];
+        }
+        img.rect(x, y, CELL, CELL, c);
+        let (cx, cy) = (x + CELL / 2, y + CELL / 2);
+        match pos.piece_at(sq) {
+            Some(Piece::General(p)) => {
+                img.disc(cx, cy, 16, COLOURS[p.index()]);
+                img.disc(cx, cy, 6, [255, 215, 0]);
+            }
+            Some(Piece::Soldier(p)) => img.disc(cx, cy, 10, COLOURS[p.index()]),
+            Some(Piece::Wall) => img.rect(x + 4, y + 4, CELL - 8, CELL - 8, [60, 60, 60]),
+            None => {}
+        }
+    }
+    let card_w = 5 * PIP;
+    let second = cards_x + card_w + MARGIN;
+    let (top, bottom) = (MARGIN, MARGIN + board_w - card_w);
+    let middle = MARGIN + (board_w - card_w) / 2;
+    let b = COLOURS[1];
+    rgb_card(&mut img, cards_x, top, pos.card(CardSlot::B1), b, true);
+    rgb_card(&mut img, second, top, pos.card(CardSlot::B2), b, true);
+    let side_turned = pos.side() == Player::B;
+    let mover = COLOURS[pos.side().index()];
+    let side_x = cards_x + (card_w + MARGIN) / 2;
+    rgb_card(
+        &mut img,
+        side_x,
+        middle,
+        pos.card(CardSlot::Side),
+        mover,
+        side_turned,
+    );
+    let a = COLOURS[0];
+    rgb_card(&mut img, cards_x, bottom, pos.card(CardSlot::A1), a, false);
+    rgb_card(&mut img, second, bottom, pos.card(CardSlot::A2), a, false);
+    img
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,5 +390,29 @@ mod tests {
             "c | W |   |   |   |   |                      ..o..   ^"
         );
         assert!(svg(&pos, &patterns, Player::B, "x").starts_with("<svg"));
+    }
+
+    #[test]
+    fn rgb_picture() {
+        let pos = find_setup("22").unwrap().position(None);
+        let img = rgb(&pos);
+        assert_eq!((img.width, img.height), (320, 216));
+        assert_eq!(img.pixels.len(), 320 * 216 * 3);
+        let at = |x: usize, y: usize| {
+            let i = (y * img.width + x) * 3;
+            [img.pixels[i], img.pixels[i + 1], img.pixels[i + 2]]
+        };
+        // Centre of the square (row, col): A's general on e3, B's on a3, the wall on c1.
+        let centre =
+            |r: usize, c: usize| at(MARGIN + c * CELL + CELL / 2, MARGIN + r * CELL + CELL / 2);
+        assert_eq!(centre(4, 2), [255, 215, 0]);
+        assert_eq!(centre(2, 0), [60, 60, 60]);
+        assert_eq!(centre(4, 0), COLOURS[0]);
+        assert_eq!(centre(0, 0), COLOURS[1]);
+        assert_eq!(centre(2, 2), [238, 222, 186]);
+        // Another position gives another picture.
+        let mut next = pos;
+        next.play(pos.legal_actions().as_slice()[0]).unwrap();
+        assert_ne!(rgb(&next), img);
     }
 }

@@ -1,18 +1,21 @@
 //! `Onitama`: a game played action by action, a thin wrapper of the engine's [`Game`].
 
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyTuple};
 
 use super::convert::{
     AiSeed, Board, CardNumber, CardText, Cards, Depth, JsonText, Level, MaxPlies, MoveFrom, MoveTo,
     Nodes, NotationText, PerftDepth, SearchTime, SetupId, ToMove, Viewer, WallLetter,
 };
 use super::{PyAction, PyCard, actions_list, letter};
-use crate::onitama::game::{DEFAULT_PLIES, game_over};
+use crate::onitama::game::{DEFAULT_PLIES, DEFAULT_SETUP, game_over};
+use crate::onitama::setups::find_setup;
 use crate::onitama::{
-    Action, Ai, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, SearchInfo,
+    Action, Ai, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, SearchInfo, env,
     perft_until,
 };
+use crate::python::convert::Seed;
 use crate::python::errors::IllegalActionError;
 use crate::python::interrupt::interruptible_or_raise;
 use crate::python::type_error;
@@ -57,6 +60,30 @@ pub(crate) fn contract_args<'py>(
         pos.plies_left(),
     )
         .into_pyobject(py)
+}
+
+/// An action number argument as the engine reads it: any int (a Python `int` or a NumPy
+/// integer, not a `bool`) from 0 to the number of actions; anything else is an engine error
+/// naming what was given and the legal numbers of `pos`.
+fn action_number(obj: &Bound<'_, PyAny>, pos: &Position) -> PyResult<usize> {
+    let bad = |what: String| -> PyErr {
+        crate::onitama::OnitamaError::BadActionIndex {
+            index: what,
+            legal: env::legal_text(pos),
+        }
+        .into()
+    };
+    if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__").unwrap_or(false) {
+        return Err(bad(crate::python::describe(obj)));
+    }
+    let n: i128 = obj
+        .call_method0("__index__")
+        .and_then(|i| i.extract())
+        .map_err(|_| bad(crate::python::describe(obj)))?;
+    usize::try_from(n)
+        .ok()
+        .filter(|&i| i < env::ACTIONS)
+        .ok_or_else(|| bad(n.to_string()))
 }
 
 /// The Python error for an answer the referee refuses in `game`.
@@ -118,6 +145,91 @@ impl PyOnitama {
     fn setup(id: SetupId, max_plies: Option<MaxPlies>) -> PyResult<PyOnitama> {
         let game = Game::from_setup(&id.0, max_plies.map(|n| n.0))?;
         Ok(PyOnitama { game })
+    }
+
+    /// The default start board (setup 22's) with five different standard cards dealt at
+    /// random from `seed` (the same seed deals the same cards), A to move.
+    #[staticmethod]
+    #[pyo3(signature = (seed, max_plies = None))]
+    fn dealt(seed: Seed, max_plies: Option<MaxPlies>) -> PyResult<PyOnitama> {
+        let board = find_setup(DEFAULT_SETUP)?.board;
+        let cards = env::deal_cards(seed.0);
+        let plies = max_plies.map_or(DEFAULT_PLIES, |n| n.0);
+        let pos = Position::from_rows(&board, cards, Player::A, plies)?;
+        let drawings = cards.map(|c| (c, c.rows()));
+        Ok(PyOnitama {
+            game: Game::from_position(pos, drawings, None),
+        })
+    }
+
+    /// Size of the learning environment's action numbering (7510): see `action_index`.
+    #[classattr]
+    const ACTION_COUNT: usize = env::ACTIONS;
+
+    /// Shape of `observation()`: (11, 5, 5).
+    #[classattr]
+    const OBSERVATION_SHAPE: (usize, usize, usize) = (env::CHANNELS, 5, 5);
+
+    /// The number of `action` for the player to move (0 to 7509): a pawn move is
+    /// ((slot * 25 + from) * 25 + to) * 6 + wall, a pass 7500 + slot * 5 + wall, with slot
+    /// 0 or 1, squares row * 5 + col and the wall step 0-4 (u r d l s) in the mover's view
+    /// (turned 180 degrees for B), and wall 5 for a winning move. Legal or not.
+    fn action_index(&self, action: super::convert::ActionArg) -> usize {
+        env::action_index(&action.0, self.game.position())
+    }
+
+    /// The action numbered `index` for the player to move (the inverse of
+    /// `action_index`); it may be illegal. InvalidActionError for a bad number.
+    fn action_of(&self, index: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        let pos = self.game.position();
+        let i = action_number(index, pos)?;
+        Ok(PyAction {
+            inner: env::action_of(i, pos)?,
+        })
+    }
+
+    /// The numbers of the legal actions, ascending (empty once the game is over).
+    fn legal_action_indices(&self) -> Vec<usize> {
+        env::legal_indices(self.game.position())
+    }
+
+    /// The legal-action mask: a NumPy int8 array of 7510 entries, 1 at the number of every
+    /// legal action (all 0 once the game is over).
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut mask = vec![0u8; env::ACTIONS];
+        env::write_mask(self.game.position(), &mut mask);
+        PyArray1::from_vec(py, mask.into_iter().map(|m| m as i8).collect())
+    }
+
+    /// The position as `player` sees it (default: the player to move): a NumPy float32
+    /// array of shape (11, 5, 5), the board turned 180 degrees for B. Planes: own general,
+    /// own soldiers, opponent's general, opponent's soldiers, the wall; own cards 1 and 2,
+    /// opponent's cards 1 and 2, the side card (1 on each target, -1 on the pawn's
+    /// square, as its holder moves on this board); 1 / plies left.
+    #[pyo3(signature = (player = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<Viewer>,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let pos = self.game.position();
+        let viewer = player.map_or(pos.side(), |p| p.0);
+        let mut obs = vec![0f32; env::OBSERVATION_LEN];
+        env::write_observation(pos, viewer, &mut obs);
+        PyArray1::from_vec(py, obs).reshape([env::CHANNELS, 5, 5])
+    }
+
+    /// Play the legal action numbered `index` (see `action_index`); returns it. A number
+    /// that is not an int from 0 to 7509 is an InvalidActionError, one not legal now an
+    /// IllegalActionError (both name the legal numbers); nothing changes then.
+    fn play_index(&mut self, index: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        let pos = *self.game.position();
+        if pos.is_over() {
+            return Err(game_over(&pos).into());
+        }
+        let inner = env::legal_action_of(action_number(index, &pos)?, &pos)?;
+        self.game.play(inner)?;
+        Ok(PyAction { inner })
     }
 
     /// The ids of every setup, as `setup` accepts them ('1', ..., '23', 'aitest1_A', ...).
@@ -410,6 +522,13 @@ impl PyOnitama {
     /// The drawing of `draw()`.
     fn __str__(&self) -> String {
         self.game.draw(self.game.position().side())
+    }
+
+    /// The position as a small RGB picture: a NumPy uint8 array of shape (216, 320, 3),
+    /// the board as `draw()` shows it (A red, B blue, the wall dark grey) and the cards.
+    fn rgb_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let img = crate::onitama::render::rgb(self.game.position());
+        PyArray1::from_vec(py, img.pixels).reshape([img.height, img.width, 3])
     }
 
     /// The position as an SVG image (shown by Jupyter notebooks).
