@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 use super::*;
 use crate::ludo::rules::Rules;
+use crate::ludo::seat::seat_list;
 
 /// Values of steps −1..=57.
 const STEPS: usize = 59;
@@ -29,6 +30,17 @@ struct Exact {
     pairs: Vec<[i8; 2]>,
     /// Ordered step pair -> pair index.
     index: Vec<usize>,
+}
+
+/// The two tokens of `seat`.
+fn pair(game: &Game, seat: Seat) -> [i8; 2] {
+    let [p, q, ..] = game.board().seat_steps(seat);
+    [p, q]
+}
+
+/// The opponent of `seat` in a two-player game (A against C).
+fn opponent(seat: Seat) -> Seat {
+    Seat::wrapping(seat.index() + 2)
 }
 
 /// Both seats' tokens: the mover's, then the opponent's.
@@ -191,8 +203,11 @@ impl Exact {
             };
         }
         let cur = game.current_player();
-        let tokens = |s: Seat| [game.board().step(s, 0), game.board().step(s, 1)];
-        let v = self.value(tokens(cur), tokens(2 - cur), game.turn_counters().1);
+        let v = self.value(
+            pair(game, cur),
+            pair(game, opponent(cur)),
+            game.turn_counters().1,
+        );
         if cur == seat { v } else { 1.0 - v }
     }
 
@@ -227,7 +242,7 @@ fn sample_games(seed: u64, mut visit: impl FnMut(&Game) -> bool) {
     let e = exact();
     let mut rng = Rng::new(seed);
     loop {
-        let mut g = Game::new(Rules::CS162, &[0, 2], rng.next_u64()).unwrap();
+        let mut g = Game::new(Rules::CS162, &seat_list(&[0, 2]), rng.next_u64()).unwrap();
         let noise = rng.below(4);
         while !g.is_over() {
             if !visit(&g) {
@@ -291,13 +306,13 @@ fn exact_moves_match_the_engine() {
     let mut rng = Rng::new(3);
     let mut checked = 0;
     let sorted = |g: &Game, s: Seat| {
-        let mut p = [g.board().step(s, 0), g.board().step(s, 1)];
+        let mut p = pair(g, s);
         p.sort();
         p
     };
     sample_games(4, |g| {
         if g.phase() == Phase::Roll && rng.below(4) == 0 {
-            let (me, opp) = (g.current_player(), 2 - g.current_player());
+            let (me, opp) = (g.current_player(), opponent(g.current_player()));
             for die in 1..=6u8 {
                 let mut rolled = *g;
                 rolled.roll(die).unwrap();
@@ -351,8 +366,8 @@ fn wins_against(
         let mut wins = 0;
         for i in range {
             let mut rng = Rng::new(seed ^ i.wrapping_mul(crate::common::rng::GOLDEN_GAMMA));
-            let mut g = Game::new(Rules::CS162, &[0, 2], rng.next_u64()).unwrap();
-            let mine: Seat = if i % 2 == 0 { 0 } else { 2 };
+            let mut g = Game::new(Rules::CS162, &seat_list(&[0, 2]), rng.next_u64()).unwrap();
+            let mine = Seat::ALL[if i % 2 == 0 { 0 } else { 2 }];
             while !g.is_over() {
                 if g.phase() == Phase::Roll {
                     g.roll_die().unwrap();

@@ -13,7 +13,7 @@ use super::board::{Board, MoveOutcome, in_yard};
 use super::error::LudoError;
 use super::game::{Game, Move, MoveList, Phase};
 use super::rng::Rng;
-use super::rules::{MAX_SEATS, MAX_TOKENS, Seat};
+use super::rules::{MAX_SEATS, MAX_TOKENS, Seat, Token};
 use super::tables::Geometry;
 use crate::stop::Stop;
 

@@ -123,17 +123,18 @@ pub(super) fn hit_chance(game: &Game, seat: Seat, square: u8, w: &Weights) -> f6
 pub(super) fn race_rolls(game: &Game, seat: Seat, w: &Weights) -> f64 {
     let r = game.rules();
     let n = r.tokens as usize;
-    let steps = &game.board().seat_steps(seat)[..n];
+    let steps = game.board().seat_steps(seat);
     let yard_cost = w.yard_wait + w.distance_cost(r.home_step as i16 + 1);
     let mut total = 0.0;
     let mut counted = 0u8;
     let mut yard = 0;
-    for (t, &s) in steps.iter().enumerate() {
-        if counted & (1 << t) != 0 {
+    for t in r.all_tokens() {
+        let s = steps[t];
+        if counted & t.bit() != 0 {
             continue;
         }
         if in_yard(s) {
-            counted |= 1 << t;
+            counted |= t.bit();
             yard += 1;
             total += yard_cost;
             continue;
@@ -224,7 +225,8 @@ pub(super) fn leaf_values(game: &Game, w: &Weights) -> [f64; MAX_SEATS] {
         rolls[s] = race_rolls(game, s, w);
     }
     for s in game.seats().filter(|&s| !game.is_finished(s)) {
-        let other = (0..MAX_SEATS)
+        let other = Seat::ALL
+            .into_iter()
             .filter(|&o| o != s)
             .map(|o| rolls[o])
             .fold(f64::INFINITY, f64::min);

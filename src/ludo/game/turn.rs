@@ -7,18 +7,17 @@ pub(crate) const NONE: u8 = u8::MAX;
 
 /// For each mask of seats still playing and each seat, the next seat after it, going
 /// round, in the mask (the seat itself when the mask has no other).
-pub(super) const NEXT_SEAT: [[u8; MAX_SEATS]; 16] = {
-    let mut out = [[0u8; MAX_SEATS]; 16];
+pub(super) const NEXT_SEAT: [[Seat; MAX_SEATS]; 16] = {
+    let mut out = [Seat::ALL; 16];
     let mut m = 0;
     while m < 16 {
         let mut seat = 0;
         while seat < MAX_SEATS {
-            out[m][seat] = seat as u8;
             let mut k = 1;
             while k <= MAX_SEATS {
                 let s = (seat + k) % MAX_SEATS;
                 if m & (1 << s) != 0 {
-                    out[m][seat] = s as u8;
+                    out[m][seat] = Seat::wrapping(s);
                     break;
                 }
                 k += 1;
@@ -43,14 +42,14 @@ pub(super) const TOKEN_COUNT: [u8; 16] = {
 };
 
 /// For each mask of four tokens, its `k`-th token (lowest first).
-pub(super) const NTH_TOKEN: [[u8; 4]; 16] = {
-    let mut out = [[0u8; 4]; 16];
+pub(super) const NTH_TOKEN: [[Token; 4]; 16] = {
+    let mut out = [[Token::FIRST; 4]; 16];
     let mut m = 0;
     while m < 16 {
         let (mut t, mut k) = (0, 0);
         while t < 4 {
             if m & (1 << t) != 0 {
-                out[m][k] = t as u8;
+                out[m][k] = Token::wrapping(t);
                 k += 1;
             }
             t += 1;
@@ -91,7 +90,7 @@ pub(crate) struct Turn {
     /// Bit mask of the seats whose tokens are all home (follows from the board).
     pub(crate) done: u8,
     /// The seat whose turn it is (the last mover once the game is over).
-    pub(crate) current: u8,
+    pub(crate) current: Seat,
     /// What the game waits for.
     pub(crate) phase: Phase,
     /// 6s rolled in a row in this turn.
@@ -113,7 +112,7 @@ impl Turn {
     pub(crate) fn new(playing: u8) -> Turn {
         Turn {
             done: 0,
-            current: playing.trailing_zeros() as u8,
+            current: Seat::wrapping(playing.trailing_zeros() as usize),
             phase: Phase::Roll,
             sixes: 0,
             extra: false,
@@ -122,6 +121,18 @@ impl Turn {
             passed: NONE,
             passed_by_forfeit: false,
         }
+    }
+
+    /// Whose turn just passed without a move, if any.
+    #[inline(always)]
+    pub(crate) fn passed_seat(&self) -> Option<Seat> {
+        (self.passed != NONE).then(|| Seat::wrapping(self.passed as usize))
+    }
+
+    /// Note (or clear) whose turn just passed without a move.
+    #[inline(always)]
+    pub(crate) fn set_passed(&mut self, seat: Option<Seat>) {
+        self.passed = seat.map_or(NONE, |s| s.index() as u8);
     }
 
     /// Is the game over?
@@ -152,7 +163,7 @@ impl Turn {
     pub(crate) fn cannot_move(&mut self, rules: &Rules, playing: u8, value: u8) {
         if six_gives_roll(rules, self.extra, value) {
             self.extra = true;
-            self.passed = self.current;
+            self.set_passed(Some(self.current));
         } else {
             self.end_turn(playing, Some(false));
         }
@@ -172,9 +183,9 @@ impl Turn {
         captured: bool,
         reached_home: bool,
     ) -> bool {
-        let seat = self.current as Seat;
+        let seat = self.current;
         if finished {
-            self.done |= 1 << (seat & (MAX_SEATS - 1));
+            self.done |= seat.bit();
             self.rank(rules, playing, seat);
             self.end_turn(playing, None);
             return false;
@@ -204,9 +215,9 @@ impl Turn {
         }
         self.phase = Phase::Roll;
         let active = playing & !self.done;
-        self.current = NEXT_SEAT[active as usize & 0xF][seat as usize & (MAX_SEATS - 1)];
+        self.current = NEXT_SEAT[active as usize & 0xF][seat];
         if let Some(forfeit) = passed {
-            self.passed = seat;
+            self.set_passed(Some(seat));
             self.passed_by_forfeit = forfeit;
         }
     }
@@ -215,7 +226,7 @@ impl Turn {
     /// game may end.
     #[inline(always)]
     fn rank(&mut self, rules: &Rules, playing: u8, seat: Seat) {
-        self.push_ranked(seat as u8);
+        self.push_ranked(seat);
         let left = playing & !self.done;
         let over = match rules.end {
             EndCondition::FirstWinner => true,
@@ -223,8 +234,8 @@ impl Turn {
         };
         if over {
             if rules.end == EndCondition::FullRanking {
-                for s in (0..MAX_SEATS).filter(|&s| left & (1 << s) != 0) {
-                    self.push_ranked(s as u8);
+                for s in Seat::in_mask(left) {
+                    self.push_ranked(s);
                 }
             }
             self.phase = Phase::Over;
@@ -235,14 +246,14 @@ impl Turn {
     /// [`MAX_SEATS`], possible only on a position set up by hand, is ignored). Written on the
     /// ranking as one word: an array store at a variable index would keep the turn in memory.
     #[inline(always)]
-    pub(crate) fn push_ranked(&mut self, seat: u8) {
+    pub(crate) fn push_ranked(&mut self, seat: Seat) {
         debug_assert!((self.ranked as usize) < MAX_SEATS, "a fifth ranked seat");
         if self.ranked as usize >= MAX_SEATS {
             return;
         }
         let shift = 8 * self.ranked as u32;
         let word = u32::from_le_bytes(self.ranking);
-        let word = (word & !(0xFF << shift)) | (seat as u32) << shift;
+        let word = (word & !(0xFF << shift)) | (seat.index() as u32) << shift;
         self.ranking = word.to_le_bytes();
         self.ranked += 1;
     }
@@ -251,7 +262,7 @@ impl Turn {
 /// The token a random bot moves, among the tokens of `mask` (lowest first), drawing from
 /// `rng` only when there is a choice; `None` for an empty mask.
 #[inline(always)]
-pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<u8> {
+pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<Token> {
     let n = TOKEN_COUNT[mask as usize & 0xF] as u32;
     if n == 0 {
         return None;
@@ -261,7 +272,7 @@ pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<u8> {
 
 /// The `k`-th token of `mask` (lowest first; `k` below the mask's token count).
 #[inline(always)]
-pub(crate) fn nth_token(mask: u8, k: u32) -> u8 {
+pub(crate) fn nth_token(mask: u8, k: u32) -> Token {
     NTH_TOKEN[mask as usize & 0xF][k as usize & 3]
 }
 

@@ -11,7 +11,7 @@ use super::board::{Step, in_yard};
 use super::error::LudoError;
 use std::collections::HashSet;
 
-use super::game::{Event, Game, GameRecord, NONE, Phase, Turn};
+use super::game::{Event, Game, GameRecord, Phase, Turn};
 use super::rng::Rng;
 use super::rules::{EndCondition, OPTION_NAMES, OptionValue, OwnTokens, Rules, Seat};
 
@@ -95,15 +95,15 @@ impl Game {
         let passed = match self.passed() {
             None => "-".to_owned(),
             Some((seat, forfeit)) => {
-                format!("{}{}", r.seat_labels[seat], if forfeit { "!" } else { "" })
+                format!("{}{}", r.seat_label(seat), if forfeit { "!" } else { "" })
             }
         };
-        let ranking: String = self.ranking().map(|s| r.seat_labels[s]).collect();
+        let ranking: String = self.ranking().map(|s| r.seat_label(s)).collect();
         format!(
             "{} {} {}:{}:{}:{} {} {} {:016x}",
             r.to_notation(),
             board.join("/"),
-            r.seat_labels[self.turn.current as usize],
+            r.seat_label(self.turn.current),
             phase,
             self.turn.sixes,
             u8::from(self.turn.extra),
@@ -211,7 +211,7 @@ impl Game {
         order.sort();
         let mut game = Game::new(rules, &order, 0)?;
         for (&seat, values) in seats.iter().zip(&steps) {
-            for (t, &s) in values.iter().enumerate() {
+            for (t, &s) in rules.all_tokens().zip(values) {
                 let lowest = if rules.yard_slots {
                     -(rules.tokens as Step)
                 } else {
@@ -237,8 +237,8 @@ impl Game {
         }
         for (i, &a) in order.iter().enumerate() {
             for &c in &order[i + 1..] {
-                for ta in 0..rules.tokens as usize {
-                    for tc in 0..rules.tokens as usize {
+                for ta in rules.all_tokens() {
+                    for tc in rules.all_tokens() {
                         let x = rules.track_square(a, game.board.step(a, ta));
                         if x.is_some()
                             && x == rules.track_square(c, game.board.step(c, tc))
@@ -263,7 +263,7 @@ impl Game {
         if !order.contains(&current) {
             return Err(bad("the current player does not play", text));
         }
-        game.turn.current = current as u8;
+        game.turn.current = current;
         game.turn.phase = match phase {
             "r" => Phase::Roll,
             "o" => Phase::Over,
@@ -287,8 +287,8 @@ impl Game {
             "1" => true,
             _ => return Err(bad("the extra-roll flag is not 0 or 1", text)),
         };
-        (game.turn.passed, game.turn.passed_by_forfeit) = match passed {
-            "-" => (NONE, false),
+        let (passer, forfeit) = match passed {
+            "-" => (None, false),
             p => {
                 let (label, forfeit) = match p.strip_suffix('!') {
                     Some(l) => (l, true),
@@ -296,11 +296,13 @@ impl Game {
                 };
                 let mut lc = label.chars();
                 match (lc.next(), lc.next()) {
-                    (Some(c), None) if order.contains(&seat_of(c)?) => (seat_of(c)? as u8, forfeit),
+                    (Some(c), None) if order.contains(&seat_of(c)?) => (Some(seat_of(c)?), forfeit),
                     _ => return Err(bad("the passed player does not play", text)),
                 }
             }
         };
+        game.turn.set_passed(passer);
+        game.turn.passed_by_forfeit = forfeit;
         if ranking != "-" {
             for c in ranking.chars() {
                 let seat = seat_of(c)?;
@@ -310,7 +312,7 @@ impl Game {
                         text,
                     ));
                 }
-                game.turn.push_ranked(seat as u8);
+                game.turn.push_ranked(seat);
             }
         }
         game.rng = Rng::new(

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::ludo::game::Move;
+use crate::ludo::seat::{seat_list, seat_no, token_no};
 
 #[test]
 fn rules_notation_round_trips() {
@@ -23,7 +24,7 @@ fn rules_notation_round_trips() {
 
 #[test]
 fn game_notation_round_trips() {
-    let mut g = Game::new(Rules::CS162, &[0, 1], 42).unwrap();
+    let mut g = Game::new(Rules::CS162, &seat_list(&[0, 1]), 42).unwrap();
     assert_eq!(
         g.to_notation(),
         "cs162 A-1.-1/B-1.-1 A:r:0:0 - - 000000000000002a"
@@ -31,8 +32,8 @@ fn game_notation_round_trips() {
     g.roll(6).unwrap();
     assert_eq!(Game::from_notation(&g.to_notation()), Ok(g));
     g.play(Move {
-        seat: 0,
-        token: 0,
+        seat: seat_no(0),
+        token: token_no(0),
         roll: 6,
     })
     .unwrap();
@@ -43,8 +44,8 @@ fn game_notation_round_trips() {
     );
     assert_eq!(Game::from_notation(&g.to_notation()), Ok(g));
     g.play(Move {
-        seat: 0,
-        token: 0,
+        seat: seat_no(0),
+        token: token_no(0),
         roll: 3,
     })
     .unwrap();
@@ -56,7 +57,7 @@ fn game_notation_round_trips() {
 
 #[test]
 fn long_runs_of_sixes_round_trip() {
-    let mut g = Game::new(Rules::GT, &[0, 1, 2, 3], 1).unwrap();
+    let mut g = Game::new(Rules::GT, &seat_list(&[0, 1, 2, 3]), 1).unwrap();
     for _ in 0..300 {
         g.roll(6).unwrap();
         let mv = g.legal_moves().iter().next().unwrap();
@@ -313,7 +314,7 @@ fn random_board(rules: Rules, seats: &[Seat], meta: &mut Rng) -> Game {
     loop {
         let mut g = Game::new(rules, seats, meta.next_u64()).unwrap();
         let mover = seats[meta.below(seats.len() as u32) as usize];
-        g.turn.current = mover as u8;
+        g.turn.current = mover;
         let random_step = |meta: &mut Rng, t: usize| match meta.below(3) {
             0 => -1 - t as Step * Step::from(rules.yard_slots),
             _ => meta.below(rules.finish_step as u32 + 1) as Step,
@@ -323,11 +324,11 @@ fn random_board(rules: Rules, seats: &[Seat], meta: &mut Rng) -> Game {
                 0 => rules.home_step - 6 * (1 + meta.below(2) as Step),
                 _ => random_step(meta, t),
             };
-            g.board.set_step(mover, t, step);
+            g.board.set_step(mover, token_no(t), step);
         }
         for &seat in seats.iter().filter(|&&s| s != mover) {
             for t in 0..n {
-                let own = g.board.step(mover, meta.below(n as u32) as usize);
+                let own = g.board.step(mover, token_no(meta.below(n as u32) as usize));
                 let ahead = rules
                     .track_square(mover, own)
                     .map(|sq| (sq as u32 + 6 * (1 + meta.below(3))) % rules.track_len as u32)
@@ -336,7 +337,7 @@ fn random_board(rules: Rules, seats: &[Seat], meta: &mut Rng) -> Game {
                     Some(step) if meta.below(3) != 0 => step,
                     _ => random_step(meta, t),
                 };
-                g.board.set_step(seat, t, step);
+                g.board.set_step(seat, token_no(t), step);
             }
         }
         g.refresh_pending();
@@ -442,7 +443,7 @@ fn check_variant(rules: Rules, players: usize, meta: &mut Rng) -> usize {
 
 #[test]
 fn moves_text_replays_exactly() {
-    let start = Game::new(Rules::GT, &[0, 1, 2, 3], 5).unwrap();
+    let start = Game::new(Rules::GT, &seat_list(&[0, 1, 2, 3]), 5).unwrap();
     let mut rec = GameRecord::new(start);
     let mut rng = Rng::new(9);
     rec.roll(Some(6)).unwrap();
@@ -474,7 +475,7 @@ fn moves_text_replays_exactly() {
 
 #[test]
 fn validate_accepts_what_play_reaches_and_refuses_a_hand_made_impossibility() {
-    let mut g = Game::new(Rules::CS162, &[0, 1], 3).unwrap();
+    let mut g = Game::new(Rules::CS162, &seat_list(&[0, 1]), 3).unwrap();
     let mut rng = Rng::new(9);
     for _ in 0..200 {
         if g.is_over() {
@@ -487,8 +488,8 @@ fn validate_accepts_what_play_reaches_and_refuses_a_hand_made_impossibility() {
         };
     }
     // Both of A's tokens home, yet A is not ranked and the game goes on.
-    let mut h = Game::new(Rules::CS162, &[0, 1], 3).unwrap();
-    h.set_step(0, 0, 57);
-    h.set_step(0, 1, 57);
+    let mut h = Game::new(Rules::CS162, &seat_list(&[0, 1]), 3).unwrap();
+    h.set_step(seat_no(0), token_no(0), 57);
+    h.set_step(seat_no(0), token_no(1), 57);
     assert!(matches!(h.validate(), Err(LudoError::InvalidNotation(_))));
 }

@@ -56,7 +56,7 @@ pub(super) fn check_consistent(g: &Game) -> Result<(), String> {
     if finished.len() > most {
         return fail("more players have finished than the game lets finish");
     }
-    let current = g.turn.current as Seat;
+    let current = g.turn.current;
     if over {
         // The move that ends the game leaves the turn with its mover, the last to finish.
         if ranked.get(finished.len().wrapping_sub(1)) != Some(&current) {
@@ -70,11 +70,10 @@ pub(super) fn check_consistent(g: &Game) -> Result<(), String> {
     {
         return fail("a pending roll with no legal move");
     }
-    if g.turn.passed != NONE {
+    if let Some(passer) = g.turn.passed_seat() {
         if g.turn.phase != Phase::Roll {
             return fail("a pass is only shown while waiting for a roll");
         }
-        let passer = g.turn.passed as Seat;
         if g.is_finished(passer) {
             return fail("the player whose turn passed has finished");
         }
@@ -92,7 +91,7 @@ pub(super) fn check_consistent(g: &Game) -> Result<(), String> {
         Reach::Yes => Ok(()),
         Reach::NotOnThisBoard => Err(format!(
             "player {} has a legal move with every roll that would have passed its turn",
-            g.rules.seat_labels[g.turn.passed as Seat % g.rules.seat_labels.len()]
+            g.rules.seat_label(g.turn.passed_seat().unwrap_or_default())
         )),
         Reach::No => Err(unreachable_turn(g)),
     }
@@ -141,22 +140,19 @@ fn turn_reach(g: &Game) -> Reach {
     target.phase = t.phase;
     target.sixes = t.sixes;
     target.extra = t.extra;
-    if t.passed != NONE {
-        target.passed = 0;
+    let [first, second, ..] = Seat::ALL;
+    if let Some(passer) = t.passed_seat() {
+        target.set_passed(Some(first));
         target.passed_by_forfeit = t.passed_by_forfeit;
-        if t.passed != t.current {
-            target.current = 1;
+        if passer != t.current {
+            target.current = second;
         }
     }
     // The stand-in seat 0: whoever passed, or else the current player.
-    let mover = if t.passed != NONE {
-        t.passed
-    } else {
-        t.current
-    } as Seat;
+    let mover = t.passed_seat().unwrap_or(t.current);
     // Bonus rolls need board events that leave their mark: every capture of this turn sent
     // an opponent's token to its yard, every token brought home is still home.
-    let tokens = |seat: Seat| (0..r.tokens as usize).map(move |t| g.board.step(seat, t));
+    let tokens = |seat: Seat| r.all_tokens().map(move |t| g.board.step(seat, t));
     let captures = if r.capture_bonus {
         g.seats()
             .filter(|&s| s != mover)
@@ -182,7 +178,7 @@ fn turn_reach(g: &Game) -> Reach {
     let mut todo = vec![(start, 0, 0)];
     let mut found = false;
     while let Some((s, captured_so_far, home_so_far)) = todo.pop() {
-        if s.current != 0 {
+        if s.current != first {
             continue; // the turn passed on: the next player's turn starts like this one's
         }
         let mut next: Vec<(Turn, usize, usize, bool)> = Vec::new();
@@ -238,7 +234,8 @@ fn turn_reach(g: &Game) -> Reach {
 fn unreachable_turn(g: &Game) -> String {
     let r = &g.rules;
     let t = &g.turn;
-    let passed_on = t.passed != NONE && t.passed != t.current;
+    let passed = t.passed_seat();
+    let passed_on = passed.is_some_and(|p| p != t.current);
     let option = |name: &str| {
         r.options()
             .into_iter()
@@ -246,7 +243,7 @@ fn unreachable_turn(g: &Game) -> String {
             .map(|(_, v)| v.to_string())
             .unwrap_or_default()
     };
-    let reason = if t.passed != NONE && t.passed_by_forfeit && r.six_limit == 0 {
+    let reason = if passed.is_some() && t.passed_by_forfeit && r.six_limit == 0 {
         "a turn passed by forfeit ('!'), but these rules have no six limit".to_owned()
     } else if r.six_limit > 0 && t.sixes >= r.six_limit {
         format!(
@@ -261,7 +258,7 @@ fn unreachable_turn(g: &Game) -> String {
         "6s in a row counted without an extra roll".to_owned()
     } else if passed_on && (t.sixes != 0 || t.extra) {
         "the turn just passed, but the current player's counters are not 0:0".to_owned()
-    } else if t.passed == t.current && !t.extra && g.seats().count() > 1 {
+    } else if passed == Some(t.current) && !t.extra && g.seats().count() > 1 {
         "the current player's own turn passed, but without another roll".to_owned()
     } else {
         format!(
@@ -271,7 +268,7 @@ fn unreachable_turn(g: &Game) -> String {
             u8::from(t.extra),
             match t.phase {
                 Phase::Move(roll) => format!("with a pending {roll} "),
-                _ if t.passed == t.current => "after the player's own pass ".to_owned(),
+                _ if passed == Some(t.current) => "after the player's own pass ".to_owned(),
                 _ => String::new(),
             },
             option("six_bonus"),

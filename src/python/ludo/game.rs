@@ -63,7 +63,7 @@ impl PyGame {
     }
 
     fn label(&self, seat: Seat) -> char {
-        self.game().rules().seat_labels[seat]
+        self.game().rules().seat_label(seat)
     }
 }
 
@@ -262,8 +262,9 @@ impl PyGame {
         let g = self.game();
         let seat = g.current_player();
         let mask = g.tokens_to_move();
-        (0..g.rules().tokens as usize)
-            .filter(|t| mask & (1 << t) != 0)
+        g.rules()
+            .all_tokens()
+            .filter(|t| mask & t.bit() != 0)
             .map(|t| g.rules().token_label(seat, t))
             .collect()
     }

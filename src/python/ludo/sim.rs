@@ -147,7 +147,7 @@ impl Simulation {
         let probe = PyGame::new(Some(&name), players, None, options)?;
         let game = *probe.game();
         let seats: Vec<Seat> = game.seats().collect();
-        let labels: Vec<char> = seats.iter().map(|&s| game.rules().seat_labels[s]).collect();
+        let labels: Vec<char> = seats.iter().map(|&s| game.rules().seat_label(s)).collect();
         let default_bots = PyString::new(py, "random").into_any();
         let parsed = parse_bots(bots.unwrap_or(&default_bots), &labels)?;
         let mut builtin = Vec::new();
@@ -174,7 +174,7 @@ impl Simulation {
         Ok(Simulation {
             config: SimConfig {
                 rules: *game.rules(),
-                seats,
+                seats: seats.iter().map(|s| s.index()).collect(),
                 bots: builtin,
                 seed,
             },
@@ -281,7 +281,7 @@ impl Simulation {
             inner,
             rules: self.config.rules.to_notation(),
             labels: self.labels.clone(),
-            seats: self.config.seats.clone(),
+            seats: self.config.playing().unwrap_or_default(),
             bot_names: self.bot_names.clone(),
         }
     }
@@ -292,7 +292,7 @@ impl Simulation {
         let cfg = &self.config;
         let (dice, bots_seed) = cfg.game_seeds(i);
         let mut rng = Rng::new(bots_seed);
-        let mut g = CoreGame::new(cfg.rules, &cfg.seats, dice)?;
+        let mut g = CoreGame::new(cfg.rules, &cfg.playing()?, dice)?;
         // The roll limit is checked before every roll and move (as autoplay does).
         let limits = crate::ludo::play::Limits {
             max_rolls: u64::from(MAX_ROLLS),
@@ -300,7 +300,10 @@ impl Simulation {
             stop: None,
         };
         let played = crate::ludo::play::play(&mut g, limits, |g: &CoreGame| {
-            let k = cfg.seats.iter().position(|&s| s == g.current_player());
+            let k = cfg
+                .seats
+                .iter()
+                .position(|&s| s == g.current_player().index());
             let k = k.unwrap_or(0);
             let bot = match self.python_bots.iter().find(|(j, _)| *j == k) {
                 Some((_, f)) => AnyBot::Python(f.clone_ref(py)),
