@@ -584,12 +584,41 @@ pub enum OptionValue {
     Str(String),
 }
 
+/// A value as the rules notation writes it: `true`, `3`, `bounce`.
 impl std::fmt::Display for OptionValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             OptionValue::Bool(b) => write!(f, "{b}"),
             OptionValue::Int(i) => write!(f, "{i}"),
-            OptionValue::Str(s) => write!(f, "'{s}'"),
+            OptionValue::Str(s) => f.write_str(s),
+        }
+    }
+}
+
+/// A value as the rules notation writes it: `true` and `false` are yes/no, a whole number
+/// is a number, anything else a named choice (which [`Rules::set_option`] then checks).
+impl std::str::FromStr for OptionValue {
+    type Err = std::convert::Infallible;
+
+    fn from_str(text: &str) -> Result<OptionValue, Self::Err> {
+        Ok(match text {
+            "true" => OptionValue::Bool(true),
+            "false" => OptionValue::Bool(false),
+            v => match v.parse::<i64>() {
+                Ok(i) => OptionValue::Int(i),
+                Err(_) => OptionValue::Str(v.to_owned()),
+            },
+        })
+    }
+}
+
+impl OptionValue {
+    /// The value as messages quote it: a named choice in quotes (`'bounce'`), others as
+    /// written.
+    pub fn quoted(&self) -> String {
+        match self {
+            OptionValue::Str(s) => format!("'{s}'"),
+            other => other.to_string(),
         }
     }
 }
@@ -612,9 +641,10 @@ impl Rules {
     /// Change one option by name (see [`OPTION_NAMES`]). The result is not validated until
     /// [`Rules::validate`] runs, so options can be set in any order.
     pub fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), LudoError> {
+        let quoted = value.quoted();
         let wrong = |expected: &str| {
             Err(LudoError::InvalidRules(format!(
-                "option {name} must be {expected}, not {value}"
+                "option {name} must be {expected}, not {quoted}"
             )))
         };
         let choice = |choices: &[&str]| -> Result<usize, LudoError> {
@@ -627,7 +657,7 @@ impl Rules {
             }
             .map_err(|_| {
                 LudoError::InvalidRules(format!(
-                    "option {name} must be one of {}, not {value}",
+                    "option {name} must be one of {}, not {quoted}",
                     choices
                         .iter()
                         .map(|c| format!("'{c}'"))

@@ -408,11 +408,11 @@ fn wilson(wins: u64, n: u64) -> (f64, f64) {
 fn perfect_play_against_bots() {
     let e = exact();
     let perfect = |g: &Game, _: &mut Rng| e.best_move(g);
-    let mcts = Bot::from_name("mcts:200").unwrap();
+    let mcts = "mcts:200".parse::<Bot>().unwrap();
     let by_mcts = |g: &Game, rng: &mut Rng| mcts.choose(g, rng).unwrap();
     let (n_perfect, n_mcts) = (200_000, 20_000);
     for name in ["cs162", "safe", "aggressive"] {
-        let bot = Bot::from_name(name).unwrap();
+        let bot = name.parse::<Bot>().unwrap();
         let p = wins_against(n_perfect, 11, bot, &perfect);
         let m = wins_against(n_mcts, 12, bot, &by_mcts);
         let (rp, rm) = (p as f64 / n_perfect as f64, m as f64 / n_mcts as f64);
@@ -449,7 +449,7 @@ fn regret() {
     };
     let mut results = Vec::new();
     for name in ["cs162", "safe", "expectimax:2", "mcts:100", "mcts:200"] {
-        let bot = Bot::from_name(name).unwrap();
+        let bot = name.parse::<Bot>().unwrap();
         let mut rng = Rng::new(5);
         let mut total = 0.0;
         for g in &positions {

@@ -35,7 +35,7 @@ fn play_out_seats(rules: Rules, seats: &[Seat], bots: [Bot; 4], seed: u64) -> Ga
                 assert!(
                     g.legal_moves().contains(&mv),
                     "{} chose an illegal move",
-                    bot.name()
+                    bot
                 );
                 g.play(mv).unwrap();
             }
@@ -64,7 +64,7 @@ fn every_bot_finishes_in_every_player_count() {
             let seats = rules.default_seats(n).unwrap();
             for (i, &bot) in ALL_BOTS.iter().enumerate() {
                 let g = play_out_seats(rules, &seats, [bot; 4], (n * 10 + i) as u64);
-                assert!(g.is_over(), "{} {n} players {}", rules.name(), bot.name());
+                assert!(g.is_over(), "{} {n} players {}", rules.name(), bot);
             }
         }
     }
@@ -189,15 +189,26 @@ fn names_round_trip() {
         "expectimax:3",
         "mcts:500",
     ] {
-        assert_eq!(Bot::from_name(name).unwrap().name(), name);
+        assert_eq!(name.parse::<Bot>().unwrap().to_string(), name);
     }
     assert_eq!(
-        Bot::from_name("expectimax").unwrap(),
+        "expectimax".parse::<Bot>().unwrap(),
         Bot::Expectimax { depth: 2 }
     );
-    assert!(Bot::from_name("expectimax:9").is_err());
-    assert!(Bot::from_name("random:3").is_err());
-    assert!(Bot::from_name("alphazero").is_err());
+    assert!("expectimax:9".parse::<Bot>().is_err());
+    assert!("random:3".parse::<Bot>().is_err());
+    assert!("alphazero".parse::<Bot>().is_err());
+    assert_eq!("MCTS:7".parse::<Bot>(), Ok(Bot::Mcts { playouts: 7 }));
+}
+
+#[test]
+fn every_bot_parses_back_from_its_display() {
+    let mut bots = vec![Bot::Random, Bot::Cs162, Bot::Aggressive, Bot::Safe];
+    bots.extend((1..=5).map(|depth| Bot::Expectimax { depth }));
+    bots.extend([1, 2, 1000, MAX_PLAYOUTS].map(|playouts| Bot::Mcts { playouts }));
+    for bot in bots {
+        assert_eq!(bot.to_string().parse::<Bot>(), Ok(bot), "{bot}");
+    }
 }
 
 #[test]

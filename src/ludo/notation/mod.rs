@@ -7,9 +7,12 @@
 //! - a game's moves ([`GameRecord::moves_text`]): rolls and move names separated by
 //!   spaces, a given (not rolled) value marked `=`: `6 Ap 4 Ap =3`.
 
+use std::collections::HashSet;
+use std::fmt;
+use std::str::FromStr;
+
 use super::board::{Step, in_yard};
 use super::error::LudoError;
-use std::collections::HashSet;
 
 use super::game::{Event, Game, GameRecord, Phase, Turn};
 use super::rng::Rng;
@@ -19,29 +22,31 @@ fn bad(what: &str, text: &str) -> LudoError {
     LudoError::InvalidNotation(format!("{what} in '{text}'"))
 }
 
-impl Rules {
-    /// The rules as text: the preset's name, then the options that differ from it.
-    pub fn to_notation(&self) -> String {
+/// The rules as text: the preset's name, then the options that differ from it, e.g.
+/// `standard[six_limit=3]` ([`Rules::from_str`] reads it back).
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let base = Rules::preset(self.name()).unwrap_or(Rules::CS162).options();
         let changed: Vec<String> = self
             .options()
             .into_iter()
             .zip(base)
             .filter(|(a, b)| a != b)
-            .map(|((name, value), _)| match value {
-                OptionValue::Str(s) => format!("{name}={s}"),
-                other => format!("{name}={other}"),
-            })
+            .map(|((name, value), _)| format!("{name}={value}"))
             .collect();
-        if changed.is_empty() {
-            self.name().to_owned()
-        } else {
-            format!("{}[{}]", self.name(), changed.join(","))
+        f.write_str(self.name())?;
+        if !changed.is_empty() {
+            write!(f, "[{}]", changed.join(","))?;
         }
+        Ok(())
     }
+}
 
-    /// Read rules written by [`Rules::to_notation`] (and validate them).
-    pub fn from_notation(text: &str) -> Result<Rules, LudoError> {
+/// Read rules written by their [`Display`](fmt::Display) (and validate them).
+impl FromStr for Rules {
+    type Err = LudoError;
+
+    fn from_str(text: &str) -> Result<Rules, LudoError> {
         let (name, options) = match text.split_once('[') {
             Some((name, rest)) => (
                 name,
@@ -58,14 +63,7 @@ impl Rules {
             if !OPTION_NAMES.contains(&key) {
                 return Err(bad(&format!("unknown option '{key}'"), text));
             }
-            let value = match value {
-                "true" => OptionValue::Bool(true),
-                "false" => OptionValue::Bool(false),
-                v => match v.parse::<i64>() {
-                    Ok(i) => OptionValue::Int(i),
-                    Err(_) => OptionValue::Str(v.to_owned()),
-                },
-            };
+            let Ok(value) = value.parse::<OptionValue>();
             rules.set_option(key, &value)?;
         }
         rules.validate()?;
@@ -101,7 +99,7 @@ impl Game {
         let ranking: String = self.ranking().map(|s| r.seat_label(s)).collect();
         format!(
             "{} {} {}:{}:{}:{} {} {} {:016x}",
-            r.to_notation(),
+            r,
             board.join("/"),
             r.seat_label(self.turn.current),
             phase,
@@ -120,7 +118,7 @@ impl Game {
     /// Read a position written by [`Game::to_notation`]. It has six fields, separated by
     /// spaces:
     ///
-    /// 1. the rules ([`Rules::to_notation`]);
+    /// 1. the rules (as [`Rules`] display);
     /// 2. every playing seat's step counts, `A3.-1/C-1.-1` (the seat's label, then one
     ///    step count per token);
     /// 3. the turn, `current:phase:sixes:extra`: whose turn it is (the last mover once the
@@ -166,7 +164,7 @@ impl Game {
             ));
         };
         // Every error is an invalid notation, rules that are not valid too.
-        let rules = Rules::from_notation(rules).map_err(|e| match e {
+        let rules = rules.parse::<Rules>().map_err(|e| match e {
             LudoError::InvalidNotation(_) => e,
             other => bad(&format!("the rules field: {other}"), text),
         })?;

@@ -7,19 +7,69 @@ use crate::ludo::seat::{seat_list, seat_no, token_no};
 #[test]
 fn rules_notation_round_trips() {
     let mut r = Rules::STANDARD;
-    assert_eq!(r.to_notation(), "standard");
+    assert_eq!(r.to_string(), "standard");
     r.tokens = 2;
     r.safe_squares = true;
     r.own_tokens = OwnTokens::Block;
-    let text = r.to_notation();
+    let text = r.to_string();
     assert_eq!(
         text,
         "standard[tokens=2,own_tokens=block,safe_squares=true]"
     );
-    assert_eq!(Rules::from_notation(&text), Ok(r));
-    assert!(Rules::from_notation("standard[tokens=9]").is_err());
-    assert!(Rules::from_notation("standard[colour=red]").is_err());
-    assert!(Rules::from_notation("standard[tokens=2").is_err());
+    assert_eq!(text.parse::<Rules>(), Ok(r));
+    assert!("standard[tokens=9]".parse::<Rules>().is_err());
+    assert!("standard[colour=red]".parse::<Rules>().is_err());
+    assert!("standard[tokens=2".parse::<Rules>().is_err());
+}
+
+/// Every value each option takes (and a few it refuses).
+fn option_values(name: &str) -> Vec<OptionValue> {
+    let s = |v: &str| OptionValue::Str(v.to_owned());
+    match name {
+        "tokens" | "six_limit" => (0..=5).map(OptionValue::Int).collect(),
+        "overshoot" => vec![s("bounce"), s("stay"), s("illegal")],
+        "own_tokens" => vec![s("stack"), s("share"), s("bump"), s("block")],
+        "six_bonus" => vec![s("never"), s("once"), s("always")],
+        "end" => vec![s("first-winner"), s("full-ranking")],
+        _ => vec![OptionValue::Bool(false), OptionValue::Bool(true)],
+    }
+}
+
+#[test]
+fn every_preset_and_option_parses_back_from_its_display() {
+    let mut checked = 0;
+    for preset in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+        assert_eq!(preset.to_string().parse::<Rules>(), Ok(preset));
+        for (name, value) in preset.options() {
+            assert_eq!(value.to_string().parse::<OptionValue>(), Ok(value.clone()));
+            for v in option_values(name) {
+                assert_eq!(v.to_string().parse::<OptionValue>(), Ok(v.clone()));
+                let mut r = preset;
+                r.set_option(name, &v).unwrap();
+                if r.validate().is_ok() {
+                    assert_eq!(r.to_string().parse::<Rules>(), Ok(r), "{r}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    // Random combinations of options, too.
+    let mut rng = Rng::new(9);
+    for _ in 0..2000 {
+        let mut r = [Rules::CS162, Rules::STANDARD, Rules::GT][rng.below(3) as usize];
+        for name in OPTION_NAMES {
+            let values = option_values(name);
+            if rng.below(2) == 0 {
+                let v = &values[rng.below(values.len() as u32) as usize];
+                r.set_option(name, v).unwrap();
+            }
+        }
+        if r.validate().is_ok() {
+            assert_eq!(r.to_string().parse::<Rules>(), Ok(r), "{r}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
 }
 
 #[test]

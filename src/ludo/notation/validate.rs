@@ -240,7 +240,7 @@ fn unreachable_turn(g: &Game) -> String {
         r.options()
             .into_iter()
             .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.to_string())
+            .map(|(_, v)| v.quoted())
             .unwrap_or_default()
     };
     let reason = if passed.is_some() && t.passed_by_forfeit && r.six_limit == 0 {

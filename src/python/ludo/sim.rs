@@ -26,7 +26,7 @@ pub(crate) enum AnyBot {
 pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<Vec<AnyBot>> {
     let one = |b: &Bound<'_, PyAny>| -> PyResult<AnyBot> {
         if let Ok(s) = b.cast::<PyString>() {
-            Ok(AnyBot::Builtin(Bot::from_name(&s.to_string_lossy())?))
+            Ok(AnyBot::Builtin(s.to_string_lossy().parse::<Bot>()?))
         } else if b.is_callable() {
             Ok(AnyBot::Python(b.clone().unbind()))
         } else {
@@ -156,7 +156,7 @@ impl Simulation {
         for (k, b) in parsed.into_iter().enumerate() {
             match b {
                 AnyBot::Builtin(bot) => {
-                    bot_names.push(bot.name());
+                    bot_names.push(bot.to_string());
                     builtin.push(bot);
                 }
                 AnyBot::Python(f) => {
@@ -211,7 +211,7 @@ impl Simulation {
     /// The rule set as notation (e.g. 'standard[six_limit=3]'), as `Game.rules_notation`.
     #[getter]
     fn rules_notation(&self) -> String {
-        self.config.rules.to_notation()
+        self.config.rules.to_string()
     }
 
     /// The run's seed.
@@ -279,7 +279,7 @@ impl Simulation {
     fn result(&self, inner: CoreResult) -> SimResult {
         SimResult {
             inner,
-            rules: self.config.rules.to_notation(),
+            rules: self.config.rules.to_string(),
             labels: self.labels.clone(),
             seats: self.config.playing().unwrap_or_default(),
             bot_names: self.bot_names.clone(),
@@ -370,13 +370,13 @@ impl SimResult {
     /// The preset name of the rules the games were played by (as `Game.rules`).
     #[getter]
     fn rules(&self) -> PyResult<&'static str> {
-        Ok(crate::ludo::Rules::from_notation(&self.rules)?.name())
+        Ok(self.rules.parse::<crate::ludo::Rules>()?.name())
     }
 
     /// Every rule option the games were played with (as `Game.options`).
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        super::convert::options_dict(py, &crate::ludo::Rules::from_notation(&self.rules)?)
+        super::convert::options_dict(py, &self.rules.parse::<crate::ludo::Rules>()?)
     }
 
     /// The rules the games were played by, as notation (as `Game.rules_notation`).
