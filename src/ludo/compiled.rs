@@ -223,7 +223,7 @@ impl CompiledGame {
         CompiledGame {
             turn: start.turn,
             rng: start.rng,
-            rotated: pack(c, &start.board).rotate_right(16 * start.turn.current.index() as u32),
+            rotated: pack(c, &start.board).rotate_right(16 * start.turn.current().index() as u32),
             playing: start.board.seat_mask(),
         }
     }
@@ -232,7 +232,7 @@ impl CompiledGame {
     #[inline(always)]
     fn steps(&self) -> u64 {
         self.rotated
-            .rotate_left(16 * self.turn.current.index() as u32)
+            .rotate_left(16 * self.turn.current().index() as u32)
     }
 
     /// The die.
@@ -258,7 +258,7 @@ impl CompiledGame {
     #[inline(always)]
     pub(crate) fn step<G: Geometry>(&mut self, g: &G, c: &Compiled, choice: &mut Rng) -> u32 {
         let rules = g.rules();
-        let seat = self.turn.current.index();
+        let seat = self.turn.current().index();
         let value = self.rng.die();
         let captured = if self.turn.begin_roll(rules, self.playing, value) {
             self.roll(rules, c, seat, value, choice)
@@ -266,7 +266,7 @@ impl CompiledGame {
             0
         };
         // The turn may have passed: the new current seat's tokens come first.
-        let turned = (self.turn.current.index() as u32).wrapping_sub(seat as u32) & 3;
+        let turned = (self.turn.current().index() as u32).wrapping_sub(seat as u32) & 3;
         self.rotated = self.rotated.rotate_right(16 * turned);
         captured
     }

@@ -140,8 +140,8 @@ impl GameEnd {
     #[inline(always)]
     pub(crate) fn of(t: &Turn) -> GameEnd {
         GameEnd {
-            ranking: t.ranking,
-            ranked: t.ranked,
+            ranking: t.ranking_bytes(),
+            ranked: t.ranked(),
             over: t.is_over(),
         }
     }

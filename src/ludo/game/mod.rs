@@ -14,7 +14,7 @@ mod turn;
 
 pub use moves::{Event, Move, MoveList, Phase, RollResult};
 pub use record::GameRecord;
-pub(crate) use turn::{Geo, Turn, nth_token, random_index, random_token};
+pub(crate) use turn::{Geo, Turn, TurnBuilder, nth_token, random_index, random_token};
 
 /// A game in progress, over any [`Rules`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -295,7 +295,7 @@ impl Game {
             self.turn.cannot_move(g.rules(), playing, value);
             RollResult::CannotMove
         } else {
-            self.turn.phase = Phase::Move(value);
+            self.turn.await_move(value);
             RollResult::ToMove
         }
     }

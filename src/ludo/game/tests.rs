@@ -380,3 +380,36 @@ fn full_ranking_and_record_undo() {
     }
     assert_eq!(*again.game(), end);
 }
+
+#[test]
+fn the_turn_builder_refuses_seats_that_do_not_play() {
+    let (a, b, c) = (seat_no(0), seat_no(1), seat_no(2));
+    let playing = a.bit() | c.bit();
+    let mut turn = TurnBuilder::new(playing);
+    assert_eq!(
+        turn.current(b).err(),
+        Some("the current player does not play")
+    );
+    assert_eq!(
+        turn.passed(Some(b), false).err(),
+        Some("the passed player does not play")
+    );
+    let twice = "the ranking names a player twice or one who does not play";
+    assert_eq!(turn.rank(b).err(), Some(twice));
+    turn.current(c)
+        .unwrap()
+        .phase(Phase::Move(6))
+        .counters(1, false)
+        .passed(Some(a), true)
+        .unwrap()
+        .rank(a)
+        .unwrap();
+    assert_eq!(turn.rank(a).err(), Some(twice));
+    let t = turn.build();
+    assert_eq!(
+        (t.current(), t.phase(), t.sixes(), t.extra()),
+        (c, Phase::Move(6), 1, false)
+    );
+    assert_eq!((t.passed_seat(), t.passed_by_forfeit()), (Some(a), true));
+    assert_eq!((t.ranked(), t.ranking_bytes()[0]), (1, 0));
+}

@@ -88,23 +88,23 @@ impl std::fmt::Debug for Geo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Turn {
     /// Bit mask of the seats whose tokens are all home (follows from the board).
-    pub(crate) done: u8,
+    pub(super) done: u8,
     /// The seat whose turn it is (the last mover once the game is over).
-    pub(crate) current: Seat,
+    pub(super) current: Seat,
     /// What the game waits for.
-    pub(crate) phase: Phase,
+    pub(super) phase: Phase,
     /// 6s rolled in a row in this turn.
-    pub(crate) sixes: u8,
+    pub(super) sixes: u8,
     /// The next (or pending) roll is an extra roll.
-    pub(crate) extra: bool,
+    pub(super) extra: bool,
     /// The finishing order: the first `ranked` entries are seats, the rest [`NONE`].
-    pub(crate) ranking: [u8; MAX_SEATS],
+    pub(super) ranking: [u8; MAX_SEATS],
     /// How many seats `ranking` holds.
-    pub(crate) ranked: u8,
+    pub(super) ranked: u8,
     /// Whose turn just passed without a move ([`NONE`] if none), for the status text.
-    pub(crate) passed: u8,
+    pub(super) passed: u8,
     /// That turn passed by forfeit (the six limit) rather than for want of a move.
-    pub(crate) passed_by_forfeit: bool,
+    pub(super) passed_by_forfeit: bool,
 }
 
 impl Turn {
@@ -123,6 +123,46 @@ impl Turn {
         }
     }
 
+    /// Whose turn it is (the last mover once the game is over).
+    #[inline(always)]
+    pub(crate) fn current(&self) -> Seat {
+        self.current
+    }
+
+    /// What the game waits for.
+    #[inline(always)]
+    pub(crate) fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// 6s rolled in a row in this turn.
+    pub(crate) fn sixes(&self) -> u8 {
+        self.sixes
+    }
+
+    /// Is the next (or pending) roll an extra roll?
+    pub(crate) fn extra(&self) -> bool {
+        self.extra
+    }
+
+    /// Did the last pass come from the six limit (rather than from want of a move)?
+    pub(crate) fn passed_by_forfeit(&self) -> bool {
+        self.passed_by_forfeit
+    }
+
+    /// The finishing order as stored: the first [`Turn::ranked`] bytes are seat indices,
+    /// the rest [`NONE`].
+    #[inline(always)]
+    pub(crate) fn ranking_bytes(&self) -> [u8; MAX_SEATS] {
+        self.ranking
+    }
+
+    /// How many seats are ranked.
+    #[inline(always)]
+    pub(crate) fn ranked(&self) -> u8 {
+        self.ranked
+    }
+
     /// Whose turn just passed without a move, if any.
     #[inline(always)]
     pub(crate) fn passed_seat(&self) -> Option<Seat> {
@@ -131,7 +171,7 @@ impl Turn {
 
     /// Note (or clear) whose turn just passed without a move.
     #[inline(always)]
-    pub(crate) fn set_passed(&mut self, seat: Option<Seat>) {
+    fn set_passed(&mut self, seat: Option<Seat>) {
         self.passed = seat.map_or(NONE, |s| s.index() as u8);
     }
 
@@ -155,6 +195,12 @@ impl Turn {
             self.end_turn(playing, Some(true));
         }
         !forfeit
+    }
+
+    /// The roll `value` allows the current player a move: the game waits for it.
+    #[inline(always)]
+    pub(crate) fn await_move(&mut self, value: u8) {
+        self.phase = Phase::Move(value);
     }
 
     /// The roll `value` allows the current player no move: a 6 may give another roll,
@@ -246,7 +292,7 @@ impl Turn {
     /// [`MAX_SEATS`], possible only on a position set up by hand, is ignored). Written on the
     /// ranking as one word: an array store at a variable index would keep the turn in memory.
     #[inline(always)]
-    pub(crate) fn push_ranked(&mut self, seat: Seat) {
+    fn push_ranked(&mut self, seat: Seat) {
         debug_assert!((self.ranked as usize) < MAX_SEATS, "a fifth ranked seat");
         if self.ranked as usize >= MAX_SEATS {
             return;
@@ -256,6 +302,78 @@ impl Turn {
         let word = (word & !(0xFF << shift)) | (seat.index() as u32) << shift;
         self.ranking = word.to_le_bytes();
         self.ranked += 1;
+    }
+}
+
+/// Builds a [`Turn`] from parts given from outside play (a position's notation, the
+/// checks that judge one), refusing parts that name a seat that does not play or rank a
+/// seat twice. The setters take the parts in the notation's order, so that the first
+/// wrong part is the one reported; the counters are judged later, against the turn rules
+/// (see `notation::validate`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TurnBuilder {
+    turn: Turn,
+    playing: u8,
+}
+
+impl TurnBuilder {
+    /// The turn of a new game of the seats in `playing` (the first of them to roll).
+    pub(crate) fn new(playing: u8) -> TurnBuilder {
+        TurnBuilder {
+            turn: Turn::new(playing),
+            playing,
+        }
+    }
+
+    /// Whose turn it is.
+    pub(crate) fn current(&mut self, seat: Seat) -> Result<&mut Self, &'static str> {
+        if self.playing & seat.bit() == 0 {
+            return Err("the current player does not play");
+        }
+        self.turn.current = seat;
+        Ok(self)
+    }
+
+    /// What the game waits for.
+    pub(crate) fn phase(&mut self, phase: Phase) -> &mut Self {
+        self.turn.phase = phase;
+        self
+    }
+
+    /// The 6s rolled in a row and whether the next (or pending) roll is an extra one.
+    pub(crate) fn counters(&mut self, sixes: u8, extra: bool) -> &mut Self {
+        self.turn.sixes = sixes;
+        self.turn.extra = extra;
+        self
+    }
+
+    /// Whose turn just passed without a move (`None`: nobody), and whether by forfeit.
+    pub(crate) fn passed(
+        &mut self,
+        seat: Option<Seat>,
+        forfeit: bool,
+    ) -> Result<&mut Self, &'static str> {
+        if seat.is_some_and(|s| self.playing & s.bit() == 0) {
+            return Err("the passed player does not play");
+        }
+        self.turn.set_passed(seat);
+        self.turn.passed_by_forfeit = forfeit;
+        Ok(self)
+    }
+
+    /// The next seat of the ranking.
+    pub(crate) fn rank(&mut self, seat: Seat) -> Result<&mut Self, &'static str> {
+        let ranked = &self.turn.ranking[..self.turn.ranked as usize];
+        if self.playing & seat.bit() == 0 || ranked.contains(&(seat.index() as u8)) {
+            return Err("the ranking names a player twice or one who does not play");
+        }
+        self.turn.push_ranked(seat);
+        Ok(self)
+    }
+
+    /// The turn (its mask of finished seats is left to the game, which knows the board).
+    pub(crate) fn build(&self) -> Turn {
+        self.turn
     }
 }
 

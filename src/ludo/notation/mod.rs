@@ -14,7 +14,7 @@ use std::str::FromStr;
 use super::board::{Step, in_yard};
 use super::error::LudoError;
 
-use super::game::{Event, Game, GameRecord, Phase, Turn};
+use super::game::{Event, Game, GameRecord, Phase, Turn, TurnBuilder};
 use super::rng::Rng;
 use super::rules::{EndCondition, OPTION_NAMES, OptionValue, OwnTokens, Rules, Seat};
 
@@ -85,7 +85,7 @@ impl Game {
                 format!("{}{}", r.seat_labels[seat], steps.join("."))
             })
             .collect();
-        let phase = match self.turn.phase {
+        let phase = match self.turn.phase() {
             Phase::Roll => "r".to_owned(),
             Phase::Move(roll) => format!("m{roll}"),
             Phase::Over => "o".to_owned(),
@@ -101,10 +101,10 @@ impl Game {
             "{} {} {}:{}:{}:{} {} {} {:016x}",
             r,
             board.join("/"),
-            r.seat_label(self.turn.current),
+            r.seat_label(self.turn.current()),
             phase,
-            self.turn.sixes,
-            u8::from(self.turn.extra),
+            self.turn.sixes(),
+            u8::from(self.turn.extra()),
             passed,
             if ranking.is_empty() {
                 "-".to_owned()
@@ -253,16 +253,14 @@ impl Game {
         let [current, phase, sixes, extra] = tf[..] else {
             return Err(bad("the turn field is not current:phase:sixes:extra", text));
         };
+        let mut turn = TurnBuilder::new(game.board.seat_mask());
+        let fail = |what: &str| bad(what, text);
         let mut cc = current.chars();
-        let current = match (cc.next(), cc.next()) {
-            (Some(c), None) => seat_of(c)?,
+        match (cc.next(), cc.next()) {
+            (Some(c), None) => turn.current(seat_of(c)?).map_err(fail)?,
             _ => return Err(bad("the current player is not one position", text)),
         };
-        if !order.contains(&current) {
-            return Err(bad("the current player does not play", text));
-        }
-        game.turn.current = current;
-        game.turn.phase = match phase {
+        turn.phase(match phase {
             "r" => Phase::Roll,
             "o" => Phase::Over,
             p if p.len() == 2 && p.starts_with('m') => match p[1..].parse::<u8>() {
@@ -270,23 +268,21 @@ impl Game {
                 _ => return Err(bad("a pending roll outside 1-6", text)),
             },
             _ => return Err(bad("the phase is not r, m1-m6 or o", text)),
+        });
+        let Ok(sixes) = sixes.parse::<u8>() else {
+            return Err(bad(
+                "the count of 6s in a row is not a number from 0 to 255",
+                text,
+            ));
         };
-        game.turn.sixes = match sixes.parse::<u8>() {
-            Ok(n) => n,
-            _ => {
-                return Err(bad(
-                    "the count of 6s in a row is not a number from 0 to 255",
-                    text,
-                ));
-            }
-        };
-        game.turn.extra = match extra {
+        let extra = match extra {
             "0" => false,
             "1" => true,
             _ => return Err(bad("the extra-roll flag is not 0 or 1", text)),
         };
-        let (passer, forfeit) = match passed {
-            "-" => (None, false),
+        turn.counters(sixes, extra);
+        match passed {
+            "-" => turn.passed(None, false),
             p => {
                 let (label, forfeit) = match p.strip_suffix('!') {
                     Some(l) => (l, true),
@@ -294,25 +290,18 @@ impl Game {
                 };
                 let mut lc = label.chars();
                 match (lc.next(), lc.next()) {
-                    (Some(c), None) if order.contains(&seat_of(c)?) => (Some(seat_of(c)?), forfeit),
-                    _ => return Err(bad("the passed player does not play", text)),
+                    (Some(c), None) => turn.passed(Some(seat_of(c)?), forfeit),
+                    _ => Err("the passed player does not play"),
                 }
-            }
-        };
-        game.turn.set_passed(passer);
-        game.turn.passed_by_forfeit = forfeit;
-        if ranking != "-" {
-            for c in ranking.chars() {
-                let seat = seat_of(c)?;
-                if !order.contains(&seat) || game.ranking().any(|s| s == seat) {
-                    return Err(bad(
-                        "the ranking names a player twice or one who does not play",
-                        text,
-                    ));
-                }
-                game.turn.push_ranked(seat);
             }
         }
+        .map_err(fail)?;
+        if ranking != "-" {
+            for c in ranking.chars() {
+                turn.rank(seat_of(c)?).map_err(fail)?;
+            }
+        }
+        game.turn = turn.build();
         game.rng = Rng::new(
             u64::from_str_radix(rng, 16)
                 .map_err(|_| bad("the die state is not hexadecimal", text))?,

@@ -364,7 +364,9 @@ fn random_board(rules: Rules, seats: &[Seat], meta: &mut Rng) -> Game {
     loop {
         let mut g = Game::new(rules, seats, meta.next_u64()).unwrap();
         let mover = seats[meta.below(seats.len() as u32) as usize];
-        g.turn.current = mover;
+        let mut turn = TurnBuilder::new(g.board.seat_mask());
+        turn.current(mover).unwrap();
+        g.turn = turn.build();
         let random_step = |meta: &mut Rng, t: usize| match meta.below(3) {
             0 => -1 - t as Step * Step::from(rules.yard_slots),
             _ => meta.below(rules.finish_step as u32 + 1) as Step,
