@@ -23,7 +23,7 @@ use crate::stop::Stop;
 mod expectimax;
 mod heuristics;
 mod mcts;
-mod race;
+pub mod race;
 
 pub use expectimax::evaluate;
 pub use heuristics::priority_token;
@@ -150,9 +150,6 @@ impl Bot {
         })
     }
 }
-
-#[cfg(test)]
-mod fit;
 
 #[cfg(test)]
 mod tests;

@@ -1,14 +1,15 @@
 //! The race estimate at the MCTS bot's leaves: fitted weights, hit chances, the rolls
-//! each seat needs and the chance of winning the race.
+//! each seat needs and the chance of winning the race. The weights, their type and
+//! [`leaf_values`] are public for the tool that fits them (`examples/fit_weights.rs`).
 
 use super::*;
 
 /// The weights of the MCTS bot's race estimate ([`race_rolls`], [`race_chance`]). Fitted
 /// (least squares on the win chances of positions and on the differences between the moves
 /// of decisions) to the exact win chances of two-player CS162 games, which value iteration
-/// over every position gives (`src/ludo/bots/fit.rs`).
+/// over every position gives (`examples/fit_weights.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Weights {
+pub struct Weights {
     /// Rolls a yard token waits for the entering roll, on top of its distance.
     pub yard_wait: f64,
     /// Extra rolls when every token is in the yard (nothing to do with the other rolls).
@@ -37,12 +38,12 @@ pub(crate) struct Weights {
 }
 
 /// Number of knots of [`Weights::distance`].
-pub(crate) const KNOTS: usize = 9;
+pub const KNOTS: usize = 9;
 /// Distances to home of the knots of [`Weights::distance`].
-pub(crate) const DISTANCE_KNOTS: [i16; KNOTS] = [1, 6, 7, 12, 24, 36, 48, 57, 58];
+pub const DISTANCE_KNOTS: [i16; KNOTS] = [1, 6, 7, 12, 24, 36, 48, 57, 58];
 
-/// The fitted weights.
-pub(crate) const WEIGHTS: Weights = Weights {
+/// The fitted weights (the MCTS bot's).
+pub const WEIGHTS: Weights = Weights {
     yard_wait: 4.6406,
     all_in_yard: -4.9688,
     stack_share: 0.5250,
@@ -208,7 +209,7 @@ pub(super) fn win_chance(game: &Game, seat: Seat, w: &Weights) -> f64 {
 
 /// The reward of a position for every seat, in [0, 1]: 1 for the winner down to 0 for the
 /// last by rank; an unranked seat gets its race chance share of the best rank left.
-pub(super) fn leaf_values(game: &Game, w: &Weights) -> [f64; MAX_SEATS] {
+pub fn leaf_values(game: &Game, w: &Weights) -> [f64; MAX_SEATS] {
     let mut out = [0.0; MAX_SEATS];
     let n = game.seats().count().max(2) as f64 - 1.0;
     let mut ranked = 0;
