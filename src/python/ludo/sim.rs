@@ -341,6 +341,18 @@ pub struct SimResult {
     bot_names: Vec<String>,
 }
 
+/// `values` as an `array.array` of type `code`, each value in the native byte order the
+/// array stores (`bytes` is the type's `to_ne_bytes`).
+fn numbers_array<'py, T: Copy, const N: usize>(
+    py: Python<'py>,
+    code: &str,
+    values: &[T],
+    bytes: fn(T) -> [u8; N],
+) -> PyResult<Bound<'py, PyAny>> {
+    let raw: Vec<u8> = values.iter().flat_map(|&v| bytes(v)).collect();
+    to_array(py, code, &raw)
+}
+
 fn to_array<'py>(py: Python<'py>, code: &str, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     let array = py.import("array")?.getattr("array")?.call1((code,))?;
     array.call_method1("frombytes", (PyBytes::new(py, bytes),))?;
@@ -404,25 +416,13 @@ impl SimResult {
     /// Die rolls per game (array of unsigned ints).
     #[getter]
     fn lengths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let bytes: Vec<u8> = self
-            .inner
-            .rolls
-            .iter()
-            .flat_map(|r| r.to_ne_bytes())
-            .collect();
-        to_array(py, "I", &bytes)
+        numbers_array(py, "I", &self.inner.rolls, u32::to_ne_bytes)
     }
 
     /// Captures per game (array of unsigned shorts).
     #[getter]
     fn captures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let bytes: Vec<u8> = self
-            .inner
-            .captures
-            .iter()
-            .flat_map(|r| r.to_ne_bytes())
-            .collect();
-        to_array(py, "H", &bytes)
+        numbers_array(py, "H", &self.inner.captures, u16::to_ne_bytes)
     }
 
     /// The finishing order of every game: `len(players)` seat numbers (0 = 'A' ... 3 = 'D')
