@@ -47,6 +47,12 @@ impl Seat {
         self.0 as usize & (MAX_SEATS - 1)
     }
 
+    /// The index as the byte it is stored in (for packed per-seat bytes).
+    #[inline(always)]
+    pub(crate) const fn byte(self) -> u8 {
+        self.0
+    }
+
     /// The seat's bit in a seat mask (bit `index`).
     #[inline(always)]
     pub const fn bit(self) -> u8 {

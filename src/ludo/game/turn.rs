@@ -172,7 +172,7 @@ impl Turn {
     /// Note (or clear) whose turn just passed without a move.
     #[inline(always)]
     fn set_passed(&mut self, seat: Option<Seat>) {
-        self.passed = seat.map_or(NONE, |s| s.index() as u8);
+        self.passed = seat.map_or(NONE, Seat::byte);
     }
 
     /// Is the game over?
@@ -299,7 +299,7 @@ impl Turn {
         }
         let shift = 8 * self.ranked as u32;
         let word = u32::from_le_bytes(self.ranking);
-        let word = (word & !(0xFF << shift)) | (seat.index() as u32) << shift;
+        let word = (word & !(0xFF << shift)) | (seat.byte() as u32) << shift;
         self.ranking = word.to_le_bytes();
         self.ranked += 1;
     }
