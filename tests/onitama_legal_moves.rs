@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::json::Golden;
+
 use std::collections::BTreeSet;
 
 use common::json::Json;
@@ -12,12 +14,12 @@ use ludogame::onitama::{Position, WinKind, judge};
 
 /// The position of an entry: its own `position`, which must agree with its setup.
 fn entry_position(entry: &Json, setups: &Json) -> Position {
-    let pos = position_of(entry.get("position"));
-    assert_eq!(pos.side(), common::player_of(entry.get("player")));
-    if let Json::Str(id) = entry.get("setup_id") {
+    let pos = position_of(entry.at("position"));
+    assert_eq!(pos.side(), common::player_of(entry.at("player")));
+    if let Json::Str(id) = entry.at("setup_id") {
         let s = setup(setups, id);
-        let same_start = s.get("board").as_strings() == pos.board_rows().to_vec()
-            && s.get("n").as_i64() == pos.plies_left() as i64;
+        let same_start = s.at("board").strings() == pos.board_rows().to_vec()
+            && s.at("n").int() == pos.plies_left() as i64;
         if same_start {
             assert_eq!(position_of(&s), pos, "{id}: same as the setup");
         }
@@ -26,15 +28,15 @@ fn entry_position(entry: &Json, setups: &Json) -> Position {
 }
 
 fn judge_json(pos: &Position, j: &Json) -> Result<ludogame::onitama::Action, String> {
-    let wall = match j.try_get("wall") {
+    let wall = match j.get("wall") {
         Some(Json::Str(w)) => w.as_str(),
         _ => "s",
     };
     judge(
         pos,
-        j.get("card").as_i64(),
-        j.get("from").as_str(),
-        j.get("to").as_str(),
+        j.at("card").int(),
+        j.at("from").str(),
+        j.at("to").str(),
         wall,
     )
     .map_err(|e| e.to_string())
@@ -53,14 +55,14 @@ fn pawn_moves(pos: &Position) -> BTreeSet<(i64, String, String)> {
 fn full_action_tables_and_pawn_listings() {
     let setups = load("setups.json");
     let data = load("legal_moves.json");
-    let entries = data.get("positions").as_array();
+    let entries = data.at("positions").array();
     assert_eq!(entries.len(), 11);
     for e in entries {
-        let id = e.get("id").as_str();
+        let id = e.at("id").str();
         let pos = entry_position(e, &setups);
-        let actions = e.get("actions").as_array();
-        assert_eq!(actions.len() as i64, e.get("action_count").as_i64(), "{id}");
-        match e.get("kind").as_str() {
+        let actions = e.at("actions").array();
+        assert_eq!(actions.len() as i64, e.at("action_count").int(), "{id}");
+        match e.at("kind").str() {
             "full_actions" => {
                 let want: BTreeSet<Key> = actions.iter().map(key_of_json).collect();
                 assert_eq!(want.len(), actions.len(), "{id}: no duplicates in the data");
@@ -69,7 +71,7 @@ fn full_action_tables_and_pawn_listings() {
                 assert_eq!(pos.count_actions(), actions.len() as u64, "{id}");
                 assert_eq!(
                     !pos.has_pawn_move(),
-                    e.get("is_pass_position").as_bool(),
+                    e.at("is_pass_position").boolean(),
                     "{id}"
                 );
                 // Every listed answer is accepted by the referee as exactly that action.
@@ -77,7 +79,7 @@ fn full_action_tables_and_pawn_listings() {
                     let got = judge_json(&pos, a).unwrap_or_else(|r| panic!("{id}: {r}"));
                     assert_eq!(common::key_of_action(got), key_of_json(a), "{id}");
                 }
-                let sample = e.get("sample_ai_output");
+                let sample = e.at("sample_ai_output");
                 assert!(want.contains(&key_of_json(sample)), "{id}: sample output");
             }
             "pawn_moves_only" => {
@@ -85,16 +87,16 @@ fn full_action_tables_and_pawn_listings() {
                     .iter()
                     .map(|a| {
                         (
-                            a.get("card").as_i64(),
-                            a.get("from").as_str().to_owned(),
-                            a.get("to").as_str().to_owned(),
+                            a.at("card").int(),
+                            a.at("from").str().to_owned(),
+                            a.at("to").str().to_owned(),
                         )
                     })
                     .collect();
                 assert_eq!(pawn_moves(&pos), want, "{id}");
                 for a in actions {
                     let action = judge_json(&pos, a).unwrap_or_else(|r| panic!("{id}: {r}"));
-                    let wins = a.try_get("wins_by").map(|w| w.as_str().to_owned());
+                    let wins = a.get("wins_by").map(|w| w.str().to_owned());
                     let kind = action.is_win().then(|| {
                         let (f, t) = (action.from().unwrap(), action.to().unwrap());
                         match pos.win_kind(f, t).unwrap() {
@@ -106,7 +108,7 @@ fn full_action_tables_and_pawn_listings() {
                 }
                 assert_eq!(
                     pos.legal_actions().len() as i64,
-                    e.get("computed_full_action_count").as_i64(),
+                    e.at("computed_full_action_count").int(),
                     "{id}: full action count"
                 );
             }
@@ -119,20 +121,20 @@ fn full_action_tables_and_pawn_listings() {
 fn observed_accepted_answers() {
     let setups = load("setups.json");
     let data = load("legal_moves.json");
-    let entries = data.get("observed_accepted_answers").as_array();
+    let entries = data.at("observed_accepted_answers").array();
     assert_eq!(entries.len(), 2);
     for e in entries {
-        let id = e.get("id").as_str();
+        let id = e.at("id").str();
         let pos = entry_position(e, &setups);
         assert_eq!(pos, position_of(&setup(&setups, id)), "{id}");
         let want: BTreeSet<Key> = e
-            .get("computed_full_actions")
-            .as_array()
+            .at("computed_full_actions")
+            .array()
             .iter()
             .map(key_of_json)
             .collect();
         assert_eq!(legal_keys(&pos), want, "{id}");
-        let observed = e.get("observed_answer");
+        let observed = e.at("observed_answer");
         let action = judge_json(&pos, observed).unwrap_or_else(|r| panic!("{id}: {r}"));
         assert_eq!(common::key_of_action(action), key_of_json(observed), "{id}");
     }
@@ -142,10 +144,10 @@ fn observed_accepted_answers() {
 fn every_one_move_win() {
     let setups = load("setups.json");
     let data = load("winning_moves.json");
-    let entries = data.get("positions").as_array();
+    let entries = data.at("positions").array();
     assert_eq!(entries.len(), 13);
     for e in entries {
-        let id = e.get("id").as_str();
+        let id = e.at("id").str();
         let pos = entry_position(e, &setups);
         let wins: BTreeSet<(i64, String, String, String)> = pos
             .legal_actions()
@@ -167,23 +169,23 @@ fn every_one_move_win() {
             .collect();
         let key = |j: &Json| {
             (
-                j.get("card").as_i64(),
-                j.get("from").as_str().to_owned(),
-                j.get("to").as_str().to_owned(),
-                j.get("wins_by").as_str().to_owned(),
+                j.at("card").int(),
+                j.at("from").str().to_owned(),
+                j.at("to").str().to_owned(),
+                j.at("wins_by").str().to_owned(),
             )
         };
         let want: BTreeSet<_> = e
-            .get("all_winning_actions_computed")
-            .as_array()
+            .at("all_winning_actions_computed")
+            .array()
             .iter()
             .map(key)
             .collect();
         assert_eq!(wins, want, "{id}");
-        let stated = e.get("stated_winning_action");
+        let stated = e.at("stated_winning_action");
         assert!(wins.contains(&key(stated)), "{id}: stated win");
         // The stated AI output (with a wall letter that is never read) is that win.
-        if let Some(out) = e.try_get("stated_ai_output") {
+        if let Some(out) = e.get("stated_ai_output") {
             let a = judge_json(&pos, out).unwrap_or_else(|r| panic!("{id}: {r}"));
             assert!(a.is_win(), "{id}");
             let mut after = pos;

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::json::Golden;
+
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -16,28 +18,23 @@ use ludogame::onitama::{Position, perft, perft_divide, perft_exact, perft_make_u
 fn cases() -> Vec<(String, Position, Json)> {
     let setups = load("setups.json");
     let data = load("perft.json");
-    data.get("setups")
-        .as_array()
+    data.at("setups")
+        .array()
         .iter()
         .map(|c| {
-            let id = c.get("setup_id").as_str().to_owned();
+            let id = c.at("setup_id").str().to_owned();
             let pos = position_of(&setup(&setups, &id));
-            assert_eq!(pos.side(), common::player_of(c.get("to_move")));
+            assert_eq!(pos.side(), common::player_of(c.at("to_move")));
             (id, pos, c.clone())
         })
         .collect()
 }
 
 fn rows(c: &Json, key: &str) -> Vec<(u32, u64)> {
-    c.get(key)
-        .as_array()
+    c.at(key)
+        .array()
         .iter()
-        .map(|r| {
-            (
-                r.get("depth").as_i64() as u32,
-                r.get("count").as_i64() as u64,
-            )
-        })
+        .map(|r| (r.at("depth").int() as u32, r.at("count").int() as u64))
         .collect()
 }
 
@@ -84,11 +81,11 @@ fn make_unmake_gives_the_same_counts() {
 fn divide_at_depth_3() {
     for (id, pos, c) in &cases() {
         let want: BTreeMap<Key, u64> = c
-            .get("divide_depth3")
-            .get("rows")
-            .as_array()
+            .at("divide_depth3")
+            .at("rows")
+            .array()
             .iter()
-            .map(|r| (key_of_json(r), r.get("count").as_i64() as u64))
+            .map(|r| (key_of_json(r), r.at("count").int() as u64))
             .collect();
         let got: BTreeMap<Key, u64> = perft_divide(pos, 3)
             .into_iter()

@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::json::Json;
+use common::json::Golden;
+
 use common::{key_of_action, key_of_json, load, player_of, position_of, setup};
 use ludogame::onitama::{
     Action, PawnChoice, Piece, Position, Slot, Square, Status, WinKind, judge_pawn, judge_wall,
@@ -66,51 +67,47 @@ fn messages(before: &Position, a: Action, after: &Position) -> Vec<String> {
 fn every_session_replays() {
     let setups = load("setups.json");
     let data = load("transcripts/sessions.json");
-    let sessions = data.get("sessions").as_array();
+    let sessions = data.at("sessions").array();
     assert_eq!(sessions.len(), 14);
     let (mut rejections, mut listings) = (0, 0);
     for s in sessions {
-        let id = s.get("id").as_str();
-        let mut pos = position_of(&setup(&setups, s.get("setup_id").as_str()));
-        for ply in s.get("plies").as_array() {
-            let n = ply.get("ply").as_i64();
+        let id = s.at("id").str();
+        let mut pos = position_of(&setup(&setups, s.at("setup_id").str()));
+        for ply in s.at("plies").array() {
+            let n = ply.at("ply").int();
             let at = format!("{id} ply {n}");
             assert_eq!(
                 pos.board_rows().to_vec(),
-                ply.get("board_before").as_strings(),
+                ply.at("board_before").strings(),
                 "{at}"
             );
+            assert_eq!(pos.plies_left() as i64, ply.at("turns_left").int(), "{at}");
+            assert_eq!(pos.side(), player_of(ply.at("player")), "{at}");
             assert_eq!(
-                pos.plies_left() as i64,
-                ply.get("turns_left").as_i64(),
-                "{at}"
-            );
-            assert_eq!(pos.side(), player_of(ply.get("player")), "{at}");
-            assert_eq!(
-                ply.try_get("pass").is_some_and(Json::as_bool),
+                ply.get("pass").is_some_and(Golden::boolean),
                 !pos.has_pawn_move(),
                 "{at}: pass"
             );
-            if let Some(l) = ply.try_get("listing") {
-                assert_eq!(listing(&pos), l.as_strings(), "{at}: listing");
+            if let Some(l) = ply.get("listing") {
+                assert_eq!(listing(&pos), l.strings(), "{at}: listing");
                 listings += 1;
             }
             let mut choice: Option<PawnChoice> = None;
             let mut action: Option<Action> = None;
-            for attempt in ply.get("attempts").as_array() {
-                let input = attempt.get("input");
-                let outcome = attempt.get("outcome").as_str();
-                let result = match attempt.get("stage").as_str() {
+            for attempt in ply.at("attempts").array() {
+                let input = attempt.at("input");
+                let outcome = attempt.at("outcome").str();
+                let result = match attempt.at("stage").str() {
                     "card" => continue, // "0" listing, or the end of the transcript
                     "pawn" => {
-                        let card = input.get("card").as_str().parse::<i64>().unwrap();
+                        let card = input.at("card").str().parse::<i64>().unwrap();
                         // A rejected start square is reported before the target is asked.
-                        let to = input.try_get("to").map_or("", Json::as_str);
-                        let r = judge_pawn(&pos, card, input.get("from").as_str(), to);
+                        let to = input.get("to").map_or("", Golden::str);
+                        let r = judge_pawn(&pos, card, input.at("from").str(), to);
                         r.map(|c| choice = Some(c)).map_err(|e| e.to_string())
                     }
                     "pass_card" => {
-                        let card = input.as_str().parse::<i64>().unwrap();
+                        let card = input.str().parse::<i64>().unwrap();
                         let c = judge_pawn(&pos, card, "XX", "XX").unwrap();
                         assert!(c.is_pass(), "{at}");
                         assert_eq!(c.slot(), Slot::from_number(card).unwrap(), "{at}");
@@ -119,7 +116,7 @@ fn every_session_replays() {
                     }
                     "wall" => {
                         let c = choice.expect("a pawn part before the wall");
-                        judge_wall(&pos, c, input.as_str())
+                        judge_wall(&pos, c, input.str())
                             .map(|a| action = Some(a))
                             .map_err(|e| e.to_string())
                     }
@@ -128,14 +125,14 @@ fn every_session_replays() {
                 match outcome {
                     "accepted" => result.unwrap_or_else(|e| panic!("{at}: rejected: {e}")),
                     "rejected" => {
-                        let want = attempt.get("message").as_str();
+                        let want = attempt.at("message").str();
                         assert_eq!(result.err().as_deref(), Some(want), "{at}");
                         rejections += 1;
                     }
                     other => panic!("{at}: outcome {other}"),
                 }
             }
-            let Some(played) = ply.try_get("played") else {
+            let Some(played) = ply.get("played") else {
                 continue; // the transcript stops inside this ply
             };
             // A winning move is complete without a wall input.
@@ -145,13 +142,13 @@ fn every_session_replays() {
             pos.play(action).unwrap();
             assert_eq!(
                 messages(&before, action, &pos),
-                ply.get("messages").as_strings(),
+                ply.at("messages").strings(),
                 "{at}"
             );
         }
-        if s.get("complete").as_bool() {
-            let r = s.get("result");
-            match (pos.status(), r.get("reason").as_str()) {
+        if s.at("complete").boolean() {
+            let r = s.at("result");
+            match (pos.status(), r.at("reason").str()) {
                 (
                     Status::Won {
                         winner,
@@ -166,9 +163,9 @@ fn every_session_replays() {
                     },
                     "base",
                 ) => {
-                    assert_eq!(Some(winner), Some(player_of(r.get("winner"))), "{id}");
+                    assert_eq!(Some(winner), Some(player_of(r.at("winner"))), "{id}");
                 }
-                (Status::Tie, "ply_limit") => assert!(r.get("tie").as_bool(), "{id}"),
+                (Status::Tie, "ply_limit") => assert!(r.at("tie").boolean(), "{id}"),
                 (got, want) => panic!("{id}: {got:?} but the session ends by {want}"),
             }
         } else {

@@ -5,7 +5,7 @@
 
 use ludogame::ludo::board::in_yard;
 use ludogame::ludo::rules::{OwnTokens, Preset};
-use ludogame::ludo::{Event, Game, GameRecord, MAX_SEATS, Phase, Rng, Rules, Seat};
+use ludogame::ludo::{Event, Game, GameRecord, Phase, Rng, Rules, Seat};
 
 const GAMES: u64 = 100_000;
 const MAX_EVENTS: usize = 20_000;
@@ -31,7 +31,7 @@ fn random_rules(base: Rules, rng: &mut Rng) -> Rules {
 
 fn random_seats(rng: &mut Rng) -> Vec<Seat> {
     let n = 2 + rng.below(3) as usize;
-    let mut seats: Vec<Seat> = (0..MAX_SEATS).collect();
+    let mut seats: Vec<Seat> = Seat::ALL.to_vec();
     for i in (1..seats.len()).rev() {
         seats.swap(i, rng.below(i as u32 + 1) as usize);
     }
@@ -84,8 +84,8 @@ fn check_invariants(g: &Game, prev: &Game) {
     // No two seats on one track square unless it is safe (a landing captures).
     for (i, &a) in seats.iter().enumerate() {
         for &c in &seats[i + 1..] {
-            for ta in 0..n {
-                for tc in 0..n {
+            for ta in r.all_tokens() {
+                for tc in r.all_tokens() {
                     let (sa, sc) = (
                         r.track_square(a, b.step(a, ta)),
                         r.track_square(c, b.step(c, tc)),

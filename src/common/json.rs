@@ -51,6 +51,52 @@ impl Json {
         }
     }
 
+    /// Is this `null`?
+    pub fn is_null(&self) -> bool {
+        matches!(self, Json::Null)
+    }
+
+    /// The truth value, if this is `true` or `false`.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Json::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is a whole number that fits an `i64` written without a fraction
+    /// or an exponent.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Json::Number(n) => n.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// The number as a float, if this is a number (the nearest `f64` to its text).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Json::Number(n) => n.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is an array.
+    pub fn as_array(&self) -> Option<&[Json]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The members in order, if this is an object.
+    pub fn as_object(&self) -> Option<&[(String, Json)]> {
+        match self {
+            Json::Object(items) => Some(items),
+            _ => None,
+        }
+    }
+
     /// A list of strings, if this is one.
     pub fn as_strings(&self) -> Option<Vec<String>> {
         match self {
@@ -232,20 +278,42 @@ impl Reader<'_> {
         }
     }
 
+    /// A number by JSON's grammar, `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`, as
+    /// Python reads it: no leading zeros, no bare `.` or `+`.
     fn number(&mut self) -> Result<Json, String> {
         let start = self.i;
-        while self
-            .s
-            .get(self.i)
-            .is_some_and(|b| matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
-        {
+        let digits = |r: &mut Reader| {
+            let from = r.i;
+            while r.s.get(r.i).is_some_and(u8::is_ascii_digit) {
+                r.i += 1;
+            }
+            r.i - from
+        };
+        if self.s.get(self.i) == Some(&b'-') {
             self.i += 1;
         }
-        std::str::from_utf8(&self.s[start..self.i])
-            .ok()
-            .filter(|t| t.parse::<f64>().is_ok())
-            .map(|t| Json::Number(t.to_owned()))
-            .ok_or_else(|| self.error("invalid number"))
+        let whole = self.i;
+        let ok = match digits(self) {
+            0 => false,
+            n => n == 1 || self.s[whole] != b'0',
+        };
+        let ok =
+            ok && (self.s.get(self.i) != Some(&b'.') || {
+                self.i += 1;
+                digits(self) > 0
+            }) && (!matches!(self.s.get(self.i), Some(b'e' | b'E')) || {
+                self.i += 1;
+                if matches!(self.s.get(self.i), Some(b'+' | b'-')) {
+                    self.i += 1;
+                }
+                digits(self) > 0
+            });
+        if !ok {
+            return Err(self.error("invalid number"));
+        }
+        let text = std::str::from_utf8(&self.s[start..self.i])
+            .map_err(|_| self.error("invalid number"))?;
+        Ok(Json::Number(text.to_owned()))
     }
 
     fn hex4(&mut self) -> Result<u32, String> {
@@ -292,17 +360,20 @@ impl Reader<'_> {
                         Some(b'u') => {
                             self.i += 1;
                             let hi = self.hex4()?;
+                            // A surrogate must be a high one followed by a low one: a lone
+                            // half is no character (a Rust string cannot hold it).
                             let code = if (0xd800..0xdc00).contains(&hi) && self.eat("\\u") {
                                 let lo = self.hex4()?;
-                                if (0xdc00..0xe000).contains(&lo) {
-                                    0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00)
-                                } else {
-                                    0xfffd
-                                }
+                                (0xdc00..0xe000)
+                                    .contains(&lo)
+                                    .then(|| 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00))
                             } else {
-                                hi
+                                Some(hi)
                             };
-                            out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
+                            match code.and_then(char::from_u32) {
+                                Some(c) => out.push(c),
+                                None => return Err(self.error("a lone surrogate escape")),
+                            }
                             continue;
                         }
                         _ => return Err(self.error("invalid escape")),

@@ -4,11 +4,17 @@
 //! (The file passes 600 lines only with its unit tests, kept next to the code they pin
 //! down; the code itself is about 460 lines.)
 
-use super::rules::{MAX_SEATS, MAX_TOKENS, OwnTokens, Rules, Seat};
+use super::rules::{MAX_SEATS, MAX_TOKENS, OwnTokens, Rules, Seat, Token};
 use super::tables::Geometry;
 
 /// A token's progress along its route: negative in the yard (−1, or −1 − slot with start
 /// slots), 0 at the entry point, up to the rule set's `finish_step`.
+///
+/// An alias rather than a newtype, unlike [`Seat`] and [`crate::ludo::Token`]: a step is a
+/// quantity, not an index. The move code adds rolls to it, compares it with the rules'
+/// step fields, and packs it into board bytes and table entries; a newtype would need all of
+/// that arithmetic re-exposed and would put a conversion at every one of those places on the
+/// hottest path, without a confusion to prevent (nothing else is an `i8`).
 pub type Step = i8;
 
 /// The step count of a token in its yard (its first start slot).
@@ -26,7 +32,8 @@ pub struct Board {
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let seats: Vec<[Step; MAX_TOKENS]> = (0..MAX_SEATS).map(|s| self.seat_steps(s)).collect();
+        let seats: Vec<[Step; MAX_TOKENS]> =
+            Seat::ALL.into_iter().map(|s| self.seat_steps(s)).collect();
         f.debug_struct("Board")
             .field("steps", &seats)
             .field("seats", &self.seats)
@@ -150,9 +157,9 @@ impl Board {
             seats: seat_mask & ((1 << MAX_SEATS) - 1),
         };
         if rules.yard_slots {
-            for seat in 0..MAX_SEATS {
-                for t in 0..MAX_TOKENS {
-                    b.set_step(seat, t, YARD - t as Step);
+            for seat in Seat::ALL {
+                for t in Token::first(MAX_TOKENS as u8) {
+                    b.set_step(seat, t, YARD - t.index() as Step);
                 }
             }
         }
@@ -162,7 +169,7 @@ impl Board {
     /// Does `seat` play on this board?
     #[inline]
     pub fn has_seat(&self, seat: Seat) -> bool {
-        seat < MAX_SEATS && self.seats & (1 << seat) != 0
+        self.seats & seat.bit() != 0
     }
 
     /// Bit mask of the seats that play.
@@ -184,7 +191,7 @@ impl Board {
 
     /// Step count of one token (a seat or token out of range panics, as an index does).
     #[inline]
-    pub fn step(&self, seat: Seat, token: usize) -> Step {
+    pub fn step(&self, seat: Seat, token: Token) -> Step {
         self.seat_steps(seat)[token]
     }
 
@@ -205,15 +212,15 @@ impl Board {
     /// Bit mask of `seat`'s tokens that move together with `token`: with stacking, the
     /// tokens on its square (track or home column, D8); otherwise just `token` itself.
     #[inline(always)]
-    pub fn piece_mask(&self, rules: &Rules, seat: Seat, token: usize) -> u8 {
+    pub fn piece_mask(&self, rules: &Rules, seat: Seat, token: Token) -> u8 {
         if rules.own_tokens != OwnTokens::Stack {
-            return 1 << token;
+            return token.bit();
         }
         let s = self.step(seat, token);
         let stackable = rules.can_stack_at(s);
         // Chosen without a branch: whether the token stands in a stack follows the dice.
         let pick = 0u8.wrapping_sub(stackable as u8);
-        (self.tokens_at(rules, seat, s) & pick) | ((1 << token) & !pick)
+        (self.tokens_at(rules, seat, s) & pick) | (token.bit() & !pick)
     }
 
     /// Bit mask of `seat`'s tokens at `step`.
@@ -252,7 +259,7 @@ impl Board {
             return 0;
         }
         let hit = equal_bytes(low, want_low) as u16 | (equal_bytes(high, want_high) as u16) << 8;
-        let others = (self.seats & !(1 << seat)) as usize & 0xF;
+        let others = (self.seats & !seat.bit()) as usize & 0xF;
         let tokens = ((1u16 << g.rules().tokens) - 1).wrapping_mul(0x1111);
         hit & SEAT_NIBBLES[others] & tokens
     }
@@ -289,7 +296,7 @@ impl Board {
         &self,
         g: &G,
         seat: Seat,
-        token: usize,
+        token: Token,
         roll: u8,
     ) -> Option<Step> {
         let from = self.step(seat, token);
@@ -305,7 +312,7 @@ impl Board {
         &self,
         g: &G,
         seat: Seat,
-        token: usize,
+        token: Token,
         roll: u8,
     ) -> bool {
         self.landing(g, seat, token, roll)
@@ -329,7 +336,7 @@ impl Board {
         &self,
         g: &G,
         seat: Seat,
-        token: usize,
+        token: Token,
         roll: u8,
     ) -> Option<Step> {
         self.target(g, seat, token, roll)
@@ -339,14 +346,16 @@ impl Board {
     /// With bumping, the first square from `target` on that no other own token holds (the
     /// mover's own square when that runs past the end of the route); else `target`.
     #[inline(always)]
-    fn bump(&self, rules: &Rules, seat: Seat, token: usize, target: Step) -> Step {
+    fn bump(&self, rules: &Rules, seat: Seat, token: Token, target: Step) -> Step {
         let from = self.step(seat, token);
         if rules.own_tokens != OwnTokens::Bump || target == from {
             return target;
         }
-        let n = rules.tokens as usize;
         let mut to = target;
-        while (0..n).any(|t| t != token && self.step(seat, t) == to) {
+        while rules
+            .all_tokens()
+            .any(|t| t != token && self.step(seat, t) == to)
+        {
             if to >= rules.finish_step {
                 return from;
             }
@@ -364,7 +373,7 @@ impl Board {
         &mut self,
         g: &G,
         seat: Seat,
-        token: usize,
+        token: Token,
         roll: u8,
     ) -> MoveOutcome {
         let from = self.step(seat, token);
@@ -384,7 +393,7 @@ impl Board {
         &mut self,
         g: &G,
         seat: Seat,
-        token: usize,
+        token: Token,
         roll: u8,
         target: Step,
     ) -> MoveOutcome {
@@ -429,10 +438,10 @@ impl Board {
     /// in `captured` (kept out of line: captures are rare next to plain moves).
     #[inline(never)]
     pub(crate) fn capture(&mut self, rules: &Rules, hit: u16, captured: &mut [u8; MAX_SEATS]) {
-        for (other, mask) in captured.iter_mut().enumerate() {
-            *mask = ((hit >> (MAX_TOKENS * other)) & 0xF) as u8;
-            for t in 0..rules.tokens as usize {
-                if *mask & (1 << t) != 0 {
+        for (other, mask) in Seat::ALL.into_iter().zip(captured.iter_mut()) {
+            *mask = ((hit >> (MAX_TOKENS * other.index())) & 0xF) as u8;
+            for t in rules.all_tokens() {
+                if *mask & t.bit() != 0 {
                     self.send_to_yard(rules, other, t);
                 }
             }
@@ -440,7 +449,7 @@ impl Board {
     }
 
     /// Put a token back in its yard: at −1, or on its owner's first free start slot.
-    fn send_to_yard(&mut self, rules: &Rules, seat: Seat, token: usize) {
+    fn send_to_yard(&mut self, rules: &Rules, seat: Seat, token: Token) {
         let mut slot = YARD;
         if rules.yard_slots {
             let taken = self.seat_steps(seat);
@@ -453,7 +462,7 @@ impl Board {
 
     /// Set one token's step count directly (for tests and for loading positions). The
     /// caller guarantees the value fits the rules.
-    pub fn set_step(&mut self, seat: Seat, token: usize, step: Step) {
+    pub fn set_step(&mut self, seat: Seat, token: Token, step: Step) {
         let mut steps = self.seat_steps(seat);
         steps[token] = step;
         self.set_seat_word(seat, u32::from_le_bytes(steps.map(|s| s as u8)));
@@ -463,6 +472,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ludo::seat::{seat_no, token_no};
 
     const R: Rules = Rules::CS162;
     const AB: u8 = 0b0011;
@@ -494,28 +504,28 @@ mod tests {
     fn leaving_the_yard_needs_a_six() {
         let mut b = Board::new(&R, AB);
         for roll in 1..6 {
-            assert_eq!(b.target(&R, 0, 0, roll), None);
+            assert_eq!(b.target(&R, seat_no(0), token_no(0), roll), None);
         }
-        let out = b.apply(&R, 0, 0, 6);
+        let out = b.apply(&R, seat_no(0), token_no(0), 6);
         assert_eq!((out.moved, out.from, out.to), (1, -1, 0));
-        assert_eq!(b.step(0, 0), 0);
-        assert_eq!(b.step(0, 1), YARD);
+        assert_eq!(b.step(seat_no(0), token_no(0)), 0);
+        assert_eq!(b.step(seat_no(0), token_no(1)), YARD);
     }
 
     #[test]
     fn bounce_off_the_finish() {
         let mut b = Board::new(&R, AB);
-        b.set_step(0, 0, 55);
-        let out = b.apply(&R, 0, 0, 4);
+        b.set_step(seat_no(0), token_no(0), 55);
+        let out = b.apply(&R, seat_no(0), token_no(0), 4);
         assert!(out.bounced);
-        assert_eq!(b.step(0, 0), 55);
-        b.apply(&R, 0, 0, 5);
-        assert_eq!(b.step(0, 0), 54);
-        let out = b.apply(&R, 0, 0, 3);
+        assert_eq!(b.step(seat_no(0), token_no(0)), 55);
+        b.apply(&R, seat_no(0), token_no(0), 5);
+        assert_eq!(b.step(seat_no(0), token_no(0)), 54);
+        let out = b.apply(&R, seat_no(0), token_no(0), 3);
         assert!(out.reached_home);
-        assert_eq!(b.step(0, 0), 57);
+        assert_eq!(b.step(seat_no(0), token_no(0)), 57);
         assert!(
-            b.target(&R, 0, 0, 1).is_none(),
+            b.target(&R, seat_no(0), token_no(0), 1).is_none(),
             "a finished token never moves"
         );
     }
@@ -523,61 +533,92 @@ mod tests {
     #[test]
     fn stacks_move_together_and_split_when_captured() {
         let mut b = Board::new(&R, AB);
-        b.set_step(0, 0, 3);
-        b.set_step(0, 1, 3);
-        assert_eq!(b.piece_mask(&R, 0, 0), 0b11);
-        b.apply(&R, 0, 1, 4);
-        assert_eq!((b.step(0, 0), b.step(0, 1)), (7, 7));
+        b.set_step(seat_no(0), token_no(0), 3);
+        b.set_step(seat_no(0), token_no(1), 3);
+        assert_eq!(b.piece_mask(&R, seat_no(0), token_no(0)), 0b11);
+        b.apply(&R, seat_no(0), token_no(1), 4);
+        assert_eq!(
+            (
+                b.step(seat_no(0), token_no(0)),
+                b.step(seat_no(0), token_no(1))
+            ),
+            (7, 7)
+        );
         // B's step 49 is square 15 + 48 = 63 -> 7 (1-based), where the A stack stands.
-        b.set_step(1, 0, 45);
-        let out = b.apply(&R, 1, 0, 4);
+        b.set_step(seat_no(1), token_no(0), 45);
+        let out = b.apply(&R, seat_no(1), token_no(0), 4);
         assert_eq!(out.captured, [0b11, 0, 0, 0]);
-        assert_eq!((b.step(0, 0), b.step(0, 1)), (YARD, YARD));
+        assert_eq!(
+            (
+                b.step(seat_no(0), token_no(0)),
+                b.step(seat_no(0), token_no(1))
+            ),
+            (YARD, YARD)
+        );
     }
 
     #[test]
     fn ready_tokens_are_not_stacked_nor_captured() {
         let mut b = Board::new(&R, AB);
-        b.set_step(0, 0, 0);
-        b.set_step(0, 1, 0);
-        assert_eq!(b.piece_mask(&R, 0, 0), 0b01);
-        b.set_step(1, 0, 40); // B step 40 = space 54; A's R is off the track.
-        assert!(!b.would_capture(&R, 1, 0, 3));
+        b.set_step(seat_no(0), token_no(0), 0);
+        b.set_step(seat_no(0), token_no(1), 0);
+        assert_eq!(b.piece_mask(&R, seat_no(0), token_no(0)), 0b01);
+        b.set_step(seat_no(1), token_no(0), 40); // B step 40 = space 54; A's R is off the track.
+        assert!(!b.would_capture(&R, seat_no(1), token_no(0), 3));
     }
 
     #[test]
     fn only_the_landing_square_captures() {
         let mut b = Board::new(&R, AB);
-        b.set_step(0, 0, 16); // A on space 16
-        b.set_step(1, 0, 0); // B ready; B's step 2 is space 16
-        assert!(!b.would_capture(&R, 1, 0, 3));
-        assert!(b.would_capture(&R, 1, 0, 2));
-        assert_eq!(b.step(0, 0), 16, "would_capture changes nothing");
+        b.set_step(seat_no(0), token_no(0), 16); // A on space 16
+        b.set_step(seat_no(1), token_no(0), 0); // B ready; B's step 2 is space 16
+        assert!(!b.would_capture(&R, seat_no(1), token_no(0), 3));
+        assert!(b.would_capture(&R, seat_no(1), token_no(0), 2));
+        assert_eq!(
+            b.step(seat_no(0), token_no(0)),
+            16,
+            "would_capture changes nothing"
+        );
     }
 
     #[test]
     fn standard_exact_finish_and_shared_squares() {
         let r = Rules::STANDARD;
         let mut b = Board::new(&r, 0b0101);
-        b.set_step(0, 0, 54);
-        assert_eq!(b.target(&r, 0, 0, 3), None, "overshoot is illegal");
-        assert_eq!(b.target(&r, 0, 0, 2), Some(56));
-        b.set_step(0, 1, 10);
-        b.set_step(0, 2, 7);
-        b.apply(&r, 0, 2, 3);
-        assert_eq!((b.step(0, 1), b.step(0, 2)), (10, 10), "own tokens share");
-        assert_eq!(b.piece_mask(&r, 0, 1), 0b10, "and move separately");
+        b.set_step(seat_no(0), token_no(0), 54);
+        assert_eq!(
+            b.target(&r, seat_no(0), token_no(0), 3),
+            None,
+            "overshoot is illegal"
+        );
+        assert_eq!(b.target(&r, seat_no(0), token_no(0), 2), Some(56));
+        b.set_step(seat_no(0), token_no(1), 10);
+        b.set_step(seat_no(0), token_no(2), 7);
+        b.apply(&r, seat_no(0), token_no(2), 3);
+        assert_eq!(
+            (
+                b.step(seat_no(0), token_no(1)),
+                b.step(seat_no(0), token_no(2))
+            ),
+            (10, 10),
+            "own tokens share"
+        );
+        assert_eq!(
+            b.piece_mask(&r, seat_no(0), token_no(1)),
+            0b10,
+            "and move separately"
+        );
     }
 
     #[test]
     fn standard_entering_captures_on_the_start_square() {
         let r = Rules::STANDARD;
         let mut b = Board::new(&r, 0b0101);
-        b.set_step(2, 0, 26); // C's step 26 is square 52 -> 0, A's start square
-        let out = b.apply(&r, 0, 0, 6);
+        b.set_step(seat_no(2), token_no(0), 26); // C's step 26 is square 52 -> 0, A's start square
+        let out = b.apply(&r, seat_no(0), token_no(0), 6);
         assert_eq!(out.to, 0);
         assert_eq!(out.captured, [0, 0, 1, 0]);
-        assert_eq!(b.step(2, 0), YARD);
+        assert_eq!(b.step(seat_no(2), token_no(0)), YARD);
     }
 
     #[test]
@@ -585,11 +626,17 @@ mod tests {
         let mut r = Rules::STANDARD;
         r.safe_squares = true;
         let mut b = Board::new(&r, 0b0101);
-        b.set_step(2, 0, 26 + 8); // square 8 (A's start + 8): a star
-        b.set_step(0, 0, 3);
-        let out = b.apply(&r, 0, 0, 5);
+        b.set_step(seat_no(2), token_no(0), 26 + 8); // square 8 (A's start + 8): a star
+        b.set_step(seat_no(0), token_no(0), 3);
+        let out = b.apply(&r, seat_no(0), token_no(0), 5);
         assert!(!out.captured_any());
-        assert_eq!((b.step(0, 0), b.step(2, 0)), (8, 34));
+        assert_eq!(
+            (
+                b.step(seat_no(0), token_no(0)),
+                b.step(seat_no(2), token_no(0))
+            ),
+            (8, 34)
+        );
     }
 
     #[test]
@@ -597,14 +644,26 @@ mod tests {
         let mut r = Rules::STANDARD;
         r.own_tokens = OwnTokens::Block;
         let mut b = Board::new(&r, 0b0101);
-        b.set_step(2, 0, 30); // C's step 30 = square 4
-        b.set_step(2, 1, 30);
-        b.set_step(0, 0, 2);
-        assert_eq!(b.target(&r, 0, 0, 1), Some(3));
-        assert_eq!(b.target(&r, 0, 0, 2), None, "landing on a block");
-        assert_eq!(b.target(&r, 0, 0, 5), None, "passing a block");
-        b.set_step(2, 1, 31);
-        assert_eq!(b.target(&r, 0, 0, 5), Some(7), "one token is no block");
+        b.set_step(seat_no(2), token_no(0), 30); // C's step 30 = square 4
+        b.set_step(seat_no(2), token_no(1), 30);
+        b.set_step(seat_no(0), token_no(0), 2);
+        assert_eq!(b.target(&r, seat_no(0), token_no(0), 1), Some(3));
+        assert_eq!(
+            b.target(&r, seat_no(0), token_no(0), 2),
+            None,
+            "landing on a block"
+        );
+        assert_eq!(
+            b.target(&r, seat_no(0), token_no(0), 5),
+            None,
+            "passing a block"
+        );
+        b.set_step(seat_no(2), token_no(1), 31);
+        assert_eq!(
+            b.target(&r, seat_no(0), token_no(0), 5),
+            Some(7),
+            "one token is no block"
+        );
     }
 
     #[test]
@@ -612,46 +671,53 @@ mod tests {
         let r = Rules::GT;
         let mut b = Board::new(&r, 0b1111);
         assert_eq!(
-            (b.step(0, 0), b.step(0, 1)),
+            (
+                b.step(seat_no(0), token_no(0)),
+                b.step(seat_no(0), token_no(1))
+            ),
             (-1, -2),
             "start slots 41 and 42"
         );
-        b.apply(&r, 0, 0, 6);
-        let out = b.apply(&r, 0, 1, 6);
+        b.apply(&r, seat_no(0), token_no(0), 6);
+        let out = b.apply(&r, seat_no(0), token_no(1), 6);
         assert_eq!(
             (out.to, out.bumped),
             (1, 1),
             "entering onto an own token bumps"
         );
         // A roll past the last goal square uses the move up in place.
-        b.set_step(0, 0, 38);
-        assert_eq!(b.target(&r, 0, 0, 4), Some(38));
-        let out = b.apply(&r, 0, 0, 4);
+        b.set_step(seat_no(0), token_no(0), 38);
+        assert_eq!(b.target(&r, seat_no(0), token_no(0), 4), Some(38));
+        let out = b.apply(&r, seat_no(0), token_no(0), 4);
         assert!(out.stayed && out.moved != 0);
         // A token in goal is out of play: no roll moves it.
         for goal in [40, 41] {
-            b.set_step(0, 0, goal);
-            assert!((1..=6).all(|roll| b.target(&r, 0, 0, roll).is_none()));
+            b.set_step(seat_no(0), token_no(0), goal);
+            assert!((1..=6).all(|roll| b.target(&r, seat_no(0), token_no(0), roll).is_none()));
         }
         // A capture sends the token to its owner's first free start slot, which need not
         // be the slot it started on.
-        b.set_step(1, 1, -1); // B's second token on B's first slot
-        b.set_step(1, 0, 5); // B's first token on square (10 + 5) = 15 (0-based)
-        b.set_step(0, 0, 14); // A's first token on square 14
-        let out = b.apply(&r, 0, 0, 1);
+        b.set_step(seat_no(1), token_no(1), -1); // B's second token on B's first slot
+        b.set_step(seat_no(1), token_no(0), 5); // B's first token on square (10 + 5) = 15 (0-based)
+        b.set_step(seat_no(0), token_no(0), 14); // A's first token on square 14
+        let out = b.apply(&r, seat_no(0), token_no(0), 1);
         assert_eq!(out.captured, [0, 1, 0, 0]);
-        assert_eq!(b.step(1, 0), -2, "the first free slot is B's second");
+        assert_eq!(
+            b.step(seat_no(1), token_no(0)),
+            -2,
+            "the first free slot is B's second"
+        );
     }
 
     #[test]
     fn gt_bumped_past_the_end_stays() {
         let r = Rules::GT;
         let mut b = Board::new(&r, 0b0001);
-        b.set_step(0, 1, 41);
-        b.set_step(0, 0, 39);
-        let out = b.apply(&r, 0, 0, 2);
+        b.set_step(seat_no(0), token_no(1), 41);
+        b.set_step(seat_no(0), token_no(0), 39);
+        let out = b.apply(&r, seat_no(0), token_no(0), 2);
         assert_eq!(out.to, 39);
-        assert_eq!(b.step(0, 0), 39);
+        assert_eq!(b.step(seat_no(0), token_no(0)), 39);
     }
 
     #[test]
@@ -663,12 +729,12 @@ mod tests {
             for start in 0..=55 {
                 for n in 1..=6u8 {
                     let mut b = Board::new(&r, 1 << seat);
-                    b.set_step(seat, 0, start);
+                    b.set_step(seat_no(seat), token_no(0), start);
                     let mut one = b;
-                    let whole = b.apply(&r, seat, 0, n);
+                    let whole = b.apply(&r, seat_no(seat), token_no(0), n);
                     let mut ok = true;
                     for _ in 0..n {
-                        ok &= one.apply(&r, seat, 0, 1).moved != 0;
+                        ok &= one.apply(&r, seat_no(seat), token_no(0), 1).moved != 0;
                     }
                     if whole.moved != 0 {
                         assert!(ok);

@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use super::board::{Board, Step, any_equal_byte, capture_square, equal_bytes};
 use super::game::{Game, Turn, nth_token, random_index};
 use super::rng::Rng;
-use super::rules::{MAX_SEATS, OwnTokens, Rules};
+use super::rules::{MAX_SEATS, OwnTokens, Rules, Seat, Token};
 use super::sim::GameEnd;
 use super::tables::{Fast, Geometry, Tables};
 
@@ -106,7 +106,9 @@ impl Compiled {
             tables: Tables::of(rules),
         };
         let encode = |s: Step| (s - min_step) as u8;
-        let mut alone = Game::new(*rules, &[0], 0).ok()?;
+        let [first, second, ..] = Seat::ALL;
+        let [p, q, ..] = [0, 1, 2, 3].map(Token::wrapping);
+        let mut alone = Game::new(*rules, &[first], 0).ok()?;
         // Built on the heap: the table is larger than some threads' stacks.
         let mut entries: Box<[Entry; STEPS * STEPS * 6]> = vec![0; STEPS * STEPS * 6]
             .into_boxed_slice()
@@ -115,11 +117,11 @@ impl Compiled {
         for e0 in 0..len {
             for e1 in 0..len {
                 let steps = [e0 as Step + min_step, e1 as Step + min_step];
-                for (t, &s) in steps.iter().enumerate().take(rules.tokens as usize) {
-                    alone.board.set_step(0, t, s);
+                for (t, &s) in rules.all_tokens().zip(&steps) {
+                    alone.board.set_step(first, t, s);
                 }
                 for roll in 1..=6u8 {
-                    let mask = alone.movable_in(&geo, 0, roll);
+                    let mask = alone.movable_in(&geo, first, roll);
                     let count = mask.count_ones();
                     let mut halves =
                         [e0 as u32 | (e1 as u32) << 8 | (STEPS as u32) << LAND_SHIFT; 2];
@@ -128,19 +130,20 @@ impl Compiled {
                         if count == 0 {
                             continue;
                         }
-                        let t = nth_token(mask, (k as u32).min(count - 1)) as usize;
+                        let t = nth_token(mask, (k as u32).min(count - 1));
                         let mut board = alone.board;
-                        let out = board.apply(&geo, 0, t, roll);
-                        let next = encode(board.step(0, 0)) as u32
-                            | (encode(board.step(0, 1)) as u32) << 8;
+                        let out = board.apply(&geo, first, t, roll);
+                        let next = encode(board.step(first, p)) as u32
+                            | (encode(board.step(first, q)) as u32) << 8;
                         // Whether the move can capture at all (which squares, the seat decides:
                         // that part is in the capture table).
-                        let can = (0..MAX_SEATS)
+                        let can = Seat::ALL
+                            .into_iter()
                             .any(|s| capture_square(&geo, s, out.from, out.to).is_some());
                         let land = if can { encode(out.to) } else { STEPS as u8 };
                         *half = next
                             | (land as u32) << LAND_SHIFT
-                            | if board.is_finished(rules, 0) {
+                            | if board.is_finished(rules, first) {
                                 FINISHED
                             } else {
                                 0
@@ -153,7 +156,7 @@ impl Compiled {
                 }
             }
         }
-        let capture = std::array::from_fn(|seat| {
+        let capture = Seat::ALL.map(|seat| {
             std::array::from_fn(|land| {
                 let land = land as u8;
                 let mut word = [NEVER; 8];
@@ -167,26 +170,26 @@ impl Compiled {
                     // The steps the board compares with on that square: every token of the
                     // other seats.
                     let steps = geo.square_steps(square);
-                    for other in (0..MAX_SEATS).filter(|&o| o != seat) {
-                        for t in 0..rules.tokens as usize {
-                            let step = steps[4 * other + t];
+                    for other in Seat::ALL.into_iter().filter(|&o| o != seat) {
+                        for t in rules.all_tokens() {
+                            let step = steps[4 * other.index() + t.index()];
                             if step != Step::MIN {
-                                word[2 * other + t] = encode(step);
+                                word[2 * other.index() + t.index()] = encode(step);
                             }
                         }
                     }
                 }
                 // Rotated like a compiled game's board word when `seat` is to move.
-                u64::from_le_bytes(word).rotate_right(16 * seat as u32)
+                u64::from_le_bytes(word).rotate_right(16 * seat.index() as u32)
             })
         });
         // Without start slots, a captured token goes to the one yard step: ask the engine
         // where, with a token of seat 1 captured by seat 0.
         let yard = (!rules.yard_slots).then(|| {
             let mut b = alone.board;
-            b.set_step(1, 0, rules.first_track_step);
+            b.set_step(second, p, rules.first_track_step);
             b.capture(rules, 1 << 4, &mut [0; MAX_SEATS]);
-            encode(b.step(1, 0))
+            encode(b.step(second, p))
         });
         Some(Compiled {
             rules: *rules,
@@ -220,7 +223,7 @@ impl CompiledGame {
         CompiledGame {
             turn: start.turn,
             rng: start.rng,
-            rotated: pack(c, &start.board).rotate_right(16 * (start.turn.current as u32 & 3)),
+            rotated: pack(c, &start.board).rotate_right(16 * start.turn.current().index() as u32),
             playing: start.board.seat_mask(),
         }
     }
@@ -229,7 +232,7 @@ impl CompiledGame {
     #[inline(always)]
     fn steps(&self) -> u64 {
         self.rotated
-            .rotate_left(16 * (self.turn.current as u32 & 3))
+            .rotate_left(16 * self.turn.current().index() as u32)
     }
 
     /// The die.
@@ -255,7 +258,7 @@ impl CompiledGame {
     #[inline(always)]
     pub(crate) fn step<G: Geometry>(&mut self, g: &G, c: &Compiled, choice: &mut Rng) -> u32 {
         let rules = g.rules();
-        let seat = self.turn.current as usize & (MAX_SEATS - 1);
+        let seat = self.turn.current().index();
         let value = self.rng.die();
         let captured = if self.turn.begin_roll(rules, self.playing, value) {
             self.roll(rules, c, seat, value, choice)
@@ -263,7 +266,7 @@ impl CompiledGame {
             0
         };
         // The turn may have passed: the new current seat's tokens come first.
-        let turned = (self.turn.current as u32).wrapping_sub(seat as u32) & 3;
+        let turned = (self.turn.current().index() as u32).wrapping_sub(seat as u32) & 3;
         self.rotated = self.rotated.rotate_right(16 * turned);
         captured
     }
@@ -344,10 +347,10 @@ impl CompiledGame {
 #[inline(always)]
 fn pack(c: &Compiled, board: &Board) -> u64 {
     let mut steps = 0u64;
-    for seat in 0..MAX_SEATS {
-        for t in 0..2 {
+    for seat in Seat::ALL {
+        for t in Token::first(2) {
             let e = (board.step(seat, t) - c.min_step) as u8;
-            steps |= (e as u64) << (8 * (2 * seat + t));
+            steps |= (e as u64) << (8 * (2 * seat.index() + t.index()));
         }
     }
     steps
@@ -357,9 +360,9 @@ fn pack(c: &Compiled, board: &Board) -> u64 {
 #[inline(always)]
 fn unpack(c: &Compiled, playing: u8, steps: u64) -> Board {
     let mut b = Board::new(&c.rules, playing);
-    for seat in 0..MAX_SEATS {
-        for t in 0..c.rules.tokens as usize {
-            let e = (steps >> (8 * (2 * seat + t))) as u8;
+    for seat in Seat::ALL {
+        for t in c.rules.all_tokens() {
+            let e = (steps >> (8 * (2 * seat.index() + t.index()))) as u8;
             b.set_step(seat, t, e as Step + c.min_step);
         }
     }
@@ -371,8 +374,8 @@ fn unpack(c: &Compiled, playing: u8, steps: u64) -> Board {
 fn capture_on_board(c: &Compiled, playing: u8, steps: u64, hit: u8) -> u64 {
     let mut board = unpack(c, playing, steps);
     let mut spread = 0u16;
-    for seat in 0..MAX_SEATS {
-        spread |= (((hit >> (2 * seat)) & 3) as u16) << (4 * seat);
+    for seat in Seat::ALL {
+        spread |= (((hit >> (2 * seat.index())) & 3) as u16) << (4 * seat.index());
     }
     board.capture(&c.rules, spread, &mut [0; MAX_SEATS]);
     pack(c, &board)
@@ -384,6 +387,7 @@ mod tests {
     use crate::ludo::game::{Event, Phase};
     use crate::ludo::rules::Seat;
     use crate::ludo::rules::{EndCondition, Overshoot, SixBonus};
+    use crate::ludo::seat::seat_list;
 
     /// Rule sets the tables compile: the two-token presets and option variants.
     fn variants() -> Vec<Rules> {
@@ -418,7 +422,13 @@ mod tests {
     #[test]
     fn compiled_games_follow_the_engine_step_by_step() {
         // Every rotation of the board word: all four seats, gaps, seat D back to A, one seat.
-        let seatings: [&[Seat]; 5] = [&[0, 1, 2, 3], &[0, 2], &[1, 2, 3], &[0, 3], &[3]];
+        let seatings: [&[Seat]; 5] = [
+            &seat_list(&[0, 1, 2, 3]),
+            &seat_list(&[0, 2]),
+            &seat_list(&[1, 2, 3]),
+            &seat_list(&[0, 3]),
+            &seat_list(&[3]),
+        ];
         for rules in variants() {
             let c = Compiled::of(&rules).expect("compiles");
             let geo = Fast {

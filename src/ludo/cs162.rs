@@ -12,8 +12,8 @@ use super::error::{LudoError, TurnContext};
 use super::rules::{MAX_SEATS, Rules, Seat};
 use super::tables::{Fast, Tables};
 
-/// A token index (`0` = `p`, `1` = `q`).
-pub type Token = usize;
+/// A token (`0` = `p`, `1` = `q`).
+pub use super::seat::Token;
 
 const RULES: Rules = Rules::CS162;
 
@@ -45,7 +45,7 @@ impl SpaceName {
     /// The name of the space `seat`'s token with `steps` stands on; an error for a step
     /// count outside −1..=57.
     pub fn of(seat: Seat, steps: i64) -> Result<SpaceName, LudoError> {
-        if !(YARD as i64..=RULES.finish_step as i64).contains(&steps) || seat >= MAX_SEATS {
+        if !(YARD as i64..=RULES.finish_step as i64).contains(&steps) {
             return Err(LudoError::StepsOutOfRange(steps.to_string()));
         }
         let s = steps as Step;
@@ -87,7 +87,7 @@ pub fn parse_position(label: &str) -> Result<Seat, LudoError> {
 pub fn parse_token(name: &str) -> Result<Token, LudoError> {
     let mut chars = name.chars();
     match (chars.next(), chars.next()) {
-        (Some(c), None) => RULES.token_of(0, c),
+        (Some(c), None) => RULES.token_of(Seat::ALL[0], c),
         _ => None,
     }
     .ok_or_else(|| LudoError::InvalidToken(name.to_owned()))
@@ -110,21 +110,18 @@ impl Cs162Game {
         if players.is_empty() {
             return Err(LudoError::NoPlayers);
         }
-        let mut order = [0; MAX_SEATS];
+        let mut order = [Seat::default(); MAX_SEATS];
         let mut mask = 0u8;
         for (i, &seat) in players.iter().enumerate() {
-            if seat >= MAX_SEATS {
-                return Err(LudoError::InvalidPosition(seat.to_string()));
-            }
-            if mask & (1 << seat) != 0 {
+            if mask & seat.bit() != 0 {
                 return Err(LudoError::DuplicatePosition(
-                    RULES.seat_labels[seat].to_string(),
+                    RULES.seat_label(seat).to_string(),
                 ));
             }
             if i >= MAX_SEATS {
                 return Err(LudoError::TooManyPlayers(players.len()));
             }
-            mask |= 1 << seat;
+            mask |= seat.bit();
             order[i] = seat;
         }
         Ok(Cs162Game {
@@ -179,9 +176,10 @@ impl Cs162Game {
     /// The token the priority rule (D9) moves for `seat` on `roll`, or `None` when no token
     /// can move. Stacked tokens move together, so choosing either moves the pair.
     pub fn choose_token(&self, seat: Seat, roll: u8) -> Option<Token> {
-        let allowed = (0..RULES.tokens as usize)
+        let allowed = RULES
+            .all_tokens()
             .filter(|&t| self.board.target(&geometry(), seat, t, roll).is_some())
-            .fold(0u8, |mask, t| mask | (1 << t));
+            .fold(0u8, |mask, t| mask | t.bit());
         priority_token(&geometry(), &self.board, seat, roll, allowed)
     }
 
@@ -220,8 +218,8 @@ impl Cs162Game {
         if !self.has_seat(seat) {
             return Err(LudoError::PositionNotPlaying(label(seat)));
         }
-        if token >= RULES.tokens as usize {
-            return Err(LudoError::InvalidToken(token.to_string()));
+        if token.index() >= RULES.tokens as usize {
+            return Err(LudoError::InvalidToken(token.index().to_string()));
         }
         if !(1..=RULES.max_move() as i64).contains(&steps) {
             return Err(LudoError::InvalidSteps(steps.to_string()));
@@ -232,7 +230,7 @@ impl Cs162Game {
     /// The space of every token: for each player in the players list, `p` then `q` (D3).
     pub fn spaces(&self) -> impl Iterator<Item = SpaceName> + '_ {
         self.players().iter().flat_map(move |&seat| {
-            (0..RULES.tokens as usize).map(move |t| {
+            RULES.all_tokens().map(move |t| {
                 SpaceName::of(seat, self.board.step(seat, t) as i64)
                     .expect("board step counts stay within -1..=57")
             })
@@ -241,15 +239,13 @@ impl Cs162Game {
 }
 
 fn label(seat: Seat) -> String {
-    RULES
-        .seat_labels
-        .get(seat)
-        .map_or_else(|| seat.to_string(), |c| c.to_string())
+    RULES.seat_label(seat).to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ludo::seat::{seat_list, seat_no, token_no};
 
     fn seats(labels: &str) -> Vec<Seat> {
         labels
@@ -291,9 +287,9 @@ mod tests {
         ];
         let g = play("AB", &turns);
         assert_eq!(names(&g), ["28", "28", "21", "H"]);
-        assert!(!g.completed(0));
-        assert_eq!(g.steps(0, 0), 28);
-        assert_eq!(SpaceName::of(1, 55).unwrap().to_string(), "B5");
+        assert!(!g.completed(seat_no(0)));
+        assert_eq!(g.steps(seat_no(0), token_no(0)), 28);
+        assert_eq!(SpaceName::of(seat_no(1), 55).unwrap().to_string(), "B5");
     }
 
     #[test]
@@ -314,63 +310,69 @@ mod tests {
             (2, 53, "C3"),
         ];
         for (seat, steps, name) in cases {
-            assert_eq!(SpaceName::of(seat, steps).unwrap().to_string(), name);
+            assert_eq!(
+                SpaceName::of(seat_no(seat), steps).unwrap().to_string(),
+                name
+            );
         }
-        assert!(SpaceName::of(0, 58).is_err());
-        assert!(SpaceName::of(0, -2).is_err());
+        assert!(SpaceName::of(seat_no(0), 58).is_err());
+        assert!(SpaceName::of(seat_no(0), -2).is_err());
     }
 
     #[test]
     fn priority_rule_one_beats_rule_two_d9() {
         let mut g = Cs162Game::new(&seats("AB")).unwrap();
-        g.board.set_step(0, 0, 51); // p on A1, q in the yard
-        assert_eq!(g.choose_token(0, 6), Some(1));
+        g.board.set_step(seat_no(0), token_no(0), 51); // p on A1, q in the yard
+        assert_eq!(g.choose_token(seat_no(0), 6), Some(token_no(1)));
     }
 
     #[test]
     fn priority_rule_three_kicks_d9() {
         let mut g = Cs162Game::new(&seats("AB")).unwrap();
-        g.board.set_step(0, 0, 10);
-        g.board.set_step(0, 1, 20);
-        g.board.set_step(1, 0, 12); // B's step 12 is space 26: nobody kicks with a 4
-        assert_eq!(g.choose_token(0, 4), Some(0)); // rule 4: lower step
-        g.board.set_step(1, 0, 10); // space 24 = A's step 24 = q + 4
-        assert_eq!(g.choose_token(0, 4), Some(1));
+        g.board.set_step(seat_no(0), token_no(0), 10);
+        g.board.set_step(seat_no(0), token_no(1), 20);
+        g.board.set_step(seat_no(1), token_no(0), 12); // B's step 12 is space 26: nobody kicks with a 4
+        assert_eq!(g.choose_token(seat_no(0), 4), Some(token_no(0))); // rule 4: lower step
+        g.board.set_step(seat_no(1), token_no(0), 10); // space 24 = A's step 24 = q + 4
+        assert_eq!(g.choose_token(seat_no(0), 4), Some(token_no(1)));
     }
 
     #[test]
     fn completed_players_turns_are_ignored_d10() {
         let mut g = Cs162Game::new(&seats("AB")).unwrap();
-        g.board.set_step(0, 0, 57);
-        g.board.set_step(0, 1, 57);
-        assert!(g.completed(0));
-        assert_eq!(g.play_turn(0, 6).unwrap(), None);
+        g.board.set_step(seat_no(0), token_no(0), 57);
+        g.board.set_step(seat_no(0), token_no(1), 57);
+        assert!(g.completed(seat_no(0)));
+        assert_eq!(g.play_turn(seat_no(0), 6).unwrap(), None);
     }
 
     #[test]
     fn bad_input_is_refused_d13() {
         assert_eq!(Cs162Game::new(&[]), Err(LudoError::NoPlayers));
         assert_eq!(
-            Cs162Game::new(&[0, 0]),
+            Cs162Game::new(&seat_list(&[0, 0])),
             Err(LudoError::DuplicatePosition("A".into()))
         );
         let mut g = Cs162Game::new(&seats("AB")).unwrap();
         let before = g;
         assert_eq!(
-            g.play_turn(2, 3),
+            g.play_turn(seat_no(2), 3),
             Err(LudoError::PositionNotPlaying("C".into()))
         );
-        assert_eq!(g.play_turn(0, 7), Err(LudoError::InvalidRoll("7".into())));
         assert_eq!(
-            g.move_token(0, 0, 0),
+            g.play_turn(seat_no(0), 7),
+            Err(LudoError::InvalidRoll("7".into()))
+        );
+        assert_eq!(
+            g.move_token(seat_no(0), token_no(0), 0),
             Err(LudoError::InvalidSteps("0".into()))
         );
         assert_eq!(
-            g.move_token(0, 0, 58),
+            g.move_token(seat_no(0), token_no(0), 58),
             Err(LudoError::InvalidSteps("58".into()))
         );
         assert_eq!(g, before);
-        let turns = [Ok((0, 6)), Ok((1, 0))];
+        let turns = [Ok((seat_no(0), 6)), Ok((seat_no(1), 0))];
         let err = Cs162Game::play_game::<_, LudoError>(&seats("AB"), turns).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -381,11 +383,11 @@ mod tests {
 
     #[test]
     fn parse_labels() {
-        assert_eq!(parse_position("D"), Ok(3));
+        assert_eq!(parse_position("D"), Ok(seat_no(3)));
         assert!(parse_position("a").is_err());
         assert!(parse_position("AB").is_err());
         assert!(parse_position("").is_err());
-        assert_eq!(parse_token("q"), Ok(1));
+        assert_eq!(parse_token("q"), Ok(token_no(1)));
         assert!(parse_token("r").is_err());
     }
 }

@@ -1,6 +1,7 @@
 //! The Ludo rules engine.
 //!
 //! - [`rules`]: rule sets as data ([`Rules`]), with presets;
+//! - [`seat`]: the seat and token indices ([`Seat`], [`Token`]);
 //! - [`board`]: the position ([`Board`]), small and `Copy`, and how moves change it;
 //! - [`game`]: the turn-by-turn game over any rule set ([`Game`]), with history;
 //! - [`rng`]: the seeded die (the crate's one generator, re-exported);
@@ -20,6 +21,7 @@ pub mod notation;
 pub mod play;
 pub mod render;
 pub mod rules;
+pub mod seat;
 pub mod sim;
 pub(crate) mod tables;
 
@@ -28,7 +30,8 @@ pub use board::{Board, MoveOutcome, Step};
 /// The bots under their former name.
 pub use bots as policy;
 pub use bots::Bot;
-pub use cs162::{Cs162Game, SpaceName, Token};
+pub use cs162::{Cs162Game, SpaceName};
 pub use error::LudoError;
 pub use game::{Event, Game, GameRecord, Move, MoveList, Phase, RollResult};
-pub use rules::{MAX_SEATS, MAX_TOKENS, Rules, Seat};
+pub use rules::Rules;
+pub use seat::{MAX_SEATS, MAX_TOKENS, Seat, Token};

@@ -212,6 +212,7 @@ mod tests {
     use super::*;
     use crate::ludo::rng::Rng;
     use crate::ludo::rules::Rules;
+    use crate::ludo::seat::seat_list;
 
     fn random(rng: &mut Rng) -> impl FnMut(&Game) -> Result<Option<Move>, LudoError> + '_ {
         |g| Ok(g.random_move(rng))
@@ -226,7 +227,7 @@ mod tests {
             cut_off: CutOff::BeforeEachStep,
             stop: None,
         };
-        let mut g = Game::new(Rules::STANDARD, &[0, 1, 2, 3], 5).unwrap();
+        let mut g = Game::new(Rules::STANDARD, &seat_list(&[0, 1, 2, 3]), 5).unwrap();
         let mut rec = GameRecord::new(g);
         let a = play(&mut g, limits, random(&mut Rng::new(1))).unwrap();
         let b = play(&mut rec, limits, random(&mut Rng::new(1))).unwrap();
@@ -249,7 +250,7 @@ mod tests {
                 cut_off,
                 stop: None,
             };
-            let mut g = Game::new(Rules::CS162, &[0, 2], 3).unwrap();
+            let mut g = Game::new(Rules::CS162, &seat_list(&[0, 2]), 3).unwrap();
             let p = play(&mut g, limits, random(&mut Rng::new(2))).unwrap();
             assert_eq!((p.ending, p.rolls), (Ending::CutOff, 7));
             let waits = matches!(g.phase(), Phase::Move(_));
@@ -262,7 +263,7 @@ mod tests {
             cut_off: CutOff::BeforeRoll,
             stop: Some(&stop),
         };
-        let mut g = Game::new(Rules::CS162, &[0, 2], 3).unwrap();
+        let mut g = Game::new(Rules::CS162, &seat_list(&[0, 2]), 3).unwrap();
         let p = play(&mut g, limits, random(&mut Rng::new(2))).unwrap();
         assert_eq!((p.ending, p.rolls), (Ending::Stopped, 0));
         let unlimited = Limits {

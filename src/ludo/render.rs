@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::board::{Board, Step, in_yard};
 use super::game::{Game, Phase};
-use super::rules::{MAX_SEATS, Preset, Rules, Seat};
+use super::rules::{MAX_SEATS, Preset, Rules, Seat, Token};
 use crate::common::svg::{Svg, escape};
 
 /// What is drawn: a board under some rules, with a caption line under it.
@@ -36,7 +36,7 @@ impl<'a> Scene<'a> {
     }
 
     fn seats(&self) -> impl Iterator<Item = Seat> + '_ {
-        (0..MAX_SEATS).filter(|&s| self.board.has_seat(s))
+        Seat::ALL.into_iter().filter(|&s| self.board.has_seat(s))
     }
 }
 
@@ -208,7 +208,7 @@ impl Layout {
     fn add_homes(rules: &Rules, cells: &mut Vec<(u8, u8, CellKind)>, homes: &[HomeRun; 4]) {
         let len = (rules.finish_step - rules.last_track_step - 1).max(0) as u8
             + u8::from(rules.home_step < rules.finish_step); // GT: the last goal square too
-        for (seat, &((r, c), (dr, dc))) in homes.iter().enumerate() {
+        for (seat, &((r, c), (dr, dc))) in Seat::ALL.into_iter().zip(homes) {
             for i in 0..len {
                 let k = i as i8 + 1;
                 let (rr, cc) = ((r as i8 + dr * k) as u8, (c as i8 + dc * k) as u8);
@@ -225,7 +225,7 @@ impl Layout {
         ready: bool,
     ) {
         let _ = size;
-        for (seat, &(r, c)) in corners.iter().enumerate().take(MAX_SEATS) {
+        for (seat, &(r, c)) in Seat::ALL.into_iter().zip(&corners) {
             for slot in 0..rules.tokens {
                 cells.push((r + slot / 2, c + slot % 2, CellKind::Yard(seat, slot)));
             }
@@ -236,12 +236,12 @@ impl Layout {
     }
 
     /// The cell where a token with `step` of `seat` (its `token`-th) is drawn.
-    pub fn cell_of(&self, rules: &Rules, seat: Seat, token: usize, step: Step) -> CellKind {
+    pub fn cell_of(&self, rules: &Rules, seat: Seat, token: Token, step: Step) -> CellKind {
         if in_yard(step) {
             let slot = if rules.yard_slots {
                 (-1 - step) as u8
             } else {
-                token as u8
+                token.index() as u8
             };
             CellKind::Yard(seat, slot)
         } else if let Some(square) = rules.track_square(seat, step) {
@@ -261,12 +261,12 @@ impl Layout {
 }
 
 /// The tokens standing in each cell: `(seat, token)` lists, indexed by `row * size + col`.
-fn occupants(game: &Scene, layout: &Layout) -> Vec<Vec<(Seat, usize)>> {
+fn occupants(game: &Scene, layout: &Layout) -> Vec<Vec<(Seat, Token)>> {
     let n = layout.size as usize;
     let mut grid = vec![Vec::new(); n * n];
     let r = game.rules;
     for seat in game.seats() {
-        for t in 0..r.tokens as usize {
+        for t in r.all_tokens() {
             let kind = layout.cell_of(r, seat, t, game.board.step(seat, t));
             if let Some((row, col)) = layout.position(kind) {
                 grid[row as usize * n + col as usize].push((seat, t));
@@ -276,13 +276,13 @@ fn occupants(game: &Scene, layout: &Layout) -> Vec<Vec<(Seat, usize)>> {
     grid
 }
 
-fn cell_text(game: &Scene, tokens: &[(Seat, usize)]) -> String {
+fn cell_text(game: &Scene, tokens: &[(Seat, Token)]) -> String {
     let r = game.rules;
-    let label = |seat: Seat, t: usize| -> String {
+    let label = |seat: Seat, t: Token| -> String {
         match r.token_names {
             super::rules::TokenNames::SeatCase => r.token_label(seat, t).to_string(),
             super::rules::TokenNames::Fixed(_) => {
-                format!("{}{}", r.seat_labels[seat], r.token_label(seat, t))
+                format!("{}{}", r.seat_label(seat), r.token_label(seat, t))
             }
         }
     };
@@ -293,9 +293,9 @@ fn cell_text(game: &Scene, tokens: &[(Seat, usize)]) -> String {
             let s = tokens[0].0;
             let names: String = tokens.iter().map(|&(_, t)| r.token_label(s, t)).collect();
             if names.len() <= 2 && !matches!(r.token_names, super::rules::TokenNames::SeatCase) {
-                format!("{}{}", r.seat_labels[s], names)
+                format!("{}{}", r.seat_label(s), names)
             } else {
-                format!("{}x{}", r.seat_labels[s], tokens.len())
+                format!("{}x{}", r.seat_label(s), tokens.len())
             }
         }
         _ => format!("*{}", tokens.len()),
@@ -320,9 +320,9 @@ pub fn text_of(game: &Scene) -> String {
         let tokens = &occ[i];
         let empty = match kind {
             CellKind::Track(sq) if r.is_safe_square(sq) => " * ".to_owned(),
-            CellKind::Track(sq) => match r.seat_offsets.iter().position(|&o| o == sq) {
+            CellKind::Track(sq) => match Seat::ALL.into_iter().find(|&s| r.seat_offsets[s] == sq) {
                 Some(seat) if game.board.has_seat(seat) => {
-                    format!(" {} ", r.seat_labels[seat].to_ascii_lowercase())
+                    format!(" {} ", r.seat_label(seat).to_ascii_lowercase())
                 }
                 _ => " . ".to_owned(),
             },
@@ -381,7 +381,7 @@ pub fn svg_of(game: &Scene) -> String {
                 |(r0, c0, r1, c1), &(r, c, _)| (r0.min(r), c0.min(c), r1.max(r), c1.max(c)),
             )
     };
-    for (seat, colour) in COLOURS.iter().enumerate() {
+    for (seat, colour) in Seat::ALL.into_iter().zip(&COLOURS) {
         let (r0, c0, r1, c1) = yard_corner(seat);
         if r0 == u8::MAX {
             continue;
@@ -404,7 +404,7 @@ pub fn svg_of(game: &Scene) -> String {
     for &(row, col, kind) in &layout.cells {
         let (x, y) = (col as usize * cell, row as usize * cell);
         let fill = match kind {
-            CellKind::Track(sq) => match r.seat_offsets.iter().position(|&o| o == sq) {
+            CellKind::Track(sq) => match Seat::ALL.into_iter().find(|&s| r.seat_offsets[s] == sq) {
                 Some(seat) => LIGHT[seat],
                 None => "#ffffff",
             },
@@ -471,6 +471,7 @@ pub fn svg_of(game: &Scene) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ludo::seat::{seat_list, seat_no, token_no};
 
     fn distinct_cells(rules: &Rules) {
         let l = Layout::of(rules);
@@ -518,9 +519,11 @@ mod tests {
         for rules in [Rules::CS162, Rules::STANDARD, Rules::GT] {
             let l = Layout::of(&rules);
             for seat in 0..4 {
-                let last = rules.track_square(seat, rules.last_track_step).unwrap();
+                let last = rules
+                    .track_square(seat_no(seat), rules.last_track_step)
+                    .unwrap();
                 let a = l.position(CellKind::Track(last)).unwrap();
-                let b = l.position(CellKind::Home(seat, 0)).unwrap();
+                let b = l.position(CellKind::Home(seat_no(seat), 0)).unwrap();
                 let d = (a.0 as i16 - b.0 as i16).abs() + (a.1 as i16 - b.1 as i16).abs();
                 assert_eq!(d, 1, "{} seat {seat}", rules.name());
             }
@@ -529,10 +532,10 @@ mod tests {
 
     #[test]
     fn text_board_shows_tokens() {
-        let mut g = Game::new(Rules::CS162, &[0, 1], 1).unwrap();
-        g.set_step(0, 0, 28);
-        g.set_step(0, 1, 28);
-        g.set_step(1, 0, 7);
+        let mut g = Game::new(Rules::CS162, &seat_list(&[0, 1]), 1).unwrap();
+        g.set_step(seat_no(0), token_no(0), 28);
+        g.set_step(seat_no(0), token_no(1), 28);
+        g.set_step(seat_no(1), token_no(0), 7);
         let t = text(&g);
         assert!(t.contains("Apq"), "{t}");
         assert!(t.contains("Bp"), "{t}");

@@ -9,14 +9,7 @@
 
 use super::error::LudoError;
 
-/// A seat index, `0..MAX_SEATS` (seats are labelled 'A'..'D' in every preset).
-pub type Seat = usize;
-
-/// The most seats any rule set has.
-pub const MAX_SEATS: usize = 4;
-
-/// The most tokens a seat can have in any rule set.
-pub const MAX_TOKENS: usize = 4;
+pub use super::seat::{MAX_SEATS, MAX_TOKENS, Seat, Token};
 
 /// Which of the seeds' games a rule set descends from: decides how squares are named and
 /// how the board is drawn; the rules themselves are the other fields of [`Rules`].
@@ -276,21 +269,39 @@ impl Rules {
 
     /// The seat with this label, if any.
     pub fn seat_of(&self, label: char) -> Option<Seat> {
-        self.seat_labels.iter().position(|&c| c == label)
+        self.seat_labels
+            .iter()
+            .position(|&c| c == label)
+            .and_then(Seat::new)
+    }
+
+    /// The label of a seat.
+    #[inline]
+    pub fn seat_label(&self, seat: Seat) -> char {
+        self.seat_labels[seat]
+    }
+
+    /// A seat's tokens, in order (the first [`Rules::tokens`](Rules#structfield.tokens)).
+    #[inline]
+    pub fn all_tokens(&self) -> impl Iterator<Item = Token> + Clone + use<> {
+        Token::first(self.tokens)
     }
 
     /// The name of a seat's token.
-    pub fn token_label(&self, seat: Seat, token: usize) -> char {
+    pub fn token_label(&self, seat: Seat, token: Token) -> char {
         match self.token_names {
             TokenNames::Fixed(names) => names[token],
-            TokenNames::SeatCase if token == 0 => self.seat_labels[seat].to_ascii_uppercase(),
-            TokenNames::SeatCase => self.seat_labels[seat].to_ascii_lowercase(),
+            TokenNames::SeatCase if token == Token::FIRST => {
+                self.seat_label(seat).to_ascii_uppercase()
+            }
+            TokenNames::SeatCase => self.seat_label(seat).to_ascii_lowercase(),
         }
     }
 
     /// The token of `seat` with this label, if the rule set has it.
-    pub fn token_of(&self, seat: Seat, label: char) -> Option<usize> {
-        (0..self.tokens as usize).find(|&t| self.token_label(seat, t) == label)
+    pub fn token_of(&self, seat: Seat, label: char) -> Option<Token> {
+        self.all_tokens()
+            .find(|&t| self.token_label(seat, t) == label)
     }
 
     /// Is `step` on the shared track (where tokens capture and are captured)?
@@ -374,14 +385,14 @@ impl Rules {
     /// (CS162) or `1`–`52` (standard) the shared track counted from A's start, `A1`… the
     /// seat's home column, `E` the end.
     pub fn square_name(&self, seat: Seat, step: i8) -> String {
-        let seat = seat.min(MAX_SEATS - 1);
         if self.preset == Preset::Gt {
+            let slots = 2 * seat.index() as i16;
             let number = if step < 0 {
-                41 + 2 * seat as i16 + (-1 - step as i16)
+                41 + slots + (-1 - step as i16)
             } else if let Some(square) = self.track_square(seat, step) {
                 square as i16 + 1
             } else {
-                49 + 2 * seat as i16 + (step - self.home_step) as i16
+                49 + slots + (step - self.home_step) as i16
             };
             return number.to_string();
         }
@@ -394,7 +405,7 @@ impl Rules {
         } else if step < self.first_track_step {
             "R".into()
         } else {
-            format!("{}{}", self.seat_labels[seat], step - self.last_track_step)
+            format!("{}{}", self.seat_label(seat), step - self.last_track_step)
         }
     }
 
@@ -415,11 +426,12 @@ impl Rules {
     /// The seats that play when `n` players take part: opposite seats for two (A and C),
     /// then A, B, C and all four.
     pub fn default_seats(&self, n: usize) -> Result<Vec<Seat>, LudoError> {
+        let [a, b, c, d] = Seat::ALL;
         match n {
-            1 => Ok(vec![0]),
-            2 => Ok(vec![0, 2]),
-            3 => Ok(vec![0, 1, 2]),
-            4 => Ok(vec![0, 1, 2, 3]),
+            1 => Ok(vec![a]),
+            2 => Ok(vec![a, c]),
+            3 => Ok(vec![a, b, c]),
+            4 => Ok(vec![a, b, c, d]),
             _ => Err(LudoError::TooManyPlayers(n)),
         }
     }
@@ -428,6 +440,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ludo::seat::{seat_no, token_no};
 
     #[test]
     fn cs162_track_squares_match_the_assignment() {
@@ -436,28 +449,30 @@ mod tests {
         let first_last: Vec<(u8, u8)> = (0..4)
             .map(|s| {
                 (
-                    r.track_square(s, 1).unwrap() + 1,
-                    r.track_square(s, 50).unwrap() + 1,
+                    r.track_square(seat_no(s), 1).unwrap() + 1,
+                    r.track_square(seat_no(s), 50).unwrap() + 1,
                 )
             })
             .collect();
         assert_eq!(first_last, vec![(1, 50), (15, 8), (29, 22), (43, 36)]);
-        assert_eq!(r.track_square(1, 42).map(|q| q + 1), Some(56));
-        assert_eq!(r.track_square(0, 0), None);
-        assert_eq!(r.track_square(0, 51), None);
+        assert_eq!(r.track_square(seat_no(1), 42).map(|q| q + 1), Some(56));
+        assert_eq!(r.track_square(seat_no(0), 0), None);
+        assert_eq!(r.track_square(seat_no(0), 51), None);
     }
 
     #[test]
     fn gt_routes_enter_at_1_11_21_31_and_cover_40_squares() {
         let r = Rules::GT;
         for seat in 0..4 {
-            let squares: Vec<u8> = (0..=39).map(|s| r.track_square(seat, s).unwrap()).collect();
+            let squares: Vec<u8> = (0..=39)
+                .map(|s| r.track_square(seat_no(seat), s).unwrap())
+                .collect();
             assert_eq!(squares[0] + 1, [1, 11, 21, 31][seat]);
             let mut sorted = squares.clone();
             sorted.sort();
             sorted.dedup();
             assert_eq!(sorted.len(), 40);
-            assert_eq!(r.track_square(seat, 40), None);
+            assert_eq!(r.track_square(seat_no(seat), 40), None);
         }
     }
 
@@ -465,7 +480,7 @@ mod tests {
     fn standard_covers_51_track_squares() {
         let r = Rules::STANDARD;
         for seat in 0..4 {
-            let last = r.track_square(seat, 50).unwrap();
+            let last = r.track_square(seat_no(seat), 50).unwrap();
             // The last track square (the turning square) is two before the start square.
             assert_eq!((last + 2) % 52, r.seat_offsets[seat]);
         }
@@ -476,13 +491,13 @@ mod tests {
         for r in [Rules::CS162, Rules::STANDARD, Rules::GT] {
             for seat in 0..4 {
                 for step in -1..=r.finish_step {
-                    if let Some(sq) = r.track_square(seat, step) {
-                        assert_eq!(r.step_on_square(seat, sq), Some(step));
+                    if let Some(sq) = r.track_square(seat_no(seat), step) {
+                        assert_eq!(r.step_on_square(seat_no(seat), sq), Some(step));
                     }
                 }
                 for sq in 0..r.track_len {
-                    if let Some(step) = r.step_on_square(seat, sq) {
-                        assert_eq!(r.track_square(seat, step), Some(sq));
+                    if let Some(step) = r.step_on_square(seat_no(seat), sq) {
+                        assert_eq!(r.track_square(seat_no(seat), step), Some(sq));
                     }
                 }
             }
@@ -497,16 +512,16 @@ mod tests {
         // GT: A's slots 41-42, entry 1, last play square 40, goals 49-50; D's 47-48, 31, 55-56.
         let g = Rules::GT;
         assert_eq!(
-            names(&g, 0, &[-1, -2, 0, 39, 40, 41]),
+            names(&g, seat_no(0), &[-1, -2, 0, 39, 40, 41]),
             ["41", "42", "1", "40", "49", "50"]
         );
         assert_eq!(
-            names(&g, 3, &[-1, -2, 0, 9, 10, 40, 41]),
+            names(&g, seat_no(3), &[-1, -2, 0, 9, 10, 40, 41]),
             ["47", "48", "31", "40", "1", "55", "56"]
         );
         // CS162: the D1 space names, exactly as the adapter's.
         let c = Rules::CS162;
-        for seat in 0..MAX_SEATS {
+        for seat in Seat::ALL {
             for step in -1..=57 {
                 let d1 = crate::ludo::cs162::SpaceName::of(seat, step as i64).unwrap();
                 assert_eq!(c.square_name(seat, step), d1.to_string());
@@ -515,7 +530,7 @@ mod tests {
         // Standard: B starts on 14; the home column B1-B5, then home.
         let s = Rules::STANDARD;
         assert_eq!(
-            names(&s, 1, &[-1, 0, 38, 39, 50, 51, 55, 56]),
+            names(&s, seat_no(1), &[-1, 0, 38, 39, 50, 51, 55, 56]),
             ["H", "14", "52", "1", "12", "B1", "B5", "E"]
         );
     }
@@ -523,13 +538,19 @@ mod tests {
     #[test]
     fn labels_round_trip() {
         let r = Rules::CS162;
-        assert_eq!(r.seat_of('C'), Some(2));
+        assert_eq!(r.seat_of('C'), Some(seat_no(2)));
         assert_eq!(r.seat_of('E'), None);
-        assert_eq!(r.token_of(0, 'q'), Some(1));
-        assert_eq!(r.token_of(0, 'r'), None);
+        assert_eq!(r.token_of(seat_no(0), 'q'), Some(token_no(1)));
+        assert_eq!(r.token_of(seat_no(0), 'r'), None);
         let g = Rules::GT;
-        assert_eq!((g.token_label(1, 0), g.token_label(1, 1)), ('B', 'b'));
-        assert_eq!(g.token_of(2, 'c'), Some(1));
+        assert_eq!(
+            (
+                g.token_label(seat_no(1), token_no(0)),
+                g.token_label(seat_no(1), token_no(1))
+            ),
+            ('B', 'b')
+        );
+        assert_eq!(g.token_of(seat_no(2), 'c'), Some(token_no(1)));
     }
 
     #[test]
@@ -563,12 +584,41 @@ pub enum OptionValue {
     Str(String),
 }
 
+/// A value as the rules notation writes it: `true`, `3`, `bounce`.
 impl std::fmt::Display for OptionValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             OptionValue::Bool(b) => write!(f, "{b}"),
             OptionValue::Int(i) => write!(f, "{i}"),
-            OptionValue::Str(s) => write!(f, "'{s}'"),
+            OptionValue::Str(s) => f.write_str(s),
+        }
+    }
+}
+
+/// A value as the rules notation writes it: `true` and `false` are yes/no, a whole number
+/// is a number, anything else a named choice (which [`Rules::set_option`] then checks).
+impl std::str::FromStr for OptionValue {
+    type Err = std::convert::Infallible;
+
+    fn from_str(text: &str) -> Result<OptionValue, Self::Err> {
+        Ok(match text {
+            "true" => OptionValue::Bool(true),
+            "false" => OptionValue::Bool(false),
+            v => match v.parse::<i64>() {
+                Ok(i) => OptionValue::Int(i),
+                Err(_) => OptionValue::Str(v.to_owned()),
+            },
+        })
+    }
+}
+
+impl OptionValue {
+    /// The value as messages quote it: a named choice in quotes (`'bounce'`), others as
+    /// written.
+    pub fn quoted(&self) -> String {
+        match self {
+            OptionValue::Str(s) => format!("'{s}'"),
+            other => other.to_string(),
         }
     }
 }
@@ -591,9 +641,10 @@ impl Rules {
     /// Change one option by name (see [`OPTION_NAMES`]). The result is not validated until
     /// [`Rules::validate`] runs, so options can be set in any order.
     pub fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), LudoError> {
+        let quoted = value.quoted();
         let wrong = |expected: &str| {
             Err(LudoError::InvalidRules(format!(
-                "option {name} must be {expected}, not {value}"
+                "option {name} must be {expected}, not {quoted}"
             )))
         };
         let choice = |choices: &[&str]| -> Result<usize, LudoError> {
@@ -606,7 +657,7 @@ impl Rules {
             }
             .map_err(|_| {
                 LudoError::InvalidRules(format!(
-                    "option {name} must be one of {}, not {value}",
+                    "option {name} must be one of {}, not {quoted}",
                     choices
                         .iter()
                         .map(|c| format!("'{c}'"))

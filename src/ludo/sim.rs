@@ -63,7 +63,7 @@ impl EngineRun {
             geo,
         };
         let Ok(played) = play::play(&mut table, limits, |g: &Game| {
-            let bot = bot_of[g.current_player() & (MAX_SEATS - 1)];
+            let bot = bot_of[g.current_player()];
             Ok::<_, Infallible>(if ALL_RANDOM || bot == Bot::Random {
                 g.random_move(bot_rng)
             } else {
@@ -140,8 +140,8 @@ impl GameEnd {
     #[inline(always)]
     pub(crate) fn of(t: &Turn) -> GameEnd {
         GameEnd {
-            ranking: t.ranking,
-            ranked: t.ranked,
+            ranking: t.ranking_bytes(),
+            ranked: t.ranked(),
             over: t.is_over(),
         }
     }
@@ -152,8 +152,9 @@ impl GameEnd {
 pub struct SimConfig {
     /// The rules.
     pub rules: Rules,
-    /// The seats that play, in turn order.
-    pub seats: Vec<Seat>,
+    /// The indices of the seats that play, in turn order (`0..MAX_SEATS`; plain indices, as
+    /// a configuration gives them: [`SimConfig::validate`] refuses one out of range).
+    pub seats: Vec<usize>,
     /// The bot of each seat in `seats`.
     pub bots: Vec<Bot>,
     /// The run's seed.
@@ -202,7 +203,7 @@ impl SimResult {
 impl SimConfig {
     /// Check the configuration (valid rules, seats, one bot per seat).
     pub fn validate(&self) -> Result<(), LudoError> {
-        Game::new(self.rules, &self.seats, 0)?;
+        Game::new(self.rules, &self.playing()?, 0)?;
         if self.bots.len() != self.seats.len() {
             return Err(LudoError::InvalidBot(format!(
                 "{} bots for {} players: give one bot per player",
@@ -219,10 +220,23 @@ impl SimConfig {
         (r.next_u64(), r.next_u64())
     }
 
+    /// The seats that play (an error for an index out of range).
+    pub fn playing(&self) -> Result<Vec<Seat>, LudoError> {
+        self.seats
+            .iter()
+            .map(|&i| Seat::new(i).ok_or_else(|| LudoError::InvalidPosition(i.to_string())))
+            .collect()
+    }
+
     /// The bot of each seat (random for seats that do not play).
     fn bot_of_seat(&self) -> [Bot; MAX_SEATS] {
         let mut bot_of = [Bot::Random; MAX_SEATS];
-        for (&seat, &bot) in self.seats.iter().zip(&self.bots) {
+        for (seat, &bot) in self
+            .seats
+            .iter()
+            .filter_map(|&i| Seat::new(i))
+            .zip(&self.bots)
+        {
             bot_of[seat] = bot;
         }
         bot_of
@@ -393,7 +407,10 @@ impl SimConfig {
         // Games are numbered by a u64: there is no game past the last index.
         let count = count.min(u64::MAX - start);
         let threads = threads.clamp(1, 256) as u64;
-        let Ok(first) = Game::new(self.rules, &self.seats, 0) else {
+        let Ok(first) = self
+            .playing()
+            .and_then(|seats| Game::new(self.rules, &seats, 0))
+        else {
             return SimResult::default();
         };
         let bots = self.bot_of_seat();
@@ -480,7 +497,7 @@ mod tests {
     /// Game `i` played with the public, checked API: roll, then the bot's move.
     fn play_checked(c: &SimConfig, i: u64, out: &mut SimResult) {
         let (dice, bots_seed) = c.game_seeds(i);
-        let mut g = Game::new(c.rules, &c.seats, dice).unwrap();
+        let mut g = Game::new(c.rules, &c.playing().unwrap(), dice).unwrap();
         let mut bot_rng = Rng::new(bots_seed);
         let bot_of = c.bot_of_seat();
         let (mut rolls, mut captures) = (0, 0);
@@ -535,7 +552,7 @@ mod tests {
                 }
                 assert_eq!(fast, checked, "{rules:?} {bots:?}");
                 // The presets also run over their run-time tables: the same games.
-                let start = Game::new(rules, &c.seats, 0).unwrap();
+                let start = Game::new(rules, &c.playing().unwrap(), 0).unwrap();
                 let mut runtime = SimResult::default();
                 let geo = Fast {
                     rules: &rules,

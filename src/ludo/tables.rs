@@ -38,7 +38,7 @@ fn square_steps_of<G: Geometry + ?Sized>(g: &G, square: u8) -> [Step; 16] {
         return out;
     }
     for (i, s) in out.iter_mut().enumerate() {
-        if let Some(step) = g.step_on_square(i / MAX_TOKENS, square) {
+        if let Some(step) = g.step_on_square(Seat::wrapping(i / MAX_TOKENS), square) {
             *s = step;
         }
     }
@@ -139,14 +139,14 @@ impl Tables {
                     t.target[byte as usize][roll as usize] = to;
                 }
             }
-            for seat in 0..MAX_SEATS {
+            for seat in Seat::ALL {
                 if let Some(sq) = rules.track_square(seat, step) {
                     t.square[seat][byte as usize] = sq;
                 }
             }
         }
         for sq in 0..rules.track_len {
-            for seat in 0..MAX_SEATS {
+            for seat in Seat::ALL {
                 if let Some(step) = rules.step_on_square(seat, sq) {
                     t.on_square[seat][sq as usize] = step;
                 }
@@ -278,12 +278,12 @@ impl Geometry for Fast<'_> {
     }
     #[inline]
     fn track_square(&self, seat: Seat, step: Step) -> Option<u8> {
-        let sq = self.tables.square[seat & (MAX_SEATS - 1)][step as u8 as usize];
+        let sq = self.tables.square[seat][step as u8 as usize];
         (sq != NO_SQUARE).then_some(sq)
     }
     #[inline]
     fn step_on_square(&self, seat: Seat, square: u8) -> Option<Step> {
-        let step = self.tables.on_square[seat & (MAX_SEATS - 1)][square as usize];
+        let step = self.tables.on_square[seat][square as usize];
         (step != NO_STEP).then_some(step)
     }
     #[inline]
@@ -334,7 +334,7 @@ mod tests {
                         "{r:?} step {step} roll {roll}"
                     );
                 }
-                for seat in 0..MAX_SEATS {
+                for seat in Seat::ALL {
                     assert_eq!(f.track_square(seat, step), r.track_square(seat, step));
                 }
             }
@@ -344,7 +344,7 @@ mod tests {
                 assert_eq!(f.square_steps(u8::MAX), [Step::MIN; 16]);
                 assert_eq!(r.square_steps(u8::MAX), [Step::MIN; 16]);
                 assert!(!f.is_safe_square(u8::MAX) && !r.is_safe_square(u8::MAX));
-                for seat in 0..MAX_SEATS {
+                for seat in Seat::ALL {
                     assert_eq!(f.step_on_square(seat, sq), r.step_on_square(seat, sq));
                 }
             }

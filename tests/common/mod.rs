@@ -8,7 +8,7 @@ pub mod json;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use json::Json;
+use json::{Golden, Json};
 use ludogame::onitama::{Action, Card, Player, Position};
 
 /// Path of a golden data file.
@@ -28,17 +28,17 @@ pub fn load(name: &str) -> Json {
 
 /// A card from its JSON rows.
 pub fn card_of(rows: &Json) -> Card {
-    Card::parse(&rows.as_strings()).expect("a valid card")
+    Card::parse(&rows.strings()).expect("a valid card")
 }
 
 /// The five cards `A1 A2 B1 B2 side` of a JSON `cards` object.
 pub fn cards_of(cards: &Json) -> [Card; 5] {
-    ["A1", "A2", "B1", "B2", "side"].map(|k| card_of(cards.get(k)))
+    ["A1", "A2", "B1", "B2", "side"].map(|k| card_of(cards.at(k)))
 }
 
 /// `"A"`/`"B"` as a player.
 pub fn player_of(j: &Json) -> Player {
-    match j.as_str() {
+    match j.str() {
         "A" => Player::A,
         "B" => Player::B,
         other => panic!("not a player: {other}"),
@@ -48,8 +48,8 @@ pub fn player_of(j: &Json) -> Player {
 /// The position of a JSON object with `board` and `cards`, given side and plies left.
 pub fn position_with(obj: &Json, side: Player, plies_left: u16) -> Position {
     Position::from_rows(
-        &obj.get("board").as_strings(),
-        cards_of(obj.get("cards")),
+        &obj.at("board").strings(),
+        cards_of(obj.at("cards")),
         side,
         plies_left,
     )
@@ -60,19 +60,19 @@ pub fn position_with(obj: &Json, side: Player, plies_left: u16) -> Position {
 /// `n`), all given.
 pub fn position_of(obj: &Json) -> Position {
     let n = obj
-        .try_get("plies_left")
-        .or_else(|| obj.try_get("n"))
+        .get("plies_left")
+        .or_else(|| obj.get("n"))
         .expect("plies_left or n");
-    position_with(obj, player_of(obj.get("to_move")), n.as_i64() as u16)
+    position_with(obj, player_of(obj.at("to_move")), n.int() as u16)
 }
 
 /// The setup with this id in `setups.json`.
 pub fn setup(setups: &Json, id: &str) -> Json {
     setups
-        .get("setups")
-        .as_array()
+        .at("setups")
+        .array()
         .iter()
-        .find(|s| s.get("id").as_str() == id)
+        .find(|s| s.at("id").str() == id)
         .unwrap_or_else(|| panic!("no setup {id}"))
         .clone()
 }
@@ -94,14 +94,14 @@ pub fn key_of_action(a: Action) -> Key {
 
 /// The key of a JSON action (`wall` missing or `null` for a winning move).
 pub fn key_of_json(j: &Json) -> Key {
-    let wall = match j.try_get("wall") {
+    let wall = match j.get("wall") {
         None | Some(Json::Null) => None,
-        Some(w) => Some(w.as_str().to_owned()),
+        Some(w) => Some(w.str().to_owned()),
     };
     (
-        j.get("card").as_i64(),
-        j.get("from").as_str().to_owned(),
-        j.get("to").as_str().to_owned(),
+        j.at("card").int(),
+        j.at("from").str().to_owned(),
+        j.at("to").str().to_owned(),
         wall,
     )
 }

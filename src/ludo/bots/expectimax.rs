@@ -30,14 +30,14 @@ pub(super) fn rolls_to_finish(game: &Game, seat: Seat) -> f64 {
     let exact = r.overshoot != crate::ludo::rules::Overshoot::Stay;
     let mut total = 0.0;
     let mut counted = 0u8;
-    for t in 0..r.tokens as usize {
-        if counted & (1 << t) != 0 {
+    for t in r.all_tokens() {
+        if counted & t.bit() != 0 {
             continue;
         }
         let s = game.board().step(seat, t);
         // A stack moves as one piece: its tokens need the rolls only once.
         let piece = if in_yard(s) {
-            1 << t
+            t.bit()
         } else {
             game.board().piece_mask(r, seat, t)
         };
@@ -57,7 +57,8 @@ pub(super) fn rolls_to_finish(game: &Game, seat: Seat) -> f64 {
     }
     // Tokens far apart waste rolls at the end (exact finishes) and never stack: keeping
     // them together is worth a little.
-    let out: Vec<f64> = (0..r.tokens as usize)
+    let out: Vec<f64> = r
+        .all_tokens()
         .map(|t| game.board().step(seat, t))
         .filter(|&s| !in_yard(s) && s < r.home_step)
         .map(f64::from)

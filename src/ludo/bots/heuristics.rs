@@ -3,13 +3,10 @@
 use super::*;
 
 pub(super) fn nth(moves: &MoveList, i: usize) -> Move {
-    moves.iter().nth(i).unwrap_or_else(|| {
-        moves.iter().next().unwrap_or(Move {
-            seat: 0,
-            token: 0,
-            roll: 0,
-        })
-    })
+    moves
+        .iter()
+        .nth(i)
+        .unwrap_or_else(|| moves.iter().next().unwrap_or_default())
 }
 
 /// The CS162 priority rule (D9) over the tokens in `allowed` (a bit mask of tokens that
@@ -22,46 +19,49 @@ pub fn priority_token<G: Geometry + ?Sized>(
     seat: Seat,
     roll: u8,
     allowed: u8,
-) -> Option<usize> {
+) -> Option<Token> {
     let rules = geometry.rules();
-    let n = rules.tokens as usize;
-    let steps = &board.seat_steps(seat)[..n];
-    let ok = |t: usize| allowed & (1 << t) != 0;
+    let tokens = rules.all_tokens();
+    let steps = board.seat_steps(seat);
+    let ok = |t: Token| allowed & t.bit() != 0;
     if roll == rules.enter_roll
-        && let Some(t) = (0..n).find(|&t| ok(t) && in_yard(steps[t]))
+        && let Some(t) = tokens.clone().find(|&t| ok(t) && in_yard(steps[t]))
     {
         return Some(t);
     }
     let mut landing = [None; MAX_TOKENS];
-    for t in (0..n).filter(|&t| ok(t)) {
+    for t in tokens.clone().filter(|&t| ok(t)) {
         landing[t] = board.landing(geometry, seat, t, roll);
     }
-    if let Some(t) = (0..n).find(|&t| {
+    if let Some(t) = tokens.clone().find(|&t| {
         rules.in_home_column(steps[t])
             && steps[t] < rules.home_step
             && landing[t].is_some_and(|to| to >= rules.home_step)
     }) {
         return Some(t);
     }
-    if let Some(t) = (0..n)
+    if let Some(t) = tokens
+        .clone()
         .find(|&t| landing[t].is_some_and(|to| board.captures_on(geometry, seat, steps[t], to)))
     {
         return Some(t);
     }
-    (0..n)
+    tokens
         .filter(|&t| landing[t].is_some())
         .min_by_key(|&t| steps[t])
 }
 
 pub(super) fn cs162_move(game: &Game, moves: &MoveList) -> Move {
     let first = nth(moves, 0);
-    let allowed = moves.iter().fold(0u8, |m, mv| m | (1 << mv.token));
-    let seat = first.seat as Seat;
-    match priority_token(&game.geometry(), game.board(), seat, first.roll, allowed) {
-        Some(t) => moves
-            .iter()
-            .find(|m| m.token as usize == t)
-            .unwrap_or(first),
+    let allowed = moves.iter().fold(0u8, |m, mv| m | mv.token.bit());
+    match priority_token(
+        &game.geometry(),
+        game.board(),
+        first.seat,
+        first.roll,
+        allowed,
+    ) {
+        Some(t) => moves.iter().find(|m| m.token == t).unwrap_or(first),
         None => first,
     }
 }
@@ -75,7 +75,7 @@ pub(super) fn threats(game: &Game, seat: Seat, square: u8) -> u32 {
     let len = r.track_len as i16;
     let mut count = 0;
     for other in game.seats().filter(|&s| s != seat) {
-        for t in 0..r.tokens as usize {
+        for t in r.all_tokens() {
             let s = game.board().step(other, t);
             if let Some(sq) = r.track_square(other, s) {
                 let behind = (square as i16 - sq as i16).rem_euclid(len);
@@ -100,12 +100,9 @@ pub(super) fn threats(game: &Game, seat: Seat, square: u8) -> u32 {
 
 pub(super) fn outcome_of(game: &Game, mv: Move) -> (Game, MoveOutcome) {
     let mut after = *game;
-    let outcome = after.board.apply(
-        &game.geometry(),
-        mv.seat as Seat,
-        mv.token as usize,
-        mv.roll,
-    );
+    let outcome = after
+        .board
+        .apply(&game.geometry(), mv.seat, mv.token, mv.roll);
     (after, outcome)
 }
 
@@ -119,7 +116,7 @@ pub(super) fn aggressive_score(game: &Game, mv: Move) -> i64 {
     if o.to == o.from {
         return i64::MIN / 2; // a move that changes nothing (GT overshoot)
     }
-    let seat = mv.seat as Seat;
+    let seat = mv.seat;
     let progress = (o.to.max(0) - o.from.max(-1)) as i64;
     let mut score = 1000 * captures(&o) as i64 + progress;
     if o.reached_home {
@@ -144,7 +141,7 @@ pub(super) fn opponents_ahead(game: &Game, seat: Seat, square: u8) -> u32 {
     let len = r.track_len as i16;
     let mut count = 0;
     for other in game.seats().filter(|&s| s != seat) {
-        for t in 0..r.tokens as usize {
+        for t in r.all_tokens() {
             if let Some(sq) = r.track_square(other, game.board().step(other, t)) {
                 let ahead = (sq as i16 - square as i16).rem_euclid(len);
                 if (1..=6).contains(&ahead) {
@@ -158,7 +155,7 @@ pub(super) fn opponents_ahead(game: &Game, seat: Seat, square: u8) -> u32 {
 
 pub(super) fn safe_score(game: &Game, mv: Move) -> i64 {
     let r = game.rules();
-    let seat = mv.seat as Seat;
+    let seat = mv.seat;
     let (after, o) = outcome_of(game, mv);
     if o.to == o.from {
         return i64::MIN / 2;

@@ -21,11 +21,12 @@ pub(super) struct Node {
     expanded: bool,
 }
 
-/// A child: its node, its probability (dice nodes) and the token that moves (decisions).
+/// A child: its node, its probability (dice nodes) and the token that moves (decisions;
+/// the first token at dice nodes, where it means nothing).
 pub(super) struct Child {
     node: u32,
     prob: f64,
-    token: u8,
+    token: Token,
 }
 
 pub(super) struct Tree<'w> {
@@ -81,7 +82,7 @@ impl Tree<'_> {
     /// position is scored).
     fn expand(&mut self, at: u32) {
         let game = self.nodes[at as usize].game;
-        let mut kids: [(u32, f64, u8); 6] = [(0, 0.0, 0); 6];
+        let mut kids: [(u32, f64, Token); 6] = [(0, 0.0, Token::FIRST); 6];
         let mut count = 0;
         match game.phase() {
             Phase::Over => {}
@@ -113,7 +114,7 @@ impl Tree<'_> {
                         k.1 += 1.0 / 6.0;
                         continue;
                     }
-                    kids[count] = (self.add(child), 1.0 / 6.0, value);
+                    kids[count] = (self.add(child), 1.0 / 6.0, Token::FIRST);
                     count += 1;
                 }
             }

@@ -9,18 +9,21 @@
 //! - `mcts(playouts)`: Monte Carlo tree search with explicit dice nodes, a budget of tree
 //!   iterations ("playouts"), and a race estimate fitted to exact CS162 values at the leaves.
 
+use std::fmt;
+use std::str::FromStr;
+
 use super::board::{Board, MoveOutcome, in_yard};
 use super::error::LudoError;
 use super::game::{Game, Move, MoveList, Phase};
 use super::rng::Rng;
-use super::rules::{MAX_SEATS, MAX_TOKENS, Seat};
+use super::rules::{MAX_SEATS, MAX_TOKENS, Seat, Token};
 use super::tables::Geometry;
 use crate::stop::Stop;
 
 mod expectimax;
 mod heuristics;
 mod mcts;
-mod race;
+pub mod race;
 
 pub use expectimax::evaluate;
 pub use heuristics::priority_token;
@@ -51,10 +54,12 @@ pub enum Bot {
     },
 }
 
-impl Bot {
-    /// A bot by name: `random`, `cs162`, `aggressive`, `safe`, `expectimax` (depth 2),
-    /// `expectimax:3`, `mcts` (1000 playouts), `mcts:5000`.
-    pub fn from_name(name: &str) -> Result<Bot, LudoError> {
+/// A bot by name: `random`, `cs162`, `aggressive`, `safe`, `expectimax` (depth 2),
+/// `expectimax:3`, `mcts` (1000 playouts), `mcts:5000` (any case).
+impl FromStr for Bot {
+    type Err = LudoError;
+
+    fn from_str(name: &str) -> Result<Bot, LudoError> {
         let (base, arg) = match name.split_once(':') {
             Some((b, a)) => (b, Some(a)),
             None => (name, None),
@@ -94,19 +99,23 @@ impl Bot {
         }
         Ok(bot)
     }
+}
 
-    /// The bot's name, as [`Bot::from_name`] reads it.
-    pub fn name(&self) -> String {
+/// The bot's name, as it is parsed: `random`, `expectimax:2`, `mcts:1000`, ...
+impl fmt::Display for Bot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Bot::Random => "random".into(),
-            Bot::Cs162 => "cs162".into(),
-            Bot::Aggressive => "aggressive".into(),
-            Bot::Safe => "safe".into(),
-            Bot::Expectimax { depth } => format!("expectimax:{depth}"),
-            Bot::Mcts { playouts } => format!("mcts:{playouts}"),
+            Bot::Random => f.write_str("random"),
+            Bot::Cs162 => f.write_str("cs162"),
+            Bot::Aggressive => f.write_str("aggressive"),
+            Bot::Safe => f.write_str("safe"),
+            Bot::Expectimax { depth } => write!(f, "expectimax:{depth}"),
+            Bot::Mcts { playouts } => write!(f, "mcts:{playouts}"),
         }
     }
+}
 
+impl Bot {
     /// Does the bot search (and so may take long, and honour a stop)?
     pub fn searches(&self) -> bool {
         matches!(self, Bot::Expectimax { .. } | Bot::Mcts { .. })
@@ -141,9 +150,6 @@ impl Bot {
         })
     }
 }
-
-#[cfg(test)]
-mod fit;
 
 #[cfg(test)]
 mod tests;

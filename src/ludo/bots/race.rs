@@ -1,14 +1,15 @@
 //! The race estimate at the MCTS bot's leaves: fitted weights, hit chances, the rolls
-//! each seat needs and the chance of winning the race.
+//! each seat needs and the chance of winning the race. The weights, their type and
+//! [`leaf_values`] are public for the tool that fits them (`examples/fit_weights.rs`).
 
 use super::*;
 
 /// The weights of the MCTS bot's race estimate ([`race_rolls`], [`race_chance`]). Fitted
 /// (least squares on the win chances of positions and on the differences between the moves
 /// of decisions) to the exact win chances of two-player CS162 games, which value iteration
-/// over every position gives (`src/ludo/bots/fit.rs`).
+/// over every position gives (`examples/fit_weights.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Weights {
+pub struct Weights {
     /// Rolls a yard token waits for the entering roll, on top of its distance.
     pub yard_wait: f64,
     /// Extra rolls when every token is in the yard (nothing to do with the other rolls).
@@ -37,12 +38,12 @@ pub(crate) struct Weights {
 }
 
 /// Number of knots of [`Weights::distance`].
-pub(crate) const KNOTS: usize = 9;
+pub const KNOTS: usize = 9;
 /// Distances to home of the knots of [`Weights::distance`].
-pub(crate) const DISTANCE_KNOTS: [i16; KNOTS] = [1, 6, 7, 12, 24, 36, 48, 57, 58];
+pub const DISTANCE_KNOTS: [i16; KNOTS] = [1, 6, 7, 12, 24, 36, 48, 57, 58];
 
-/// The fitted weights.
-pub(crate) const WEIGHTS: Weights = Weights {
+/// The fitted weights (the MCTS bot's).
+pub const WEIGHTS: Weights = Weights {
     yard_wait: 4.6406,
     all_in_yard: -4.9688,
     stack_share: 0.5250,
@@ -123,17 +124,18 @@ pub(super) fn hit_chance(game: &Game, seat: Seat, square: u8, w: &Weights) -> f6
 pub(super) fn race_rolls(game: &Game, seat: Seat, w: &Weights) -> f64 {
     let r = game.rules();
     let n = r.tokens as usize;
-    let steps = &game.board().seat_steps(seat)[..n];
+    let steps = game.board().seat_steps(seat);
     let yard_cost = w.yard_wait + w.distance_cost(r.home_step as i16 + 1);
     let mut total = 0.0;
     let mut counted = 0u8;
     let mut yard = 0;
-    for (t, &s) in steps.iter().enumerate() {
-        if counted & (1 << t) != 0 {
+    for t in r.all_tokens() {
+        let s = steps[t];
+        if counted & t.bit() != 0 {
             continue;
         }
         if in_yard(s) {
-            counted |= 1 << t;
+            counted |= t.bit();
             yard += 1;
             total += yard_cost;
             continue;
@@ -207,7 +209,7 @@ pub(super) fn win_chance(game: &Game, seat: Seat, w: &Weights) -> f64 {
 
 /// The reward of a position for every seat, in [0, 1]: 1 for the winner down to 0 for the
 /// last by rank; an unranked seat gets its race chance share of the best rank left.
-pub(super) fn leaf_values(game: &Game, w: &Weights) -> [f64; MAX_SEATS] {
+pub fn leaf_values(game: &Game, w: &Weights) -> [f64; MAX_SEATS] {
     let mut out = [0.0; MAX_SEATS];
     let n = game.seats().count().max(2) as f64 - 1.0;
     let mut ranked = 0;
@@ -224,7 +226,8 @@ pub(super) fn leaf_values(game: &Game, w: &Weights) -> [f64; MAX_SEATS] {
         rolls[s] = race_rolls(game, s, w);
     }
     for s in game.seats().filter(|&s| !game.is_finished(s)) {
-        let other = (0..MAX_SEATS)
+        let other = Seat::ALL
+            .into_iter()
             .filter(|&o| o != s)
             .map(|o| rolls[o])
             .fold(f64::INFINITY, f64::min);

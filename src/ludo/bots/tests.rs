@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::ludo::rules::Rules;
+use crate::ludo::seat::{seat_list, seat_no, token_no};
 
 /// Every kind of bot, searches with small budgets.
 const ALL_BOTS: [Bot; 6] = [
@@ -14,7 +15,7 @@ const ALL_BOTS: [Bot; 6] = [
 ];
 
 fn play_out(rules: Rules, bots: [Bot; 4], seed: u64) -> Game {
-    play_out_seats(rules, &[0, 1, 2, 3], bots, seed)
+    play_out_seats(rules, &seat_list(&[0, 1, 2, 3]), bots, seed)
 }
 
 fn play_out_seats(rules: Rules, seats: &[Seat], bots: [Bot; 4], seed: u64) -> Game {
@@ -34,7 +35,7 @@ fn play_out_seats(rules: Rules, seats: &[Seat], bots: [Bot; 4], seed: u64) -> Ga
                 assert!(
                     g.legal_moves().contains(&mv),
                     "{} chose an illegal move",
-                    bot.name()
+                    bot
                 );
                 g.play(mv).unwrap();
             }
@@ -63,7 +64,7 @@ fn every_bot_finishes_in_every_player_count() {
             let seats = rules.default_seats(n).unwrap();
             for (i, &bot) in ALL_BOTS.iter().enumerate() {
                 let g = play_out_seats(rules, &seats, [bot; 4], (n * 10 + i) as u64);
-                assert!(g.is_over(), "{} {n} players {}", rules.name(), bot.name());
+                assert!(g.is_over(), "{} {n} players {}", rules.name(), bot);
             }
         }
     }
@@ -88,7 +89,7 @@ fn head_to_head(rules: Rules, a: Bot, b: Bot, games: u64) -> u64 {
     for i in 0..games {
         let first = i % 2 == 0;
         let bots = if first { [a, b] } else { [b, a] };
-        let mut g = Game::new(rules, &[0, 2], 1000 + i).unwrap();
+        let mut g = Game::new(rules, &seat_list(&[0, 2]), 1000 + i).unwrap();
         let mut rng = Rng::new(i);
         while !g.is_over() {
             match g.phase() {
@@ -96,13 +97,13 @@ fn head_to_head(rules: Rules, a: Bot, b: Bot, games: u64) -> u64 {
                     g.roll_die().unwrap();
                 }
                 _ => {
-                    let bot = bots[usize::from(g.current_player() == 2)];
+                    let bot = bots[usize::from(g.current_player() == seat_no(2))];
                     let mv = bot.choose(&g, &mut rng).unwrap();
                     g.play(mv).unwrap();
                 }
             }
         }
-        wins += u64::from(g.winner() == Some(if first { 0 } else { 2 }));
+        wins += u64::from(g.winner() == Some(seat_no(if first { 0 } else { 2 })));
     }
     wins
 }
@@ -119,29 +120,32 @@ fn mcts_beats_random() {
 fn mcts_captures_a_stack_near_its_home() {
     // C's two tokens stand stacked at their step 16 (A's step 44); A's p at 40 hits them
     // with the 4, q could run on instead.
-    let mut g = Game::new(Rules::CS162, &[0, 2], 1).unwrap();
-    g.set_step(0, 0, 40);
-    g.set_step(0, 1, 10);
-    g.set_step(2, 0, 16);
-    g.set_step(2, 1, 16);
+    let mut g = Game::new(Rules::CS162, &seat_list(&[0, 2]), 1).unwrap();
+    g.set_step(seat_no(0), token_no(0), 40);
+    g.set_step(seat_no(0), token_no(1), 10);
+    g.set_step(seat_no(2), token_no(0), 16);
+    g.set_step(seat_no(2), token_no(1), 16);
     g.roll(4).unwrap();
     assert_eq!(g.legal_moves().len(), 2);
     let mv = Bot::Mcts { playouts: 50 }
         .choose(&g, &mut Rng::new(0))
         .unwrap();
-    assert_eq!(mv.token, 0);
+    assert_eq!(mv.token, token_no(0));
     let mut after = g;
     after.play(mv).unwrap();
-    assert!(in_yard(after.board().step(2, 0)) && in_yard(after.board().step(2, 1)));
+    assert!(
+        in_yard(after.board().step(seat_no(2), token_no(0)))
+            && in_yard(after.board().step(seat_no(2), token_no(1)))
+    );
 }
 
 #[test]
 fn mcts_is_deterministic_and_ignores_the_random_state() {
-    let mut g = Game::new(Rules::CS162, &[0, 2], 3).unwrap();
-    g.set_step(0, 0, 12);
-    g.set_step(0, 1, 30);
-    g.set_step(2, 0, 40);
-    g.set_step(2, 1, 0);
+    let mut g = Game::new(Rules::CS162, &seat_list(&[0, 2]), 3).unwrap();
+    g.set_step(seat_no(0), token_no(0), 12);
+    g.set_step(seat_no(0), token_no(1), 30);
+    g.set_step(seat_no(2), token_no(0), 40);
+    g.set_step(seat_no(2), token_no(1), 0);
     g.roll(4).unwrap();
     let bot = Bot::Mcts { playouts: 100 };
     let first = bot.choose(&g, &mut Rng::new(1));
@@ -153,23 +157,23 @@ fn mcts_is_deterministic_and_ignores_the_random_state() {
 #[test]
 fn win_chance_is_a_sane_race_estimate() {
     let w = &WEIGHTS;
-    let start = Game::new(Rules::CS162, &[0, 2], 1).unwrap();
-    let a = win_chance(&start, 0, w);
+    let start = Game::new(Rules::CS162, &seat_list(&[0, 2]), 1).unwrap();
+    let a = win_chance(&start, seat_no(0), w);
     assert!((0.45..0.6).contains(&a), "{a}");
-    assert!((a + win_chance(&start, 2, w) - 1.0).abs() < 1e-9);
+    assert!((a + win_chance(&start, seat_no(2), w) - 1.0).abs() < 1e-9);
     // A far ahead.
     let mut g = start;
-    g.set_step(0, 0, 50);
-    g.set_step(0, 1, 52);
-    g.set_step(2, 0, 3);
-    assert!(win_chance(&g, 0, w) > 0.9);
+    g.set_step(seat_no(0), token_no(0), 50);
+    g.set_step(seat_no(0), token_no(1), 52);
+    g.set_step(seat_no(2), token_no(0), 3);
+    assert!(win_chance(&g, seat_no(0), w) > 0.9);
     // The distance costs grow with the distance.
     for d in 2..70 {
         assert!(w.distance_cost(d) >= w.distance_cost(d - 1) - 0.05, "{d}");
     }
     // Every seat gets a reward in [0, 1], for any number of players.
     for rules in [Rules::CS162, Rules::STANDARD, Rules::GT] {
-        let g = Game::new(rules, &[0, 1, 2, 3], 5).unwrap();
+        let g = Game::new(rules, &seat_list(&[0, 1, 2, 3]), 5).unwrap();
         let v = leaf_values(&g, w);
         assert!(v.iter().all(|x| (0.0..=1.0).contains(x)), "{v:?}");
     }
@@ -185,15 +189,26 @@ fn names_round_trip() {
         "expectimax:3",
         "mcts:500",
     ] {
-        assert_eq!(Bot::from_name(name).unwrap().name(), name);
+        assert_eq!(name.parse::<Bot>().unwrap().to_string(), name);
     }
     assert_eq!(
-        Bot::from_name("expectimax").unwrap(),
+        "expectimax".parse::<Bot>().unwrap(),
         Bot::Expectimax { depth: 2 }
     );
-    assert!(Bot::from_name("expectimax:9").is_err());
-    assert!(Bot::from_name("random:3").is_err());
-    assert!(Bot::from_name("alphazero").is_err());
+    assert!("expectimax:9".parse::<Bot>().is_err());
+    assert!("random:3".parse::<Bot>().is_err());
+    assert!("alphazero".parse::<Bot>().is_err());
+    assert_eq!("MCTS:7".parse::<Bot>(), Ok(Bot::Mcts { playouts: 7 }));
+}
+
+#[test]
+fn every_bot_parses_back_from_its_display() {
+    let mut bots = vec![Bot::Random, Bot::Cs162, Bot::Aggressive, Bot::Safe];
+    bots.extend((1..=5).map(|depth| Bot::Expectimax { depth }));
+    bots.extend([1, 2, 1000, MAX_PLAYOUTS].map(|playouts| Bot::Mcts { playouts }));
+    for bot in bots {
+        assert_eq!(bot.to_string().parse::<Bot>(), Ok(bot), "{bot}");
+    }
 }
 
 #[test]
@@ -202,7 +217,7 @@ fn cs162_bot_matches_the_cs162_adapter() {
     use crate::ludo::cs162::Cs162Game;
     let mut rng = Rng::new(5);
     for _ in 0..2000 {
-        let mut g = Game::new(Rules::CS162, &[0, 1, 2, 3], rng.next_u64()).unwrap();
+        let mut g = Game::new(Rules::CS162, &seat_list(&[0, 1, 2, 3]), rng.next_u64()).unwrap();
         for _ in 0..rng.below(300) {
             if g.is_over() {
                 break;
@@ -222,16 +237,16 @@ fn cs162_bot_matches_the_cs162_adapter() {
         }
         if let Phase::Move(roll) = g.phase() {
             let seat = g.current_player();
-            let mut c = Cs162Game::new(&[0, 1, 2, 3]).unwrap();
-            for s in 0..4 {
-                for t in 0..2 {
+            let mut c = Cs162Game::new(&seat_list(&[0, 1, 2, 3])).unwrap();
+            for s in Seat::ALL {
+                for t in Token::first(2) {
                     c.set_step(s, t, g.board().step(s, t));
                 }
             }
             let want = c.choose_token(seat, roll).unwrap();
             let got = Bot::Cs162.choose(&g, &mut rng).unwrap();
-            let same_piece = g.board().piece_mask(g.rules(), seat, want) & (1 << got.token) != 0;
-            assert!(same_piece, "adapter {want} vs bot {}", got.token);
+            let same_piece = g.board().piece_mask(g.rules(), seat, want) & got.token.bit() != 0;
+            assert!(same_piece, "adapter {want:?} vs bot {:?}", got.token);
         }
     }
 }

@@ -5,7 +5,7 @@
 use super::board::{Board, MoveOutcome, Step, in_yard};
 use super::error::LudoError;
 use super::rng::Rng;
-use super::rules::{EndCondition, MAX_SEATS, MAX_TOKENS, OwnTokens, Rules, Seat, SixBonus};
+use super::rules::{EndCondition, MAX_SEATS, MAX_TOKENS, OwnTokens, Rules, Seat, SixBonus, Token};
 use super::tables::{Fast, Geometry, Tables};
 
 mod moves;
@@ -14,7 +14,7 @@ mod turn;
 
 pub use moves::{Event, Move, MoveList, Phase, RollResult};
 pub use record::GameRecord;
-pub(crate) use turn::{Geo, NONE, Turn, nth_token, random_index, random_token};
+pub(crate) use turn::{Geo, Turn, TurnBuilder, nth_token, random_index, random_token};
 
 /// A game in progress, over any [`Rules`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,15 +42,12 @@ impl Game {
         }
         let mut mask = 0u8;
         for &seat in seats {
-            if seat >= MAX_SEATS {
-                return Err(LudoError::InvalidPosition(seat.to_string()));
-            }
-            if mask & (1 << seat) != 0 {
+            if mask & seat.bit() != 0 {
                 return Err(LudoError::DuplicatePosition(
-                    rules.seat_labels[seat].to_string(),
+                    rules.seat_label(seat).to_string(),
                 ));
             }
-            mask |= 1 << seat;
+            mask |= seat.bit();
         }
         Ok(Game {
             rules,
@@ -83,12 +80,12 @@ impl Game {
 
     /// The seats that play, in turn order.
     pub fn seats(&self) -> impl Iterator<Item = Seat> + '_ {
-        (0..MAX_SEATS).filter(|&s| self.board.has_seat(s))
+        Seat::ALL.into_iter().filter(|&s| self.board.has_seat(s))
     }
 
     /// Whose turn it is (the last mover once the game is over).
     pub fn current_player(&self) -> Seat {
-        self.turn.current as Seat
+        self.turn.current
     }
 
     /// What the game waits for.
@@ -103,19 +100,19 @@ impl Game {
 
     /// The first player to bring all tokens home, if any.
     pub fn winner(&self) -> Option<Seat> {
-        (self.turn.ranked > 0).then(|| self.turn.ranking[0] as Seat)
+        (self.turn.ranked > 0).then(|| Seat::wrapping(self.turn.ranking[0] as usize))
     }
 
     /// The finishing order so far (complete once a full-ranking game is over).
     pub fn ranking(&self) -> impl Iterator<Item = Seat> + '_ {
         self.turn.ranking[..self.turn.ranked as usize]
             .iter()
-            .map(|&s| s as Seat)
+            .map(|&s| Seat::wrapping(s as usize))
     }
 
     /// Has `seat` brought every token home?
     pub fn is_finished(&self, seat: Seat) -> bool {
-        seat < MAX_SEATS && self.turn.done & (1 << seat) != 0
+        self.turn.done & seat.bit() != 0
     }
 
     /// The die's state.
@@ -131,8 +128,9 @@ impl Game {
     /// The player whose turn passed without a move just before this roll phase, if any,
     /// and whether by forfeit (six limit).
     pub fn passed(&self) -> Option<(Seat, bool)> {
-        (self.turn.passed != NONE)
-            .then_some((self.turn.passed as Seat, self.turn.passed_by_forfeit))
+        self.turn
+            .passed_seat()
+            .map(|seat| (seat, self.turn.passed_by_forfeit))
     }
 
     /// The legal moves of `seat` with `roll`, one per piece (a stack is one piece).
@@ -158,7 +156,9 @@ impl Game {
         for (t, &step) in steps[..n].iter().enumerate() {
             yard |= (in_yard(step) as u8) << t;
             let ok = if r.own_tokens == OwnTokens::Block {
-                self.board.target(g, seat, t, roll).is_some()
+                self.board
+                    .target(g, seat, Token::wrapping(t), roll)
+                    .is_some()
             } else {
                 g.route_target(step, roll).is_some()
             };
@@ -187,7 +187,7 @@ impl Game {
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
         match self.turn.phase {
-            Phase::Move(roll) => MoveList::of_mask(self.turn.current as Seat, roll, self.pending),
+            Phase::Move(roll) => MoveList::of_mask(self.turn.current, roll, self.pending),
             _ => MoveList::default(),
         }
     }
@@ -212,18 +212,17 @@ impl Game {
     pub(crate) fn is_pending(&self, mv: &Move) -> bool {
         matches!(self.turn.phase, Phase::Move(roll) if roll == mv.roll)
             && mv.seat == self.turn.current
-            && mv.token < 8
-            && self.pending & (1 << mv.token) != 0
+            && self.pending & mv.token.bit() != 0
     }
 
     /// Bit mask of the tokens the current player may move now (every token of a stack).
     pub fn tokens_to_move(&self) -> u8 {
-        let seat = self.turn.current as Seat;
+        let seat = self.turn.current;
         self.legal_moves().iter().fold(0, |mask, mv| {
-            mask | if in_yard(self.board.step(seat, mv.token as usize)) {
-                1 << mv.token
+            mask | if in_yard(self.board.step(seat, mv.token)) {
+                mv.token.bit()
             } else {
-                self.board.piece_mask(&self.rules, seat, mv.token as usize)
+                self.board.piece_mask(&self.rules, seat, mv.token)
             }
         })
     }
@@ -244,7 +243,7 @@ impl Game {
             Phase::Over => Err(LudoError::GameOver),
             Phase::Move(roll) => Err(LudoError::IllegalMove(format!(
                 "player {} rolled a {roll} and must move before rolling again",
-                self.rules.seat_labels[self.turn.current as usize]
+                self.rules.seat_label(self.turn.current)
             ))),
         }
     }
@@ -291,12 +290,12 @@ impl Game {
         if !self.turn.begin_roll(g.rules(), playing, value) {
             return RollResult::Forfeit;
         }
-        self.pending = self.movable_in(g, self.turn.current as Seat, value);
+        self.pending = self.movable_in(g, self.turn.current, value);
         if self.pending == 0 {
             self.turn.cannot_move(g.rules(), playing, value);
             RollResult::CannotMove
         } else {
-            self.turn.phase = Phase::Move(value);
+            self.turn.await_move(value);
             RollResult::ToMove
         }
     }
@@ -320,7 +319,7 @@ impl Game {
             Phase::Roll => {
                 return Err(LudoError::IllegalMove(format!(
                     "player {} must roll the die before moving",
-                    self.rules.seat_labels[self.turn.current as usize]
+                    self.rules.seat_label(self.turn.current)
                 )));
             }
         };
@@ -356,14 +355,14 @@ impl Game {
     /// [`Game::apply_move`] over the geometry `g`.
     #[inline(always)]
     pub(crate) fn apply_move_in<G: Geometry>(&mut self, g: &G, mv: Move, roll: u8) -> Event {
-        let seat = mv.seat as Seat;
+        let seat = mv.seat;
         let r = g.rules();
-        let outcome = self.board.apply(g, seat, mv.token as usize, roll);
+        let outcome = self.board.apply(g, seat, mv.token, roll);
         // Only a move that brings a token home can finish the seat.
         let finished = outcome.reached_home && self.board.is_finished(r, seat);
         self.pending = 0;
         // Only the current player's moves are ever pending.
-        debug_assert_eq!(seat, self.turn.current as Seat);
+        debug_assert_eq!(seat, self.turn.current);
         let extra_roll = self.turn.after_move(
             r,
             self.board.seat_mask(),
@@ -382,13 +381,11 @@ impl Game {
 
     /// A move naming any token of a stack names the stack's lowest token.
     fn normalise(&self, mut mv: Move) -> Move {
-        let n = self.rules.tokens as usize;
-        if (mv.seat as usize) < MAX_SEATS && (mv.token as usize) < n {
-            let seat = mv.seat as Seat;
-            if !in_yard(self.board.step(seat, mv.token as usize)) {
-                let mask = self.board.piece_mask(&self.rules, seat, mv.token as usize);
-                mv.token = mask.trailing_zeros() as u8;
-            }
+        if mv.token.index() < self.rules.tokens as usize
+            && !in_yard(self.board.step(mv.seat, mv.token))
+        {
+            let mask = self.board.piece_mask(&self.rules, mv.seat, mv.token);
+            mv.token = Token::lowest_in(mask);
         }
         mv
     }
@@ -397,12 +394,10 @@ impl Game {
     /// names the seat (GT's `A`/`a`).
     pub fn move_name(&self, mv: &Move) -> String {
         let r = &self.rules;
-        let seat = (mv.seat as usize).min(MAX_SEATS - 1);
-        let token = (mv.token as usize).min(MAX_TOKENS - 1);
-        let label = r.token_label(seat, token);
+        let label = r.token_label(mv.seat, mv.token);
         match r.token_names {
             super::rules::TokenNames::SeatCase => label.to_string(),
-            super::rules::TokenNames::Fixed(_) => format!("{}{}", r.seat_labels[seat], label),
+            super::rules::TokenNames::Fixed(_) => format!("{}{label}", r.seat_label(mv.seat)),
         }
     }
 
@@ -420,7 +415,7 @@ impl Game {
                 .seat_of(c.to_ascii_uppercase())
                 .and_then(|seat| r.token_of(seat, *c).map(|t| (seat, t))),
             ([c], _) => {
-                let seat = self.turn.current as Seat;
+                let seat = self.turn.current;
                 r.token_of(seat, *c).map(|t| (seat, t))
             }
             ([s, c], super::rules::TokenNames::Fixed(_)) => r
@@ -431,19 +426,18 @@ impl Game {
         let (seat, token) = found.ok_or_else(|| {
             LudoError::IllegalMove(format!("'{name}' names no token of this game"))
         })?;
-        Ok(Move {
-            seat: seat as u8,
-            token: token as u8,
-            roll,
-        })
+        Ok(Move { seat, token, roll })
     }
 
     /// The status line, in the GT game's words.
     pub fn status(&self) -> String {
-        let label = |s: Seat| self.rules.seat_labels[s];
-        let cur = label(self.turn.current as Seat);
+        let label = |s: Seat| self.rules.seat_label(s);
+        let cur = label(self.turn.current);
         match self.turn.phase {
-            Phase::Over => format!("Player {} has won!", label(self.winner().unwrap_or(0))),
+            Phase::Over => format!(
+                "Player {} has won!",
+                label(self.winner().unwrap_or_default())
+            ),
             Phase::Move(_) => format!("Player {cur} to move."),
             Phase::Roll => match self.passed() {
                 Some((p, false)) => {
@@ -462,7 +456,7 @@ impl Game {
     }
 
     /// Put a token at a step count directly (for tests and positions set up by hand).
-    pub fn set_step(&mut self, seat: Seat, token: usize, step: Step) {
+    pub fn set_step(&mut self, seat: Seat, token: Token, step: Step) {
         self.board.set_step(seat, token, step);
         self.refresh_pending();
     }
@@ -470,11 +464,12 @@ impl Game {
     /// Recompute what is cached from the board (finished seats, legal moves) after the
     /// position was changed directly.
     pub(crate) fn refresh_pending(&mut self) {
-        self.turn.done = (0..MAX_SEATS)
+        self.turn.done = Seat::ALL
+            .into_iter()
             .filter(|&s| self.board.has_seat(s) && self.board.is_finished(&self.rules, s))
-            .fold(0, |m, s| m | 1 << s);
+            .fold(0, |m, s| m | s.bit());
         self.pending = match self.turn.phase {
-            Phase::Move(roll) => self.movable(self.turn.current as Seat, roll),
+            Phase::Move(roll) => self.movable(self.turn.current, roll),
             _ => 0,
         };
     }

@@ -17,9 +17,9 @@ pub enum Phase {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Move {
     /// The moving seat.
-    pub seat: u8,
-    /// The token index (for a stack, its lowest token).
-    pub token: u8,
+    pub seat: Seat,
+    /// The token (for a stack, its lowest token).
+    pub token: Token,
     /// The roll it moves by.
     pub roll: u8,
 }
@@ -42,8 +42,8 @@ impl MoveList {
                 break;
             }
             *slot = Move {
-                seat: seat as u8,
-                token: rest.trailing_zeros() as u8,
+                seat,
+                token: Token::lowest_in(rest),
                 roll,
             };
             rest &= rest - 1;
@@ -96,7 +96,7 @@ pub enum Event {
     /// A die roll.
     Roll {
         /// Who rolled.
-        seat: u8,
+        seat: Seat,
         /// The value.
         value: u8,
         /// What happened.

@@ -1,9 +1,10 @@
 //! The game's tests.
 
 use super::*;
+use crate::ludo::seat::{seat_list, seat_no, token_no};
 
 fn gt() -> Game {
-    Game::new(Rules::GT, &[0, 1, 2, 3], 7).unwrap()
+    Game::new(Rules::GT, &seat_list(&[0, 1, 2, 3]), 7).unwrap()
 }
 
 fn names(g: &Game) -> Vec<String> {
@@ -16,37 +17,37 @@ fn gt_seed_examples() {
     let mut g = gt();
     assert!(!g.is_over());
     assert_eq!(g.winner(), None);
-    assert_eq!(g.current_player(), 0);
+    assert_eq!(g.current_player(), seat_no(0));
     assert_eq!(g.phase(), Phase::Roll);
     assert_eq!(g.status(), "Player A to roll the die.");
 
     g.roll(6).unwrap();
-    assert_eq!(g.current_player(), 0);
+    assert_eq!(g.current_player(), seat_no(0));
     assert_eq!(g.phase(), Phase::Move(6));
     assert_eq!(names(&g), ["A", "a"]);
     assert_eq!(g.status(), "Player A to move.");
 
     g.play(Move {
-        seat: 0,
-        token: 0,
+        seat: seat_no(0),
+        token: token_no(0),
         roll: 6,
     })
     .unwrap();
-    assert_eq!(g.board().step(0, 0), 0); // square 1
-    assert_eq!(g.current_player(), 0);
+    assert_eq!(g.board().step(seat_no(0), token_no(0)), 0); // square 1
+    assert_eq!(g.current_player(), seat_no(0));
     assert_eq!(g.phase(), Phase::Roll);
     assert_eq!(g.tokens_to_move(), 0);
 
     g.roll(5).unwrap();
     assert_eq!(names(&g), ["A"]);
     g.play(Move {
-        seat: 0,
-        token: 0,
+        seat: seat_no(0),
+        token: token_no(0),
         roll: 5,
     })
     .unwrap();
-    assert_eq!(g.board().step(0, 0), 5); // square 6
-    assert_eq!(g.current_player(), 1);
+    assert_eq!(g.board().step(seat_no(0), token_no(0)), 5); // square 6
+    assert_eq!(g.current_player(), seat_no(1));
     assert_eq!(g.phase(), Phase::Roll);
     assert_eq!(g.status(), "Player B to roll the die.");
 }
@@ -62,7 +63,7 @@ fn gt_cannot_move_passes_the_turn() {
             ..
         }
     ));
-    assert_eq!(g.current_player(), 1);
+    assert_eq!(g.current_player(), seat_no(1));
     assert_eq!(
         g.status(),
         "Player A cannot move. Player B to roll the die."
@@ -74,8 +75,8 @@ fn gt_entering_onto_own_token_bumps_and_capture_on_entry_square() {
     let mut g = gt();
     g.roll(6).unwrap();
     g.play(Move {
-        seat: 0,
-        token: 0,
+        seat: seat_no(0),
+        token: token_no(0),
         roll: 6,
     })
     .unwrap();
@@ -86,20 +87,26 @@ fn gt_entering_onto_own_token_bumps_and_capture_on_entry_square() {
         "entering is forced while a token is parked"
     );
     g.play(Move {
-        seat: 0,
-        token: 1,
+        seat: seat_no(0),
+        token: token_no(1),
         roll: 6,
     })
     .unwrap();
-    assert_eq!((g.board().step(0, 0), g.board().step(0, 1)), (0, 1));
+    assert_eq!(
+        (
+            g.board().step(seat_no(0), token_no(0)),
+            g.board().step(seat_no(0), token_no(1))
+        ),
+        (0, 1)
+    );
     // B's token on A's entry square (B's step 30 is square 40 -> 0-based 0).
     let mut g = gt();
-    g.set_step(1, 0, 30);
+    g.set_step(seat_no(1), token_no(0), 30);
     g.roll(6).unwrap();
     let e = g
         .play(Move {
-            seat: 0,
-            token: 0,
+            seat: seat_no(0),
+            token: token_no(0),
             roll: 6,
         })
         .unwrap();
@@ -107,38 +114,38 @@ fn gt_entering_onto_own_token_bumps_and_capture_on_entry_square() {
         panic!()
     };
     assert_eq!(outcome.captured, [0, 1, 0, 0]);
-    assert_eq!(g.board().step(1, 0), -1);
+    assert_eq!(g.board().step(seat_no(1), token_no(0)), -1);
 }
 
 #[test]
 fn gt_overshoot_uses_the_move_and_six_rolls_again() {
     let mut g = gt();
-    g.set_step(0, 0, 39);
-    g.set_step(0, 1, 40);
+    g.set_step(seat_no(0), token_no(0), 39);
+    g.set_step(seat_no(0), token_no(1), 40);
     g.roll(6).unwrap();
     assert_eq!(names(&g), ["A"], "a token in goal is not offered");
     g.play(Move {
-        seat: 0,
-        token: 0,
+        seat: seat_no(0),
+        token: token_no(0),
         roll: 6,
     })
     .unwrap();
-    assert_eq!(g.board().step(0, 0), 39);
+    assert_eq!(g.board().step(seat_no(0), token_no(0)), 39);
     assert_eq!(
         g.current_player(),
-        0,
+        seat_no(0),
         "a 6 rolls again even after an overshoot"
     );
     g.roll(2).unwrap();
     g.play(Move {
-        seat: 0,
-        token: 0,
+        seat: seat_no(0),
+        token: token_no(0),
         roll: 2,
     })
     .unwrap();
-    assert_eq!(g.board().step(0, 0), 41);
+    assert_eq!(g.board().step(seat_no(0), token_no(0)), 41);
     assert!(g.is_over());
-    assert_eq!(g.winner(), Some(0));
+    assert_eq!(g.winner(), Some(seat_no(0)));
     assert_eq!(g.status(), "Player A has won!");
     assert_eq!(g.roll(3), Err(LudoError::GameOver));
 }
@@ -161,7 +168,11 @@ fn gt_token_in_goal_is_not_offered_after_a_six() {
         roll_and_play(&mut g, 6, "a");
     }
     roll_and_play(&mut g, 3, "a");
-    assert_eq!(g.board().step(0, 1), 40, "a stands on goal square 49");
+    assert_eq!(
+        g.board().step(seat_no(0), token_no(1)),
+        40,
+        "a stands on goal square 49"
+    );
     for _ in 0..3 {
         g.roll(1).unwrap();
     }
@@ -186,8 +197,12 @@ fn gt_player_with_only_a_goal_token_and_no_six_cannot_move() {
             g.roll(1).unwrap();
         }
     }
-    assert_eq!(g.board().step(0, 0), 40, "A stands on goal square 49");
-    assert_eq!(g.board().step(0, 1), -2, "a is parked");
+    assert_eq!(
+        g.board().step(seat_no(0), token_no(0)),
+        40,
+        "A stands on goal square 49"
+    );
+    assert_eq!(g.board().step(seat_no(0), token_no(1)), -2, "a is parked");
     let e = g.roll(3).unwrap();
     assert!(matches!(
         e,
@@ -211,7 +226,11 @@ fn gt_player_with_only_a_goal_token_and_no_six_cannot_move() {
             ..
         }
     ));
-    assert_eq!(g.board().step(0, 0), 40, "a roll of 1 leaves it on goal 1");
+    assert_eq!(
+        g.board().step(seat_no(0), token_no(0)),
+        40,
+        "a roll of 1 leaves it on goal 1"
+    );
 }
 
 #[test]
@@ -220,8 +239,8 @@ fn out_of_phase_calls_change_nothing() {
     let before = g;
     assert!(
         g.play(Move {
-            seat: 0,
-            token: 0,
+            seat: seat_no(0),
+            token: token_no(0),
             roll: 6
         })
         .is_err()
@@ -231,16 +250,16 @@ fn out_of_phase_calls_change_nothing() {
     assert!(matches!(g.roll(6), Err(LudoError::IllegalMove(_))));
     assert!(
         g.play(Move {
-            seat: 1,
-            token: 0,
+            seat: seat_no(1),
+            token: token_no(0),
             roll: 6
         })
         .is_err()
     );
     assert!(
         g.play(Move {
-            seat: 0,
-            token: 0,
+            seat: seat_no(0),
+            token: token_no(0),
             roll: 5
         })
         .is_err()
@@ -252,25 +271,25 @@ fn out_of_phase_calls_change_nothing() {
 
 #[test]
 fn cs162_one_bonus_roll_per_six() {
-    let mut g = Game::new(Rules::CS162, &[0, 1], 1).unwrap();
+    let mut g = Game::new(Rules::CS162, &seat_list(&[0, 1]), 1).unwrap();
     g.roll(6).unwrap();
     g.play(Move {
-        seat: 0,
-        token: 0,
+        seat: seat_no(0),
+        token: token_no(0),
         roll: 6,
     })
     .unwrap();
-    assert_eq!(g.current_player(), 0);
+    assert_eq!(g.current_player(), seat_no(0));
     g.roll(6).unwrap();
     g.play(Move {
-        seat: 0,
-        token: 1,
+        seat: seat_no(0),
+        token: token_no(1),
         roll: 6,
     })
     .unwrap();
     assert_eq!(
         g.current_player(),
-        1,
+        seat_no(1),
         "a 6 on the bonus roll gives no further roll"
     );
 }
@@ -279,12 +298,12 @@ fn cs162_one_bonus_roll_per_six() {
 fn standard_six_limit_forfeits() {
     let mut r = Rules::STANDARD;
     r.six_limit = 3;
-    let mut g = Game::new(r, &[0, 2], 1).unwrap();
+    let mut g = Game::new(r, &seat_list(&[0, 2]), 1).unwrap();
     for _ in 0..2 {
         g.roll(6).unwrap();
         let mv = g.legal_moves().iter().next().unwrap();
         g.play(mv).unwrap();
-        assert_eq!(g.current_player(), 0);
+        assert_eq!(g.current_player(), seat_no(0));
     }
     let e = g.roll(6).unwrap();
     assert!(matches!(
@@ -294,30 +313,36 @@ fn standard_six_limit_forfeits() {
             ..
         }
     ));
-    assert_eq!(g.current_player(), 2);
+    assert_eq!(g.current_player(), seat_no(2));
     assert!(g.status().starts_with("Player A rolled too many 6s"));
 }
 
 #[test]
 fn stacks_are_one_move() {
-    let mut g = Game::new(Rules::CS162, &[0, 1], 1).unwrap();
-    g.set_step(0, 0, 5);
-    g.set_step(0, 1, 5);
+    let mut g = Game::new(Rules::CS162, &seat_list(&[0, 1]), 1).unwrap();
+    g.set_step(seat_no(0), token_no(0), 5);
+    g.set_step(seat_no(0), token_no(1), 5);
     g.roll(3).unwrap();
     assert_eq!(g.legal_moves().len(), 1);
     assert_eq!(g.tokens_to_move(), 0b11);
     g.play(Move {
-        seat: 0,
-        token: 1,
+        seat: seat_no(0),
+        token: token_no(1),
         roll: 3,
     })
     .unwrap();
-    assert_eq!((g.board().step(0, 0), g.board().step(0, 1)), (8, 8));
+    assert_eq!(
+        (
+            g.board().step(seat_no(0), token_no(0)),
+            g.board().step(seat_no(0), token_no(1))
+        ),
+        (8, 8)
+    );
 }
 
 #[test]
 fn full_ranking_and_record_undo() {
-    let mut rec = GameRecord::new(Game::new(Rules::CS162, &[0, 1, 2], 99).unwrap());
+    let mut rec = GameRecord::new(Game::new(Rules::CS162, &seat_list(&[0, 1, 2]), 99).unwrap());
     let mut guard = 0;
     while !rec.game().is_over() {
         guard += 1;
@@ -354,4 +379,37 @@ fn full_ranking_and_record_undo() {
         }
     }
     assert_eq!(*again.game(), end);
+}
+
+#[test]
+fn the_turn_builder_refuses_seats_that_do_not_play() {
+    let (a, b, c) = (seat_no(0), seat_no(1), seat_no(2));
+    let playing = a.bit() | c.bit();
+    let mut turn = TurnBuilder::new(playing);
+    assert_eq!(
+        turn.current(b).err(),
+        Some("the current player does not play")
+    );
+    assert_eq!(
+        turn.passed(Some(b), false).err(),
+        Some("the passed player does not play")
+    );
+    let twice = "the ranking names a player twice or one who does not play";
+    assert_eq!(turn.rank(b).err(), Some(twice));
+    turn.current(c)
+        .unwrap()
+        .phase(Phase::Move(6))
+        .counters(1, false)
+        .passed(Some(a), true)
+        .unwrap()
+        .rank(a)
+        .unwrap();
+    assert_eq!(turn.rank(a).err(), Some(twice));
+    let t = turn.build();
+    assert_eq!(
+        (t.current(), t.phase(), t.sixes(), t.extra()),
+        (c, Phase::Move(6), 1, false)
+    );
+    assert_eq!((t.passed_seat(), t.passed_by_forfeit()), (Some(a), true));
+    assert_eq!((t.ranked(), t.ranking_bytes()[0]), (1, 0));
 }

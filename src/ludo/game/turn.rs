@@ -7,18 +7,17 @@ pub(crate) const NONE: u8 = u8::MAX;
 
 /// For each mask of seats still playing and each seat, the next seat after it, going
 /// round, in the mask (the seat itself when the mask has no other).
-pub(super) const NEXT_SEAT: [[u8; MAX_SEATS]; 16] = {
-    let mut out = [[0u8; MAX_SEATS]; 16];
+pub(super) const NEXT_SEAT: [[Seat; MAX_SEATS]; 16] = {
+    let mut out = [Seat::ALL; 16];
     let mut m = 0;
     while m < 16 {
         let mut seat = 0;
         while seat < MAX_SEATS {
-            out[m][seat] = seat as u8;
             let mut k = 1;
             while k <= MAX_SEATS {
                 let s = (seat + k) % MAX_SEATS;
                 if m & (1 << s) != 0 {
-                    out[m][seat] = s as u8;
+                    out[m][seat] = Seat::wrapping(s);
                     break;
                 }
                 k += 1;
@@ -43,14 +42,14 @@ pub(super) const TOKEN_COUNT: [u8; 16] = {
 };
 
 /// For each mask of four tokens, its `k`-th token (lowest first).
-pub(super) const NTH_TOKEN: [[u8; 4]; 16] = {
-    let mut out = [[0u8; 4]; 16];
+pub(super) const NTH_TOKEN: [[Token; 4]; 16] = {
+    let mut out = [[Token::FIRST; 4]; 16];
     let mut m = 0;
     while m < 16 {
         let (mut t, mut k) = (0, 0);
         while t < 4 {
             if m & (1 << t) != 0 {
-                out[m][k] = t as u8;
+                out[m][k] = Token::wrapping(t);
                 k += 1;
             }
             t += 1;
@@ -89,23 +88,23 @@ impl std::fmt::Debug for Geo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Turn {
     /// Bit mask of the seats whose tokens are all home (follows from the board).
-    pub(crate) done: u8,
+    pub(super) done: u8,
     /// The seat whose turn it is (the last mover once the game is over).
-    pub(crate) current: u8,
+    pub(super) current: Seat,
     /// What the game waits for.
-    pub(crate) phase: Phase,
+    pub(super) phase: Phase,
     /// 6s rolled in a row in this turn.
-    pub(crate) sixes: u8,
+    pub(super) sixes: u8,
     /// The next (or pending) roll is an extra roll.
-    pub(crate) extra: bool,
+    pub(super) extra: bool,
     /// The finishing order: the first `ranked` entries are seats, the rest [`NONE`].
-    pub(crate) ranking: [u8; MAX_SEATS],
+    pub(super) ranking: [u8; MAX_SEATS],
     /// How many seats `ranking` holds.
-    pub(crate) ranked: u8,
+    pub(super) ranked: u8,
     /// Whose turn just passed without a move ([`NONE`] if none), for the status text.
-    pub(crate) passed: u8,
+    pub(super) passed: u8,
     /// That turn passed by forfeit (the six limit) rather than for want of a move.
-    pub(crate) passed_by_forfeit: bool,
+    pub(super) passed_by_forfeit: bool,
 }
 
 impl Turn {
@@ -113,7 +112,7 @@ impl Turn {
     pub(crate) fn new(playing: u8) -> Turn {
         Turn {
             done: 0,
-            current: playing.trailing_zeros() as u8,
+            current: Seat::wrapping(playing.trailing_zeros() as usize),
             phase: Phase::Roll,
             sixes: 0,
             extra: false,
@@ -122,6 +121,58 @@ impl Turn {
             passed: NONE,
             passed_by_forfeit: false,
         }
+    }
+
+    /// Whose turn it is (the last mover once the game is over).
+    #[inline(always)]
+    pub(crate) fn current(&self) -> Seat {
+        self.current
+    }
+
+    /// What the game waits for.
+    #[inline(always)]
+    pub(crate) fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// 6s rolled in a row in this turn.
+    pub(crate) fn sixes(&self) -> u8 {
+        self.sixes
+    }
+
+    /// Is the next (or pending) roll an extra roll?
+    pub(crate) fn extra(&self) -> bool {
+        self.extra
+    }
+
+    /// Did the last pass come from the six limit (rather than from want of a move)?
+    pub(crate) fn passed_by_forfeit(&self) -> bool {
+        self.passed_by_forfeit
+    }
+
+    /// The finishing order as stored: the first [`Turn::ranked`] bytes are seat indices,
+    /// the rest [`NONE`].
+    #[inline(always)]
+    pub(crate) fn ranking_bytes(&self) -> [u8; MAX_SEATS] {
+        self.ranking
+    }
+
+    /// How many seats are ranked.
+    #[inline(always)]
+    pub(crate) fn ranked(&self) -> u8 {
+        self.ranked
+    }
+
+    /// Whose turn just passed without a move, if any.
+    #[inline(always)]
+    pub(crate) fn passed_seat(&self) -> Option<Seat> {
+        (self.passed != NONE).then(|| Seat::wrapping(self.passed as usize))
+    }
+
+    /// Note (or clear) whose turn just passed without a move.
+    #[inline(always)]
+    fn set_passed(&mut self, seat: Option<Seat>) {
+        self.passed = seat.map_or(NONE, Seat::byte);
     }
 
     /// Is the game over?
@@ -146,13 +197,19 @@ impl Turn {
         !forfeit
     }
 
+    /// The roll `value` allows the current player a move: the game waits for it.
+    #[inline(always)]
+    pub(crate) fn await_move(&mut self, value: u8) {
+        self.phase = Phase::Move(value);
+    }
+
     /// The roll `value` allows the current player no move: a 6 may give another roll,
     /// otherwise the turn passes.
     #[inline(always)]
     pub(crate) fn cannot_move(&mut self, rules: &Rules, playing: u8, value: u8) {
         if six_gives_roll(rules, self.extra, value) {
             self.extra = true;
-            self.passed = self.current;
+            self.set_passed(Some(self.current));
         } else {
             self.end_turn(playing, Some(false));
         }
@@ -172,9 +229,9 @@ impl Turn {
         captured: bool,
         reached_home: bool,
     ) -> bool {
-        let seat = self.current as Seat;
+        let seat = self.current;
         if finished {
-            self.done |= 1 << (seat & (MAX_SEATS - 1));
+            self.done |= seat.bit();
             self.rank(rules, playing, seat);
             self.end_turn(playing, None);
             return false;
@@ -204,9 +261,9 @@ impl Turn {
         }
         self.phase = Phase::Roll;
         let active = playing & !self.done;
-        self.current = NEXT_SEAT[active as usize & 0xF][seat as usize & (MAX_SEATS - 1)];
+        self.current = NEXT_SEAT[active as usize & 0xF][seat];
         if let Some(forfeit) = passed {
-            self.passed = seat;
+            self.set_passed(Some(seat));
             self.passed_by_forfeit = forfeit;
         }
     }
@@ -215,7 +272,7 @@ impl Turn {
     /// game may end.
     #[inline(always)]
     fn rank(&mut self, rules: &Rules, playing: u8, seat: Seat) {
-        self.push_ranked(seat as u8);
+        self.push_ranked(seat);
         let left = playing & !self.done;
         let over = match rules.end {
             EndCondition::FirstWinner => true,
@@ -223,8 +280,8 @@ impl Turn {
         };
         if over {
             if rules.end == EndCondition::FullRanking {
-                for s in (0..MAX_SEATS).filter(|&s| left & (1 << s) != 0) {
-                    self.push_ranked(s as u8);
+                for s in Seat::in_mask(left) {
+                    self.push_ranked(s);
                 }
             }
             self.phase = Phase::Over;
@@ -235,23 +292,95 @@ impl Turn {
     /// [`MAX_SEATS`], possible only on a position set up by hand, is ignored). Written on the
     /// ranking as one word: an array store at a variable index would keep the turn in memory.
     #[inline(always)]
-    pub(crate) fn push_ranked(&mut self, seat: u8) {
+    fn push_ranked(&mut self, seat: Seat) {
         debug_assert!((self.ranked as usize) < MAX_SEATS, "a fifth ranked seat");
         if self.ranked as usize >= MAX_SEATS {
             return;
         }
         let shift = 8 * self.ranked as u32;
         let word = u32::from_le_bytes(self.ranking);
-        let word = (word & !(0xFF << shift)) | (seat as u32) << shift;
+        let word = (word & !(0xFF << shift)) | (seat.byte() as u32) << shift;
         self.ranking = word.to_le_bytes();
         self.ranked += 1;
+    }
+}
+
+/// Builds a [`Turn`] from parts given from outside play (a position's notation, the
+/// checks that judge one), refusing parts that name a seat that does not play or rank a
+/// seat twice. The setters take the parts in the notation's order, so that the first
+/// wrong part is the one reported; the counters are judged later, against the turn rules
+/// (see `notation::validate`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TurnBuilder {
+    turn: Turn,
+    playing: u8,
+}
+
+impl TurnBuilder {
+    /// The turn of a new game of the seats in `playing` (the first of them to roll).
+    pub(crate) fn new(playing: u8) -> TurnBuilder {
+        TurnBuilder {
+            turn: Turn::new(playing),
+            playing,
+        }
+    }
+
+    /// Whose turn it is.
+    pub(crate) fn current(&mut self, seat: Seat) -> Result<&mut Self, &'static str> {
+        if self.playing & seat.bit() == 0 {
+            return Err("the current player does not play");
+        }
+        self.turn.current = seat;
+        Ok(self)
+    }
+
+    /// What the game waits for.
+    pub(crate) fn phase(&mut self, phase: Phase) -> &mut Self {
+        self.turn.phase = phase;
+        self
+    }
+
+    /// The 6s rolled in a row and whether the next (or pending) roll is an extra one.
+    pub(crate) fn counters(&mut self, sixes: u8, extra: bool) -> &mut Self {
+        self.turn.sixes = sixes;
+        self.turn.extra = extra;
+        self
+    }
+
+    /// Whose turn just passed without a move (`None`: nobody), and whether by forfeit.
+    pub(crate) fn passed(
+        &mut self,
+        seat: Option<Seat>,
+        forfeit: bool,
+    ) -> Result<&mut Self, &'static str> {
+        if seat.is_some_and(|s| self.playing & s.bit() == 0) {
+            return Err("the passed player does not play");
+        }
+        self.turn.set_passed(seat);
+        self.turn.passed_by_forfeit = forfeit;
+        Ok(self)
+    }
+
+    /// The next seat of the ranking.
+    pub(crate) fn rank(&mut self, seat: Seat) -> Result<&mut Self, &'static str> {
+        let ranked = &self.turn.ranking[..self.turn.ranked as usize];
+        if self.playing & seat.bit() == 0 || ranked.contains(&(seat.index() as u8)) {
+            return Err("the ranking names a player twice or one who does not play");
+        }
+        self.turn.push_ranked(seat);
+        Ok(self)
+    }
+
+    /// The turn (its mask of finished seats is left to the game, which knows the board).
+    pub(crate) fn build(&self) -> Turn {
+        self.turn
     }
 }
 
 /// The token a random bot moves, among the tokens of `mask` (lowest first), drawing from
 /// `rng` only when there is a choice; `None` for an empty mask.
 #[inline(always)]
-pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<u8> {
+pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<Token> {
     let n = TOKEN_COUNT[mask as usize & 0xF] as u32;
     if n == 0 {
         return None;
@@ -261,7 +390,7 @@ pub(crate) fn random_token(mask: u8, rng: &mut Rng) -> Option<u8> {
 
 /// The `k`-th token of `mask` (lowest first; `k` below the mask's token count).
 #[inline(always)]
-pub(crate) fn nth_token(mask: u8, k: u32) -> u8 {
+pub(crate) fn nth_token(mask: u8, k: u32) -> Token {
     NTH_TOKEN[mask as usize & 0xF][k as usize & 3]
 }
 

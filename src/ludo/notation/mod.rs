@@ -7,11 +7,14 @@
 //! - a game's moves ([`GameRecord::moves_text`]): rolls and move names separated by
 //!   spaces, a given (not rolled) value marked `=`: `6 Ap 4 Ap =3`.
 
+use std::collections::HashSet;
+use std::fmt;
+use std::str::FromStr;
+
 use super::board::{Step, in_yard};
 use super::error::LudoError;
-use std::collections::HashSet;
 
-use super::game::{Event, Game, GameRecord, NONE, Phase, Turn};
+use super::game::{Event, Game, GameRecord, Phase, Turn, TurnBuilder};
 use super::rng::Rng;
 use super::rules::{EndCondition, OPTION_NAMES, OptionValue, OwnTokens, Rules, Seat};
 
@@ -19,29 +22,31 @@ fn bad(what: &str, text: &str) -> LudoError {
     LudoError::InvalidNotation(format!("{what} in '{text}'"))
 }
 
-impl Rules {
-    /// The rules as text: the preset's name, then the options that differ from it.
-    pub fn to_notation(&self) -> String {
+/// The rules as text: the preset's name, then the options that differ from it, e.g.
+/// `standard[six_limit=3]` ([`Rules::from_str`] reads it back).
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let base = Rules::preset(self.name()).unwrap_or(Rules::CS162).options();
         let changed: Vec<String> = self
             .options()
             .into_iter()
             .zip(base)
             .filter(|(a, b)| a != b)
-            .map(|((name, value), _)| match value {
-                OptionValue::Str(s) => format!("{name}={s}"),
-                other => format!("{name}={other}"),
-            })
+            .map(|((name, value), _)| format!("{name}={value}"))
             .collect();
-        if changed.is_empty() {
-            self.name().to_owned()
-        } else {
-            format!("{}[{}]", self.name(), changed.join(","))
+        f.write_str(self.name())?;
+        if !changed.is_empty() {
+            write!(f, "[{}]", changed.join(","))?;
         }
+        Ok(())
     }
+}
 
-    /// Read rules written by [`Rules::to_notation`] (and validate them).
-    pub fn from_notation(text: &str) -> Result<Rules, LudoError> {
+/// Read rules written by their [`Display`](fmt::Display) (and validate them).
+impl FromStr for Rules {
+    type Err = LudoError;
+
+    fn from_str(text: &str) -> Result<Rules, LudoError> {
         let (name, options) = match text.split_once('[') {
             Some((name, rest)) => (
                 name,
@@ -58,14 +63,7 @@ impl Rules {
             if !OPTION_NAMES.contains(&key) {
                 return Err(bad(&format!("unknown option '{key}'"), text));
             }
-            let value = match value {
-                "true" => OptionValue::Bool(true),
-                "false" => OptionValue::Bool(false),
-                v => match v.parse::<i64>() {
-                    Ok(i) => OptionValue::Int(i),
-                    Err(_) => OptionValue::Str(v.to_owned()),
-                },
-            };
+            let Ok(value) = value.parse::<OptionValue>();
             rules.set_option(key, &value)?;
         }
         rules.validate()?;
@@ -87,7 +85,7 @@ impl Game {
                 format!("{}{}", r.seat_labels[seat], steps.join("."))
             })
             .collect();
-        let phase = match self.turn.phase {
+        let phase = match self.turn.phase() {
             Phase::Roll => "r".to_owned(),
             Phase::Move(roll) => format!("m{roll}"),
             Phase::Over => "o".to_owned(),
@@ -95,18 +93,18 @@ impl Game {
         let passed = match self.passed() {
             None => "-".to_owned(),
             Some((seat, forfeit)) => {
-                format!("{}{}", r.seat_labels[seat], if forfeit { "!" } else { "" })
+                format!("{}{}", r.seat_label(seat), if forfeit { "!" } else { "" })
             }
         };
-        let ranking: String = self.ranking().map(|s| r.seat_labels[s]).collect();
+        let ranking: String = self.ranking().map(|s| r.seat_label(s)).collect();
         format!(
             "{} {} {}:{}:{}:{} {} {} {:016x}",
-            r.to_notation(),
+            r,
             board.join("/"),
-            r.seat_labels[self.turn.current as usize],
+            r.seat_label(self.turn.current()),
             phase,
-            self.turn.sixes,
-            u8::from(self.turn.extra),
+            self.turn.sixes(),
+            u8::from(self.turn.extra()),
             passed,
             if ranking.is_empty() {
                 "-".to_owned()
@@ -120,7 +118,7 @@ impl Game {
     /// Read a position written by [`Game::to_notation`]. It has six fields, separated by
     /// spaces:
     ///
-    /// 1. the rules ([`Rules::to_notation`]);
+    /// 1. the rules (as [`Rules`] display);
     /// 2. every playing seat's step counts, `A3.-1/C-1.-1` (the seat's label, then one
     ///    step count per token);
     /// 3. the turn, `current:phase:sixes:extra`: whose turn it is (the last mover once the
@@ -166,7 +164,7 @@ impl Game {
             ));
         };
         // Every error is an invalid notation, rules that are not valid too.
-        let rules = Rules::from_notation(rules).map_err(|e| match e {
+        let rules = rules.parse::<Rules>().map_err(|e| match e {
             LudoError::InvalidNotation(_) => e,
             other => bad(&format!("the rules field: {other}"), text),
         })?;
@@ -211,7 +209,7 @@ impl Game {
         order.sort();
         let mut game = Game::new(rules, &order, 0)?;
         for (&seat, values) in seats.iter().zip(&steps) {
-            for (t, &s) in values.iter().enumerate() {
+            for (t, &s) in rules.all_tokens().zip(values) {
                 let lowest = if rules.yard_slots {
                     -(rules.tokens as Step)
                 } else {
@@ -237,8 +235,8 @@ impl Game {
         }
         for (i, &a) in order.iter().enumerate() {
             for &c in &order[i + 1..] {
-                for ta in 0..rules.tokens as usize {
-                    for tc in 0..rules.tokens as usize {
+                for ta in rules.all_tokens() {
+                    for tc in rules.all_tokens() {
                         let x = rules.track_square(a, game.board.step(a, ta));
                         if x.is_some()
                             && x == rules.track_square(c, game.board.step(c, tc))
@@ -255,16 +253,14 @@ impl Game {
         let [current, phase, sixes, extra] = tf[..] else {
             return Err(bad("the turn field is not current:phase:sixes:extra", text));
         };
+        let mut turn = TurnBuilder::new(game.board.seat_mask());
+        let fail = |what: &str| bad(what, text);
         let mut cc = current.chars();
-        let current = match (cc.next(), cc.next()) {
-            (Some(c), None) => seat_of(c)?,
+        match (cc.next(), cc.next()) {
+            (Some(c), None) => turn.current(seat_of(c)?).map_err(fail)?,
             _ => return Err(bad("the current player is not one position", text)),
         };
-        if !order.contains(&current) {
-            return Err(bad("the current player does not play", text));
-        }
-        game.turn.current = current as u8;
-        game.turn.phase = match phase {
+        turn.phase(match phase {
             "r" => Phase::Roll,
             "o" => Phase::Over,
             p if p.len() == 2 && p.starts_with('m') => match p[1..].parse::<u8>() {
@@ -272,23 +268,21 @@ impl Game {
                 _ => return Err(bad("a pending roll outside 1-6", text)),
             },
             _ => return Err(bad("the phase is not r, m1-m6 or o", text)),
+        });
+        let Ok(sixes) = sixes.parse::<u8>() else {
+            return Err(bad(
+                "the count of 6s in a row is not a number from 0 to 255",
+                text,
+            ));
         };
-        game.turn.sixes = match sixes.parse::<u8>() {
-            Ok(n) => n,
-            _ => {
-                return Err(bad(
-                    "the count of 6s in a row is not a number from 0 to 255",
-                    text,
-                ));
-            }
-        };
-        game.turn.extra = match extra {
+        let extra = match extra {
             "0" => false,
             "1" => true,
             _ => return Err(bad("the extra-roll flag is not 0 or 1", text)),
         };
-        (game.turn.passed, game.turn.passed_by_forfeit) = match passed {
-            "-" => (NONE, false),
+        turn.counters(sixes, extra);
+        match passed {
+            "-" => turn.passed(None, false),
             p => {
                 let (label, forfeit) = match p.strip_suffix('!') {
                     Some(l) => (l, true),
@@ -296,23 +290,18 @@ impl Game {
                 };
                 let mut lc = label.chars();
                 match (lc.next(), lc.next()) {
-                    (Some(c), None) if order.contains(&seat_of(c)?) => (seat_of(c)? as u8, forfeit),
-                    _ => return Err(bad("the passed player does not play", text)),
+                    (Some(c), None) => turn.passed(Some(seat_of(c)?), forfeit),
+                    _ => Err("the passed player does not play"),
                 }
-            }
-        };
-        if ranking != "-" {
-            for c in ranking.chars() {
-                let seat = seat_of(c)?;
-                if !order.contains(&seat) || game.ranking().any(|s| s == seat) {
-                    return Err(bad(
-                        "the ranking names a player twice or one who does not play",
-                        text,
-                    ));
-                }
-                game.turn.push_ranked(seat as u8);
             }
         }
+        .map_err(fail)?;
+        if ranking != "-" {
+            for c in ranking.chars() {
+                turn.rank(seat_of(c)?).map_err(fail)?;
+            }
+        }
+        game.turn = turn.build();
         game.rng = Rng::new(
             u64::from_str_radix(rng, 16)
                 .map_err(|_| bad("the die state is not hexadecimal", text))?,

@@ -116,10 +116,12 @@ impl SavedGame {
 mod tests {
     use super::*;
     use crate::ludo::Rules;
+    use crate::ludo::seat::seat_list;
 
     #[test]
     fn saved_games_round_trip_and_bad_fields_are_named() {
-        let mut record = GameRecord::new(Game::new(Rules::GT, &[0, 1, 2, 3], 7).unwrap());
+        let mut record =
+            GameRecord::new(Game::new(Rules::GT, &seat_list(&[0, 1, 2, 3]), 7).unwrap());
         record.roll(Some(6)).unwrap();
         let mv = record.game().legal_moves().get(0).unwrap();
         record.play(mv).unwrap();
@@ -132,7 +134,9 @@ mod tests {
         assert_eq!(SavedGame::from_json(&text).unwrap(), saved);
         let big = SavedGame {
             seed: Some(u64::MAX),
-            record: GameRecord::new(Game::new(Rules::CS162, &[0, 1], u64::MAX).unwrap()),
+            record: GameRecord::new(
+                Game::new(Rules::CS162, &seat_list(&[0, 1]), u64::MAX).unwrap(),
+            ),
         };
         assert_eq!(SavedGame::from_json(&big.to_json()).unwrap(), big);
         let bad = text.replace(r#""seed": 7"#, r#""seed": 7.0"#);

@@ -2,28 +2,79 @@
 
 use super::*;
 use crate::ludo::game::Move;
+use crate::ludo::seat::{seat_list, seat_no, token_no};
 
 #[test]
 fn rules_notation_round_trips() {
     let mut r = Rules::STANDARD;
-    assert_eq!(r.to_notation(), "standard");
+    assert_eq!(r.to_string(), "standard");
     r.tokens = 2;
     r.safe_squares = true;
     r.own_tokens = OwnTokens::Block;
-    let text = r.to_notation();
+    let text = r.to_string();
     assert_eq!(
         text,
         "standard[tokens=2,own_tokens=block,safe_squares=true]"
     );
-    assert_eq!(Rules::from_notation(&text), Ok(r));
-    assert!(Rules::from_notation("standard[tokens=9]").is_err());
-    assert!(Rules::from_notation("standard[colour=red]").is_err());
-    assert!(Rules::from_notation("standard[tokens=2").is_err());
+    assert_eq!(text.parse::<Rules>(), Ok(r));
+    assert!("standard[tokens=9]".parse::<Rules>().is_err());
+    assert!("standard[colour=red]".parse::<Rules>().is_err());
+    assert!("standard[tokens=2".parse::<Rules>().is_err());
+}
+
+/// Every value each option takes (and a few it refuses).
+fn option_values(name: &str) -> Vec<OptionValue> {
+    let s = |v: &str| OptionValue::Str(v.to_owned());
+    match name {
+        "tokens" | "six_limit" => (0..=5).map(OptionValue::Int).collect(),
+        "overshoot" => vec![s("bounce"), s("stay"), s("illegal")],
+        "own_tokens" => vec![s("stack"), s("share"), s("bump"), s("block")],
+        "six_bonus" => vec![s("never"), s("once"), s("always")],
+        "end" => vec![s("first-winner"), s("full-ranking")],
+        _ => vec![OptionValue::Bool(false), OptionValue::Bool(true)],
+    }
+}
+
+#[test]
+fn every_preset_and_option_parses_back_from_its_display() {
+    let mut checked = 0;
+    for preset in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+        assert_eq!(preset.to_string().parse::<Rules>(), Ok(preset));
+        for (name, value) in preset.options() {
+            assert_eq!(value.to_string().parse::<OptionValue>(), Ok(value.clone()));
+            for v in option_values(name) {
+                assert_eq!(v.to_string().parse::<OptionValue>(), Ok(v.clone()));
+                let mut r = preset;
+                r.set_option(name, &v).unwrap();
+                if r.validate().is_ok() {
+                    assert_eq!(r.to_string().parse::<Rules>(), Ok(r), "{r}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    // Random combinations of options, too.
+    let mut rng = Rng::new(9);
+    for _ in 0..2000 {
+        let mut r = [Rules::CS162, Rules::STANDARD, Rules::GT][rng.below(3) as usize];
+        for name in OPTION_NAMES {
+            let values = option_values(name);
+            if rng.below(2) == 0 {
+                let v = &values[rng.below(values.len() as u32) as usize];
+                r.set_option(name, v).unwrap();
+            }
+        }
+        if r.validate().is_ok() {
+            assert_eq!(r.to_string().parse::<Rules>(), Ok(r), "{r}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
 }
 
 #[test]
 fn game_notation_round_trips() {
-    let mut g = Game::new(Rules::CS162, &[0, 1], 42).unwrap();
+    let mut g = Game::new(Rules::CS162, &seat_list(&[0, 1]), 42).unwrap();
     assert_eq!(
         g.to_notation(),
         "cs162 A-1.-1/B-1.-1 A:r:0:0 - - 000000000000002a"
@@ -31,8 +82,8 @@ fn game_notation_round_trips() {
     g.roll(6).unwrap();
     assert_eq!(Game::from_notation(&g.to_notation()), Ok(g));
     g.play(Move {
-        seat: 0,
-        token: 0,
+        seat: seat_no(0),
+        token: token_no(0),
         roll: 6,
     })
     .unwrap();
@@ -43,8 +94,8 @@ fn game_notation_round_trips() {
     );
     assert_eq!(Game::from_notation(&g.to_notation()), Ok(g));
     g.play(Move {
-        seat: 0,
-        token: 0,
+        seat: seat_no(0),
+        token: token_no(0),
         roll: 3,
     })
     .unwrap();
@@ -56,7 +107,7 @@ fn game_notation_round_trips() {
 
 #[test]
 fn long_runs_of_sixes_round_trip() {
-    let mut g = Game::new(Rules::GT, &[0, 1, 2, 3], 1).unwrap();
+    let mut g = Game::new(Rules::GT, &seat_list(&[0, 1, 2, 3]), 1).unwrap();
     for _ in 0..300 {
         g.roll(6).unwrap();
         let mv = g.legal_moves().iter().next().unwrap();
@@ -313,7 +364,9 @@ fn random_board(rules: Rules, seats: &[Seat], meta: &mut Rng) -> Game {
     loop {
         let mut g = Game::new(rules, seats, meta.next_u64()).unwrap();
         let mover = seats[meta.below(seats.len() as u32) as usize];
-        g.turn.current = mover as u8;
+        let mut turn = TurnBuilder::new(g.board.seat_mask());
+        turn.current(mover).unwrap();
+        g.turn = turn.build();
         let random_step = |meta: &mut Rng, t: usize| match meta.below(3) {
             0 => -1 - t as Step * Step::from(rules.yard_slots),
             _ => meta.below(rules.finish_step as u32 + 1) as Step,
@@ -323,11 +376,11 @@ fn random_board(rules: Rules, seats: &[Seat], meta: &mut Rng) -> Game {
                 0 => rules.home_step - 6 * (1 + meta.below(2) as Step),
                 _ => random_step(meta, t),
             };
-            g.board.set_step(mover, t, step);
+            g.board.set_step(mover, token_no(t), step);
         }
         for &seat in seats.iter().filter(|&&s| s != mover) {
             for t in 0..n {
-                let own = g.board.step(mover, meta.below(n as u32) as usize);
+                let own = g.board.step(mover, token_no(meta.below(n as u32) as usize));
                 let ahead = rules
                     .track_square(mover, own)
                     .map(|sq| (sq as u32 + 6 * (1 + meta.below(3))) % rules.track_len as u32)
@@ -336,7 +389,7 @@ fn random_board(rules: Rules, seats: &[Seat], meta: &mut Rng) -> Game {
                     Some(step) if meta.below(3) != 0 => step,
                     _ => random_step(meta, t),
                 };
-                g.board.set_step(seat, t, step);
+                g.board.set_step(seat, token_no(t), step);
             }
         }
         g.refresh_pending();
@@ -442,7 +495,7 @@ fn check_variant(rules: Rules, players: usize, meta: &mut Rng) -> usize {
 
 #[test]
 fn moves_text_replays_exactly() {
-    let start = Game::new(Rules::GT, &[0, 1, 2, 3], 5).unwrap();
+    let start = Game::new(Rules::GT, &seat_list(&[0, 1, 2, 3]), 5).unwrap();
     let mut rec = GameRecord::new(start);
     let mut rng = Rng::new(9);
     rec.roll(Some(6)).unwrap();
@@ -474,7 +527,7 @@ fn moves_text_replays_exactly() {
 
 #[test]
 fn validate_accepts_what_play_reaches_and_refuses_a_hand_made_impossibility() {
-    let mut g = Game::new(Rules::CS162, &[0, 1], 3).unwrap();
+    let mut g = Game::new(Rules::CS162, &seat_list(&[0, 1]), 3).unwrap();
     let mut rng = Rng::new(9);
     for _ in 0..200 {
         if g.is_over() {
@@ -487,8 +540,8 @@ fn validate_accepts_what_play_reaches_and_refuses_a_hand_made_impossibility() {
         };
     }
     // Both of A's tokens home, yet A is not ranked and the game goes on.
-    let mut h = Game::new(Rules::CS162, &[0, 1], 3).unwrap();
-    h.set_step(0, 0, 57);
-    h.set_step(0, 1, 57);
+    let mut h = Game::new(Rules::CS162, &seat_list(&[0, 1]), 3).unwrap();
+    h.set_step(seat_no(0), token_no(0), 57);
+    h.set_step(seat_no(0), token_no(1), 57);
     assert!(matches!(h.validate(), Err(LudoError::InvalidNotation(_))));
 }

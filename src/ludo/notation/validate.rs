@@ -29,7 +29,7 @@ pub(super) fn check_consistent(g: &Game) -> Result<(), String> {
         EndCondition::FullRanking => left == 0 || (seats.len() > 1 && left <= 1),
     };
     let fail = |what: &str| Err(what.to_owned());
-    if over != (g.turn.phase == Phase::Over) {
+    if over != (g.turn.phase() == Phase::Over) {
         return fail("the phase does not match whether the game is over");
     }
     for &s in &finished {
@@ -56,7 +56,7 @@ pub(super) fn check_consistent(g: &Game) -> Result<(), String> {
     if finished.len() > most {
         return fail("more players have finished than the game lets finish");
     }
-    let current = g.turn.current as Seat;
+    let current = g.turn.current();
     if over {
         // The move that ends the game leaves the turn with its mover, the last to finish.
         if ranked.get(finished.len().wrapping_sub(1)) != Some(&current) {
@@ -65,16 +65,15 @@ pub(super) fn check_consistent(g: &Game) -> Result<(), String> {
     } else if g.is_finished(current) {
         return fail("the current player has already finished");
     }
-    if let Phase::Move(roll) = g.turn.phase
+    if let Phase::Move(roll) = g.turn.phase()
         && g.moves_for(current, roll).is_empty()
     {
         return fail("a pending roll with no legal move");
     }
-    if g.turn.passed != NONE {
-        if g.turn.phase != Phase::Roll {
+    if let Some(passer) = g.turn.passed_seat() {
+        if g.turn.phase() != Phase::Roll {
             return fail("a pass is only shown while waiting for a roll");
         }
-        let passer = g.turn.passed as Seat;
         if g.is_finished(passer) {
             return fail("the player whose turn passed has finished");
         }
@@ -83,7 +82,7 @@ pub(super) fn check_consistent(g: &Game) -> Result<(), String> {
         }
     }
     if over {
-        if g.turn.sixes != 0 || g.turn.extra {
+        if g.turn.sixes() != 0 || g.turn.extra() {
             return fail("6s in a row or an extra roll counted after the game is over");
         }
         return Ok(());
@@ -92,7 +91,7 @@ pub(super) fn check_consistent(g: &Game) -> Result<(), String> {
         Reach::Yes => Ok(()),
         Reach::NotOnThisBoard => Err(format!(
             "player {} has a legal move with every roll that would have passed its turn",
-            g.rules.seat_labels[g.turn.passed as Seat % g.rules.seat_labels.len()]
+            g.rules.seat_label(g.turn.passed_seat().unwrap_or_default())
         )),
         Reach::No => Err(unreachable_turn(g)),
     }
@@ -137,26 +136,25 @@ fn turn_reach(g: &Game) -> Reach {
     let active = g.seats().filter(|&s| !g.is_finished(s)).count();
     let playing: u8 = if active > 1 { 0b11 } else { 0b01 };
     let start = Turn::new(playing);
-    let mut target = start;
-    target.phase = t.phase;
-    target.sixes = t.sixes;
-    target.extra = t.extra;
-    if t.passed != NONE {
-        target.passed = 0;
-        target.passed_by_forfeit = t.passed_by_forfeit;
-        if t.passed != t.current {
-            target.current = 1;
+    let [first, second, ..] = Seat::ALL;
+    let mut target = TurnBuilder::new(playing);
+    target.phase(t.phase()).counters(t.sixes(), t.extra());
+    if let Some(passer) = t.passed_seat() {
+        let moved_on = passer != t.current();
+        let stand_in = target
+            .passed(Some(first), t.passed_by_forfeit())
+            .and_then(|b| if moved_on { b.current(second) } else { Ok(b) });
+        if stand_in.is_err() {
+            // The turn passed on although one player is left: no turn rule does that.
+            return Reach::No;
         }
     }
+    let target = target.build();
     // The stand-in seat 0: whoever passed, or else the current player.
-    let mover = if t.passed != NONE {
-        t.passed
-    } else {
-        t.current
-    } as Seat;
+    let mover = t.passed_seat().unwrap_or(t.current());
     // Bonus rolls need board events that leave their mark: every capture of this turn sent
     // an opponent's token to its yard, every token brought home is still home.
-    let tokens = |seat: Seat| (0..r.tokens as usize).map(move |t| g.board.step(seat, t));
+    let tokens = |seat: Seat| r.all_tokens().map(move |t| g.board.step(seat, t));
     let captures = if r.capture_bonus {
         g.seats()
             .filter(|&s| s != mover)
@@ -173,7 +171,7 @@ fn turn_reach(g: &Game) -> Reach {
     // A run of 6s longer than the target's needs not be followed: a roll other than 6
     // leads to the same states from any run of 6s. A forfeit needs the run to reach the six
     // limit, though it resets the count: runs up to the limit are followed too.
-    let cap = t.sixes.max(r.six_limit).saturating_add(2);
+    let cap = t.sixes().max(r.six_limit).saturating_add(2);
     if target == start {
         return Reach::Yes;
     }
@@ -182,11 +180,11 @@ fn turn_reach(g: &Game) -> Reach {
     let mut todo = vec![(start, 0, 0)];
     let mut found = false;
     while let Some((s, captured_so_far, home_so_far)) = todo.pop() {
-        if s.current != 0 {
+        if s.current() != first {
             continue; // the turn passed on: the next player's turn starts like this one's
         }
         let mut next: Vec<(Turn, usize, usize, bool)> = Vec::new();
-        match s.phase {
+        match s.phase() {
             Phase::Roll => {
                 for value in 1..=6 {
                     let mut rolled = s;
@@ -198,7 +196,7 @@ fn turn_reach(g: &Game) -> Reach {
                     let mut stuck = rolled;
                     stuck.cannot_move(r, playing, value);
                     next.push((stuck, c, h, g.moves_for(mover, value).is_empty()));
-                    rolled.phase = Phase::Move(value);
+                    rolled.await_move(value);
                     next.push((rolled, c, h, true));
                 }
             }
@@ -222,7 +220,7 @@ fn turn_reach(g: &Game) -> Reach {
                 }
                 found = true;
             }
-            if n.sixes <= cap && seen.insert((n, c, h)) {
+            if n.sixes() <= cap && seen.insert((n, c, h)) {
                 todo.push((n, c, h));
             }
         }
@@ -238,40 +236,42 @@ fn turn_reach(g: &Game) -> Reach {
 fn unreachable_turn(g: &Game) -> String {
     let r = &g.rules;
     let t = &g.turn;
-    let passed_on = t.passed != NONE && t.passed != t.current;
+    let passed = t.passed_seat();
+    let passed_on = passed.is_some_and(|p| p != t.current());
     let option = |name: &str| {
         r.options()
             .into_iter()
             .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.to_string())
+            .map(|(_, v)| v.quoted())
             .unwrap_or_default()
     };
-    let reason = if t.passed != NONE && t.passed_by_forfeit && r.six_limit == 0 {
+    let reason = if passed.is_some() && t.passed_by_forfeit() && r.six_limit == 0 {
         "a turn passed by forfeit ('!'), but these rules have no six limit".to_owned()
-    } else if r.six_limit > 0 && t.sixes >= r.six_limit {
+    } else if r.six_limit > 0 && t.sixes() >= r.six_limit {
         format!(
             "{} 6s in a row reach the six limit of {}, which forfeits the turn",
-            t.sixes, r.six_limit
+            t.sixes(),
+            r.six_limit
         )
-    } else if matches!(t.phase, Phase::Move(roll) if roll != 6) && t.sixes != 0 {
+    } else if matches!(t.phase(), Phase::Move(roll) if roll != 6) && t.sixes() != 0 {
         "6s in a row counted under a pending roll that is not a 6".to_owned()
-    } else if t.phase == Phase::Move(6) && t.sixes == 0 {
+    } else if t.phase() == Phase::Move(6) && t.sixes() == 0 {
         "a pending 6 not counted among the 6s in a row".to_owned()
-    } else if t.phase == Phase::Roll && t.sixes > 0 && !t.extra {
+    } else if t.phase() == Phase::Roll && t.sixes() > 0 && !t.extra() {
         "6s in a row counted without an extra roll".to_owned()
-    } else if passed_on && (t.sixes != 0 || t.extra) {
+    } else if passed_on && (t.sixes() != 0 || t.extra()) {
         "the turn just passed, but the current player's counters are not 0:0".to_owned()
-    } else if t.passed == t.current && !t.extra && g.seats().count() > 1 {
+    } else if passed == Some(t.current()) && !t.extra() && g.seats().count() > 1 {
         "the current player's own turn passed, but without another roll".to_owned()
     } else {
         format!(
             "the counters {}:{} {}cannot occur in these rules (six_bonus={}, six_limit={}, \
              capture_bonus={}, finish_bonus={})",
-            t.sixes,
-            u8::from(t.extra),
-            match t.phase {
+            t.sixes(),
+            u8::from(t.extra()),
+            match t.phase() {
                 Phase::Move(roll) => format!("with a pending {roll} "),
-                _ if t.passed == t.current => "after the player's own pass ".to_owned(),
+                _ if passed == Some(t.current()) => "after the player's own pass ".to_owned(),
                 _ => String::new(),
             },
             option("six_bonus"),

@@ -124,8 +124,8 @@ pub(super) fn own_move(game: &CoreGame, mv: &Move) -> Result<CoreMove, CoreError
         return Err(CoreError::IllegalMove(format!(
             "{} is a move of a {} game, not of this {} game",
             mv.name,
-            mv.rules.to_notation(),
-            game.rules().to_notation()
+            mv.rules,
+            game.rules()
         )));
     }
     Ok(mv.inner)

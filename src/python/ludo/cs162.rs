@@ -10,7 +10,7 @@ use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 
 use crate::ludo::cs162::{parse_position, parse_token};
 use crate::ludo::render;
-use crate::ludo::{Cs162Game, LudoError as CoreError, MAX_SEATS, Seat, SpaceName};
+use crate::ludo::{Cs162Game, LudoError as CoreError, MAX_SEATS, Seat, SpaceName, Token};
 use crate::python::errors::BindingError;
 use crate::python::{describe, wrong_type};
 
@@ -18,6 +18,8 @@ const NOT_FOUND: &str = "Player not found!";
 const RULES: crate::ludo::Rules = Cs162Game::RULES;
 /// Step counts −1..=57: 59 names per seat.
 const NAMES_PER_SEAT: usize = 59;
+/// The CS162 tokens, `p` and `q`.
+const TOKENS: [Token; 2] = [Token::FIRST, Token::new(1).unwrap()];
 
 type Shared = Arc<Mutex<Cs162Game>>;
 
@@ -31,7 +33,8 @@ fn lock(game: &Shared) -> MutexGuard<'_, Cs162Game> {
 fn space_names(py: Python<'_>) -> &'static [Py<PyString>] {
     static NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
     NAMES.get_or_init(py, || {
-        (0..MAX_SEATS)
+        Seat::ALL
+            .into_iter()
             .flat_map(|seat| (-1..=RULES.finish_step as i64).map(move |s| (seat, s)))
             .map(|(seat, s)| {
                 let name = SpaceName::of(seat, s)
@@ -45,7 +48,7 @@ fn space_names(py: Python<'_>) -> &'static [Py<PyString>] {
 
 /// The name of `seat`'s space at a step count that is known to be in range.
 fn space_name<'py>(py: Python<'py>, seat: Seat, steps: i8) -> Bound<'py, PyString> {
-    space_names(py)[seat * NAMES_PER_SEAT + (steps as i64 + 1) as usize]
+    space_names(py)[seat.index() * NAMES_PER_SEAT + (steps as i64 + 1) as usize]
         .bind(py)
         .clone()
 }
@@ -237,8 +240,9 @@ impl LudoGame {
         let roll = int_arg(roll, "roll", CoreError::InvalidRoll)?;
         let outcome = lock(game).play_turn(seat, roll)?;
         Ok(outcome.filter(|o| o.moved != 0).map(|o| {
-            (0..RULES.tokens as usize)
-                .filter(|t| o.moved & (1 << t) != 0)
+            RULES
+                .all_tokens()
+                .filter(|t| o.moved & t.bit() != 0)
                 .map(|t| RULES.token_label(seat, t))
                 .collect()
         }))
@@ -292,7 +296,7 @@ impl LudoGame {
                 let labels: Vec<String> = g
                     .players()
                     .iter()
-                    .map(|&s| format!("'{}'", RULES.seat_labels[s]))
+                    .map(|&s| format!("'{}'", RULES.seat_label(s)))
                     .collect();
                 let spaces: Vec<String> = g.spaces().map(|s| format!("'{s}'")).collect();
                 format!(
@@ -313,12 +317,17 @@ impl LudoGame {
             .players()
             .iter()
             .map(|&s| {
-                let name = |t: usize| {
+                let name = |t: Token| {
                     SpaceName::of(s, game.steps(s, t) as i64)
                         .map(|n| n.to_string())
                         .unwrap_or_default()
                 };
-                format!("{}: p {} q {}", RULES.seat_labels[s], name(0), name(1))
+                format!(
+                    "{}: p {} q {}",
+                    RULES.seat_label(s),
+                    name(TOKENS[0]),
+                    name(TOKENS[1])
+                )
             })
             .collect();
         Some((game, parts.join(", ")))
@@ -346,7 +355,9 @@ fn spaces_of<'py>(py: Python<'py>, game: &Cs162Game) -> PyResult<Bound<'py, PyLi
     PyList::new(
         py,
         game.players().iter().flat_map(|&seat| {
-            (0..RULES.tokens as usize).map(move |t| space_name(py, seat, board.step(seat, t)))
+            RULES
+                .all_tokens()
+                .map(move |t| space_name(py, seat, board.step(seat, t)))
         }),
     )
 }
@@ -380,12 +391,12 @@ impl Player {
 
     /// Total steps of token p: -1 in the home yard, 0 ready to go, up to 57 finished.
     fn get_token_p_step_count(&self) -> i64 {
-        self.steps_of(0)
+        self.steps_of(TOKENS[0])
     }
 
     /// Total steps of token q: -1 in the home yard, 0 ready to go, up to 57 finished.
     fn get_token_q_step_count(&self) -> i64 {
-        self.steps_of(1)
+        self.steps_of(TOKENS[1])
     }
 
     /// The name of the space this player's token stands on after `steps` total steps:
@@ -434,7 +445,8 @@ impl Player {
     /// Step counts of `(p, q)`.
     #[getter]
     fn steps(&self) -> (i64, i64) {
-        (self.steps_of(0), self.steps_of(1))
+        let [p, q] = TOKENS;
+        (self.steps_of(p), self.steps_of(q))
     }
 
     /// Space names of `(p, q)`.
@@ -442,8 +454,8 @@ impl Player {
     fn spaces<'py>(&self, py: Python<'py>) -> (Bound<'py, PyString>, Bound<'py, PyString>) {
         let g = *lock(&self.game);
         (
-            space_name(py, self.seat, g.steps(self.seat, 0)),
-            space_name(py, self.seat, g.steps(self.seat, 1)),
+            space_name(py, self.seat, g.steps(self.seat, TOKENS[0])),
+            space_name(py, self.seat, g.steps(self.seat, TOKENS[1])),
         )
     }
 
@@ -457,8 +469,8 @@ impl Player {
         format!(
             "Player(position='{}', p='{}', q='{}', completed={})",
             self.label(),
-            name(0),
-            name(1),
+            name(TOKENS[0]),
+            name(TOKENS[1]),
             if g.completed(self.seat) {
                 "True"
             } else {
@@ -469,11 +481,11 @@ impl Player {
 }
 
 impl Player {
-    fn steps_of(&self, token: usize) -> i64 {
+    fn steps_of(&self, token: Token) -> i64 {
         lock(&self.game).steps(self.seat, token) as i64
     }
 
     fn label(&self) -> String {
-        RULES.seat_labels[self.seat].to_string()
+        RULES.seat_label(self.seat).to_string()
     }
 }

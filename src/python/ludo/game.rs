@@ -63,7 +63,7 @@ impl PyGame {
     }
 
     fn label(&self, seat: Seat) -> char {
-        self.game().rules().seat_labels[seat]
+        self.game().rules().seat_label(seat)
     }
 }
 
@@ -86,7 +86,7 @@ impl PyGame {
                 // A preset name, or a rule set's notation ('standard[six_limit=3]').
                 let text = text_arg(name, "rules", CoreError::InvalidRules)?;
                 if text.contains('[') {
-                    Rules::from_notation(&text).map_err(|e| match e {
+                    text.parse::<Rules>().map_err(|e| match e {
                         CoreError::InvalidNotation(m) => CoreError::InvalidRules(m),
                         other => other,
                     })?
@@ -134,7 +134,7 @@ impl PyGame {
     /// brackets (e.g. 'standard[six_limit=3]'); `Game` and `Simulation` take it as `rules`.
     #[getter]
     fn rules_notation(&self) -> String {
-        self.game().rules().to_notation()
+        self.game().rules().to_string()
     }
 
     /// The positions that play, in turn order.
@@ -262,8 +262,9 @@ impl PyGame {
         let g = self.game();
         let seat = g.current_player();
         let mask = g.tokens_to_move();
-        (0..g.rules().tokens as usize)
-            .filter(|t| mask & (1 << t) != 0)
+        g.rules()
+            .all_tokens()
+            .filter(|t| mask & t.bit() != 0)
             .map(|t| g.rules().token_label(seat, t))
             .collect()
     }
@@ -360,7 +361,7 @@ impl PyGame {
         bot: &str,
         seed: Option<crate::python::convert::Seed>,
     ) -> PyResult<Move> {
-        let b = Bot::from_name(bot)?;
+        let b = bot.parse::<Bot>()?;
         let seed = seed.map(|s| s.0);
         let g = *self.game();
         let mut rng = Rng::new(seed.unwrap_or(0));

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::ludo::{Event, Game as CoreGame, MAX_SEATS, Move as CoreMove, RollResult};
+use crate::ludo::{Event, Game as CoreGame, Move as CoreMove, RollResult, Seat};
 use crate::python::enums::PackageClass;
 
 /// `event` as a `RollEvent` or `MoveEvent`, with `before` the game just before it.
@@ -26,7 +26,7 @@ pub(super) fn event_object<'py>(
             die,
         } => {
             d.set_item("kind", KIND.of(py, "roll")?)?;
-            d.set_item("player", r.seat_labels[seat as usize])?;
+            d.set_item("player", r.seat_label(seat))?;
             d.set_item("value", value)?;
             d.set_item("die", die)?;
             d.set_item(
@@ -45,25 +45,25 @@ pub(super) fn event_object<'py>(
             finished,
         } => {
             d.set_item("kind", KIND.of(py, "move")?)?;
-            d.set_item("player", r.seat_labels[mv.seat as usize])?;
+            d.set_item("player", r.seat_label(mv.seat))?;
             d.set_item("move", before.move_name(&mv))?;
             d.set_item("roll", mv.roll)?;
             d.set_item("from", outcome.from)?;
             d.set_item("to", outcome.to)?;
             let mut moved = Vec::new();
-            for t in 0..r.tokens as usize {
-                if outcome.moved & (1 << t) != 0 {
-                    moved.push(r.token_label(mv.seat as usize, t).to_string());
+            for t in r.all_tokens() {
+                if outcome.moved & t.bit() != 0 {
+                    moved.push(r.token_label(mv.seat, t).to_string());
                 }
             }
             d.set_item("tokens", moved)?;
             let mut captured = Vec::new();
-            for seat in 0..MAX_SEATS {
-                for t in 0..r.tokens as usize {
-                    if outcome.captured[seat] & (1 << t) != 0 {
+            for seat in Seat::ALL {
+                for t in r.all_tokens() {
+                    if outcome.captured[seat] & t.bit() != 0 {
                         captured.push(before.move_name(&CoreMove {
-                            seat: seat as u8,
-                            token: t as u8,
+                            seat,
+                            token: t,
                             roll: 0,
                         }));
                     }

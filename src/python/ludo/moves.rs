@@ -23,8 +23,8 @@ impl Move {
             inner: mv,
             rules: *r,
             name: game.move_name(&mv),
-            player: r.seat_labels[mv.seat as usize],
-            token: r.token_label(mv.seat as usize, mv.token as usize),
+            player: r.seat_label(mv.seat),
+            token: r.token_label(mv.seat, mv.token),
         }
     }
 }

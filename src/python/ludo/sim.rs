@@ -26,7 +26,7 @@ pub(crate) enum AnyBot {
 pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<Vec<AnyBot>> {
     let one = |b: &Bound<'_, PyAny>| -> PyResult<AnyBot> {
         if let Ok(s) = b.cast::<PyString>() {
-            Ok(AnyBot::Builtin(Bot::from_name(&s.to_string_lossy())?))
+            Ok(AnyBot::Builtin(s.to_string_lossy().parse::<Bot>()?))
         } else if b.is_callable() {
             Ok(AnyBot::Python(b.clone().unbind()))
         } else {
@@ -147,7 +147,7 @@ impl Simulation {
         let probe = PyGame::new(Some(&name), players, None, options)?;
         let game = *probe.game();
         let seats: Vec<Seat> = game.seats().collect();
-        let labels: Vec<char> = seats.iter().map(|&s| game.rules().seat_labels[s]).collect();
+        let labels: Vec<char> = seats.iter().map(|&s| game.rules().seat_label(s)).collect();
         let default_bots = PyString::new(py, "random").into_any();
         let parsed = parse_bots(bots.unwrap_or(&default_bots), &labels)?;
         let mut builtin = Vec::new();
@@ -156,7 +156,7 @@ impl Simulation {
         for (k, b) in parsed.into_iter().enumerate() {
             match b {
                 AnyBot::Builtin(bot) => {
-                    bot_names.push(bot.name());
+                    bot_names.push(bot.to_string());
                     builtin.push(bot);
                 }
                 AnyBot::Python(f) => {
@@ -174,7 +174,7 @@ impl Simulation {
         Ok(Simulation {
             config: SimConfig {
                 rules: *game.rules(),
-                seats,
+                seats: seats.iter().map(|s| s.index()).collect(),
                 bots: builtin,
                 seed,
             },
@@ -211,7 +211,7 @@ impl Simulation {
     /// The rule set as notation (e.g. 'standard[six_limit=3]'), as `Game.rules_notation`.
     #[getter]
     fn rules_notation(&self) -> String {
-        self.config.rules.to_notation()
+        self.config.rules.to_string()
     }
 
     /// The run's seed.
@@ -279,9 +279,9 @@ impl Simulation {
     fn result(&self, inner: CoreResult) -> SimResult {
         SimResult {
             inner,
-            rules: self.config.rules.to_notation(),
+            rules: self.config.rules.to_string(),
             labels: self.labels.clone(),
-            seats: self.config.seats.clone(),
+            seats: self.config.playing().unwrap_or_default(),
             bot_names: self.bot_names.clone(),
         }
     }
@@ -292,7 +292,7 @@ impl Simulation {
         let cfg = &self.config;
         let (dice, bots_seed) = cfg.game_seeds(i);
         let mut rng = Rng::new(bots_seed);
-        let mut g = CoreGame::new(cfg.rules, &cfg.seats, dice)?;
+        let mut g = CoreGame::new(cfg.rules, &cfg.playing()?, dice)?;
         // The roll limit is checked before every roll and move (as autoplay does).
         let limits = crate::ludo::play::Limits {
             max_rolls: u64::from(MAX_ROLLS),
@@ -300,7 +300,10 @@ impl Simulation {
             stop: None,
         };
         let played = crate::ludo::play::play(&mut g, limits, |g: &CoreGame| {
-            let k = cfg.seats.iter().position(|&s| s == g.current_player());
+            let k = cfg
+                .seats
+                .iter()
+                .position(|&s| s == g.current_player().index());
             let k = k.unwrap_or(0);
             let bot = match self.python_bots.iter().find(|(j, _)| *j == k) {
                 Some((_, f)) => AnyBot::Python(f.clone_ref(py)),
@@ -338,6 +341,18 @@ pub struct SimResult {
     bot_names: Vec<String>,
 }
 
+/// `values` as an `array.array` of type `code`, each value in the native byte order the
+/// array stores (`bytes` is the type's `to_ne_bytes`).
+fn numbers_array<'py, T: Copy, const N: usize>(
+    py: Python<'py>,
+    code: &str,
+    values: &[T],
+    bytes: fn(T) -> [u8; N],
+) -> PyResult<Bound<'py, PyAny>> {
+    let raw: Vec<u8> = values.iter().flat_map(|&v| bytes(v)).collect();
+    to_array(py, code, &raw)
+}
+
 fn to_array<'py>(py: Python<'py>, code: &str, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     let array = py.import("array")?.getattr("array")?.call1((code,))?;
     array.call_method1("frombytes", (PyBytes::new(py, bytes),))?;
@@ -367,13 +382,13 @@ impl SimResult {
     /// The preset name of the rules the games were played by (as `Game.rules`).
     #[getter]
     fn rules(&self) -> PyResult<&'static str> {
-        Ok(crate::ludo::Rules::from_notation(&self.rules)?.name())
+        Ok(self.rules.parse::<crate::ludo::Rules>()?.name())
     }
 
     /// Every rule option the games were played with (as `Game.options`).
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        super::convert::options_dict(py, &crate::ludo::Rules::from_notation(&self.rules)?)
+        super::convert::options_dict(py, &self.rules.parse::<crate::ludo::Rules>()?)
     }
 
     /// The rules the games were played by, as notation (as `Game.rules_notation`).
@@ -401,25 +416,13 @@ impl SimResult {
     /// Die rolls per game (array of unsigned ints).
     #[getter]
     fn lengths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let bytes: Vec<u8> = self
-            .inner
-            .rolls
-            .iter()
-            .flat_map(|r| r.to_ne_bytes())
-            .collect();
-        to_array(py, "I", &bytes)
+        numbers_array(py, "I", &self.inner.rolls, u32::to_ne_bytes)
     }
 
     /// Captures per game (array of unsigned shorts).
     #[getter]
     fn captures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let bytes: Vec<u8> = self
-            .inner
-            .captures
-            .iter()
-            .flat_map(|r| r.to_ne_bytes())
-            .collect();
-        to_array(py, "H", &bytes)
+        numbers_array(py, "H", &self.inner.captures, u16::to_ne_bytes)
     }
 
     /// The finishing order of every game: `len(players)` seat numbers (0 = 'A' ... 3 = 'D')

@@ -1,21 +1,30 @@
-//! Where the MCTS bot's [`WEIGHTS`] come from: the exact win chances of two-player CS162
-//! games (seats A and C), by value iteration over every position, and a least-squares fit of
-//! the race estimate to them. Slow, so the tests are ignored; run them with
+//! Where the MCTS bot's race-estimate weights ([`WEIGHTS`]) come from: the exact win
+//! chances of two-player CS162 games (seats A and C), by value iteration over every
+//! position, and a least-squares fit of the race estimate to them.
 //!
 //! ```text
-//! cargo test --release --lib bots::fit -- --ignored --nocapture --test-threads 1
+//! cargo run --release --example fit_weights -- COMMAND [--quick] [--rounds N]
+//!
+//! COMMAND
+//!   check     the exact move generator the solver uses agrees with the engine
+//!   perfect   win rates of perfect play and of mcts:200 against cs162, safe and
+//!             aggressive (the figures in the README)
+//!   regret    the win chance each bot gives away per decision against perfect play
+//!   fit       refit the weights, starting from the current ones, and print them
+//! --quick     a small run of the command: `check --quick` finishes in seconds (it plays
+//!             its games with the cs162 bot and at random, without the exact values);
+//!             the others still need the exact values
+//! --rounds N  rounds of the fit's pattern search (default 60; 3 with --quick)
 //! ```
 //!
-//! The first run solves the game (about 4 minutes, 50 MB cached in the temp directory).
-//! `perfect_play_against_bots` prints the win rates of perfect play and of `mcts:200`
-//! against `cs162`, `safe` and `aggressive` (the figures in the README). `regret` prints how much win chance each bot gives away per decision against perfect
-//! play; `fit_weights` refits the weights from the current ones (`FIT_ROUNDS`, default 60)
-//! and prints them.
+//! Every command but `check --quick` needs the exact values: the first run solves the game
+//! (about 4 minutes) and caches them (50 MB) in the temporary directory.
 
 use std::sync::OnceLock;
 
-use super::*;
-use crate::ludo::rules::Rules;
+use ludogame::common::rng::GOLDEN_GAMMA;
+use ludogame::ludo::bots::race::{KNOTS, WEIGHTS, Weights, leaf_values};
+use ludogame::ludo::{Bot, Game, Move, MoveList, Phase, Rng, Rules, Seat};
 
 /// Values of steps −1..=57.
 const STEPS: usize = 59;
@@ -29,6 +38,30 @@ struct Exact {
     pairs: Vec<[i8; 2]>,
     /// Ordered step pair -> pair index.
     index: Vec<usize>,
+}
+
+/// The `i`-th legal move (the first when there are fewer).
+fn nth(moves: &MoveList, i: usize) -> Move {
+    moves
+        .get(i)
+        .or_else(|| moves.get(0))
+        .expect("a position waiting for a move has one")
+}
+
+/// Seats A and C, who play every game here.
+fn a_and_c() -> [Seat; 2] {
+    [Seat::ALL[0], Seat::ALL[2]]
+}
+
+/// The two tokens of `seat`.
+fn pair(game: &Game, seat: Seat) -> [i8; 2] {
+    let [p, q, ..] = game.board().seat_steps(seat);
+    [p, q]
+}
+
+/// The opponent of `seat` in a two-player game (A against C).
+fn opponent(seat: Seat) -> Seat {
+    Seat::ALL[(seat.index() + 2) % Seat::ALL.len()]
 }
 
 /// Both seats' tokens: the mover's, then the opponent's.
@@ -191,8 +224,11 @@ impl Exact {
             };
         }
         let cur = game.current_player();
-        let tokens = |s: Seat| [game.board().step(s, 0), game.board().step(s, 1)];
-        let v = self.value(tokens(cur), tokens(2 - cur), game.turn_counters().1);
+        let v = self.value(
+            pair(game, cur),
+            pair(game, opponent(cur)),
+            game.turn_counters().1,
+        );
         if cur == seat { v } else { 1.0 - v }
     }
 
@@ -221,13 +257,13 @@ fn exact() -> &'static Exact {
     EXACT.get_or_init(Exact::new)
 }
 
-/// Games from the start, each move by the CS162 rule, perfect play or (one game in four
-/// more often) at random; `visit` sees every position before its roll or move.
-fn sample_games(seed: u64, mut visit: impl FnMut(&Game) -> bool) {
-    let e = exact();
+/// Games from the start, each move by the CS162 rule, perfect play (when `exact` is given;
+/// the CS162 rule otherwise) or (one game in four more often) at random; `visit` sees
+/// every position before its roll or move.
+fn sample_games(seed: u64, exact: Option<&Exact>, mut visit: impl FnMut(&Game) -> bool) {
     let mut rng = Rng::new(seed);
     loop {
-        let mut g = Game::new(Rules::CS162, &[0, 2], rng.next_u64()).unwrap();
+        let mut g = Game::new(Rules::CS162, &a_and_c(), rng.next_u64()).unwrap();
         let noise = rng.below(4);
         while !g.is_over() {
             if !visit(&g) {
@@ -240,10 +276,11 @@ fn sample_games(seed: u64, mut visit: impl FnMut(&Game) -> bool) {
             let moves = g.legal_moves();
             let mv = if rng.below(8) < noise {
                 nth(&moves, rng.below(moves.len() as u32) as usize)
-            } else if rng.below(2) == 0 {
-                cs162_move(&g, &moves)
             } else {
-                e.best_move(&g)
+                match exact {
+                    Some(e) if rng.below(2) != 0 => e.best_move(&g),
+                    _ => Bot::Cs162.choose(&g, &mut rng).expect("a move is awaited"),
+                }
             };
             g.play(mv).unwrap();
         }
@@ -254,7 +291,7 @@ fn sample_games(seed: u64, mut visit: impl FnMut(&Game) -> bool) {
 fn sample_positions(n: usize, seed: u64) -> Vec<(Game, f64)> {
     let mut out = Vec::new();
     let mut rng = Rng::new(seed ^ 1);
-    sample_games(seed, |g| {
+    sample_games(seed, Some(exact()), |g| {
         if g.phase() == Phase::Roll && rng.below(3) == 0 {
             out.push((*g, exact().game_value(g, g.current_player())));
         }
@@ -268,7 +305,7 @@ fn sample_positions(n: usize, seed: u64) -> Vec<(Game, f64)> {
 fn sample_decisions(n: usize, seed: u64) -> Vec<(Game, Game, Seat, f64)> {
     let e = exact();
     let mut out = Vec::new();
-    sample_games(seed, |g| {
+    sample_games(seed, Some(e), |g| {
         let moves = g.legal_moves();
         if moves.len() == 2 {
             let (a, b) = (nth(&moves, 0), nth(&moves, 1));
@@ -285,19 +322,21 @@ fn sample_decisions(n: usize, seed: u64) -> Vec<(Game, Game, Seat, f64)> {
     out
 }
 
-#[test]
-#[ignore]
-fn exact_moves_match_the_engine() {
+/// `check`: on the rolls of sampled positions, the solver's move generator gives the
+/// positions the engine gives. Quick: 2,000 rolls of games without perfect play.
+fn check(quick: bool) {
+    let exact = (!quick).then(exact);
     let mut rng = Rng::new(3);
     let mut checked = 0;
     let sorted = |g: &Game, s: Seat| {
-        let mut p = [g.board().step(s, 0), g.board().step(s, 1)];
+        let mut p = pair(g, s);
         p.sort();
         p
     };
-    sample_games(4, |g| {
+    let limit = if quick { 2_000 } else { 20_000 };
+    sample_games(4, exact, |g| {
         if g.phase() == Phase::Roll && rng.below(4) == 0 {
-            let (me, opp) = (g.current_player(), 2 - g.current_player());
+            let (me, opp) = (g.current_player(), opponent(g.current_player()));
             for die in 1..=6u8 {
                 let mut rolled = *g;
                 rolled.roll(die).unwrap();
@@ -332,10 +371,13 @@ fn exact_moves_match_the_engine() {
                 checked += 1;
             }
         }
-        checked < 20_000
+        checked < limit
     });
-    let start = exact().value([-1, -1], [-1, -1], false);
-    eprintln!("{checked} rolls agree; the first player wins {start:.4} of perfect games");
+    eprintln!("{checked} rolls agree");
+    if let Some(e) = exact {
+        let start = e.value([-1, -1], [-1, -1], false);
+        eprintln!("the first player wins {start:.4} of perfect games");
+    }
 }
 
 /// Plays `games` two-player CS162 games between `me` (a chooser) and `bot`, `me` in seat A
@@ -350,9 +392,9 @@ fn wins_against(
     let play = |range: std::ops::Range<u64>| {
         let mut wins = 0;
         for i in range {
-            let mut rng = Rng::new(seed ^ i.wrapping_mul(crate::common::rng::GOLDEN_GAMMA));
-            let mut g = Game::new(Rules::CS162, &[0, 2], rng.next_u64()).unwrap();
-            let mine: Seat = if i % 2 == 0 { 0 } else { 2 };
+            let mut rng = Rng::new(seed ^ i.wrapping_mul(GOLDEN_GAMMA));
+            let mut g = Game::new(Rules::CS162, &a_and_c(), rng.next_u64()).unwrap();
+            let mine = Seat::ALL[if i % 2 == 0 { 0 } else { 2 }];
             while !g.is_over() {
                 if g.phase() == Phase::Roll {
                     g.roll_die().unwrap();
@@ -388,16 +430,19 @@ fn wilson(wins: u64, n: u64) -> (f64, f64) {
 /// The figures the README quotes: how often perfect play (the exact values' best move)
 /// beats each heuristic bot, how often `mcts:200` does, and the share of perfect play's
 /// edge over 0.5 that `mcts:200` gets.
-#[test]
-#[ignore]
-fn perfect_play_against_bots() {
+/// `perfect`: how often perfect play and `mcts:200` beat each heuristic bot.
+fn perfect(quick: bool) {
     let e = exact();
     let perfect = |g: &Game, _: &mut Rng| e.best_move(g);
-    let mcts = Bot::from_name("mcts:200").unwrap();
+    let mcts = "mcts:200".parse::<Bot>().unwrap();
     let by_mcts = |g: &Game, rng: &mut Rng| mcts.choose(g, rng).unwrap();
-    let (n_perfect, n_mcts) = (200_000, 20_000);
+    let (n_perfect, n_mcts) = if quick {
+        (2_000, 200)
+    } else {
+        (200_000, 20_000)
+    };
     for name in ["cs162", "safe", "aggressive"] {
-        let bot = Bot::from_name(name).unwrap();
+        let bot = name.parse::<Bot>().unwrap();
         let p = wins_against(n_perfect, 11, bot, &perfect);
         let m = wins_against(n_mcts, 12, bot, &by_mcts);
         let (rp, rm) = (p as f64 / n_perfect as f64, m as f64 / n_mcts as f64);
@@ -415,26 +460,26 @@ fn perfect_play_against_bots() {
     }
 }
 
-#[test]
-#[ignore]
-fn regret() {
+/// `regret`: the win chance each bot gives away per decision against perfect play.
+fn regret(quick: bool) {
     let e = exact();
+    let n = if quick { 200 } else { 10_000 };
     let positions: Vec<Game> = {
         let mut out = Vec::new();
-        sample_games(77, |g| {
+        sample_games(77, Some(e), |g| {
             let moves = g.legal_moves();
             let values = moves.iter().map(|m| e.move_value(g, m));
             let (lo, hi) = values.fold((1.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
             if hi - lo > 1e-9 {
                 out.push(*g);
             }
-            out.len() < 10_000
+            out.len() < n
         });
         out
     };
     let mut results = Vec::new();
     for name in ["cs162", "safe", "expectimax:2", "mcts:100", "mcts:200"] {
-        let bot = Bot::from_name(name).unwrap();
+        let bot = name.parse::<Bot>().unwrap();
         let mut rng = Rng::new(5);
         let mut total = 0.0;
         for g in &positions {
@@ -510,10 +555,9 @@ fn decision_error(decisions: &[(Game, Game, Seat, f64)], w: &Weights) -> (f64, f
     (e / n, lost / n)
 }
 
-#[test]
-#[ignore]
-fn fit_weights() {
-    let n = 30_000;
+/// `fit`: refit the weights by a pattern search from the current ones, and print them.
+fn fit(quick: bool, rounds: usize) {
+    let n = if quick { 1_000 } else { 30_000 };
     let (positions, decisions) = (sample_positions(n, 11), sample_decisions(n, 13));
     let (test_positions, test_decisions) = (sample_positions(n, 12), sample_decisions(n, 14));
     let objective = |v: &[f64; NW]| {
@@ -535,7 +579,6 @@ fn fit_weights() {
     step[9 + KNOTS..].fill(0.03);
     let mut best = objective(&v);
     eprintln!("start {best:.6} ({})", report(&v));
-    let rounds = std::env::var("FIT_ROUNDS").map_or(60, |r| r.parse().unwrap());
     for round in 0..rounds {
         let mut moved = false;
         for i in 0..NW {
@@ -555,4 +598,28 @@ fn fit_weights() {
         eprintln!("round {round}: {best:.6}");
     }
     eprintln!("fitted ({}):\n{:#?}", report(&v), from_vec(&v));
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let rounds = args
+        .iter()
+        .position(|a| a == "--rounds")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(if quick { 3 } else { 60 });
+    match args.first().map(String::as_str) {
+        Some("check") => check(quick),
+        Some("perfect") => perfect(quick),
+        Some("regret") => regret(quick),
+        Some("fit") => fit(quick, rounds),
+        _ => {
+            eprintln!(
+                "usage: cargo run --release --example fit_weights -- \
+                 check|perfect|regret|fit [--quick] [--rounds N]"
+            );
+            std::process::exit(2);
+        }
+    }
 }
