@@ -13,8 +13,6 @@ from LudoGame.standings import Standing, Table, wilson_interval
 
 Progress = Callable[[int, int], None]
 
-#: Where games are played: "local" (threads of this process) or "ray" (a Ray cluster).
-Backend = Literal["local", "ray"]
 
 RayTaskError = _ray.RayTaskError
 
@@ -29,7 +27,7 @@ def simulate(
     *,
     chunk: int | None = None,
     progress: Progress | None = None,
-    backend: Backend = "local",
+    backend: Literal["local", "ray"] = "local",
     address: str | None = None,
     **options: bool | int | str,
 ) -> SimResult:
@@ -152,7 +150,7 @@ def tournament(
     threads: int = 1,
     *,
     progress: Progress | None = None,
-    backend: Backend = "local",
+    backend: Literal["local", "ray"] = "local",
     address: str | None = None,
     **options: bool | int | str,
 ) -> TournamentResult:
@@ -290,6 +288,7 @@ def _add_pairing(
 
 __all__ = [
     "Progress",
+    "RayTaskError",
     "Standing",
     "TournamentResult",
     "simulate",
