@@ -68,7 +68,7 @@ def main() -> int:
     args = parser.parse_args()
     rounds = args.rounds or (2 if args.quick else 5)
     games = 200_000 if args.quick else 4_000_000
-    per_pair = 20_000 if args.quick else 400_000
+    per_pair = 20_000 if args.quick else 100_000
     tiny_tasks = 100 if args.quick else 400
     cpus = args.cpus
 

@@ -97,3 +97,14 @@ def test_malformed_match_record_state_is_refused() -> None:
         rebuild((state[0], ["1 a1 a2 u"], *state[2:]))  # not a legal action
     with pytest.raises(onitama.OnitamaError, match="unknown end"):
         rebuild((*state[:4], "resigned", *state[5:]))
+
+
+def test_join_is_the_sum() -> None:
+    sim = Simulation("standard", "ABCD", "random", 2)
+    parts = [sim.run(0, 7), sim.run(7, 0), sim.run(7, 20), sim.run(27, 3)]
+    _same(SimResult._join(parts), parts[0] + parts[1] + parts[2] + parts[3])
+    _same(SimResult._join(parts), sim.run(0, 30))
+    with pytest.raises(InvalidArgumentError):
+        SimResult._join([])
+    with pytest.raises(ValueError, match="different bots"):
+        SimResult._join([parts[0], Simulation("standard", "ABCD", "cs162", 2).run(0, 3)])

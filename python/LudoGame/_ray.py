@@ -169,13 +169,14 @@ def simulate_ranges(
 
 
 def prefix_sum(results: Sequence[Any]) -> Any:
-    """The sum of the results before the first missing one (None if the first is)."""
-    total = None
+    """The sum of the `SimResult`s before the first missing one (None if the first is),
+    joined in one pass."""
+    prefix = []
     for r in results:
         if r is None:
             break
-        total = r if total is None else total + r
-    return total
+        prefix.append(r)
+    return type(prefix[0])._join(prefix) if prefix else None
 
 
 def split(start: int, count: int, size: int) -> list[tuple[int, int]]:

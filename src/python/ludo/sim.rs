@@ -494,31 +494,7 @@ impl SimResult {
     /// This result followed by `other` (the next games of the same run). Results of
     /// different rules, players or bots cannot be added.
     fn __add__(&self, other: &SimResult) -> PyResult<SimResult> {
-        if other.rules != self.rules {
-            return Err(CoreError::InvalidRules(format!(
-                "results of different rules cannot be added: '{}' and '{}'",
-                self.rules, other.rules
-            ))
-            .into());
-        }
-        if other.labels != self.labels {
-            let names = |l: &[char]| l.iter().collect::<String>();
-            // InvalidBotError, as it has always been for different players.
-            return Err(CoreError::InvalidBot(format!(
-                "results of different players cannot be added: {} and {}",
-                names(&self.labels),
-                names(&other.labels)
-            ))
-            .into());
-        }
-        if other.bot_names != self.bot_names {
-            return Err(CoreError::InvalidBot(format!(
-                "results of different bots cannot be added: {} and {}",
-                self.bot_names.join(","),
-                other.bot_names.join(",")
-            ))
-            .into());
-        }
+        self.check_addable(other)?;
         let mut inner = self.inner.clone();
         inner.extend(other.inner.clone());
         Ok(SimResult {
@@ -530,6 +506,33 @@ impl SimResult {
         })
     }
 
+    /// `parts[0] + parts[1] + ...` in one pass (adding one by one copies the growing result
+    /// again at each step). At least one part is needed.
+    #[staticmethod]
+    fn _join(parts: Vec<PyRef<'_, SimResult>>) -> PyResult<SimResult> {
+        let Some(first) = parts.first() else {
+            return Err(crate::python::convert::InvalidArgumentError::new_err(
+                "there are no results to join",
+            ));
+        };
+        let mut inner = CoreResult::default();
+        let games: u64 = parts.iter().map(|p| p.inner.games).sum();
+        let n = usize::try_from(games).unwrap_or(0);
+        inner.rolls.reserve(n);
+        inner.captures.reserve(n);
+        inner.finishing.reserve(n.saturating_mul(first.seats.len()));
+        for p in &parts {
+            first.check_addable(p)?;
+            inner.extend(p.inner.clone());
+        }
+        Ok(SimResult {
+            inner,
+            rules: first.rules.clone(),
+            labels: first.labels.clone(),
+            seats: first.seats.clone(),
+            bot_names: first.bot_names.clone(),
+        })
+    }
     /// Pickle support (for multiprocessing and Ray): the result rebuilt from its data.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, SimState)> {
         let r = slf.get();
@@ -629,5 +632,37 @@ impl SimResult {
             wins.join(" "),
             self.mean_length()
         )
+    }
+}
+
+impl SimResult {
+    /// Refuse to add results of other rules, players or bots.
+    fn check_addable(&self, other: &SimResult) -> PyResult<()> {
+        if other.rules != self.rules {
+            return Err(CoreError::InvalidRules(format!(
+                "results of different rules cannot be added: '{}' and '{}'",
+                self.rules, other.rules
+            ))
+            .into());
+        }
+        if other.labels != self.labels {
+            let names = |l: &[char]| l.iter().collect::<String>();
+            // InvalidBotError, as it has always been for different players.
+            return Err(CoreError::InvalidBot(format!(
+                "results of different players cannot be added: {} and {}",
+                names(&self.labels),
+                names(&other.labels)
+            ))
+            .into());
+        }
+        if other.bot_names != self.bot_names {
+            return Err(CoreError::InvalidBot(format!(
+                "results of different bots cannot be added: {} and {}",
+                self.bot_names.join(","),
+                other.bot_names.join(",")
+            ))
+            .into());
+        }
+        Ok(())
     }
 }
