@@ -150,6 +150,8 @@ def test_ctrl_c_cancels_the_tasks_and_keeps_what_finished() -> None:
 def test_bad_backend_arguments() -> None:
     with pytest.raises(InvalidArgumentError, match="backend"):
         simulate(games=10, backend="spark")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="chunk"):
+        simulate(games=10, chunk=-1, backend="ray")
     with pytest.raises(InvalidArgumentError, match="address"):
         simulate(games=10, address="ray://head:10001")
     with pytest.raises(InvalidArgumentError, match="backend"):

@@ -50,6 +50,8 @@ def simulate(
     sim = Simulation(rules, players, bots, seed, **options)
     if backend == "ray":
         sim.run(0, 0, threads)  # checks the thread count before Ray starts
+        if chunk is not None:
+            _check_count("chunk", chunk)
         if games == 0:
             return sim.run(0, 0, threads)
         with _ray.connected(address) as ray:
