@@ -49,7 +49,7 @@ from LudoGame._core import (
 )
 from LudoGame.enums import EventKind, Phase, Reason
 from LudoGame.events import Event, MoveEvent, RollEvent
-from LudoGame.sim import RayTaskError, TournamentResult, simulate, tournament
+from LudoGame.sim import TournamentResult, simulate, tournament
 
 
 def svg(game: Game | LudoGame) -> str:
@@ -85,7 +85,6 @@ __all__ = [
     "NoGameError",
     "Phase",
     "Player",
-    "RayTaskError",
     "Reason",
     "RollEvent",
     "SimResult",

@@ -99,6 +99,7 @@ def run_tasks(
     except BaseException as e:
         for ref in pending:
             ray.cancel(ref, force=True)
+        _settle(ray, pending)
         if isinstance(e, KeyboardInterrupt) and not isinstance(e, RayTaskError):
             from LudoGame._core import Interrupted
 
@@ -107,6 +108,19 @@ def run_tasks(
             raise stop from None
         raise
     return results
+
+
+def _settle(ray: Any, refs: list[Any]) -> None:
+    """Read the cancelled tasks as they end (within a second: a forced cancel kills them),
+    so that Ray does not log their errors as unhandled (the caller reports the first)."""
+    if not refs:
+        return
+    ended, _ = ray.wait(refs, num_returns=len(refs), timeout=1.0)
+    for ref in ended:
+        try:
+            ray.get(ref)
+        except Exception:  # noqa: S110 - a second failure, or a cancelled task
+            pass
 
 
 def _describe(e: BaseException) -> str:
