@@ -42,8 +42,9 @@ def require_ray() -> Any:
 @contextmanager
 def connected(address: str | None) -> Iterator[Any]:
     """Ray, ready: a Ray the caller already started is used as it is; otherwise Ray is
-    started on this machine (no dashboard, warnings only), or joined at `address`. A Ray
-    started here stays up for the next calls and stops when the interpreter exits."""
+    started on this machine (no dashboard, errors only, the workers' output not
+    forwarded), or joined at `address`. A Ray started here stays up for the next calls
+    and stops when the interpreter exits."""
     ray = require_ray()
     if not ray.is_initialized():
         ray.init(
@@ -100,7 +101,7 @@ def run_tasks(
         for ref in pending:
             ray.cancel(ref, force=True)
         _settle(ray, pending)
-        if isinstance(e, KeyboardInterrupt) and not isinstance(e, RayTaskError):
+        if isinstance(e, KeyboardInterrupt):
             from LudoGame._core import Interrupted
 
             stop = Interrupted(*e.args)
@@ -119,7 +120,7 @@ def _settle(ray: Any, refs: list[Any]) -> None:
     for ref in ended:
         try:
             ray.get(ref)
-        except Exception:  # noqa: S110 - a second failure, or a cancelled task
+        except Exception:  # a second failure, or a cancelled task: not reported again
             pass
 
 
@@ -129,7 +130,7 @@ def _describe(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
-def options(ray: Any, num_cpus: int) -> dict[str, Any]:
+def task_options(num_cpus: int) -> dict[str, Any]:
     """Task options: the CPUs a task takes; no retries of a task whose code raised (the
     error is reported), retries of a task whose worker died (the result is the same)."""
     return {"num_cpus": num_cpus, "retry_exceptions": False}
@@ -175,7 +176,7 @@ def simulate_ranges(
     """The `SimResult`s of the game ranges `(start, count)` of one simulation, in order.
     On a failure or Ctrl-C, `partial` is the sum of the finished ranges before the first
     unfinished one (a `SimResult` has no game numbers, so it must stay contiguous)."""
-    task = remote(ray, play_games).options(**options(ray, threads))
+    task = remote(ray, play_games).options(**task_options(threads))
     ref = ray.put(config)
     refs = [task.remote(ref, start, count, threads) for start, count in ranges]
     names = [f"{label} {s}..{s + n - 1}" for s, n in ranges]

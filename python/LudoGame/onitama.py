@@ -303,7 +303,7 @@ def _round_robin_ray(
 
     with _ray.connected(address) as ray:
         size = _ray.task_size(len(schedule), _ray.cpus(ray))
-        task = _ray.remote(ray, _ray.play_matches).options(**_ray.options(ray, 1))
+        task = _ray.remote(ray, _ray.play_matches).options(**_ray.task_options(1))
         shared = ray.put(dict(ais))
         batches = [schedule[k : k + size] for k in range(0, len(schedule), size)]
         refs = [task.remote(shared, batch, max_plies, time_budget) for batch in batches]

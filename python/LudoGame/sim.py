@@ -237,7 +237,7 @@ def _tournament_ray(
     standings: Table,
 ) -> None:
     """The games of `tournament` as Ray tasks, added to `result` pairing by pairing."""
-    task = _ray.remote(ray, _ray.play_games).options(**_ray.options(ray, threads))
+    task = _ray.remote(ray, _ray.play_games).options(**_ray.task_options(threads))
     total = len(pairings) * games
     size = min(_ray.MAX_TASK_GAMES, _ray.task_size(total, _ray.cpus(ray), threads))
     refs: list[Any] = []
