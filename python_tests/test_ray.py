@@ -210,3 +210,74 @@ def test_the_command_starts_a_quiet_local_ray() -> None:
     assert run.stderr == ""
     local = subprocess.run([sys.executable, *argv], capture_output=True, text=True, timeout=60)
     assert _without_timing(run.stdout) == _without_timing(local.stdout)
+
+
+class FakeRay:
+    """Stands in for the `ray` module: records how it is started."""
+
+    def __init__(self, running: bool) -> None:
+        self.running = running
+        self.inits: list[dict[str, Any]] = []
+        self.shutdowns = 0
+
+    def is_initialized(self) -> bool:
+        return self.running
+
+    def init(self, **kwargs: Any) -> None:
+        self.inits.append(kwargs)
+        self.running = True
+
+    def shutdown(self) -> None:
+        self.shutdowns += 1
+
+
+@pytest.mark.parametrize("address", [None, "ray://head:10001"])
+def test_ray_is_started_quietly_or_joined_at_the_address(
+    monkeypatch: pytest.MonkeyPatch, address: str | None
+) -> None:
+    from LudoGame import _ray
+
+    fake = FakeRay(running=False)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    with _ray.connected(address) as got:
+        assert got is fake
+    assert fake.inits == [
+        {
+            "address": address,
+            "include_dashboard": False,
+            "logging_level": logging.ERROR,
+            "log_to_driver": False,
+        }
+    ]
+    with _ray.connected(address):  # started once, then reused
+        pass
+    assert len(fake.inits) == 1 and fake.shutdowns == 0
+
+
+def test_a_running_ray_is_used_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    from LudoGame import _ray
+
+    fake = FakeRay(running=True)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    with _ray.connected("ray://elsewhere:10001"):
+        pass
+    assert fake.inits == [] and fake.shutdowns == 0
+
+
+def test_the_ray_flag_passes_the_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Any] = []
+
+    def fake_simulate(*args: Any, **kwargs: Any) -> SimResult:
+        seen.append((kwargs["backend"], kwargs["address"]))
+        return simulate(games=0)
+
+    def fake_round_robin(*args: Any, **kwargs: Any) -> onitama.Standings:
+        seen.append((kwargs["backend"], kwargs["address"]))
+        return onitama.Standings([])
+
+    monkeypatch.setattr(cli, "simulate", fake_simulate)
+    monkeypatch.setattr(onitama_cli, "round_robin", fake_round_robin)
+    assert cli.main(["simulate", "--games", "5", "--ray", "ray://head:10001"]) == 0
+    assert cli.main(["simulate", "--games", "5", "--ray"]) == 0
+    assert onitama_cli.main(["tournament", "0", "1", "--ray", "auto"]) == 0
+    assert seen == [("ray", "ray://head:10001"), ("ray", None), ("ray", "auto")]
