@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from LudoGame._core import (
     Game,
@@ -20,7 +21,7 @@ from LudoGame._core import (
     Simulation,
 )
 from LudoGame.enums import Phase
-from LudoGame.sim import TournamentResult, tournament, wilson_interval
+from LudoGame.sim import RayTaskError, TournamentResult, simulate, tournament, wilson_interval
 
 WORKED_EXAMPLE = [
     ("A", 6), ("A", 4), ("A", 5), ("A", 4), ("B", 6), ("B", 4), ("B", 1), ("B", 2),
@@ -176,6 +177,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     sim.run(0, 0, args.threads)  # checks the thread count before anything is printed
     totals = Totals(sim.players, sim.bots)
     bar = ProgressBar("simulate", True if args.progress else None)
+    if args.ray is not None:
+        return _simulate_ray(args, totals, bar)
     chunk = max(1, args.chunk or min(50_000, max(1_000, args.games // 100)))
     start = time.perf_counter()
     interrupted = False
@@ -196,10 +199,34 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 130 if interrupted else 0
 
 
+def _simulate_ray(args: argparse.Namespace, totals: Totals, bar: ProgressBar) -> int:
+    """`ludo simulate --ray`: the games as Ray tasks; Ctrl-C prints what finished."""
+    start = time.perf_counter()
+    interrupted = False
+    try:
+        totals.add(
+            simulate(
+                args.rules, args.players, _bots(args.bots), args.games, args.seed,
+                args.threads, chunk=args.chunk or None, progress=bar, backend="ray",
+                address=args.ray or None, **_options(args.option),
+            )
+        )  # fmt: skip
+    except KeyboardInterrupt as e:
+        interrupted = True
+        partial = getattr(e, "partial", None)
+        if isinstance(partial, SimResult):
+            totals.add(partial)
+    seconds = time.perf_counter() - start
+    bar.close()
+    print_result(totals, seconds, interrupted)
+    return 130 if interrupted else 0
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     """`ludo tournament`: every pairing of the bots, both seatings; Ctrl-C prints the table
     of what was played."""
     bar = ProgressBar("tournament", True if args.progress else None)
+    options: dict[str, Any] = _options(args.option)
     try:
         result = tournament(
             [b.strip() for b in args.bots.split(",")],
@@ -208,7 +235,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             args.seed,
             args.threads,
             progress=bar,
-            **_options(args.option),
+            backend="local" if args.ray is None else "ray",
+            address=args.ray or None,
+            **options,
         )
     except KeyboardInterrupt as e:
         bar.close()
@@ -266,6 +295,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--threads", type=int, default=1)
         p.add_argument("--option", action="append", default=[], help="a rule option KEY=VALUE")
         p.add_argument("--progress", action="store_true", help="show the bar even when piped")
+        p.add_argument(
+            "--ray",
+            nargs="?",
+            const="",
+            default=None,
+            metavar="ADDRESS",
+            help="play the games as Ray tasks: on this machine, or on the Ray cluster at "
+            'ADDRESS (needs pip install "LudoGame[ray]")',
+        )
         if cmd == "simulate":
             p.add_argument(
                 "--players",
@@ -281,6 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"ludo: {e}", file=sys.stderr)
         return 2
     except ValueError as e:  # a bad argument the library refused before any work
+        print(f"ludo: {e}", file=sys.stderr)
+        return 2
+    except (ImportError, RayTaskError) as e:  # --ray without Ray, or a failed Ray task
         print(f"ludo: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `ludo demo | head`

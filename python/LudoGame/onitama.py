@@ -22,7 +22,7 @@ type or an invalid answer loses at once), and ``round_robin`` plays a whole tour
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias
 
@@ -206,16 +206,31 @@ def round_robin(
     setups: Iterable[int | str] = TOURNAMENT_SETUPS,
     max_plies: int | None = 20,
     time_budget: float | None = None,
+    *,
+    backend: Literal["local", "ray"] = "local",
+    address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Standings:
     """Play every pair of ``ais`` on every setup, each AI once as A and once as B.
 
     Scoring is the tournament's: 2 points a win, 1 a tie, 0 a loss; a game lost by an
     error, an invalid answer or a timeout counts as a loss (and in ``failures``). The table
-    is sorted by points, then wins, then name.
+    is sorted by points, then wins, then name. With ``progress``, ``progress(done, total)``
+    is called after each game.
 
     Ctrl-C stops it at once and raises ``Interrupted`` (a ``KeyboardInterrupt``) whose
     ``partial`` is the ``Standings`` of the games finished.
+
+    ``backend="ray"`` plays the matches as Ray tasks (``pip install "LudoGame[ray]"``;
+    about 8 tasks per CPU, a task a list of matches on one CPU), on this machine or on the
+    cluster at ``address``; the AIs must pickle (built-in AIs and module-level functions
+    do). The result is the local one, with the games in the same order (bit for bit for
+    AIs that do not depend on time). A failed task raises ``RayTaskError`` naming its
+    matches, its ``partial`` the standings of the games finished, as for Ctrl-C.
     """
+    from LudoGame.sim import _check_backend
+
+    _check_backend(backend, address)
     if not isinstance(ais, Mapping):
         raise TypeError(f"ais must be a dict of name -> AI, not {type(ais).__name__}")
     names = list(ais)
@@ -237,27 +252,75 @@ def round_robin(
     def standings() -> Standings:
         return Standings(table.ranked(), games)
 
-    for i, x in enumerate(names):
-        for y in names[i + 1 :]:
-            for s in setup_list:
-                for a, b in ((x, y), (y, x)):
-                    try:
-                        record = play_match(ais[a], ais[b], s, max_plies, time_budget)
-                    except KeyboardInterrupt as e:
-                        stop = Interrupted(*e.args)
-                        stop.partial = standings()
-                        raise stop from e
-                    games.append(Game(a, b, s, record))
-                    table.add(
-                        a,
-                        b,
-                        games=1,
-                        wins_a=int(record.winner == "A"),
-                        ties=int(record.winner is None),
-                        failures_a=int(record.failed == "A"),
-                        failures_b=int(record.failed == "B"),
-                    )
+    def add(a: str, b: str, s: int | str, record: MatchRecord) -> None:
+        games.append(Game(a, b, s, record))
+        table.add(
+            a,
+            b,
+            games=1,
+            wins_a=int(record.winner == "A"),
+            ties=int(record.winner is None),
+            failures_a=int(record.failed == "A"),
+            failures_b=int(record.failed == "B"),
+        )
+
+    schedule = [
+        (a, b, s)
+        for i, x in enumerate(names)
+        for y in names[i + 1 :]
+        for s in setup_list
+        for a, b in ((x, y), (y, x))
+    ]
+    if backend == "ray":
+        _round_robin_ray(ais, schedule, max_plies, time_budget, address, progress, add, standings)
+        return standings()
+    for n, (a, b, s) in enumerate(schedule):
+        try:
+            record = play_match(ais[a], ais[b], s, max_plies, time_budget)
+        except KeyboardInterrupt as e:
+            stop = Interrupted(*e.args)
+            stop.partial = standings()
+            raise stop from e
+        add(a, b, s, record)
+        if progress is not None:
+            progress(n + 1, len(schedule))
     return standings()
+
+
+def _round_robin_ray(
+    ais: Mapping[str, AIFunction],
+    schedule: list[tuple[str, str, int | str]],
+    max_plies: int | None,
+    time_budget: float | None,
+    address: str | None,
+    progress: Callable[[int, int], None] | None,
+    add: Callable[[str, str, int | str, MatchRecord], None],
+    standings: Callable[[], Standings],
+) -> None:
+    """The matches of `round_robin` as Ray tasks, each record added in schedule order (on
+    a failure or Ctrl-C, the records of every task that finished)."""
+    from LudoGame import _ray
+
+    with _ray.connected(address) as ray:
+        size = _ray.task_size(len(schedule), _ray.cpus(ray))
+        task = _ray.remote(ray, _ray.play_matches).options(**_ray.task_options(1))
+        shared = ray.put(dict(ais))
+        batches = [schedule[k : k + size] for k in range(0, len(schedule), size)]
+        refs = [task.remote(shared, batch, max_plies, time_budget) for batch in batches]
+        names = [
+            "matches " + ", ".join(f"{a} vs {b} on setup {s}" for a, b, s in batch)
+            for batch in batches
+        ]
+
+        def merged(results: list[Any]) -> Standings:
+            for batch, records in zip(batches, results, strict=True):
+                for (a, b, s), record in zip(batch, records or [], strict=False):
+                    add(a, b, s, record)
+            return standings()
+
+        done = None if progress is None else (lambda n: progress(n, len(schedule)))
+        results = _ray.run_tasks(ray, refs, names, [len(b) for b in batches], done, merged)
+        merged(results)
 
 
 __all__ = [

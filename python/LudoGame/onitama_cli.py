@@ -10,7 +10,8 @@ When the input is not a terminal (a pipe or a file), each answer read is echoed 
 prompt, so the output reads like the terminal session (``--echo no`` turns that off).
 
 ``onitama match [A [B]]`` referees one game between two built-in AIs (levels 2 and 1 by
-default), and ``onitama setups`` lists the setups.
+default), ``onitama tournament [LEVEL ...]`` plays a round robin of built-in AIs (on Ray
+with ``--ray [ADDRESS]``), and ``onitama setups`` lists the setups.
 
 Bad input (an unknown setup, a level or time out of range, input that ends before the
 game is over, output that cannot be written) gets a one-line message on stderr and exit
@@ -27,13 +28,16 @@ from typing import NoReturn, TextIO
 
 from LudoGame.onitama import (
     Action,
+    BuiltinAI,
     IllegalActionError,
     Interrupted,
     MatchRecord,
     Onitama,
+    Standings,
     UnknownSetupError,
     builtin_ai,
     play_match,
+    round_robin,
     setup_ids,
 )
 
@@ -298,6 +302,52 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def tournament_ais(args: argparse.Namespace) -> dict[str, BuiltinAI]:
+    """The built-in AIs of `onitama tournament`, named by level ('L2', then 'L2#2', ...)."""
+    ais: dict[str, BuiltinAI] = {}
+    for k, level in enumerate(args.levels):
+        name = f"L{level}"
+        copy = 1
+        while name in ais:
+            copy += 1
+            name = f"L{level}#{copy}"
+        ais[name] = builtin_ai(level, time=args.time, seed=args.seed + k, nodes=args.nodes)
+    return ais
+
+
+def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
+    """`onitama tournament`."""
+    from LudoGame.cli import ProgressBar
+    from LudoGame.sim import RayTaskError
+
+    ais = tournament_ais(args)
+    setups = [s.strip() for s in args.setups.split(",") if s.strip()]
+    bar = ProgressBar("tournament", True if args.progress else None)
+    try:
+        standings = round_robin(
+            ais,
+            setups,
+            args.max_plies,
+            args.time_budget,
+            backend="local" if args.ray is None else "ray",
+            address=args.ray or None,
+            progress=bar,
+        )
+    except (KeyboardInterrupt, RayTaskError) as e:
+        bar.close()
+        partial = getattr(e, "partial", None)
+        if isinstance(partial, Standings) and partial.games:
+            out.write(f"{len(partial.games)} games finished:\n{partial}\n")
+        out.flush()
+        if isinstance(e, RayTaskError):
+            raise UsageError(str(e)) from e
+        print("onitama: interrupted", file=sys.stderr)
+        return 130
+    bar.close()
+    out.write(f"{standings}\n")
+    return 0
+
+
 def cmd_setups(out: TextIO) -> int:
     """`onitama setups`."""
     for sid in setup_ids():
@@ -346,6 +396,28 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
     match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
     match.add_argument("--seed", type=int, default=0, help="seed of both AIs (0)")
+    tour = sub.add_parser(
+        "tournament",
+        help="a round robin of built-in AIs on the tournament setups",
+        description="Every pair of the AIs plays every setup, once as A and once as B "
+        "(2 points a win, 1 a tie). Ctrl-C prints the standings of the games finished.",
+    )
+    tour.add_argument(
+        "levels", type=int, nargs="*", default=[0, 1, 2], metavar="LEVEL",
+        help="the AIs' levels (0-2; default 0 1 2)",
+    )  # fmt: skip
+    tour.add_argument("--setups", default="21,22,23", help="comma-separated setup ids (21,22,23)")
+    tour.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
+    tour.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
+    tour.add_argument("--nodes", type=int, help="nodes per move instead of a time (repeatable)")
+    tour.add_argument("--time-budget", type=float, help="an answer slower than this loses")
+    tour.add_argument("--seed", type=int, default=0, help="seed of the first AI, +1 each (0)")
+    tour.add_argument("--progress", action="store_true", help="show a progress bar when piped")
+    tour.add_argument(
+        "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+        help="play the matches as Ray tasks: on this machine, or on the Ray cluster at "
+        'ADDRESS (needs pip install "LudoGame[ray]")',
+    )  # fmt: skip
     sub.add_parser("setups", help="list the coursework setups")
     return parser
 
@@ -366,6 +438,8 @@ def run(args: argparse.Namespace) -> int:
         code = cmd_play(args, sys.stdin, sys.stdout)
     elif args.command == "match":
         code = cmd_match(args, sys.stdout)
+    elif args.command == "tournament":
+        code = cmd_tournament(args, sys.stdout)
     else:
         code = cmd_setups(sys.stdout)
     sys.stdout.flush()
@@ -392,7 +466,7 @@ def main(argv: list[str] | None = None) -> int:
         silence_stdout()
         print(f"onitama: cannot read or write: {e.strerror or e}", file=sys.stderr)
         return 2
-    except (UsageError, ValueError, TypeError) as e:
+    except (UsageError, ValueError, TypeError, ImportError) as e:
         print(f"onitama: {e}", file=sys.stderr)
         return 2
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal
 
+from LudoGame import _ray
 from LudoGame._core import Interrupted, InvalidArgumentError, SimResult, Simulation
 from LudoGame.standings import Standing, Table, wilson_interval
 
 Progress = Callable[[int, int], None]
+
+
+RayTaskError = _ray.RayTaskError
 
 
 def simulate(
@@ -23,6 +27,8 @@ def simulate(
     *,
     chunk: int | None = None,
     progress: Progress | None = None,
+    backend: Literal["local", "ray"] = "local",
+    address: str | None = None,
     **options: bool | int | str,
 ) -> SimResult:
     """Play `games` whole games in Rust and return their results.
@@ -32,9 +38,29 @@ def simulate(
     "mcts:1000") or a Python callable `bot(game) -> Move | str` (slower: it runs on one
     thread). The same seed gives the same result for any thread count. With `progress`,
     the run is made in chunks and `progress(done, games)` is called after each.
+
+    `backend="ray"` spreads the games over a Ray cluster (`pip install "LudoGame[ray]"`):
+    tasks of `chunk` games (default: about 8 tasks per CPU), each on `threads` threads;
+    the result is the local one, bit for bit. Ray is started on this machine unless it is
+    already running or `address` names a cluster. A failed task raises `RayTaskError`
+    naming its games.
     """
     _check_count("games", games)
+    _check_backend(backend, address)
     sim = Simulation(rules, players, bots, seed, **options)
+    if backend == "ray":
+        sim.run(0, 0, threads)  # checks the thread count before Ray starts
+        if chunk is not None:
+            _check_count("chunk", chunk)
+        if games == 0:
+            return sim.run(0, 0, threads)
+        with _ray.connected(address) as ray:
+            size = chunk or min(_ray.MAX_TASK_GAMES, _ray.task_size(games, _ray.cpus(ray), threads))
+            config = (rules, players, bots, seed, options)
+            report = None if progress is None else (lambda n: progress(n, games))
+            ranges = _ray.split(0, games, size)
+            results = _ray.simulate_ranges(ray, config, ranges, threads, report)
+        return _ray.prefix_sum(results)
     if progress is None and chunk is None:
         return sim.run(0, games, threads)
     step = chunk or max(100, min(20_000, games // 50 or 1))
@@ -52,6 +78,14 @@ def simulate(
         if progress is not None:
             progress(done, games)
     return result
+
+
+def _check_backend(backend: str, address: str | None) -> None:
+    """`backend` is "local" or "ray"; an address is for Ray only."""
+    if backend not in ("local", "ray"):
+        raise InvalidArgumentError(f'backend must be "local" or "ray", not {backend!r}')
+    if address is not None and backend != "ray":
+        raise InvalidArgumentError('an address is for backend="ray" only')
 
 
 def _check_count(what: str, value: int) -> None:
@@ -118,11 +152,17 @@ def tournament(
     threads: int = 1,
     *,
     progress: Progress | None = None,
+    backend: Literal["local", "ray"] = "local",
+    address: str | None = None,
     **options: bool | int | str,
 ) -> TournamentResult:
     """Every pairing of `bots` plays `games` two-player games (seats A and C), half with each
     bot first. Returns the standings with 95% confidence intervals and the head-to-head table.
     Ctrl-C raises `Interrupted` whose `partial` is the table of the games played so far.
+
+    `backend="ray"` plays the games as Ray tasks (game ranges of each pairing and seating,
+    about 8 tasks per CPU, each on `threads` threads; see `simulate`): the same result, bit
+    for bit. Its `Interrupted` (and a `RayTaskError`) has the table of the pairings finished.
     """
     names = list(bots)
     if len(names) < 2 or len(set(names)) != len(names):
@@ -130,6 +170,7 @@ def tournament(
             f"a tournament needs two or more different bots, not {', '.join(names) or 'none'}"
         )
     _check_count("games", games)
+    _check_backend(backend, address)
     # Checks the seed, the thread count, the rules and every bot before any game is played.
     for name in names:
         Simulation(rules, "AC", name, seed, **options).run(0, 0, threads)
@@ -137,6 +178,11 @@ def tournament(
     result = TournamentResult(rules, games, standings.lines())
     pairings = list(combinations(range(len(names)), 2))
     total = len(pairings) * games
+    if backend == "ray":
+        with _ray.connected(address) as ray:
+            _tournament_ray(ray, names, pairings, rules, games, seed, threads, options,
+                            progress, result, standings)  # fmt: skip
+        return result
     done = 0
     for k, (i, j) in enumerate(pairings):
         a, b = names[i], names[j]
@@ -168,6 +214,65 @@ def tournament(
     return result
 
 
+def _seatings(games: int, seed: int, k: int, a: str, b: str) -> list[tuple[str, str, int, int]]:
+    """The two seatings of pairing `k` (`a` against `b`): (first, second, games, seed)."""
+    return [
+        (first, second, games // 2 if seating == 0 else games - games // 2,
+         (seed + 1000 * k + seating) % 2**64)
+        for seating, (first, second) in enumerate(((a, b), (b, a)))
+    ]  # fmt: skip
+
+
+def _tournament_ray(
+    ray: Any,
+    names: list[str],
+    pairings: list[tuple[int, int]],
+    rules: str,
+    games: int,
+    seed: int,
+    threads: int,
+    options: dict[str, bool | int | str],
+    progress: Progress | None,
+    result: TournamentResult,
+    standings: Table,
+) -> None:
+    """The games of `tournament` as Ray tasks, added to `result` pairing by pairing."""
+    task = _ray.remote(ray, _ray.play_games).options(**_ray.task_options(threads))
+    total = len(pairings) * games
+    size = min(_ray.MAX_TASK_GAMES, _ray.task_size(total, _ray.cpus(ray), threads))
+    refs: list[Any] = []
+    names_of: list[str] = []
+    sizes: list[int] = []
+    #: (pairing, seating, first) of each task
+    owner: list[tuple[int, int, str]] = []
+    for k, (i, j) in enumerate(pairings):
+        a, b = names[i], names[j]
+        for seating, (first, second, n, pair_seed) in enumerate(_seatings(games, seed, k, a, b)):
+            config = ray.put((rules, "AC", [first, second], pair_seed, options))
+            for start, count in _ray.split(0, n, size):
+                refs.append(task.remote(config, start, count, threads))
+                names_of.append(f"games {start}..{start + count - 1} of {first} vs {second}")
+                sizes.append(count)
+                owner.append((k, seating, first))
+
+    def add(results: list[Any]) -> TournamentResult:
+        """Add every pairing whose tasks all finished, in pairing order."""
+        for k, (i, j) in enumerate(pairings):
+            mine = [r for r, (kk, _, _) in zip(results, owner, strict=True) if kk == k]
+            if any(r is None for r in mine):
+                continue
+            wins_a = 0
+            for r, (kk, _, first) in zip(results, owner, strict=True):
+                if kk == k:
+                    wins_a += r.wins["A"] if first == names[i] else r.wins["C"]
+            _add_pairing(result, standings, names[i], names[j], games, wins_a)
+        return result
+
+    done = None if progress is None else (lambda n: progress(n, total))
+    results = _ray.run_tasks(ray, refs, names_of, sizes, done, add)
+    add(results)
+
+
 def _add_pairing(
     result: TournamentResult,
     standings: Table,
@@ -185,6 +290,7 @@ def _add_pairing(
 
 __all__ = [
     "Progress",
+    "RayTaskError",
     "Standing",
     "TournamentResult",
     "simulate",

@@ -8,7 +8,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use super::convert::{Count, Start, Threads};
 use super::game::PyGame;
 use crate::ludo::sim::{MAX_ROLLS, SimConfig, SimResult as CoreResult};
-use crate::ludo::{Bot, Game as CoreGame, LudoError as CoreError, Move as CoreMove, Rng, Seat};
+use crate::ludo::{
+    Bot, Game as CoreGame, LudoError as CoreError, MAX_SEATS, Move as CoreMove, Rng, Seat,
+};
 use crate::python::convert::Seed;
 use crate::python::describe;
 use crate::python::interrupt::{interruptible, with_partial};
@@ -330,6 +332,32 @@ fn with_game_number(py: Python<'_>, e: PyErr, i: u64) -> PyErr {
     crate::python::errors::InvalidBotError::new_err(format!("game {i}: {msg}"))
 }
 
+/// A pickled `SimResult`: rules notation, player labels, seats, bot names, the counts
+/// (games, wins per seat, unfinished, total rolls, total captures), then the per-game
+/// rolls (u32), captures (u16) and finishing orders (u8), little-endian bytes.
+type SimState = ((
+    String,
+    String,
+    Vec<Seat>,
+    Vec<String>,
+    (u64, Vec<u64>, u64, u64, u64),
+    Py<PyBytes>,
+    Py<PyBytes>,
+    Py<PyBytes>,
+),);
+
+/// [`SimState`] as read back.
+type SimStateOwned = (
+    String,
+    String,
+    Vec<Seat>,
+    Vec<String>,
+    (u64, Vec<u64>, u64, u64, u64),
+    Vec<u8>,
+    Vec<u8>,
+    Vec<u8>,
+);
+
 /// The results of a simulation: wins per player, game lengths, finishing orders and
 /// captures, the per-game data in compact arrays (`array.array`).
 #[pyclass(module = "LudoGame", frozen)]
@@ -469,6 +497,150 @@ impl SimResult {
     /// This result followed by `other` (the next games of the same run). Results of
     /// different rules, players or bots cannot be added.
     fn __add__(&self, other: &SimResult) -> PyResult<SimResult> {
+        self.check_addable(other)?;
+        let mut inner = self.inner.clone();
+        inner.extend(other.inner.clone());
+        Ok(SimResult {
+            inner,
+            rules: self.rules.clone(),
+            labels: self.labels.clone(),
+            seats: self.seats.clone(),
+            bot_names: self.bot_names.clone(),
+        })
+    }
+
+    /// `parts[0] + parts[1] + ...` in one pass (adding one by one copies the growing result
+    /// again at each step). At least one part is needed.
+    #[staticmethod]
+    fn _join(parts: Vec<PyRef<'_, SimResult>>) -> PyResult<SimResult> {
+        let Some(first) = parts.first() else {
+            return Err(crate::python::convert::InvalidArgumentError::new_err(
+                "there are no results to join",
+            ));
+        };
+        let mut inner = CoreResult::default();
+        let games: u64 = parts.iter().map(|p| p.inner.games).sum();
+        let n = usize::try_from(games).unwrap_or(0);
+        inner.rolls.reserve(n);
+        inner.captures.reserve(n);
+        inner.finishing.reserve(n.saturating_mul(first.seats.len()));
+        for p in &parts {
+            first.check_addable(p)?;
+            inner.extend(p.inner.clone());
+        }
+        Ok(SimResult {
+            inner,
+            rules: first.rules.clone(),
+            labels: first.labels.clone(),
+            seats: first.seats.clone(),
+            bot_names: first.bot_names.clone(),
+        })
+    }
+    /// Pickle support (for multiprocessing and Ray): the result rebuilt from its data.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, SimState)> {
+        let r = slf.get();
+        let i = &r.inner;
+        let bytes = |v: Vec<u8>| PyBytes::new(slf.py(), &v).unbind();
+        let state = (
+            r.rules.clone(),
+            r.labels.iter().collect(),
+            r.seats.clone(),
+            r.bot_names.clone(),
+            (
+                i.games,
+                i.wins.to_vec(),
+                i.unfinished,
+                i.total_rolls,
+                i.total_captures,
+            ),
+            bytes(i.rolls.iter().flat_map(|x| x.to_le_bytes()).collect()),
+            bytes(i.captures.iter().flat_map(|x| x.to_le_bytes()).collect()),
+            bytes(i.finishing.clone()),
+        );
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
+    /// The result `__reduce__` describes; malformed data raises `InvalidArgumentError`.
+    #[staticmethod]
+    fn _from_state(state: SimStateOwned) -> PyResult<SimResult> {
+        let (rules, labels, seats, bot_names, counts, rolls, captures, finishing) = state;
+        let (games, wins, unfinished, total_rolls, total_captures) = counts;
+        let bad = |what: &str| {
+            crate::python::convert::InvalidArgumentError::new_err(format!(
+                "not a pickled SimResult: {what}"
+            ))
+        };
+        let parsed = crate::ludo::Rules::from_notation(&rules)?;
+        let labels: Vec<char> = labels.chars().collect();
+        if labels.len() != seats.len()
+            || seats.is_empty()
+            || seats.iter().any(|&s| s >= MAX_SEATS)
+            || seats
+                .iter()
+                .zip(&labels)
+                .any(|(&s, &l)| parsed.seat_labels[s] != l)
+        {
+            return Err(bad("the players and seats do not match"));
+        }
+        if bot_names.len() != seats.len() {
+            return Err(bad("one bot name per player is needed"));
+        }
+        let wins: [u64; MAX_SEATS] = wins
+            .try_into()
+            .map_err(|_| bad("the wins are not one count per seat"))?;
+        let n = usize::try_from(games).map_err(|_| bad("too many games"))?;
+        let sized = |len: usize, per: usize| n.checked_mul(per) == Some(len);
+        if !sized(rolls.len(), 4)
+            || !sized(captures.len(), 2)
+            || !sized(finishing.len(), seats.len())
+        {
+            return Err(bad("the per-game data do not match the number of games"));
+        }
+        let inner = CoreResult {
+            games,
+            wins,
+            rolls: rolls
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+            captures: captures
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                .collect(),
+            finishing,
+            unfinished,
+            total_rolls,
+            total_captures,
+        };
+        Ok(SimResult {
+            inner,
+            rules,
+            labels,
+            seats,
+            bot_names,
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        let wins: Vec<String> = self
+            .labels
+            .iter()
+            .zip(&self.seats)
+            .zip(&self.bot_names)
+            .map(|((l, &s), b)| format!("{l}({b})={}", self.inner.wins[s]))
+            .collect();
+        format!(
+            "SimResult(games={}, wins: {}, mean_length={:.1})",
+            self.inner.games,
+            wins.join(" "),
+            self.mean_length()
+        )
+    }
+}
+
+impl SimResult {
+    /// Refuse to add results of other rules, players or bots.
+    fn check_addable(&self, other: &SimResult) -> PyResult<()> {
         if other.rules != self.rules {
             return Err(CoreError::InvalidRules(format!(
                 "results of different rules cannot be added: '{}' and '{}'",
@@ -494,30 +666,6 @@ impl SimResult {
             ))
             .into());
         }
-        let mut inner = self.inner.clone();
-        inner.extend(other.inner.clone());
-        Ok(SimResult {
-            inner,
-            rules: self.rules.clone(),
-            labels: self.labels.clone(),
-            seats: self.seats.clone(),
-            bot_names: self.bot_names.clone(),
-        })
-    }
-
-    fn __repr__(&self) -> String {
-        let wins: Vec<String> = self
-            .labels
-            .iter()
-            .zip(&self.seats)
-            .zip(&self.bot_names)
-            .map(|((l, &s), b)| format!("{l}({b})={}", self.inner.wins[s]))
-            .collect();
-        format!(
-            "SimResult(games={}, wins: {}, mean_length={:.1})",
-            self.inner.games,
-            wins.join(" "),
-            self.mean_length()
-        )
+        Ok(())
     }
 }

@@ -158,6 +158,20 @@ impl PyAi {
         Ok(PyAction { inner })
     }
 
+    /// Pickle support (for multiprocessing and Ray): a new AI with the same settings
+    /// (an AI keeps no state between answers that changes them).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (u8, Option<f64>, u64, Option<u64>, Option<u32>),
+    )> {
+        let ai = slf.get();
+        let args = (ai.level, ai.time, ai.seed, ai.limits.nodes, ai.limits.depth);
+        Ok((slf.get_type().into_any(), args))
+    }
+
     fn __repr__(&self) -> String {
         let mut s = format!("BuiltinAI(level={}", self.level);
         if self.level >= 2 {

@@ -1,0 +1,199 @@
+"""Ray backends of `simulate`, `tournament` and `onitama.round_robin` (Ray is optional).
+
+Work is cut into tasks that each replay the same thing a local run would do (a range of
+game indices of one `Simulation`, or a list of matches), so the merged result is the
+local result, bit for bit. Ray is imported only when a Ray backend is asked for.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+#: Tasks per CPU of the cluster: enough to keep every CPU busy to the end of the run (and
+#: to show progress), few enough that the per-task cost (about a millisecond) stays small.
+TASKS_PER_CPU = 8
+
+#: The most games one simulation task plays (about 10 bytes of results a game).
+MAX_TASK_GAMES = 1_000_000
+
+INSTALL_HINT = 'backend="ray" needs Ray: pip install "LudoGame[ray]" (or pip install ray)'
+
+
+class RayTaskError(RuntimeError):
+    """A Ray task failed: the message names the games (or matches) it held, and the task's
+    own exception is the `__cause__`. `partial` holds what finished before it, as the
+    `partial` of an `Interrupted` does."""
+
+    partial: Any = None
+
+
+def require_ray() -> Any:
+    """The `ray` module, or an `ImportError` saying how to install it."""
+    try:
+        import ray
+    except ImportError as e:
+        raise ImportError(INSTALL_HINT) from e
+    return ray
+
+
+@contextmanager
+def connected(address: str | None) -> Iterator[Any]:
+    """Ray, ready: a Ray the caller already started is used as it is; otherwise Ray is
+    started on this machine (no dashboard, errors only, the workers' output not
+    forwarded), or joined at `address`. A Ray started here stays up for the next calls
+    and stops when the interpreter exits."""
+    ray = require_ray()
+    if not ray.is_initialized():
+        ray.init(
+            address=address or None,
+            include_dashboard=False,
+            logging_level=logging.ERROR,
+            log_to_driver=False,
+        )
+    yield ray
+
+
+def cpus(ray: Any) -> int:
+    """The CPUs of the cluster (at least 1)."""
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def task_size(total: int, cpus: int, per_task_cpus: int = 1) -> int:
+    """Items per task: about `TASKS_PER_CPU` tasks for each task slot of the cluster."""
+    slots = max(1, cpus // max(1, per_task_cpus))
+    return max(1, -(-total // (slots * TASKS_PER_CPU)))
+
+
+def run_tasks(
+    ray: Any,
+    refs: Sequence[Any],
+    names: Sequence[str],
+    sizes: Sequence[int],
+    progress: Callable[[int], None] | None,
+    partial: Callable[[list[Any]], Any],
+) -> list[Any]:
+    """The results of `refs`, in their order, calling `progress(items done)` as each task
+    comes back. A failed task cancels the others and raises `RayTaskError` naming it
+    (`names`); Ctrl-C cancels every task at once. Either way the exception's `partial` is
+    `partial(results)`, with None for the tasks not finished."""
+    results: list[Any] = [None] * len(refs)
+    index = {ref: i for i, ref in enumerate(refs)}
+    pending = list(refs)
+    done = 0
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            i = index[ready[0]]
+            try:
+                results[i] = ray.get(ready[0])
+            except ray.exceptions.RayError as e:
+                cause = getattr(e, "cause", None) or e
+                err = RayTaskError(f"{names[i]} failed on a Ray worker: {_describe(cause)}")
+                err.partial = partial(results)
+                raise err from cause
+            done += sizes[i]
+            if progress is not None:
+                progress(done)
+    except BaseException as e:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        _settle(ray, pending)
+        if isinstance(e, KeyboardInterrupt):
+            from LudoGame._core import Interrupted
+
+            stop = Interrupted(*e.args)
+            stop.partial = partial(results)
+            raise stop from None
+        raise
+    return results
+
+
+def _settle(ray: Any, refs: list[Any]) -> None:
+    """Read the cancelled tasks as they end (within a second: a forced cancel kills them),
+    so that Ray does not log their errors as unhandled (the caller reports the first)."""
+    if not refs:
+        return
+    ended, _ = ray.wait(refs, num_returns=len(refs), timeout=1.0)
+    for ref in ended:
+        try:
+            ray.get(ref)
+        except Exception:  # a second failure, or a cancelled task: not reported again
+            pass
+
+
+def _describe(e: BaseException) -> str:
+    """An exception as 'Type: message'."""
+    text = str(e).strip()
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def task_options(num_cpus: int) -> dict[str, Any]:
+    """Task options: the CPUs a task takes; no retries of a task whose code raised (the
+    error is reported), retries of a task whose worker died (the result is the same)."""
+    return {"num_cpus": num_cpus, "retry_exceptions": False}
+
+
+def play_games(
+    config: tuple[Any, ...], start: int, count: int, threads: int
+) -> Any:  # pragma: no cover - runs on a Ray worker
+    """A task: games `start..start+count` of `Simulation(*config[:4], **config[4])`."""
+    from LudoGame._core import Simulation
+
+    rules, players, bots, seed, opts = config
+    return Simulation(rules, players, bots, seed, **opts).run(start, count, threads)
+
+
+def play_matches(
+    ais: Any, matches: Sequence[tuple[str, str, int | str]], max_plies: Any, time_budget: Any
+) -> list[Any]:  # pragma: no cover - runs on a Ray worker
+    """A task: the refereed matches `(a, b, setup)`, in order."""
+    from LudoGame.onitama import play_match
+
+    return [play_match(ais[a], ais[b], s, max_plies, time_budget) for a, b, s in matches]
+
+
+_REMOTE: dict[str, Any] = {}
+
+
+def remote(ray: Any, fn: Callable[..., Any]) -> Any:
+    """`fn` as a Ray remote function (made once per process)."""
+    if fn.__name__ not in _REMOTE:
+        _REMOTE[fn.__name__] = ray.remote(fn)
+    return _REMOTE[fn.__name__]
+
+
+def simulate_ranges(
+    ray: Any,
+    config: tuple[Any, ...],
+    ranges: Sequence[tuple[int, int]],
+    threads: int,
+    progress: Callable[[int], None] | None,
+    label: str = "games",
+) -> list[Any]:
+    """The `SimResult`s of the game ranges `(start, count)` of one simulation, in order.
+    On a failure or Ctrl-C, `partial` is the sum of the finished ranges before the first
+    unfinished one (a `SimResult` has no game numbers, so it must stay contiguous)."""
+    task = remote(ray, play_games).options(**task_options(threads))
+    ref = ray.put(config)
+    refs = [task.remote(ref, start, count, threads) for start, count in ranges]
+    names = [f"{label} {s}..{s + n - 1}" for s, n in ranges]
+    return run_tasks(ray, refs, names, [n for _, n in ranges], progress, prefix_sum)
+
+
+def prefix_sum(results: Sequence[Any]) -> Any:
+    """The sum of the `SimResult`s before the first missing one (None if the first is),
+    joined in one pass."""
+    prefix = []
+    for r in results:
+        if r is None:
+            break
+        prefix.append(r)
+    return type(prefix[0])._join(prefix) if prefix else None
+
+
+def split(start: int, count: int, size: int) -> list[tuple[int, int]]:
+    """`start..start+count` as ranges `(start, count)` of `size` (the last may be shorter)."""
+    return [(s, min(size, start + count - s)) for s in range(start, start + count, size)]

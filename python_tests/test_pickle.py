@@ -1,0 +1,110 @@
+"""Results, records and built-in AIs survive pickling (what multiprocessing and Ray do)."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from LudoGame import Simulation, onitama
+from LudoGame._core import InvalidArgumentError, SimResult
+
+
+def _same(a: SimResult, b: SimResult) -> None:
+    assert (a.games, a.players, a.bots, a.rules_notation) == (
+        b.games,
+        b.players,
+        b.bots,
+        b.rules_notation,
+    )
+    assert a.wins == b.wins and a.unfinished == b.unfinished
+    assert a.lengths == b.lengths and a.captures == b.captures and a.finishing == b.finishing
+    assert (a.total_rolls, a.total_captures) == (b.total_rolls, b.total_captures)
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "options"),
+    [("cs162", "AC", {}), ("standard", "ABCD", {"six_limit": 2}), ("gt", None, {})],
+)
+def test_sim_result_round_trip(rules: str, players: str | None, options: dict) -> None:
+    sim = Simulation(rules, players, "cs162", 7, **options)
+    r = sim.run(10, 40)
+    back = pickle.loads(pickle.dumps(r))
+    _same(r, back)
+    assert back.options == r.options
+    # A rebuilt result adds to the next games exactly as the original does.
+    nxt = sim.run(50, 30)
+    _same(back + nxt, r + nxt)
+
+
+def test_empty_sim_result_round_trip() -> None:
+    r = Simulation("cs162", "AC", "random", 1).run(0, 0)
+    _same(pickle.loads(pickle.dumps(r)), r)
+
+
+def test_malformed_sim_result_state_is_refused() -> None:
+    r = Simulation("cs162", "AC", "random", 1).run(0, 5)
+    rebuild, (state,) = r.__reduce__()
+    short = (*state[:5], state[5][:-1], *state[6:])
+    with pytest.raises(InvalidArgumentError, match="per-game data"):
+        rebuild(short)
+    wrong_seat = (state[0], state[1], [0, 1], *state[3:])
+    with pytest.raises(InvalidArgumentError, match="players and seats"):
+        rebuild(wrong_seat)
+
+
+def test_builtin_ai_round_trip_plays_the_same() -> None:
+    ai = onitama.builtin_ai(2, nodes=800, seed=5, depth=6)
+    back = pickle.loads(pickle.dumps(ai))
+    assert repr(back) == repr(ai)
+    game = onitama.Onitama.setup(22)
+    assert back.choose(game) == ai.choose(game)
+
+
+def _raises(*_: object) -> tuple[int, str, str, str]:
+    raise RuntimeError("no answer")
+
+
+def _bad_card(*_: object) -> tuple[int, str, str, str]:
+    return (3, "e2", "d3", "u")
+
+
+def _wrong_type(*_: object) -> object:
+    return "nonsense"
+
+
+@pytest.mark.parametrize(
+    "other",
+    [onitama.builtin_ai(0, seed=2), onitama.builtin_ai(1), _raises, _bad_card, _wrong_type],
+)
+def test_match_record_round_trip(other: onitama.AIFunction) -> None:
+    ai = onitama.builtin_ai(2, nodes=400, seed=1)
+    for a, b in ((ai, other), (other, ai)):
+        record = onitama.play_match(a, b, 21)
+        back = pickle.loads(pickle.dumps(record))
+        for attr in (
+            "setup", "start", "end", "actions", "winner", "result", "reason", "detail",
+            "failed", "invalid_answer", "plies", "points",
+        ):  # fmt: skip
+            assert getattr(back, attr) == getattr(record, attr), attr
+        assert back.game().to_notation() == record.game().to_notation()
+
+
+def test_malformed_match_record_state_is_refused() -> None:
+    record = onitama.play_match(onitama.builtin_ai(0), onitama.builtin_ai(1), 21)
+    rebuild, (state,) = record.__reduce__()
+    with pytest.raises(onitama.OnitamaError):
+        rebuild((state[0], ["1 a1 a2 u"], *state[2:]))  # not a legal action
+    with pytest.raises(onitama.OnitamaError, match="unknown end"):
+        rebuild((*state[:4], "resigned", *state[5:]))
+
+
+def test_join_is_the_sum() -> None:
+    sim = Simulation("standard", "ABCD", "random", 2)
+    parts = [sim.run(0, 7), sim.run(7, 0), sim.run(7, 20), sim.run(27, 3)]
+    _same(SimResult._join(parts), parts[0] + parts[1] + parts[2] + parts[3])
+    _same(SimResult._join(parts), sim.run(0, 30))
+    with pytest.raises(InvalidArgumentError):
+        SimResult._join([])
+    with pytest.raises(ValueError, match="different bots"):
+        SimResult._join([parts[0], Simulation("standard", "ABCD", "cs162", 2).run(0, 3)])
