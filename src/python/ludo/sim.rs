@@ -338,7 +338,7 @@ fn with_game_number(py: Python<'_>, e: PyErr, i: u64) -> PyErr {
 type SimState = ((
     String,
     String,
-    Vec<Seat>,
+    Vec<usize>,
     Vec<String>,
     (u64, Vec<u64>, u64, u64, u64),
     Py<PyBytes>,
@@ -350,7 +350,7 @@ type SimState = ((
 type SimStateOwned = (
     String,
     String,
-    Vec<Seat>,
+    Vec<usize>,
     Vec<String>,
     (u64, Vec<u64>, u64, u64, u64),
     Vec<u8>,
@@ -544,7 +544,7 @@ impl SimResult {
         let state = (
             r.rules.clone(),
             r.labels.iter().collect(),
-            r.seats.clone(),
+            r.seats.iter().map(|s| s.index()).collect(),
             r.bot_names.clone(),
             (
                 i.games,
@@ -570,7 +570,7 @@ impl SimResult {
                 "not a pickled SimResult: {what}"
             ))
         };
-        let parsed = crate::ludo::Rules::from_notation(&rules)?;
+        let parsed: crate::ludo::Rules = rules.parse()?;
         let labels: Vec<char> = labels.chars().collect();
         if labels.len() != seats.len()
             || seats.is_empty()
@@ -585,6 +585,7 @@ impl SimResult {
         if bot_names.len() != seats.len() {
             return Err(bad("one bot name per player is needed"));
         }
+        let seats: Vec<Seat> = seats.into_iter().filter_map(Seat::new).collect();
         let wins: [u64; MAX_SEATS] = wins
             .try_into()
             .map_err(|_| bad("the wins are not one count per seat"))?;
