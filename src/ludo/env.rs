@@ -53,8 +53,9 @@ pub enum Status {
     Terminated,
     /// The roll limit cut the episode off (rewards 0).
     Truncated,
-    /// A stop request cut a step short: only a reset continues.
-    Stopped,
+    /// No episode runs: the environment is new, or a stop request cut a step or reset
+    /// short. Only a reset continues.
+    Idle,
 }
 
 /// What an environment refuses. A refused call changes nothing.
@@ -71,7 +72,7 @@ pub enum EnvError {
         legal: Vec<u8>,
     },
     /// A step after the episode ended (or was stopped).
-    #[error("the episode is over ({0}): call reset() first")]
+    #[error("{0}: call reset() first")]
     EpisodeOver(&'static str),
     /// Bad configuration (rules, players, roles, roll limit).
     #[error(transparent)]
@@ -122,7 +123,8 @@ pub struct LudoEnv {
 }
 
 impl LudoEnv {
-    /// A new environment, reset with `seed`.
+    /// A new environment whose episode generator is seeded with `seed`; no episode runs
+    /// until [`LudoEnv::reset`] (with or without a seed) starts one.
     pub fn new(config: EnvConfig, seed: u64) -> Result<LudoEnv, EnvError> {
         let start = Game::new(config.rules, &config.seats, 0)?;
         if config.seats.iter().all(|&s| config.roles[s] != Role::Agent) {
@@ -130,17 +132,15 @@ impl LudoEnv {
                 LudoError::InvalidBot("no seat is left for an agent to play".into()).into(),
             );
         }
-        let mut env = LudoEnv {
+        Ok(LudoEnv {
             config,
             start,
             game: start,
             episodes: Rng::new(seed),
             bots: Rng::new(0),
             rolls: 0,
-            status: Status::Stopped,
-        };
-        env.reset(Some(seed), None);
-        Ok(env)
+            status: Status::Idle,
+        })
     }
 
     /// Start a new episode: with a seed, the episode generator restarts from it; without,
@@ -200,7 +200,7 @@ impl LudoEnv {
             Status::Decision => {}
             Status::Terminated => return Err(EnvError::EpisodeOver("the game is over")),
             Status::Truncated => return Err(EnvError::EpisodeOver("the roll limit was reached")),
-            Status::Stopped => return Err(EnvError::EpisodeOver("a step was interrupted")),
+            Status::Idle => return Err(EnvError::EpisodeOver("no episode is running")),
         }
         let mask = self.legal_mask();
         if (0..8).contains(&action) && mask & (1 << action) != 0 {
@@ -216,7 +216,7 @@ impl LudoEnv {
     /// Move token `action` of the seat to move, then play on (bots, passes and, with
     /// `skip_forced`, forced moves) to the next decision or the end of the episode. A
     /// refused action changes nothing; a `stop` request leaves the status
-    /// [`Status::Stopped`].
+    /// [`Status::Idle`].
     pub fn step(&mut self, action: i64, stop: Option<&Stop>) -> Result<Status, EnvError> {
         self.check(action)?;
         let Phase::Move(roll) = self.game.phase() else {
@@ -258,11 +258,11 @@ impl LudoEnv {
                     Ending::Over => Status::Terminated,
                     Ending::CutOff => Status::Truncated,
                     Ending::NoMove => Status::Decision,
-                    Ending::Stopped => Status::Stopped,
+                    Ending::Stopped => Status::Idle,
                 }
             }
             // The loop only rolls in the roll phase and plays legal moves: nothing to refuse.
-            Err(_) => Status::Stopped,
+            Err(_) => Status::Idle,
         };
     }
 
@@ -365,7 +365,8 @@ pub struct VectorEnv {
 
 impl VectorEnv {
     /// `num_envs` environments of `config` (whose agent seat is `learner`; every other
-    /// seat must be a bot), environment `i` seeded with `seed + i`.
+    /// seat must be a bot), environment `i` seeded with `seed + i`; no episode runs until
+    /// [`VectorEnv::reset`].
     pub fn new(
         config: EnvConfig,
         learner: Seat,
@@ -394,13 +395,13 @@ impl VectorEnv {
         }
         let first = LudoEnv::new(config, seed)?;
         let mut envs = vec![first; num_envs];
-        for (i, env) in envs.iter_mut().enumerate().skip(1) {
-            env.reset(Some(seed.wrapping_add(i as u64)), None);
+        for (i, env) in envs.iter_mut().enumerate() {
+            env.episodes = Rng::new(seed.wrapping_add(i as u64));
         }
         Ok(VectorEnv {
             envs,
             learner,
-            needs_reset: false,
+            needs_reset: true,
         })
     }
 
@@ -451,7 +452,7 @@ impl VectorEnv {
         out: Batch<'_>,
     ) -> Result<(), EnvError> {
         if self.needs_reset {
-            return Err(EnvError::EpisodeOver("a step was interrupted"));
+            return Err(EnvError::EpisodeOver("no episode is running"));
         }
         if actions.len() != self.envs.len() {
             return Err(LudoError::IllegalMove(format!(
@@ -482,7 +483,7 @@ impl VectorEnv {
             }
             let status = if env.status() == Status::Decision {
                 // Checked above: the step cannot be refused.
-                env.step(actions[i], stop).unwrap_or(Status::Stopped)
+                env.step(actions[i], stop).unwrap_or(Status::Idle)
             } else {
                 env.status()
             };
@@ -501,9 +502,7 @@ impl VectorEnv {
                 row.write(env, learner, 0.0, false, false);
             }
         });
-        if stop.is_some_and(Stop::requested)
-            || self.envs.iter().any(|e| e.status == Status::Stopped)
-        {
+        if stop.is_some_and(Stop::requested) || self.envs.iter().any(|e| e.status == Status::Idle) {
             return Err(EnvError::EpisodeOver("a step was interrupted"));
         }
         self.needs_reset = false;

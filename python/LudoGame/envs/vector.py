@@ -21,8 +21,8 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
 
     ``LudoVectorEnv(num_envs, rules="cs162", players=2, seat=0, opponents="random",
     seed=None, skip_forced=False, max_rolls=10_000, threads=1, **options)``. Environment
-    ``i`` plays the games of a `LudoEnv` reset with ``seed + i`` (the first ``reset()``
-    uses `seed`), the same on any thread count. Autoreset is same-step: an environment whose
+    ``i`` plays the games of a `LudoEnv` reset with ``seed + i`` (then reset without a
+    seed after each episode), the same on any thread count. Autoreset is same-step: an environment whose
     episode ends is reset at once; its last observation is in ``infos["final_obs"]`` (rows
     flagged by ``infos["_final_obs"]``). ``infos["action_mask"]`` holds the masks.
     """
@@ -54,8 +54,6 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             threads=threads,
             **options,
         )
-        self._seed = seed
-        self._seeded = False
         self.num_envs = num_envs
         self.single_observation_space = spaces.Box(
             0.0, 1.0, (self._core.observation_len,), dtype=np.float32
@@ -81,11 +79,8 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Reset every environment: with an int seed, environment ``i`` with ``seed + i``;
-        with a list, one seed each; without, each goes on with its own generator (the
-        first reset uses the constructor's seed)."""
-        if seed is None and not self._seeded and self._seed is not None:
-            seed = self._seed
-        self._seeded = True
+        with a list, one seed each; without, each goes on with its own generator (seeded
+        with the constructor's ``seed + i``)."""
         seeds: list[int] | None
         if seed is None:
             seeds = None

@@ -7,6 +7,14 @@ fn seats(n: usize) -> Vec<Seat> {
     Rules::CS162.default_seats(n).unwrap()
 }
 
+/// A new environment with its first episode started.
+fn started(config: EnvConfig, seed: u64) -> LudoEnv {
+    let mut env = LudoEnv::new(config, seed).unwrap();
+    assert_eq!(env.status(), Status::Idle);
+    env.reset(None, None);
+    env
+}
+
 /// A random legal action of `env`, drawn with `rng`.
 fn random_action(env: &LudoEnv, rng: &mut Rng) -> i64 {
     let mask = env.legal_mask();
@@ -24,7 +32,7 @@ fn random_action(env: &LudoEnv, rng: &mut Rng) -> i64 {
 fn explore(config: EnvConfig, episodes: u64, mut each: impl FnMut(&LudoEnv)) -> Vec<LudoEnv> {
     let mut ends = Vec::new();
     let mut rng = Rng::new(7);
-    let mut env = LudoEnv::new(config, 1).unwrap();
+    let mut env = started(config, 1);
     for _ in 0..episodes {
         while env.status() == Status::Decision {
             each(&env);
@@ -77,10 +85,10 @@ fn skip_forced_plays_single_moves_for_the_agent() {
     // The same dice and the same choices wherever there is a choice: skipping forced moves
     // only hides decisions, so both runs end in the same game.
     for rules in PRESETS {
-        let mut plain = LudoEnv::new(EnvConfig::agents(rules, &seats(2), 100_000), 3).unwrap();
+        let mut plain = started(EnvConfig::agents(rules, &seats(2), 100_000), 3);
         let mut config = EnvConfig::agents(rules, &seats(2), 100_000);
         config.skip_forced = true;
-        let mut skipping = LudoEnv::new(config, 3).unwrap();
+        let mut skipping = started(config, 3);
         let (mut forced, mut chosen) = (0, 0);
         let mut rng = Rng::new(5);
         while plain.status() == Status::Decision {
@@ -135,7 +143,7 @@ fn rewards_follow_the_ranking() {
 
 #[test]
 fn rewards_are_zero_before_the_end_and_on_truncation() {
-    let mut env = LudoEnv::new(EnvConfig::agents(Rules::STANDARD, &seats(4), 40), 9).unwrap();
+    let mut env = started(EnvConfig::agents(Rules::STANDARD, &seats(4), 40), 9);
     let mut rng = Rng::new(1);
     while env.status() == Status::Decision {
         assert!(env.game().seats().all(|s| env.reward(s) == 0.0));
@@ -150,7 +158,7 @@ fn rewards_are_zero_before_the_end_and_on_truncation() {
 
 #[test]
 fn bad_actions_change_nothing() {
-    let mut env = LudoEnv::new(EnvConfig::agents(Rules::CS162, &seats(2), 1000), 4).unwrap();
+    let mut env = started(EnvConfig::agents(Rules::CS162, &seats(2), 1000), 4);
     let mut rng = Rng::new(2);
     for _ in 0..30 {
         let before = env.clone();
@@ -185,7 +193,7 @@ fn bad_actions_change_nothing() {
 
 #[test]
 fn observation_layout() {
-    let env = LudoEnv::new(EnvConfig::agents(Rules::STANDARD, &[1, 3], 1000), 11).unwrap();
+    let env = started(EnvConfig::agents(Rules::STANDARD, &[1, 3], 1000), 11);
     let len = observation_len(&Rules::STANDARD);
     assert_eq!(len, 4 * 4 * 3 + 6 + 8);
     let mover = env.to_move().unwrap();
@@ -258,7 +266,7 @@ fn seeded_resets_repeat() {
     let games = |v: &[LudoEnv]| v.iter().map(|e| *e.game()).collect::<Vec<_>>();
     assert_eq!(games(&a), games(&b));
     assert_ne!(a[0].game(), a[1].game());
-    let mut env = LudoEnv::new(EnvConfig::agents(Rules::GT, &seats(4), 100), 8).unwrap();
+    let mut env = started(EnvConfig::agents(Rules::GT, &seats(4), 100), 8);
     let first = *env.game();
     env.reset(None, None);
     assert_ne!(*env.game(), first);
@@ -317,13 +325,15 @@ fn vector_env_agrees_with_single_envs_on_any_thread_count() {
         let len = observation_len(&rules);
         let tokens = rules.tokens as usize;
         let mut singles: Vec<LudoEnv> = (0..n)
-            .map(|i| LudoEnv::new(config.clone(), 100 + i as u64).unwrap())
+            .map(|i| started(config.clone(), 100 + i as u64))
             .collect();
         let mut vectors: Vec<(VectorEnv, Buffers)> = [1, 2, 3]
             .iter()
             .map(|_| {
-                let v = VectorEnv::new(config.clone(), 0, n, 100).unwrap();
-                (v, Buffers::new(&rules, n))
+                let mut v = VectorEnv::new(config.clone(), 0, n, 100).unwrap();
+                let mut b = Buffers::new(&rules, n);
+                v.reset(None, 1, None, b.batch()).unwrap();
+                (v, b)
             })
             .collect();
         let mut rng = Rng::new(4);
@@ -377,6 +387,11 @@ fn vector_env_refuses_a_bad_batch_whole() {
     config.roles[2] = Role::Bot(Bot::Random);
     let mut v = VectorEnv::new(config.clone(), 0, 3, 5).unwrap();
     let mut b = Buffers::new(&Rules::CS162, 3);
+    assert!(
+        v.step(&[0, 0, 0], 1, None, b.batch()).is_err(),
+        "no reset yet"
+    );
+    v.reset(None, 1, None, b.batch()).unwrap();
     let before: Vec<Game> = v.envs().iter().map(|e| *e.game()).collect();
     let mut actions: Vec<i64> = v
         .envs()

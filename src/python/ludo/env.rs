@@ -107,7 +107,7 @@ fn status_name(status: Status) -> &'static str {
         Status::Decision => "decision",
         Status::Terminated => "terminated",
         Status::Truncated => "truncated",
-        Status::Stopped => "stopped",
+        Status::Idle => "idle",
     }
 }
 
@@ -185,7 +185,8 @@ impl PyLudoEnv {
         Ok(())
     }
 
-    /// Where the episode stands: 'decision', 'terminated', 'truncated' or 'stopped'.
+    /// Where the episode stands: 'decision', 'terminated', 'truncated' or 'idle' (no
+    /// episode: before the first reset, or after an interrupted call).
     #[getter]
     fn status(&self) -> &'static str {
         status_name(self.env.status())
