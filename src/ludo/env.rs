@@ -16,16 +16,50 @@
 //! when no roll waits for a move); then which seats play (4, same order); then which seat
 //! is to move (4, same order; zeros once the episode is over).
 
+use std::convert::Infallible;
+
 use thiserror::Error;
 
 use super::board::in_yard;
 use super::bots::Bot;
 use super::error::LudoError;
 use super::game::{Game, Move, Phase};
-use super::play::{self, CutOff, Ending, Limits};
+use super::play::{self, CutOff, Ending, Limits, Unchecked};
 use super::rng::Rng;
 use super::rules::{EndCondition, MAX_SEATS, Rules, Seat};
+use super::tables::{CS162, Fast, GT, Geometry, PresetGeometry, STANDARD, Tables};
 use crate::stop::Stop;
+
+/// Run `$body` with `$geo` bound to the game's geometry: the presets' as compile-time
+/// constants, any other rule set's read at run time (the same generic code either way, as
+/// in the simulation).
+macro_rules! over_geometry {
+    ($env:ident, $geo:ident => $body:expr) => {{
+        let tables: &'static Tables = $env.game.geo.0;
+        match $env.preset {
+            Some(CS162) => {
+                let $geo = &PresetGeometry::<CS162>::with_tables(tables);
+                $body
+            }
+            Some(STANDARD) => {
+                let $geo = &PresetGeometry::<STANDARD>::with_tables(tables);
+                $body
+            }
+            Some(GT) => {
+                let $geo = &PresetGeometry::<GT>::with_tables(tables);
+                $body
+            }
+            _ => {
+                let rules = *$env.game.rules();
+                let $geo = &Fast {
+                    rules: &rules,
+                    tables,
+                };
+                $body
+            }
+        }
+    }};
+}
 
 /// Values per token in the observation: progress, in the yard, home.
 pub const TOKEN_FEATURES: usize = 3;
@@ -112,6 +146,8 @@ impl EnvConfig {
 #[derive(Clone, Debug)]
 pub struct LudoEnv {
     config: EnvConfig,
+    /// The preset the rules are exactly, if any (its geometry is then compiled in).
+    preset: Option<u8>,
     /// The game as the first roll of every episode finds it.
     start: Game,
     game: Game,
@@ -132,8 +168,18 @@ impl LudoEnv {
                 LudoError::InvalidBot("no seat is left for an agent to play".into()).into(),
             );
         }
+        let rules = config.rules;
+        let preset = [CS162, STANDARD, GT].into_iter().find(|&p| {
+            rules
+                == match p {
+                    CS162 => PresetGeometry::<CS162>::RULES,
+                    STANDARD => PresetGeometry::<STANDARD>::RULES,
+                    _ => PresetGeometry::<GT>::RULES,
+                }
+        });
         Ok(LudoEnv {
             config,
+            preset,
             start,
             game: start,
             episodes: Rng::new(seed),
@@ -219,6 +265,11 @@ impl LudoEnv {
     /// [`Status::Idle`].
     pub fn step(&mut self, action: i64, stop: Option<&Stop>) -> Result<Status, EnvError> {
         self.check(action)?;
+        self.step_checked(action, stop)
+    }
+
+    /// [`LudoEnv::step`] with an action [`LudoEnv::check`] accepted.
+    fn step_checked(&mut self, action: i64, stop: Option<&Stop>) -> Result<Status, EnvError> {
         let Phase::Move(roll) = self.game.phase() else {
             return Err(EnvError::EpisodeOver("no move is awaited"));
         };
@@ -227,42 +278,55 @@ impl LudoEnv {
             token: action as u8,
             roll,
         };
-        self.game.play(mv)?;
-        self.advance(stop);
+        // Checked above: the move is one of the pending legal moves.
+        over_geometry!(self, geo => {
+            self.game.apply_move_in(geo, mv, roll);
+            self.advance_in(geo, stop);
+        });
         Ok(self.status)
     }
 
     /// Play on from where the game stands to the next agent decision, the end of the game,
     /// the roll limit or a stop.
     fn advance(&mut self, stop: Option<&Stop>) {
+        over_geometry!(self, geo => self.advance_in(geo, stop));
+    }
+
+    /// [`LudoEnv::advance`] over the geometry `geo` of the game's rules.
+    #[inline(always)]
+    fn advance_in<G: Geometry>(&mut self, geo: &G, stop: Option<&Stop>) {
         let limits = Limits {
             max_rolls: self.config.max_rolls.saturating_sub(self.rolls),
             cut_off: CutOff::BeforeRoll,
             stop,
         };
         let (roles, skip, bots) = (&self.config.roles, self.config.skip_forced, &mut self.bots);
-        let played = play::play(&mut self.game, limits, |g| {
+        let mut table = Unchecked {
+            game: &mut self.game,
+            geo,
+        };
+        // The loop only rolls in the roll phase, and plays only pending moves.
+        let Ok(played) = play::play(&mut table, limits, |g| {
             let moves = g.legal_moves();
             if skip && moves.len() == 1 {
-                return Ok::<_, LudoError>(moves.get(0));
+                return Ok::<_, Infallible>(moves.get(0));
             }
-            Ok(match roles[g.current_player()] {
+            Ok(match roles[g.current_player() & (MAX_SEATS - 1)] {
                 Role::Agent => None,
-                Role::Bot(bot) => bot.choose_until(g, bots, stop),
+                Role::Bot(Bot::Random) => g.random_move(bots),
+                // A bot that gave no legal move would leave its seat waiting: refused
+                // moves are not played (built-in bots always give one).
+                Role::Bot(bot) => bot
+                    .choose_until(g, bots, stop)
+                    .filter(|mv| g.is_pending(mv)),
             })
         });
-        self.status = match played {
-            Ok(p) => {
-                self.rolls += p.rolls;
-                match p.ending {
-                    Ending::Over => Status::Terminated,
-                    Ending::CutOff => Status::Truncated,
-                    Ending::NoMove => Status::Decision,
-                    Ending::Stopped => Status::Idle,
-                }
-            }
-            // The loop only rolls in the roll phase and plays legal moves: nothing to refuse.
-            Err(_) => Status::Idle,
+        self.rolls += played.rolls;
+        self.status = match played.ending {
+            Ending::Over => Status::Terminated,
+            Ending::CutOff => Status::Truncated,
+            Ending::NoMove if roles[self.game.current_player()] == Role::Agent => Status::Decision,
+            Ending::NoMove | Ending::Stopped => Status::Idle,
         };
     }
 
@@ -483,7 +547,7 @@ impl VectorEnv {
             }
             let status = if env.status() == Status::Decision {
                 // Checked above: the step cannot be refused.
-                env.step(actions[i], stop).unwrap_or(Status::Idle)
+                env.step_checked(actions[i], stop).unwrap_or(Status::Idle)
             } else {
                 env.status()
             };
@@ -554,17 +618,20 @@ impl VectorEnv {
         let mut work: Vec<_> = rows.collect();
         let share = n.div_ceil(threads);
         let f = &f;
+        let run = move |part: &mut [(usize, &mut LudoEnv, Row<'_>)]| {
+            for (i, env, row) in part.iter_mut() {
+                f(*i, env, row.reborrow());
+            }
+        };
+        // The calling thread takes the first share itself.
+        let (first, mut rest) = work.split_at_mut(share);
         std::thread::scope(|s| {
-            let mut rest = work.as_mut_slice();
             while !rest.is_empty() {
                 let (mine, later) = rest.split_at_mut(share.min(rest.len()));
                 rest = later;
-                s.spawn(move || {
-                    for (i, env, row) in mine.iter_mut() {
-                        f(*i, env, row.reborrow());
-                    }
-                });
+                s.spawn(move || run(mine));
             }
+            run(first);
         });
     }
 }
