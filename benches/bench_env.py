@@ -98,7 +98,7 @@ def threads_agree(envs: int, steps: int) -> bool:
             obs, rew, term, trunc, info = env.step(random_actions(rng, info["action_mask"]))
             trace += [obs, rew, term, trunc]
         outs.append(trace)
-    return all(np.array_equal(a, b) for a, b in zip(*outs))
+    return all(np.array_equal(a, b) for a, b in zip(*outs, strict=True))
 
 
 def main() -> int:

@@ -73,7 +73,7 @@ def test_games_end_with_ranked_rewards(rules: str, players: int) -> None:
 def test_skip_forced_hides_single_choices_and_max_rolls_truncates() -> None:
     e = ludo_v0.raw_env(rules="standard", players=4, skip_forced=True)
     e.reset(seed=5)
-    for _, (obs, *_rest) in zip(range(300), iter(lambda: e.last(), None)):
+    for _, (obs, *_rest) in zip(range(300), iter(lambda: e.last(), None), strict=False):
         if not e.agents or e.terminations[e.agent_selection]:
             break
         assert obs["action_mask"].sum() >= 2
@@ -121,7 +121,7 @@ def test_bad_actions_raise_and_change_nothing() -> None:
             e.step(bad)
     assert isinstance(EnvActionError("x"), LudoError)
     after = (raw._core.observe(0), raw._core.action_mask(0), e.agent_selection)
-    for x, y in zip(before, after):
+    for x, y in zip(before, after, strict=True):
         assert np.array_equal(x, y)
     e.step(np.int64(np.flatnonzero(mask)[0]))  # NumPy integers are ints
 

@@ -40,7 +40,7 @@ def test_vector_env_agrees_with_single_envs(
     singles = [LudoEnv(**kw) for _ in range(n)]
     firsts = [v.reset() for v in vectors]
     obs = np.stack([s.reset(seed=seed + i)[0] for i, s in enumerate(singles)])
-    for vobs, vinfo in firsts:
+    for vobs, _ in firsts:
         assert np.array_equal(vobs, obs)
     masks = np.stack([s.action_masks() for s in singles])
     rng = np.random.default_rng(1)
@@ -50,7 +50,7 @@ def test_vector_env_agrees_with_single_envs(
         results = [v.step(actions) for v in vectors]
         for i, s in enumerate(singles):
             o, r, te, tr, info = s.step(int(actions[i]))
-            for vo, vr, vte, vtr, vinfo in results:
+            for _, vr, vte, vtr, vinfo in results:
                 assert (vr[i], vte[i], vtr[i]) == (r, te, tr)
                 if te or tr:
                     assert vinfo["_final_obs"][i]

@@ -9,19 +9,18 @@ They need NumPy, Gymnasium and PettingZoo (``pip install "ludogame[rl]"``). The 
 action and reward are documented in ``docs/envs.md``.
 """
 
-try:
-    import gymnasium
-    import numpy  # noqa: F401
-    import pettingzoo  # noqa: F401
-except ImportError as e:  # pragma: no cover - depends on what is installed
-    raise ImportError(
-        "LudoGame.envs needs numpy, gymnasium and pettingzoo: pip install 'ludogame[rl]'"
-    ) from e
+from importlib.util import find_spec
 
-from LudoGame._core import EnvActionError
-from LudoGame.envs import ludo_v0
-from LudoGame.envs.gym_ludo import LudoEnv
-from LudoGame.envs.vector import LudoVectorEnv
+_missing = [name for name in ("numpy", "gymnasium", "pettingzoo") if find_spec(name) is None]
+if _missing:  # pragma: no cover - depends on what is installed
+    raise ImportError(f"LudoGame.envs needs {', '.join(_missing)}: pip install 'ludogame[rl]'")
+
+import gymnasium  # noqa: E402
+
+from LudoGame._core import EnvActionError  # noqa: E402
+from LudoGame.envs import ludo_v0  # noqa: E402
+from LudoGame.envs.gym_ludo import LudoEnv  # noqa: E402
+from LudoGame.envs.vector import LudoVectorEnv  # noqa: E402
 
 LUDO_ID = "LudoGame/Ludo-v0"
 """The Gymnasium id of `LudoEnv`."""

@@ -47,7 +47,7 @@ class LudoEnv(gym.Env[np.ndarray, np.int64]):
     dict holds the ``action_mask`` (also given by ``action_masks()``).
     """
 
-    metadata = {"render_modes": ["ansi", "svg"], "render_fps": 2}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "svg"], "render_fps": 2}
 
     def __init__(
         self,
@@ -148,8 +148,7 @@ class LudoEnv(gym.Env[np.ndarray, np.int64]):
         """Let the Python opponents choose until the learner must (the engine plays the
         rest)."""
         core = self._core
-        while core.status == "decision" and core.to_move != self._seat:
-            player = core.to_move
+        while (player := core.to_move) is not None and player != self._seat:
             choose = self._callables[player]
             try:
                 core.step(choose(core.observe(player), core.action_mask(player)))

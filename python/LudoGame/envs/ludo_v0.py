@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv  # type: ignore[import-untyped]  # PettingZoo has no types
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from LudoGame._core import LudoEnvCore
 
@@ -33,7 +33,7 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """Ludo for 1-4 agents over the "cs162", "standard" or "gt" rules (any rule options)."""
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi", "svg"],
         "name": "ludo_v0",
         "is_parallelizable": False,
@@ -72,7 +72,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self._core.tokens) for a in self.possible_agents}
-        self.agents = []
+        self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of `agent` (the same for every agent)."""
@@ -114,12 +114,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def _sync(self) -> None:
         """Read who acts, and the end of the game, from the engine."""
-        status = self._core.status
-        if status == "decision":
-            self.agent_selection = self.possible_agents[self._core.to_move]
+        status, mover = self._core.status, self._core.to_move
+        if mover is not None:
+            self.agent_selection = self.possible_agents[mover]
         else:
             ended = self.terminations if status == "terminated" else self.truncations
-            for agent, reward in zip(self.possible_agents, self._core.rewards):
+            for agent, reward in zip(self.possible_agents, self._core.rewards, strict=True):
                 self.rewards[agent] = reward
                 ended[agent] = True
         if self.render_mode == "svg":

@@ -22,12 +22,13 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     ``LudoVectorEnv(num_envs, rules="cs162", players=2, seat=0, opponents="random",
     seed=None, skip_forced=False, max_rolls=10_000, threads=1, **options)``. Environment
     ``i`` plays the games of a `LudoEnv` reset with ``seed + i`` (then reset without a
-    seed after each episode), the same on any thread count. Autoreset is same-step: an environment whose
-    episode ends is reset at once; its last observation is in ``infos["final_obs"]`` (rows
-    flagged by ``infos["_final_obs"]``). ``infos["action_mask"]`` holds the masks.
+    seed after each episode), the same on any thread count. Autoreset is same-step: an
+    environment whose episode ends is reset at once; its last observation is in
+    ``infos["final_obs"]`` (rows flagged by ``infos["_final_obs"]``).
+    ``infos["action_mask"]`` holds the masks.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(
         self,
