@@ -208,3 +208,31 @@ def test_env_agrees_with_the_engine_game() -> None:
     text = e.render() if e.render_mode else e._core.render_text()
     assert "Player" in text
     assert e._core.rules_notation == Game(rules="cs162").rules_notation
+
+
+def test_the_package_works_without_numpy() -> None:
+    # NumPy and the RL libraries are optional: the games import without them, and the
+    # environments say what is missing (never a crash inside the compiled core).
+    import subprocess
+    import sys
+
+    code = """
+import sys
+sys.modules["numpy"] = None
+import LudoGame
+print(LudoGame.Game(seed=1).status)
+from LudoGame._core import LudoEnvCore, LudoVectorCore
+for make in (lambda: LudoEnvCore(seed=1), lambda: LudoVectorCore(2, seed=1)):
+    try:
+        make()
+    except ImportError as e:
+        print("ImportError", "ludogame[rl]" in str(e))
+try:
+    import LudoGame.envs
+except ImportError as e:
+    print("ImportError", "ludogame[rl]" in str(e))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    assert out[:4] == ["Player A to roll the die."] + ["ImportError True"] * 3

@@ -65,6 +65,18 @@ fn config(
     Ok(config)
 }
 
+/// Make sure NumPy can be imported, and load its array API once (every later array is
+/// made with it): without NumPy the environments raise `ImportError`, never fail later.
+fn numpy_ready(py: Python<'_>) -> PyResult<()> {
+    py.import("numpy").map_err(|e| {
+        pyo3::exceptions::PyImportError::new_err(format!(
+            "the learning environments need NumPy (pip install 'ludogame[rl]'): {e}"
+        ))
+    })?;
+    PyArray1::<f32>::zeros(py, 0, false);
+    Ok(())
+}
+
 /// Does any seat of `config` have a bot that searches (and so may take long)?
 fn searches(config: &EnvConfig) -> bool {
     config
@@ -142,7 +154,9 @@ impl PyLudoEnv {
     #[new]
     #[pyo3(signature = (rules = None, players = None, seed = None, opponents = None,
                         skip_forced = false, max_rolls = None, **options))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
         seed: Option<Seed>,
@@ -151,6 +165,7 @@ impl PyLudoEnv {
         max_rolls: Option<MaxRolls>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        numpy_ready(py)?;
         let config = config(rules, players, opponents, skip_forced, max_rolls, options)?;
         let seats = config.seats.clone();
         let env = LudoEnv::new(config, seed_or_random(seed))?;
@@ -349,6 +364,7 @@ impl PyVectorEnv {
                         **options))]
     #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         num_envs: NumEnvs,
         rules: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
@@ -360,6 +376,7 @@ impl PyVectorEnv {
         threads: Option<Threads>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        numpy_ready(py)?;
         let mut config = config(rules, players, None, skip_forced, max_rolls, options)?;
         let seats = config.seats.clone();
         let learner = *seats.get(seat).ok_or_else(|| {
