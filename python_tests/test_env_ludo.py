@@ -10,9 +10,18 @@ pytest.importorskip("pettingzoo")
 gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
-from LudoGame import Game, GameOverError, InvalidBotError, LudoError  # noqa: E402
+from LudoGame import (  # noqa: E402
+    Game,
+    GameOverError,
+    InvalidArgumentError,
+    InvalidBotError,
+    LudoError,
+)
+from LudoGame._core import LudoEnvCore  # noqa: E402
 from LudoGame.envs import EnvActionError, LudoEnv, ludo_v0  # noqa: E402
 
 pytestmark = [
@@ -101,6 +110,11 @@ def test_observation_layout_matches_the_engine() -> None:
     assert list(obs[48:54]) == [0, 0, 0, 0, 0, 1]
     mover = core.to_move
     assert obs[58 + 2 * mover] == 1
+    for bad in (2, -1, 2**64):
+        with pytest.raises(InvalidArgumentError, match="player"):
+            core.observe(bad)
+        with pytest.raises(InvalidArgumentError, match="player"):
+            core.action_mask(bad)
 
 
 def test_bad_actions_raise_and_change_nothing() -> None:
@@ -236,3 +250,49 @@ except ImportError as e:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split("\n")
     assert out[:4] == ["Player A to roll the die."] + ["ImportError True"] * 3
+
+
+ANY_ACTION = st.one_of(
+    st.integers(0, 3),
+    st.integers(-(2**70), 2**70),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    st.none(),
+    st.text(max_size=2),
+    st.builds(np.int8, st.integers(-128, 127)),
+    st.builds(np.uint64, st.integers(0, 2**64 - 1)),
+)
+
+
+@given(
+    rules=st.sampled_from(["cs162", "standard", "gt"]),
+    players=st.integers(1, 4),
+    seed=st.integers(0, 2**64 - 1),
+    actions=st.lists(ANY_ACTION, max_size=60),
+)
+@settings(max_examples=80, deadline=None)
+def test_any_action_is_played_or_refused_cleanly(
+    rules: str, players: int, seed: int, actions: list[object]
+) -> None:
+    core = LudoEnvCore(rules, players, seed=seed, max_rolls=300)
+    core.reset()
+    for action in actions:
+        if core.status != "decision":
+            core.reset()
+            continue
+        mover = core.to_move
+        assert mover is not None
+        legal = {int(t) for t in np.flatnonzero(core.action_mask(mover))}
+        assert legal
+        before = [core.observe(p) for p in range(players)], core.rolls, mover
+        is_int = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+        try:
+            core.step(action)
+        except EnvActionError as e:
+            assert not is_int or int(action) not in legal  # type: ignore[call-overload]
+            assert repr(action) in str(e) or str(action) in str(e)
+            after = [core.observe(p) for p in range(players)], core.rolls, core.to_move
+            assert all(np.array_equal(x, y) for x, y in zip(before[0], after[0], strict=True))
+            assert before[1:] == after[1:]
+        else:
+            assert is_int and int(action) in legal  # type: ignore[call-overload]

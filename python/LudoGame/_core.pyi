@@ -881,7 +881,7 @@ class LudoVectorCore:
         num_envs: int,
         rules: str | None = None,
         players: int | str | Sequence[str] | None = None,
-        seat: int = 0,
+        seat: int | None = None,
         opponents: str | Sequence[str] | None = None,
         seed: int | None = None,
         skip_forced: bool = False,

@@ -108,6 +108,9 @@ pub enum EnvError {
     /// A step after the episode ended (or was stopped).
     #[error("{0}: call reset() first")]
     EpisodeOver(&'static str),
+    /// A batch argument that does not fit the environments (a count, a length).
+    #[error("{0}")]
+    InvalidArgument(String),
     /// Bad configuration (rules, players, roles, roll limit).
     #[error(transparent)]
     Config(#[from] LudoError),
@@ -455,7 +458,9 @@ impl VectorEnv {
             .into());
         }
         if num_envs == 0 {
-            return Err(LudoError::InvalidBot("num_envs must be at least 1".into()).into());
+            return Err(EnvError::InvalidArgument(
+                "num_envs must be at least 1".into(),
+            ));
         }
         let first = LudoEnv::new(config, seed)?;
         let mut envs = vec![first; num_envs];
@@ -489,6 +494,15 @@ impl VectorEnv {
         stop: Option<&Stop>,
         out: Batch<'_>,
     ) -> Result<(), EnvError> {
+        if let Some(seeds) = seeds
+            && seeds.len() != self.envs.len()
+        {
+            return Err(EnvError::InvalidArgument(format!(
+                "{} seeds for {} environments",
+                seeds.len(),
+                self.envs.len()
+            )));
+        }
         self.needs_reset = true;
         let learner = self.learner;
         self.for_each(threads, out, |i, env, row| {
@@ -519,12 +533,11 @@ impl VectorEnv {
             return Err(EnvError::EpisodeOver("no episode is running"));
         }
         if actions.len() != self.envs.len() {
-            return Err(LudoError::IllegalMove(format!(
+            return Err(EnvError::InvalidArgument(format!(
                 "{} actions for {} environments",
                 actions.len(),
                 self.envs.len()
-            ))
-            .into());
+            )));
         }
         for (i, (env, &a)) in self.envs.iter().zip(actions).enumerate() {
             // An episode that ended before the learner's first decision takes no action.

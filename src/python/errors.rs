@@ -110,6 +110,9 @@ impl From<EnvError> for PyErr {
         match err {
             EnvError::IllegalAction { .. } => EnvActionError::new_err(msg),
             EnvError::EpisodeOver(_) => GameOverError::new_err(msg),
+            EnvError::InvalidArgument(_) => {
+                crate::python::convert::InvalidArgumentError::new_err(msg)
+            }
             EnvError::Config(e) => e.into(),
         }
     }

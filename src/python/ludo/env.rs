@@ -135,7 +135,8 @@ pub struct PyLudoEnv {
 }
 
 impl PyLudoEnv {
-    fn seat(&self, player: usize) -> PyResult<Seat> {
+    fn seat(&self, player: Player) -> PyResult<Seat> {
+        let player = player.0;
         self.seats.get(player).copied().ok_or_else(|| {
             crate::python::convert::InvalidArgumentError::new_err(format!(
                 "player must be an int from 0 to {}, not {player}",
@@ -239,7 +240,7 @@ impl PyLudoEnv {
     }
 
     /// `player`'s observation (float32).
-    fn observe<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observe<'py>(&self, py: Python<'py>, player: Player) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.seat(player)?;
         let mut out = vec![0.0; env::observation_len(self.env.game().rules())];
         self.env.observe(seat, &mut out);
@@ -250,7 +251,7 @@ impl PyLudoEnv {
     fn action_mask<'py>(
         &self,
         py: Python<'py>,
-        player: usize,
+        player: Player,
     ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let seat = self.seat(player)?;
         let mut out = vec![0; self.tokens()];
@@ -283,9 +284,9 @@ impl PyLudoEnv {
 
 /// Many single-learner environments stepped together in Rust, with same-step autoreset.
 ///
-/// `LudoVectorCore(num_envs, rules="cs162", players=None, seat=0, opponents=None,
-/// seed=None, skip_forced=False, max_rolls=None, threads=1, **options)`: the learner plays
-/// player `seat`; `opponents` gives every other player, in turn order, a bot name
+/// `LudoVectorCore(num_envs, rules="cs162", players=None, seat=None, opponents=None,
+/// seed=None, skip_forced=False, max_rolls=None, threads=None, **options)`: the learner
+/// plays player `seat` (0 when None); `opponents` gives every other player, in turn order, a bot name
 /// ("random" for all when omitted). Environment `i` is seeded with `seed + i`.
 #[pyclass(module = "LudoGame._core", name = "LudoVectorCore")]
 pub struct PyVectorEnv {
@@ -359,7 +360,7 @@ impl PyVectorEnv {
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, rules = None, players = None, seat = 0, opponents = None,
+    #[pyo3(signature = (num_envs, rules = None, players = None, seat = None, opponents = None,
                         seed = None, skip_forced = false, max_rolls = None, threads = None,
                         **options))]
     #[allow(clippy::too_many_arguments)]
@@ -368,7 +369,7 @@ impl PyVectorEnv {
         num_envs: NumEnvs,
         rules: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
-        seat: usize,
+        seat: Option<Player>,
         opponents: Option<&Bound<'_, PyAny>>,
         seed: Option<Seed>,
         skip_forced: bool,
@@ -379,6 +380,7 @@ impl PyVectorEnv {
         numpy_ready(py)?;
         let mut config = config(rules, players, None, skip_forced, max_rolls, options)?;
         let seats = config.seats.clone();
+        let seat = seat.map_or(0, |s| s.0);
         let learner = *seats.get(seat).ok_or_else(|| {
             crate::python::convert::InvalidArgumentError::new_err(format!(
                 "seat must be an int from 0 to {}, not {seat}",
@@ -492,6 +494,11 @@ impl PyVectorEnv {
         self.threads
     }
 }
+
+crate::python::convert::int_arg!(
+    /// A player number (the seats that play, in turn order).
+    Player, "player", usize, 0, 3
+);
 
 crate::python::convert::int_arg!(
     /// A vector environment's size.
