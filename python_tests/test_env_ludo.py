@@ -39,6 +39,17 @@ def test_pettingzoo_api_and_seed(rules: str, players: int) -> None:
     seed_test(lambda **kw: ludo_v0.env(rules=rules, players=players, **kw), num_cycles=200)
 
 
+def test_pettingzoo_api_with_rule_options() -> None:
+    # Rule options leave the presets (the engine then reads the rules at run time).
+    make = ludo_v0.env
+    api_test(make(rules="standard", players=3, own_tokens="block", safe_squares=True), 200)
+    api_test(make(rules="cs162", skip_forced=True, six_bonus="always", capture_bonus=True), 200)
+    seed_test(lambda **kw: make(rules="gt", tokens=1, end="full-ranking", **kw), num_cycles=200)
+    e = ludo_v0.raw_env(rules="gt", players=3, tokens=1, end="full-ranking")
+    _, totals = play_out(e, 4)
+    assert sorted(totals.values()) == [-1.0, 0.0, 1.0]
+
+
 def test_pettingzoo_render_modes() -> None:
     render_test(lambda render_mode=None: ludo_v0.env(rules="standard", render_mode=render_mode))
     e = ludo_v0.raw_env(rules="gt", players=2, render_mode="svg")

@@ -234,13 +234,11 @@ impl LudoEnv {
 
     /// The legal actions now, as a bit mask of token indices (0 unless a decision waits).
     pub fn legal_mask(&self) -> u8 {
-        if self.status != Status::Decision {
-            return 0;
+        match (self.status, self.game.phase()) {
+            // The game's pending moves are `legal_moves` as a mask.
+            (Status::Decision, Phase::Move(_)) => self.game.pending,
+            _ => 0,
         }
-        self.game
-            .legal_moves()
-            .iter()
-            .fold(0, |m, mv| m | 1 << mv.token)
     }
 
     /// Check `action` (a token index) against the legal actions, changing nothing.
@@ -310,9 +308,8 @@ impl LudoEnv {
         };
         // The loop only rolls in the roll phase, and plays only pending moves.
         let Ok(played) = play::play(&mut table, limits, |g| {
-            let moves = g.legal_moves();
-            if skip && moves.len() == 1 {
-                return Ok::<_, Infallible>(moves.get(0));
+            if skip && g.pending.count_ones() == 1 {
+                return Ok::<_, Infallible>(g.legal_moves().get(0));
             }
             Ok(match roles[g.current_player() & (MAX_SEATS - 1)] {
                 Role::Agent => None,
