@@ -23,6 +23,7 @@ Behind it is one engine that also plays standard Ludo and the GT game move by mo
 """
 
 from LudoGame._core import (
+    EnvActionError,
     ForeignPlayerError,
     Game,
     GameOverError,
@@ -61,6 +62,7 @@ def svg(game: Game | LudoGame) -> str:
 
 
 __all__ = [
+    "EnvActionError",
     "ForeignPlayerError",
     "Event",
     "EventKind",

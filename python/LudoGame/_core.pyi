@@ -818,3 +818,126 @@ def onitama_play_match(
 
 def onitama_standard_cards() -> list[Card]:
     """The 16 standard cards."""
+
+# Ludo learning environments
+
+import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
+
+__all__ += ["EnvActionError", "LudoEnvCore", "LudoVectorCore"]
+
+class EnvActionError(LudoError):
+    """An action a learning environment refuses: not an int, out of range, or not in the
+    action mask (the message names the action and the legal ones). Nothing changes."""
+
+_VectorArrays: TypeAlias = tuple[
+    NDArray[np.float32],
+    NDArray[np.float32],
+    NDArray[np.bool_],
+    NDArray[np.bool_],
+    NDArray[np.int8],
+    NDArray[np.float32],
+]
+
+@final
+class LudoEnvCore:
+    """The environment core: one game whose agents' decisions are the steps."""
+
+    def __new__(
+        cls,
+        rules: str | None = None,
+        players: int | str | Sequence[str] | None = None,
+        seed: int | None = None,
+        opponents: Sequence[str | None] | None = None,
+        skip_forced: bool = False,
+        max_rolls: int | None = None,
+        **options: bool | int | str,
+    ) -> LudoEnvCore: ...
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new episode and play to the first decision."""
+
+    def step(self, action: SupportsIndex) -> None:
+        """Move token `action` of the player to move, then play on."""
+
+    @property
+    def status(self) -> Literal["decision", "terminated", "truncated", "idle"]:
+        """Where the episode stands."""
+
+    @property
+    def to_move(self) -> int | None:
+        """The player who must choose, or None."""
+
+    @property
+    def players(self) -> list[str]:
+        """The positions that play, in turn order."""
+
+    @property
+    def tokens(self) -> int:
+        """Tokens per player (the number of actions)."""
+
+    @property
+    def observation_len(self) -> int:
+        """The length of an observation."""
+
+    @property
+    def rolls(self) -> int:
+        """Die rolls made in this episode."""
+
+    def observe(self, player: int) -> NDArray[np.float32]:
+        """`player`'s observation."""
+
+    def action_mask(self, player: int) -> NDArray[np.int8]:
+        """`player`'s action mask."""
+
+    @property
+    def rewards(self) -> list[float]:
+        """Every player's reward."""
+
+    def render_text(self) -> str:
+        """The board as text."""
+
+    def render_svg(self) -> str:
+        """The board as an SVG picture."""
+
+    @property
+    def rules_notation(self) -> str:
+        """The rule set as notation."""
+
+@final
+class LudoVectorCore:
+    """Many single-learner environments stepped together in Rust, with same-step autoreset."""
+
+    def __new__(
+        cls,
+        num_envs: int,
+        rules: str | None = None,
+        players: int | str | Sequence[str] | None = None,
+        seat: int | None = None,
+        opponents: str | Sequence[str] | None = None,
+        seed: int | None = None,
+        skip_forced: bool = False,
+        max_rolls: int | None = None,
+        threads: int | None = None,
+        **options: bool | int | str,
+    ) -> LudoVectorCore: ...
+    def reset(self, seeds: Sequence[int] | None = None) -> _VectorArrays:
+        """Reset every environment: (obs, rewards, terminated, truncated, masks, final_obs)."""
+
+    def step(self, actions: NDArray[np.int64]) -> _VectorArrays:
+        """Step every environment: (obs, rewards, terminated, truncated, masks, final_obs)."""
+
+    @property
+    def num_envs(self) -> int:
+        """The number of environments."""
+
+    @property
+    def observation_len(self) -> int:
+        """The length of an observation."""
+
+    @property
+    def tokens(self) -> int:
+        """Tokens per player."""
+
+    @property
+    def threads(self) -> int:
+        """The threads a step uses."""

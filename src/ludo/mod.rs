@@ -8,6 +8,7 @@
 //! - [`bots`] (also under its former name `policy`): the built-in bots ([`Bot`]);
 //! - [`play`]: the one bot loop (roll, choose, play) behind simulation and autoplay;
 //! - [`sim`]: batch simulation (over rule sets compiled to move tables when it can);
+//! - [`env`]: learning environments (decisions for agents, observations, masks, rewards);
 //! - [`cs162`]: the CS162 assignment's game (space names, the priority rule, `play_game`);
 //! - [`error`]: the one error type of the engine ([`LudoError`]).
 
@@ -15,6 +16,7 @@ pub mod board;
 pub mod bots;
 pub(crate) mod compiled;
 pub mod cs162;
+pub mod env;
 pub mod error;
 pub mod game;
 pub mod notation;

@@ -59,6 +59,19 @@ impl Seat {
         1 << self.index()
     }
 
+    /// The seat `k` places after this one in seat order (wrapping around after `D`).
+    #[inline]
+    pub const fn offset(self, k: usize) -> Seat {
+        Seat::wrapping(self.index() + k)
+    }
+
+    /// How many places after `origin` this seat comes in seat order, `0..MAX_SEATS`
+    /// (the inverse of [`Seat::offset`]: `origin.offset(s.seats_after(origin)) == s`).
+    #[inline]
+    pub const fn seats_after(self, origin: Seat) -> usize {
+        (self.index() + MAX_SEATS - origin.index()) % MAX_SEATS
+    }
+
     /// The seats whose bits are set in `mask`, in seat order.
     pub fn in_mask(mask: u8) -> impl Iterator<Item = Seat> {
         Seat::ALL.into_iter().filter(move |s| mask & s.bit() != 0)

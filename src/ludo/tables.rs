@@ -205,6 +205,16 @@ impl<const P: u8> PresetGeometry<P> {
     }
 }
 
+impl<const P: u8> PresetGeometry<P> {
+    /// The preset with `tables`, which must be the preset's own (a game's `geo`): no look-up
+    /// in the shared cache.
+    #[inline(always)]
+    pub(crate) fn with_tables(tables: &'static Tables) -> Self {
+        debug_assert!(std::ptr::eq(tables, Tables::of(&Self::RULES)));
+        PresetGeometry { tables }
+    }
+}
+
 impl<const P: u8> Default for PresetGeometry<P> {
     fn default() -> Self {
         Self::new()

@@ -5,6 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::ludo::LudoError as CoreError;
+use crate::ludo::env::EnvError;
 use crate::ludo::error::TurnContext;
 
 create_exception!(
@@ -95,6 +96,27 @@ create_exception!(
     LudoError,
     "An unknown bot name, a bad bot parameter, or a Python bot that failed."
 );
+
+create_exception!(
+    LudoGame,
+    EnvActionError,
+    LudoError,
+    "An action a learning environment refuses: not an int, out of range, or not in the action mask (the message names the action and the legal ones). Nothing changes."
+);
+
+impl From<EnvError> for PyErr {
+    fn from(err: EnvError) -> PyErr {
+        let msg = err.to_string();
+        match err {
+            EnvError::IllegalAction { .. } => EnvActionError::new_err(msg),
+            EnvError::EpisodeOver(_) => GameOverError::new_err(msg),
+            EnvError::InvalidArgument(_) => {
+                crate::python::convert::InvalidArgumentError::new_err(msg)
+            }
+            EnvError::Config(e) => e.into(),
+        }
+    }
+}
 
 impl From<CoreError> for PyErr {
     fn from(err: CoreError) -> PyErr {

@@ -21,6 +21,8 @@ mod core_module {
     #[pymodule_export]
     use super::convert::InvalidArgumentError;
     #[pymodule_export]
+    use super::errors::EnvActionError;
+    #[pymodule_export]
     use super::errors::{
         ForeignPlayerError, GameOverError, IllegalMoveError, InvalidBotError, InvalidNotationError,
         InvalidPlayersError, InvalidPositionError, InvalidRollError, InvalidRulesError,
@@ -36,6 +38,8 @@ mod core_module {
     use super::interrupt::Interrupted;
     #[pymodule_export]
     use super::ludo::cs162::{LudoGame, Player};
+    #[pymodule_export]
+    use super::ludo::env::{PyLudoEnv, PyVectorEnv};
     #[pymodule_export]
     use super::ludo::game::PyGame;
     #[pymodule_export]

@@ -1,6 +1,34 @@
-"""Learning environments on the LudoGame engines (PettingZoo's AEC API).
+"""Learning environments on the LudoGame engines.
 
-``LudoGame.envs.onitama_v0``: two-player Onitama with a movable wall. The environments need
-the optional packages ``numpy``, ``gymnasium`` and ``pettingzoo``; ``import LudoGame`` does
-not.
+- ``ludo_v0``: the PettingZoo environment (AEC API): ``ludo_v0.env(rules=..., players=4)``;
+- ``LudoEnv``: the Gymnasium environment of one learning seat against bots, registered as
+  ``"LudoGame/Ludo-v0"`` (``gymnasium.make("LudoGame/Ludo-v0", rules="cs162")``);
+- ``LudoVectorEnv``: a ``gymnasium.vector.VectorEnv`` whose whole batch steps in Rust;
+- ``onitama_v0``: two-player Onitama with a movable wall, the PettingZoo environment
+  (``onitama_v0.env(setup=..., max_plies=...)``).
+
+They need NumPy, Gymnasium and PettingZoo (``pip install "ludogame[rl]"``). The observation,
+action and reward are documented in ``docs/envs.md`` (Ludo) and ``docs/envs-onitama.md``
+(Onitama).
 """
+
+from importlib.util import find_spec
+
+_missing = [name for name in ("numpy", "gymnasium", "pettingzoo") if find_spec(name) is None]
+if _missing:  # pragma: no cover - depends on what is installed
+    raise ImportError(f"LudoGame.envs needs {', '.join(_missing)}: pip install 'ludogame[rl]'")
+
+import gymnasium  # noqa: E402
+
+from LudoGame._core import EnvActionError  # noqa: E402
+from LudoGame.envs import ludo_v0, onitama_v0  # noqa: E402
+from LudoGame.envs.gym_ludo import LudoEnv  # noqa: E402
+from LudoGame.envs.vector import LudoVectorEnv  # noqa: E402
+
+LUDO_ID = "LudoGame/Ludo-v0"
+"""The Gymnasium id of `LudoEnv`."""
+
+if LUDO_ID not in gymnasium.registry:
+    gymnasium.register(id=LUDO_ID, entry_point="LudoGame.envs.gym_ludo:LudoEnv")
+
+__all__ = ["LUDO_ID", "EnvActionError", "LudoEnv", "LudoVectorEnv", "ludo_v0", "onitama_v0"]

@@ -14,7 +14,7 @@ use crate::ludo::{
 };
 use crate::python::{describe, type_error};
 
-pub(super) fn parse_seats(
+pub(crate) fn parse_seats(
     rules: &Rules,
     players: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<Seat>> {
@@ -66,6 +66,36 @@ pub(super) fn parse_seats(
             .ok_or_else(|| CoreError::InvalidPosition(l.clone()).into())
         })
         .collect()
+}
+
+/// A `rules` argument (a preset name or a rule set's notation such as
+/// 'standard[six_limit=3]'; "cs162" when omitted) changed by the rule `options`, validated.
+pub(crate) fn parse_rules(
+    rules: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Rules> {
+    let mut r = match rules {
+        None => Rules::CS162,
+        Some(name) => {
+            let text = text_arg(name, "rules", CoreError::InvalidRules)?;
+            if text.contains('[') {
+                text.parse::<Rules>().map_err(|e| match e {
+                    CoreError::InvalidNotation(m) => CoreError::InvalidRules(m),
+                    other => other,
+                })?
+            } else {
+                Rules::preset(&text)?
+            }
+        }
+    };
+    if let Some(options) = options {
+        for (k, v) in options.iter() {
+            let name = text_arg(&k, "an option name", CoreError::InvalidRules)?;
+            r.set_option(&name, &option_value(&v)?)?;
+        }
+    }
+    r.validate()?;
+    Ok(r)
 }
 
 /// A str argument as a Rust `String`; a str that is not valid Unicode (a lone surrogate)

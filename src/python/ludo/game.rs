@@ -11,7 +11,7 @@ use crate::ludo::notation::SavedGame;
 use crate::ludo::render;
 use crate::ludo::{
     Bot, Event, Game as CoreGame, GameRecord, LudoError as CoreError, Move as CoreMove, Phase, Rng,
-    Rules, Seat,
+    Seat,
 };
 use crate::python::enums::PackageClass;
 use crate::python::interrupt::{interruptible, interruptible_or_raise, with_partial};
@@ -80,28 +80,7 @@ impl PyGame {
         seed: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let mut r = match rules {
-            None => Rules::CS162,
-            Some(name) => {
-                // A preset name, or a rule set's notation ('standard[six_limit=3]').
-                let text = text_arg(name, "rules", CoreError::InvalidRules)?;
-                if text.contains('[') {
-                    text.parse::<Rules>().map_err(|e| match e {
-                        CoreError::InvalidNotation(m) => CoreError::InvalidRules(m),
-                        other => other,
-                    })?
-                } else {
-                    Rules::preset(&text)?
-                }
-            }
-        };
-        if let Some(options) = options {
-            for (k, v) in options.iter() {
-                let name = text_arg(&k, "an option name", CoreError::InvalidRules)?;
-                r.set_option(&name, &option_value(&v)?)?;
-            }
-        }
-        r.validate()?;
+        let r = parse_rules(rules, options)?;
         let seats = parse_seats(&r, players)?;
         let seed = match seed {
             None => random_seed(),

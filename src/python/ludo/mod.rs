@@ -4,6 +4,7 @@
 
 pub(crate) mod convert;
 pub(crate) mod cs162;
+pub(crate) mod env;
 pub(crate) mod game;
 mod history;
 pub(crate) mod moves;

@@ -1,0 +1,171 @@
+"""Ludo as a Gymnasium environment: one learning seat against opponents that play inside
+``step`` (built-in bots by name, or Python callables)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from LudoGame._core import GameOverError, InvalidBotError, LudoEnvCore
+
+__all__ = ["LudoEnv", "Opponent", "TokenSpace"]
+
+Opponent = str | Callable[[np.ndarray, np.ndarray], int]
+"""A built-in bot's name ("random", "cs162", "mcts:200", ...) or a callable taking the
+opponent's observation and action mask and returning its action."""
+
+
+class TokenSpace(spaces.Discrete):
+    """The action space: ``Discrete(tokens per player)`` whose ``sample()`` without a mask
+    draws among the legal actions of its environment (so that random agents and
+    Gymnasium's checker only play legal moves)."""
+
+    def __init__(self, n: int, mask: Callable[[], np.ndarray]) -> None:
+        super().__init__(n)
+        self._mask = mask
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        """A random action: among the legal ones unless a mask or probabilities are given."""
+        if mask is None and probability is None:
+            legal = self._mask()
+            if legal.any():
+                mask = legal
+        return super().sample(mask=mask, probability=probability)
+
+
+class LudoEnv(gym.Env[np.ndarray, np.int64]):
+    """One learner against opponents, over the "cs162", "standard" or "gt" rules.
+
+    ``LudoEnv(rules="cs162", players=2, seat=0, opponents="random", skip_forced=False,
+    max_rolls=10_000, render_mode=None, **options)``: the learner plays player `seat` (in
+    turn order); `opponents` is one opponent for every other player or a list of them, in
+    turn order. The observation is a float32 vector, the action a token index; the info
+    dict holds the ``action_mask`` (also given by ``action_masks()``).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "svg"], "render_fps": 2}
+
+    def __init__(
+        self,
+        rules: str = "cs162",
+        players: int | str | list[str] = 2,
+        seat: int = 0,
+        opponents: Opponent | Sequence[Opponent] = "random",
+        skip_forced: bool = False,
+        max_rolls: int = 10_000,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                f"not {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        probe = LudoEnvCore(rules, players, **options)
+        n = len(probe.players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise InvalidBotError(f"seat must be a player index from 0 to {n - 1}, not {seat!r}")
+        if isinstance(opponents, str) or callable(opponents):
+            others: list[Opponent] = [opponents] * (n - 1)
+        else:
+            others = list(opponents)
+        if len(others) != n - 1:
+            raise InvalidBotError(f"{len(others)} opponents for {n - 1} other players")
+        roles: list[str | None] = []
+        self._callables: dict[int, Callable[[np.ndarray, np.ndarray], int]] = {}
+        for player in range(n):
+            if player == seat:
+                roles.append(None)
+                continue
+            opponent = others.pop(0)
+            if isinstance(opponent, str):
+                roles.append(opponent)
+            elif callable(opponent):
+                roles.append(None)
+                self._callables[player] = opponent
+            else:
+                raise InvalidBotError(
+                    f"an opponent must be a bot name or a callable, not {opponent!r}"
+                )
+        self._seat = seat
+        self._core = LudoEnvCore(
+            rules,
+            players,
+            opponents=roles,
+            skip_forced=skip_forced,
+            max_rolls=max_rolls,
+            **options,
+        )
+        self.observation_space = spaces.Box(
+            0.0, 1.0, (self._core.observation_len,), dtype=np.float32
+        )
+        self.action_space = TokenSpace(self._core.tokens, self.action_masks)
+        self._done = True
+
+    @property
+    def core(self) -> LudoEnvCore:
+        """The engine's environment underneath."""
+        return self._core
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's action mask (int8, one per token), as sb3-contrib's masking
+        algorithms ask for it."""
+        return self._core.action_mask(self._seat)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a game (seeded, or the next game of the environment's own generator) and
+        play to the learner's first decision."""
+        super().reset(seed=seed)
+        self._core.reset(seed)
+        self._done = False
+        self._play_callables()
+        return self._core.observe(self._seat), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Move token `action`, then let the opponents play up to the learner's next
+        decision or the end. A refused action raises `EnvActionError` and changes nothing."""
+        if self._done:
+            raise GameOverError("the episode is over: call reset() first")
+        if self._core.status == "decision":
+            self._core.step(action)
+            self._play_callables()
+        # Otherwise the episode ended before the learner's first decision (a tiny
+        # max_rolls): the action is not needed and this step reports the end.
+        status = self._core.status
+        terminated, truncated = status == "terminated", status == "truncated"
+        self._done = terminated or truncated
+        reward = float(self._core.rewards[self._seat])
+        return self._core.observe(self._seat), reward, terminated, truncated, self._info()
+
+    def _play_callables(self) -> None:
+        """Let the Python opponents choose until the learner must (the engine plays the
+        rest)."""
+        core = self._core
+        while (player := core.to_move) is not None and player != self._seat:
+            choose = self._callables[player]
+            try:
+                core.step(choose(core.observe(player), core.action_mask(player)))
+            except BaseException:
+                self._done = True  # the episode cannot go on without that move
+                raise
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self._core.action_mask(self._seat)}
+        if self.render_mode == "svg":
+            info["svg"] = self._core.render_svg()
+        return info
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The board as text ("ansi") or an SVG picture ("svg")."""
+        if self.render_mode == "ansi":
+            return self._core.render_text()
+        if self.render_mode == "svg":
+            return self._core.render_svg()
+        return None

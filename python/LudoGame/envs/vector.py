@@ -1,0 +1,120 @@
+"""A Gymnasium vector environment whose whole batch steps in Rust."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from LudoGame._core import EnvActionError, LudoVectorCore
+
+__all__ = ["LudoVectorEnv"]
+
+
+class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+    """`num_envs` games of one learner against built-in bots, stepped together in Rust with
+    the interpreter released.
+
+    ``LudoVectorEnv(num_envs, rules="cs162", players=2, seat=0, opponents="random",
+    seed=None, skip_forced=False, max_rolls=10_000, threads=1, **options)``. Environment
+    ``i`` plays the games of a `LudoEnv` reset with ``seed + i`` (then reset without a
+    seed after each episode), the same on any thread count. Autoreset is same-step: an
+    environment whose episode ends is reset at once; its last observation is in
+    ``infos["final_obs"]`` (rows flagged by ``infos["_final_obs"]``).
+    ``infos["action_mask"]`` holds the masks.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: str = "cs162",
+        players: int | str | list[str] = 2,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        seed: int | None = None,
+        skip_forced: bool = False,
+        max_rolls: int = 10_000,
+        threads: int = 1,
+        **options: Any,
+    ) -> None:
+        self._core = LudoVectorCore(
+            num_envs,
+            rules,
+            players,
+            seat=seat,
+            opponents=opponents,
+            seed=seed,
+            skip_forced=skip_forced,
+            max_rolls=max_rolls,
+            threads=threads,
+            **options,
+        )
+        self.num_envs = num_envs
+        self.single_observation_space = spaces.Box(
+            0.0, 1.0, (self._core.observation_len,), dtype=np.float32
+        )
+        self.single_action_space = spaces.Discrete(self._core.tokens)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._masks = np.zeros((num_envs, self._core.tokens), dtype=np.int8)
+
+    @property
+    def threads(self) -> int:
+        """The threads a step uses."""
+        return self._core.threads
+
+    def action_masks(self) -> np.ndarray:
+        """The current action masks (num_envs x tokens, int8)."""
+        return self._masks
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset every environment: with an int seed, environment ``i`` with ``seed + i``;
+        with a list, one seed each; without, each goes on with its own generator (seeded
+        with the constructor's ``seed + i``)."""
+        seeds: list[int] | None
+        if seed is None:
+            seeds = None
+        elif isinstance(seed, int):
+            seeds = [(seed + i) % 2**64 for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+        obs, _, _, _, masks, _ = self._core.reset(seeds)
+        self._masks = masks
+        return obs, {"action_mask": masks}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every environment with its action (one token index each). A refused action
+        raises `EnvActionError` naming the environment, and nothing changes."""
+        a = np.asarray(actions)
+        if a.dtype.kind not in "iu" or a.shape != (self.num_envs,):
+            raise EnvActionError(
+                f"actions must be {self.num_envs} ints (one per environment), "
+                f"not an array of {a.dtype} with shape {a.shape}"
+            )
+        if a.dtype != np.int64:
+            if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+                raise EnvActionError(f"actions out of range: {a.max()}")
+            a = a.astype(np.int64)
+        obs, rewards, terminated, truncated, masks, final_obs = self._core.step(
+            np.ascontiguousarray(a)
+        )
+        self._masks = masks
+        infos: dict[str, Any] = {"action_mask": masks}
+        done = terminated | truncated
+        if done.any():
+            infos["final_obs"] = final_obs
+            infos["_final_obs"] = done
+        return obs, rewards, terminated, truncated, infos

@@ -1,0 +1,138 @@
+"""The vector environment: the same games as single environments seeded the same way, on
+any thread count, and a refused batch changes nothing."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from LudoGame import LudoError  # noqa: E402
+from LudoGame.envs import EnvActionError, LudoEnv, LudoVectorEnv  # noqa: E402
+
+
+def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """One random legal action per row of `masks` (0 where no action is legal)."""
+    scores = rng.random(masks.shape) * masks
+    return scores.argmax(axis=1).astype(np.int64)
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "opponents", "max_rolls"),
+    [
+        ("cs162", 2, "random", 120),
+        ("standard", 4, ["cs162", "random", "aggressive"], 700),
+        ("gt", 3, "safe", 10_000),
+    ],
+)
+def test_vector_env_agrees_with_single_envs(
+    rules: str, players: int, opponents: str | list[str], max_rolls: int
+) -> None:
+    n, seed, steps = 6, 40, 1500
+    kw = dict(rules=rules, players=players, opponents=opponents, max_rolls=max_rolls)
+    vectors = [LudoVectorEnv(n, seed=seed, threads=t, **kw) for t in (1, 2)]
+    singles = [LudoEnv(**kw) for _ in range(n)]
+    firsts = [v.reset() for v in vectors]
+    obs = np.stack([s.reset(seed=seed + i)[0] for i, s in enumerate(singles)])
+    for vobs, _ in firsts:
+        assert np.array_equal(vobs, obs)
+    masks = np.stack([s.action_masks() for s in singles])
+    rng = np.random.default_rng(1)
+    ends = truncations = 0
+    for _ in range(steps):
+        actions = random_actions(rng, masks)
+        results = [v.step(actions) for v in vectors]
+        for i, s in enumerate(singles):
+            o, r, te, tr, info = s.step(int(actions[i]))
+            for _, vr, vte, vtr, vinfo in results:
+                assert (vr[i], vte[i], vtr[i]) == (r, te, tr)
+                if te or tr:
+                    assert vinfo["_final_obs"][i]
+                    assert np.array_equal(vinfo["final_obs"][i], o)
+            if te or tr:
+                ends += 1
+                truncations += tr
+                o, info = s.reset()
+            obs[i], masks[i] = o, info["action_mask"]
+        for vo, _, _, _, vinfo in results:
+            assert np.array_equal(vo, obs)
+            assert np.array_equal(vinfo["action_mask"], masks)
+    assert ends > 10
+    if max_rolls < 1000:
+        assert 0 < truncations < ends
+
+
+def test_vector_env_spaces_and_errors() -> None:
+    v = LudoVectorEnv(4, rules="standard", seed=1)
+    obs, info = v.reset()
+    assert obs.shape == (4, 62) and obs.dtype == np.float32
+    assert v.observation_space.contains(obs)
+    assert info["action_mask"].dtype == np.int8 and info["action_mask"].shape == (4, 4)
+    assert v.metadata["autoreset_mode"].value == "SameStep"
+    before = obs.copy()
+    good = random_actions(np.random.default_rng(0), info["action_mask"])
+    bad = good.copy()
+    bad[2] = 9
+    with pytest.raises(EnvActionError, match=r"environment 2: action 9 is not legal now"):
+        v.step(bad)
+    for wrong in [good[:3], good.astype(float), ["0"] * 4]:
+        with pytest.raises(EnvActionError):
+            v.step(wrong)
+    assert issubclass(EnvActionError, LudoError)
+    # Nothing changed: the good actions give what a fresh twin gives.
+    twin = LudoVectorEnv(4, rules="standard", seed=1)
+    twin.reset()
+    a, b = v.step(good.astype(np.int32)), twin.step(good)
+    assert np.array_equal(before, twin.reset(seed=1)[0])
+    assert np.array_equal(a[0], b[0])
+    with pytest.raises(TypeError, match="built-in bot name"):
+        LudoVectorEnv(2, opponents=[print])  # type: ignore[list-item]
+    with pytest.raises(LudoError):
+        LudoVectorEnv(0)
+
+
+CHILD = """
+import time
+import numpy as np
+from LudoGame import LudoError
+from LudoGame.envs import LudoVectorEnv
+v = LudoVectorEnv(8, opponents="mcts:200000", seed=1)
+actions = np.zeros(8, dtype=np.int64)
+print("STARTED", flush=True)
+try:
+    v.reset()  # several seconds of searching opponents
+except KeyboardInterrupt as e:
+    print("stopped", type(e).__name__, flush=True)
+try:
+    v.step(actions)
+except LudoError as e:
+    print("refused:", e, flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
+def test_ctrl_c_stops_a_reset_of_searching_bots() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True, bufsize=1
+    )
+    try:
+        assert child.stdout is not None
+        assert "STARTED" in child.stdout.readline()
+        time.sleep(0.3)
+        assert child.poll() is None, "the step ended before it was interrupted"
+        t0 = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=30)
+        elapsed = time.monotonic() - t0
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert "stopped Interrupted" in out or "stopped KeyboardInterrupt" in out, out
+    assert "refused: no episode is running: call reset() first" in out
+    assert elapsed < 2.5

@@ -1,0 +1,689 @@
+//! Learning environments: a game of Ludo as a sequence of decisions for learning agents.
+//!
+//! [`LudoEnv`] rolls the seeded die itself and stops only where a seat played by an agent
+//! must choose a token: turns with no legal move pass, bots ([`Role::Bot`]) play their
+//! seats, and with `skip_forced` a turn with exactly one legal move is played for the
+//! agent. It writes the observation ([`LudoEnv::observe`]) and the action mask
+//! ([`LudoEnv::action_mask`]) into caller buffers, and gives the end-of-game rewards
+//! ([`LudoEnv::reward`]). [`VectorEnv`] steps many such environments at once, with same-step
+//! autoreset, on any number of threads (each environment owns its generators, so the
+//! result does not depend on the thread count). The turn loop is [`play::play`]'s.
+//!
+//! Observation (float32, from the observer's point of view, [`observation_len`] values):
+//! for each of the [`MAX_SEATS`] seats in turn order starting with the observer, for each of
+//! the rule set's tokens: the progress (`max(step, 0) / finish_step`), 1 if in the yard,
+//! 1 if home (zeros for seats that do not play); then the pending roll one-hot (6; zeros
+//! when no roll waits for a move); then which seats play (4, same order); then which seat
+//! is to move (4, same order; zeros once the episode is over).
+
+use std::convert::Infallible;
+
+use thiserror::Error;
+
+use super::board::in_yard;
+use super::bots::Bot;
+use super::error::LudoError;
+use super::game::{Game, Move, Phase};
+use super::play::{self, CutOff, Ending, Limits, Unchecked};
+use super::rng::Rng;
+use super::rules::{EndCondition, MAX_SEATS, Rules, Seat};
+use super::seat::Token;
+use super::tables::{CS162, Fast, GT, Geometry, PresetGeometry, STANDARD, Tables};
+use crate::stop::Stop;
+
+/// Run `$body` with `$geo` bound to the game's geometry: the presets' as compile-time
+/// constants, any other rule set's read at run time (the same generic code either way, as
+/// in the simulation).
+macro_rules! over_geometry {
+    ($env:ident, $geo:ident => $body:expr) => {{
+        let tables: &'static Tables = $env.game.geo.0;
+        match $env.preset {
+            Some(CS162) => {
+                let $geo = &PresetGeometry::<CS162>::with_tables(tables);
+                $body
+            }
+            Some(STANDARD) => {
+                let $geo = &PresetGeometry::<STANDARD>::with_tables(tables);
+                $body
+            }
+            Some(GT) => {
+                let $geo = &PresetGeometry::<GT>::with_tables(tables);
+                $body
+            }
+            _ => {
+                let rules = *$env.game.rules();
+                let $geo = &Fast {
+                    rules: &rules,
+                    tables,
+                };
+                $body
+            }
+        }
+    }};
+}
+
+/// Values per token in the observation: progress, in the yard, home.
+pub const TOKEN_FEATURES: usize = 3;
+
+/// The length of the observation vector for `rules`.
+pub fn observation_len(rules: &Rules) -> usize {
+    MAX_SEATS * rules.tokens as usize * TOKEN_FEATURES + 6 + 2 * MAX_SEATS
+}
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// An agent outside the engine: the environment stops when it must choose.
+    Agent,
+    /// A built-in bot, which plays inside [`LudoEnv::step`].
+    Bot(Bot),
+}
+
+/// Where an environment stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// An agent's seat must choose a token ([`LudoEnv::to_move`]).
+    Decision,
+    /// The game is over: every seat has its reward.
+    Terminated,
+    /// The roll limit cut the episode off (rewards 0).
+    Truncated,
+    /// No episode runs: the environment is new, or a stop request cut a step or reset
+    /// short. Only a reset continues.
+    Idle,
+}
+
+/// What an environment refuses. A refused call changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EnvError {
+    /// An action that is not a legal token index now.
+    #[error("{}action {action} is not legal now: the legal actions are {legal:?}", in_env(.env))]
+    IllegalAction {
+        /// The environment of a batch it was given to, if any.
+        env: Option<usize>,
+        /// The action given.
+        action: i64,
+        /// The legal actions (token indices).
+        legal: Vec<u8>,
+    },
+    /// A step after the episode ended (or was stopped).
+    #[error("{0}: call reset() first")]
+    EpisodeOver(&'static str),
+    /// A batch argument that does not fit the environments (a count, a length).
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// Bad configuration (rules, players, roles, roll limit).
+    #[error(transparent)]
+    Config(#[from] LudoError),
+}
+
+/// How an environment plays: the rules, the seats and their roles, and the limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnvConfig {
+    /// The rule set.
+    pub rules: Rules,
+    /// The seats that play (any order; turns go A, B, C, D).
+    pub seats: Vec<Seat>,
+    /// For each seat index (0..MAX_SEATS), who plays it (ignored for seats not playing).
+    pub roles: [Role; MAX_SEATS],
+    /// Play turns with exactly one legal move for the agents.
+    pub skip_forced: bool,
+    /// The most die rolls in one episode: the episode is truncated after the move of the
+    /// last one.
+    pub max_rolls: u64,
+}
+
+impl EnvConfig {
+    /// Every seat played by agents, no forced-move skipping, at most `max_rolls` rolls.
+    pub fn agents(rules: Rules, seats: &[Seat], max_rolls: u64) -> EnvConfig {
+        EnvConfig {
+            rules,
+            seats: seats.to_vec(),
+            roles: [Role::Agent; MAX_SEATS],
+            skip_forced: false,
+            max_rolls,
+        }
+    }
+}
+
+/// One environment: a game, its generators, and where the episode stands.
+#[derive(Clone, Debug)]
+pub struct LudoEnv {
+    config: EnvConfig,
+    /// The preset the rules are exactly, if any (its geometry is then compiled in).
+    preset: Option<u8>,
+    /// The game as the first roll of every episode finds it.
+    start: Game,
+    game: Game,
+    /// Draws each episode's die seed and bot seed.
+    episodes: Rng,
+    bots: Rng,
+    rolls: u64,
+    status: Status,
+}
+
+impl LudoEnv {
+    /// A new environment whose episode generator is seeded with `seed`; no episode runs
+    /// until [`LudoEnv::reset`] (with or without a seed) starts one.
+    pub fn new(config: EnvConfig, seed: u64) -> Result<LudoEnv, EnvError> {
+        let start = Game::new(config.rules, &config.seats, 0)?;
+        if config.seats.iter().all(|&s| config.roles[s] != Role::Agent) {
+            return Err(
+                LudoError::InvalidBot("no seat is left for an agent to play".into()).into(),
+            );
+        }
+        let rules = config.rules;
+        let preset = [CS162, STANDARD, GT].into_iter().find(|&p| {
+            rules
+                == match p {
+                    CS162 => PresetGeometry::<CS162>::RULES,
+                    STANDARD => PresetGeometry::<STANDARD>::RULES,
+                    _ => PresetGeometry::<GT>::RULES,
+                }
+        });
+        Ok(LudoEnv {
+            config,
+            preset,
+            start,
+            game: start,
+            episodes: Rng::new(seed),
+            bots: Rng::new(0),
+            rolls: 0,
+            status: Status::Idle,
+        })
+    }
+
+    /// Start a new episode: with a seed, the episode generator restarts from it; without,
+    /// it goes on (so a seeded reset followed by unseeded ones repeats exactly). Plays on to
+    /// the first decision (honouring `stop`).
+    pub fn reset(&mut self, seed: Option<u64>, stop: Option<&Stop>) {
+        if let Some(seed) = seed {
+            self.episodes = Rng::new(seed);
+        }
+        let die = self.episodes.next_u64();
+        self.bots = Rng::new(self.episodes.next_u64());
+        self.game = self.start;
+        self.game.rng = Rng::new(die);
+        self.rolls = 0;
+        self.advance(stop);
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &EnvConfig {
+        &self.config
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Where the episode stands.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Die rolls made in this episode.
+    pub fn rolls(&self) -> u64 {
+        self.rolls
+    }
+
+    /// The seat that must choose, when the status is [`Status::Decision`].
+    pub fn to_move(&self) -> Option<Seat> {
+        (self.status == Status::Decision).then(|| self.game.current_player())
+    }
+
+    /// The legal actions now, as a bit mask of token indices (0 unless a decision waits).
+    pub fn legal_mask(&self) -> u8 {
+        match (self.status, self.game.phase()) {
+            // The game's pending moves are `legal_moves` as a mask.
+            (Status::Decision, Phase::Move(_)) => self.game.pending,
+            _ => 0,
+        }
+    }
+
+    /// Check `action` (a token index) against the legal actions, changing nothing.
+    pub fn check(&self, action: i64) -> Result<(), EnvError> {
+        match self.status {
+            Status::Decision => {}
+            Status::Terminated => return Err(EnvError::EpisodeOver("the game is over")),
+            Status::Truncated => return Err(EnvError::EpisodeOver("the roll limit was reached")),
+            Status::Idle => return Err(EnvError::EpisodeOver("no episode is running")),
+        }
+        let mask = self.legal_mask();
+        if (0..8).contains(&action) && mask & (1 << action) != 0 {
+            return Ok(());
+        }
+        Err(EnvError::IllegalAction {
+            env: None,
+            action,
+            legal: (0..8).filter(|t| mask & (1 << t) != 0).collect(),
+        })
+    }
+
+    /// Move token `action` of the seat to move, then play on (bots, passes and, with
+    /// `skip_forced`, forced moves) to the next decision or the end of the episode. A
+    /// refused action changes nothing; a `stop` request leaves the status
+    /// [`Status::Idle`].
+    pub fn step(&mut self, action: i64, stop: Option<&Stop>) -> Result<Status, EnvError> {
+        self.check(action)?;
+        self.step_checked(action, stop)
+    }
+
+    /// [`LudoEnv::step`] with an action [`LudoEnv::check`] accepted.
+    fn step_checked(&mut self, action: i64, stop: Option<&Stop>) -> Result<Status, EnvError> {
+        let Phase::Move(roll) = self.game.phase() else {
+            return Err(EnvError::EpisodeOver("no move is awaited"));
+        };
+        let mv = Move {
+            seat: self.game.current_player(),
+            // Checked above: 0 <= action < tokens.
+            token: Token::wrapping(action as usize),
+            roll,
+        };
+        // Checked above: the move is one of the pending legal moves.
+        over_geometry!(self, geo => {
+            self.game.apply_move_in(geo, mv, roll);
+            self.advance_in(geo, stop);
+        });
+        Ok(self.status)
+    }
+
+    /// Play on from where the game stands to the next agent decision, the end of the game,
+    /// the roll limit or a stop.
+    fn advance(&mut self, stop: Option<&Stop>) {
+        over_geometry!(self, geo => self.advance_in(geo, stop));
+    }
+
+    /// [`LudoEnv::advance`] over the geometry `geo` of the game's rules.
+    #[inline(always)]
+    fn advance_in<G: Geometry>(&mut self, geo: &G, stop: Option<&Stop>) {
+        let limits = Limits {
+            max_rolls: self.config.max_rolls.saturating_sub(self.rolls),
+            cut_off: CutOff::BeforeRoll,
+            stop,
+        };
+        let (roles, skip, bots) = (&self.config.roles, self.config.skip_forced, &mut self.bots);
+        let mut table = Unchecked {
+            game: &mut self.game,
+            geo,
+        };
+        // The loop only rolls in the roll phase, and plays only pending moves.
+        let Ok(played) = play::play(&mut table, limits, |g| {
+            if skip && g.pending.count_ones() == 1 {
+                return Ok::<_, Infallible>(g.legal_moves().get(0));
+            }
+            Ok(match roles[g.current_player()] {
+                Role::Agent => None,
+                Role::Bot(Bot::Random) => g.random_move(bots),
+                // A bot that gave no legal move would leave its seat waiting: refused
+                // moves are not played (built-in bots always give one).
+                Role::Bot(bot) => bot
+                    .choose_until(g, bots, stop)
+                    .filter(|mv| g.is_pending(mv)),
+            })
+        });
+        self.rolls += played.rolls;
+        self.status = match played.ending {
+            Ending::Over => Status::Terminated,
+            Ending::CutOff => Status::Truncated,
+            Ending::NoMove if roles[self.game.current_player()] == Role::Agent => Status::Decision,
+            Ending::NoMove | Ending::Stopped => Status::Idle,
+        };
+    }
+
+    /// The end-of-game reward of `seat`: 0 until the game is over (and on truncation);
+    /// then, when every seat is ranked, a linear score from +1 (first) to −1 (last), else
+    /// +1 for the winner and −1 for the others.
+    pub fn reward(&self, seat: Seat) -> f32 {
+        if self.status != Status::Terminated {
+            return 0.0;
+        }
+        let n = self.config.seats.len();
+        let full = self.game.rules().end == EndCondition::FullRanking;
+        match self.game.ranking().position(|s| s == seat) {
+            _ if n == 1 => 1.0,
+            Some(rank) if full => 1.0 - 2.0 * rank as f32 / (n - 1) as f32,
+            Some(0) => 1.0,
+            _ => -1.0,
+        }
+    }
+
+    /// Write the observation of `observer` into `out` (at least [`observation_len`] values;
+    /// see the module documentation for the layout).
+    pub fn observe(&self, observer: Seat, out: &mut [f32]) {
+        let rules = self.game.rules();
+        let tokens = rules.tokens as usize;
+        let len = observation_len(rules);
+        let out = &mut out[..len];
+        out.fill(0.0);
+        let board = self.game.board();
+        let finish = rules.finish_step as f32;
+        let (per_seat, seats_at) = (tokens * TOKEN_FEATURES, MAX_SEATS * tokens * TOKEN_FEATURES);
+        for k in 0..MAX_SEATS {
+            let seat = observer.offset(k);
+            if !board.has_seat(seat) {
+                continue;
+            }
+            out[seats_at + 6 + k] = 1.0;
+            let block = &mut out[k * per_seat..(k + 1) * per_seat];
+            for (t, f) in Token::first(rules.tokens).zip(block.chunks_exact_mut(TOKEN_FEATURES)) {
+                let step = board.step(seat, t);
+                f[0] = f32::from(step.max(0)) / finish;
+                f[1] = f32::from(u8::from(in_yard(step)));
+                f[2] = f32::from(u8::from(step >= rules.home_step));
+            }
+        }
+        if let Phase::Move(roll) = self.game.phase()
+            && self.status == Status::Decision
+        {
+            out[seats_at + roll as usize - 1] = 1.0;
+        }
+        if self.status == Status::Decision {
+            let k = self.game.current_player().seats_after(observer);
+            out[seats_at + 6 + MAX_SEATS + k] = 1.0;
+        }
+    }
+
+    /// Write `seat`'s action mask into `out` (one value per token: 1 where moving that
+    /// token is legal now, all 0 unless `seat` must choose).
+    pub fn action_mask(&self, seat: Seat, out: &mut [i8]) {
+        let mask = if self.to_move() == Some(seat) {
+            self.legal_mask()
+        } else {
+            0
+        };
+        for (t, m) in out[..self.game.rules().tokens as usize]
+            .iter_mut()
+            .enumerate()
+        {
+            *m = i8::from(mask & (1 << t) != 0);
+        }
+    }
+}
+
+/// Where a [`VectorEnv`] writes one batch: every slice holds one row per environment.
+pub struct Batch<'a> {
+    /// Observations of the learner (`num_envs * observation_len`).
+    pub obs: &'a mut [f32],
+    /// Action masks of the learner (`num_envs * tokens`).
+    pub masks: &'a mut [i8],
+    /// Rewards of the learner.
+    pub rewards: &'a mut [f32],
+    /// Episodes that ended with the game.
+    pub terminated: &'a mut [bool],
+    /// Episodes cut off by the roll limit.
+    pub truncated: &'a mut [bool],
+    /// For environments whose episode ended in this step, the last observation before the
+    /// automatic reset (`num_envs * observation_len`; other rows are left as they are).
+    pub final_obs: &'a mut [f32],
+}
+
+/// Many single-learner environments stepped together, with same-step autoreset: an
+/// environment whose episode ends in a step is reset at once, and the step shows the new
+/// episode's first observation (the last one is kept in [`Batch::final_obs`]).
+#[derive(Clone, Debug)]
+pub struct VectorEnv {
+    envs: Vec<LudoEnv>,
+    learner: Seat,
+    needs_reset: bool,
+}
+
+impl VectorEnv {
+    /// `num_envs` environments of `config` (whose agent seat is `learner`; every other
+    /// seat must be a bot), environment `i` seeded with `seed + i`; no episode runs until
+    /// [`VectorEnv::reset`].
+    pub fn new(
+        config: EnvConfig,
+        learner: Seat,
+        num_envs: usize,
+        seed: u64,
+    ) -> Result<VectorEnv, EnvError> {
+        if !config.seats.contains(&learner) {
+            return Err(LudoError::PositionNotPlaying(
+                config.rules.seat_labels[learner].to_string(),
+            )
+            .into());
+        }
+        if config
+            .seats
+            .iter()
+            .any(|&s| s != learner && config.roles[s] == Role::Agent)
+            || config.roles[learner] != Role::Agent
+        {
+            return Err(LudoError::InvalidBot(
+                "a vector environment has one agent seat: every other seat needs a bot".into(),
+            )
+            .into());
+        }
+        if num_envs == 0 {
+            return Err(EnvError::InvalidArgument(
+                "num_envs must be at least 1".into(),
+            ));
+        }
+        let first = LudoEnv::new(config, seed)?;
+        let mut envs = vec![first; num_envs];
+        for (i, env) in envs.iter_mut().enumerate() {
+            env.episodes = Rng::new(seed.wrapping_add(i as u64));
+        }
+        Ok(VectorEnv {
+            envs,
+            learner,
+            needs_reset: true,
+        })
+    }
+
+    /// The environments.
+    pub fn envs(&self) -> &[LudoEnv] {
+        &self.envs
+    }
+
+    /// The learner's seat.
+    pub fn learner(&self) -> Seat {
+        self.learner
+    }
+
+    /// Reset every environment: environment `i` with `seeds[i]` (or, without seeds, each
+    /// going on with its own episode generator). Writes the observations and masks; the
+    /// rewards and flags of `out` are cleared.
+    pub fn reset(
+        &mut self,
+        seeds: Option<&[u64]>,
+        threads: usize,
+        stop: Option<&Stop>,
+        out: Batch<'_>,
+    ) -> Result<(), EnvError> {
+        if let Some(seeds) = seeds
+            && seeds.len() != self.envs.len()
+        {
+            return Err(EnvError::InvalidArgument(format!(
+                "{} seeds for {} environments",
+                seeds.len(),
+                self.envs.len()
+            )));
+        }
+        self.needs_reset = true;
+        let learner = self.learner;
+        self.for_each(threads, out, |i, env, row| {
+            if stop.is_some_and(Stop::requested) {
+                return;
+            }
+            env.reset(seeds.map(|s| s[i]), stop);
+            row.write(env, learner, 0.0, false, false);
+        });
+        if stop.is_some_and(Stop::requested) {
+            return Err(EnvError::EpisodeOver("a reset was interrupted"));
+        }
+        self.needs_reset = false;
+        Ok(())
+    }
+
+    /// Check every action, then step every environment with its action; an environment
+    /// whose episode ends is reset at once. One refused action refuses the batch, and
+    /// nothing changes.
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        threads: usize,
+        stop: Option<&Stop>,
+        out: Batch<'_>,
+    ) -> Result<(), EnvError> {
+        if self.needs_reset {
+            return Err(EnvError::EpisodeOver("no episode is running"));
+        }
+        if actions.len() != self.envs.len() {
+            return Err(EnvError::InvalidArgument(format!(
+                "{} actions for {} environments",
+                actions.len(),
+                self.envs.len()
+            )));
+        }
+        for (i, (env, &a)) in self.envs.iter().zip(actions).enumerate() {
+            // An episode that ended before the learner's first decision takes no action.
+            if env.status() == Status::Decision {
+                env.check(a).map_err(|e| match e {
+                    EnvError::IllegalAction { action, legal, .. } => EnvError::IllegalAction {
+                        env: Some(i),
+                        action,
+                        legal,
+                    },
+                    other => other,
+                })?;
+            }
+        }
+        self.needs_reset = true;
+        let learner = self.learner;
+        self.for_each(threads, out, |i, env, row| {
+            if stop.is_some_and(Stop::requested) {
+                return;
+            }
+            let status = if env.status() == Status::Decision {
+                // Checked above: the step cannot be refused.
+                env.step_checked(actions[i], stop).unwrap_or(Status::Idle)
+            } else {
+                env.status()
+            };
+            if matches!(status, Status::Terminated | Status::Truncated) {
+                env.observe(learner, row.final_obs);
+                let reward = env.reward(learner);
+                env.reset(None, stop);
+                row.write(
+                    env,
+                    learner,
+                    reward,
+                    status == Status::Terminated,
+                    status == Status::Truncated,
+                );
+            } else {
+                row.write(env, learner, 0.0, false, false);
+            }
+        });
+        if stop.is_some_and(Stop::requested) || self.envs.iter().any(|e| e.status == Status::Idle) {
+            return Err(EnvError::EpisodeOver("a step was interrupted"));
+        }
+        self.needs_reset = false;
+        Ok(())
+    }
+
+    /// Run `f` on every environment and its output row, over `threads` threads (each
+    /// taking a contiguous share; the result does not depend on the split).
+    fn for_each<F>(&mut self, threads: usize, out: Batch<'_>, f: F)
+    where
+        F: Fn(usize, &mut LudoEnv, Row<'_>) + Sync,
+    {
+        let n = self.envs.len();
+        let (obs_len, tokens) = {
+            let r = self.envs[0].game.rules();
+            (observation_len(r), r.tokens as usize)
+        };
+        let rows = self
+            .envs
+            .iter_mut()
+            .zip(out.obs.chunks_exact_mut(obs_len))
+            .zip(out.final_obs.chunks_exact_mut(obs_len))
+            .zip(out.masks.chunks_exact_mut(tokens))
+            .zip(out.rewards.iter_mut())
+            .zip(out.terminated.iter_mut())
+            .zip(out.truncated.iter_mut())
+            .enumerate()
+            .map(|(i, ((((((env, obs), fin), mask), rew), term), trunc))| {
+                (
+                    i,
+                    env,
+                    Row {
+                        obs,
+                        final_obs: fin,
+                        mask,
+                        reward: rew,
+                        terminated: term,
+                        truncated: trunc,
+                    },
+                )
+            });
+        let threads = threads.clamp(1, n);
+        if threads == 1 {
+            for (i, env, row) in rows {
+                f(i, env, row);
+            }
+            return;
+        }
+        let mut work: Vec<_> = rows.collect();
+        let share = n.div_ceil(threads);
+        let f = &f;
+        let run = move |part: &mut [(usize, &mut LudoEnv, Row<'_>)]| {
+            for (i, env, row) in part.iter_mut() {
+                f(*i, env, row.reborrow());
+            }
+        };
+        // The calling thread takes the first share itself.
+        let (first, mut rest) = work.split_at_mut(share);
+        std::thread::scope(|s| {
+            while !rest.is_empty() {
+                let (mine, later) = rest.split_at_mut(share.min(rest.len()));
+                rest = later;
+                s.spawn(move || run(mine));
+            }
+            run(first);
+        });
+    }
+}
+
+/// "environment i: " for an error of environment `i` of a batch.
+fn in_env(env: &Option<usize>) -> String {
+    env.map(|i| format!("environment {i}: "))
+        .unwrap_or_default()
+}
+
+/// One environment's share of a [`Batch`].
+struct Row<'a> {
+    obs: &'a mut [f32],
+    final_obs: &'a mut [f32],
+    mask: &'a mut [i8],
+    reward: &'a mut f32,
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+}
+
+impl Row<'_> {
+    fn reborrow(&mut self) -> Row<'_> {
+        Row {
+            obs: self.obs,
+            final_obs: self.final_obs,
+            mask: self.mask,
+            reward: self.reward,
+            terminated: self.terminated,
+            truncated: self.truncated,
+        }
+    }
+
+    fn write(self, env: &LudoEnv, learner: Seat, reward: f32, terminated: bool, truncated: bool) {
+        env.observe(learner, self.obs);
+        env.action_mask(learner, self.mask);
+        *self.reward = reward;
+        *self.terminated = terminated;
+        *self.truncated = truncated;
+    }
+}
+
+#[cfg(test)]
+mod tests;

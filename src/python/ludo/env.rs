@@ -1,0 +1,506 @@
+//! The learning environments' core (`ludo::env`) for the Python package's PettingZoo,
+//! Gymnasium and vector environments (`LudoGame.envs`): arguments in, NumPy arrays out.
+//! Players are numbered by their place in turn order (0 = the first seat that plays).
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+
+use super::convert::{MaxRolls, Threads, parse_rules, parse_seats, random_seed};
+use crate::ludo::env::{self, EnvConfig, EnvError, LudoEnv, Role, Status, VectorEnv};
+use crate::ludo::{Bot, Rules, Seat, render};
+use crate::python::convert::Seed;
+use crate::python::errors::EnvActionError;
+use crate::python::interrupt::interruptible_or_raise;
+use crate::python::{describe, type_error};
+
+/// The roll limit of an episode when none is given.
+const DEFAULT_MAX_ROLLS: u64 = 10_000;
+
+/// The rules, seats and roles of an environment from its Python arguments. `opponents`
+/// lists, for each player in turn order, a bot name or None (an agent plays).
+fn config(
+    rules: Option<&Bound<'_, PyAny>>,
+    players: Option<&Bound<'_, PyAny>>,
+    opponents: Option<&Bound<'_, PyAny>>,
+    skip_forced: bool,
+    max_rolls: Option<MaxRolls>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<EnvConfig> {
+    let rules = parse_rules(rules, options)?;
+    let players = match players {
+        // Two players by default (the CS162 game's), whatever the rule set.
+        None => rules.default_seats(2)?,
+        Some(p) => parse_seats(&rules, Some(p))?,
+    };
+    let mut seats = players;
+    seats.sort_unstable();
+    let max_rolls = max_rolls.map_or(DEFAULT_MAX_ROLLS, |m| m.0);
+    let mut config = EnvConfig::agents(rules, &seats, max_rolls);
+    config.skip_forced = skip_forced;
+    if let Some(opponents) = opponents {
+        let items: Vec<Bound<'_, PyAny>> = opponents
+            .try_iter()
+            .map_err(|_| type_error("opponents", "a list of bot names or None", opponents))?
+            .collect::<PyResult<_>>()?;
+        if items.len() != seats.len() {
+            return Err(crate::ludo::LudoError::InvalidBot(format!(
+                "{} roles for {} players: give one bot name or None per player",
+                items.len(),
+                seats.len()
+            ))
+            .into());
+        }
+        for (item, &seat) in items.iter().zip(&seats) {
+            config.roles[seat] = if item.is_none() {
+                Role::Agent
+            } else {
+                let name = item
+                    .cast::<PyString>()
+                    .map_err(|_| type_error("an opponent", "a bot name or None", item))?;
+                Role::Bot(name.to_string_lossy().parse::<Bot>()?)
+            };
+        }
+    }
+    Ok(config)
+}
+
+/// Make sure NumPy can be imported, and load its array API once (every later array is
+/// made with it): without NumPy the environments raise `ImportError`, never fail later.
+fn numpy_ready(py: Python<'_>) -> PyResult<()> {
+    py.import("numpy").map_err(|e| {
+        pyo3::exceptions::PyImportError::new_err(format!(
+            "the learning environments need NumPy (pip install 'ludogame[rl]'): {e}"
+        ))
+    })?;
+    PyArray1::<f32>::zeros(py, 0, false);
+    Ok(())
+}
+
+/// Does any seat of `config` have a bot that searches (and so may take long)?
+fn searches(config: &EnvConfig) -> bool {
+    config
+        .roles
+        .iter()
+        .any(|r| matches!(r, Role::Bot(b) if b.searches()))
+}
+
+/// A seed argument: an int from 0 to 2**64 - 1, or None for a random one.
+fn seed_or_random(seed: Option<Seed>) -> u64 {
+    seed.map_or_else(random_seed, |s| s.0)
+}
+
+/// An action: an int (a Python or NumPy integer, anything with `__index__` but a bool),
+/// else [`EnvActionError`].
+fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
+    let index = if action.is_instance_of::<PyBool>() {
+        None
+    } else if action.is_instance_of::<PyInt>() {
+        Some(action.clone())
+    } else {
+        action.call_method0("__index__").ok()
+    };
+    let Some(index) = index.filter(|i| !i.is_instance_of::<PyBool>()) else {
+        return Err(EnvActionError::new_err(format!(
+            "action {} is not an int: an action is a token index",
+            describe(action)
+        )));
+    };
+    index.extract::<i64>().map_err(|_| {
+        EnvActionError::new_err(format!(
+            "action {} is out of range: an action is a token index",
+            describe(action)
+        ))
+    })
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Decision => "decision",
+        Status::Terminated => "terminated",
+        Status::Truncated => "truncated",
+        Status::Idle => "idle",
+    }
+}
+
+/// The environment core: one game whose agents' decisions are the steps.
+///
+/// `LudoEnvCore(rules="cs162", players=None, seed=None, opponents=None,
+/// skip_forced=False, max_rolls=None, **options)`: `opponents` gives each player (in turn
+/// order) a bot name, or None where an agent plays (all agents when omitted).
+#[pyclass(module = "LudoGame._core", name = "LudoEnvCore")]
+pub struct PyLudoEnv {
+    env: LudoEnv,
+    seats: Vec<Seat>,
+}
+
+impl PyLudoEnv {
+    fn seat(&self, player: Player) -> PyResult<Seat> {
+        let player = player.0;
+        self.seats.get(player).copied().ok_or_else(|| {
+            crate::python::convert::InvalidArgumentError::new_err(format!(
+                "player must be an int from 0 to {}, not {player}",
+                self.seats.len() - 1
+            ))
+        })
+    }
+
+    fn player(&self, seat: Seat) -> usize {
+        self.seats.iter().position(|&s| s == seat).unwrap_or(0)
+    }
+}
+
+#[pymethods]
+impl PyLudoEnv {
+    #[new]
+    #[pyo3(signature = (rules = None, players = None, seed = None, opponents = None,
+                        skip_forced = false, max_rolls = None, **options))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        rules: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        seed: Option<Seed>,
+        opponents: Option<&Bound<'_, PyAny>>,
+        skip_forced: bool,
+        max_rolls: Option<MaxRolls>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        numpy_ready(py)?;
+        let config = config(rules, players, opponents, skip_forced, max_rolls, options)?;
+        let seats = config.seats.clone();
+        let env = LudoEnv::new(config, seed_or_random(seed))?;
+        Ok(PyLudoEnv { env, seats })
+    }
+
+    /// Start a new episode (seeded, or going on with the episode generator) and play to the
+    /// first decision.
+    #[pyo3(signature = (seed = None))]
+    fn reset(&mut self, py: Python<'_>, seed: Option<Seed>) -> PyResult<()> {
+        let seed = seed.map(|s| s.0);
+        if searches(self.env.config()) {
+            let env = &mut self.env;
+            interruptible_or_raise(py, |stop| env.reset(seed, Some(stop)))
+        } else {
+            self.env.reset(seed, None);
+            Ok(())
+        }
+    }
+
+    /// Move token `action` of the player to move, then play on to the next decision or
+    /// the end. A refused action raises `EnvActionError` and changes nothing.
+    fn step(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = action_arg(action)?;
+        self.env.check(action)?;
+        if searches(self.env.config()) {
+            let env = &mut self.env;
+            interruptible_or_raise(py, |stop| env.step(action, Some(stop)))??;
+        } else {
+            self.env.step(action, None)?;
+        }
+        Ok(())
+    }
+
+    /// Where the episode stands: 'decision', 'terminated', 'truncated' or 'idle' (no
+    /// episode: before the first reset, or after an interrupted call).
+    #[getter]
+    fn status(&self) -> &'static str {
+        status_name(self.env.status())
+    }
+
+    /// The player who must choose, or None once the episode is over.
+    #[getter]
+    fn to_move(&self) -> Option<usize> {
+        self.env.to_move().map(|s| self.player(s))
+    }
+
+    /// The positions that play, in turn order ('A'...).
+    #[getter]
+    fn players(&self) -> Vec<String> {
+        let labels = self.env.game().rules().seat_labels;
+        self.seats.iter().map(|&s| labels[s].to_string()).collect()
+    }
+
+    /// Tokens per player (the number of actions).
+    #[getter]
+    fn tokens(&self) -> usize {
+        self.env.game().rules().tokens as usize
+    }
+
+    /// The length of an observation.
+    #[getter]
+    fn observation_len(&self) -> usize {
+        env::observation_len(self.env.game().rules())
+    }
+
+    /// Die rolls made in this episode.
+    #[getter]
+    fn rolls(&self) -> u64 {
+        self.env.rolls()
+    }
+
+    /// `player`'s observation (float32).
+    fn observe<'py>(&self, py: Python<'py>, player: Player) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seat = self.seat(player)?;
+        let mut out = vec![0.0; env::observation_len(self.env.game().rules())];
+        self.env.observe(seat, &mut out);
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// `player`'s action mask (int8, one per token; all 0 unless `player` must choose).
+    fn action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        player: Player,
+    ) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let seat = self.seat(player)?;
+        let mut out = vec![0; self.tokens()];
+        self.env.action_mask(seat, &mut out);
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Every player's reward (0 until the game is over and on truncation).
+    #[getter]
+    fn rewards(&self) -> Vec<f32> {
+        self.seats.iter().map(|&s| self.env.reward(s)).collect()
+    }
+
+    /// The board as text.
+    fn render_text(&self) -> String {
+        render::text(self.env.game())
+    }
+
+    /// The board as an SVG picture.
+    fn render_svg(&self) -> String {
+        render::svg(self.env.game())
+    }
+
+    /// The rule set as notation (e.g. 'standard[six_limit=3]').
+    #[getter]
+    fn rules_notation(&self) -> String {
+        self.env.game().rules().to_string()
+    }
+}
+
+/// Many single-learner environments stepped together in Rust, with same-step autoreset.
+///
+/// `LudoVectorCore(num_envs, rules="cs162", players=None, seat=None, opponents=None,
+/// seed=None, skip_forced=False, max_rolls=None, threads=None, **options)`: the learner
+/// plays player `seat` (0 when None); `opponents` gives every other player, in turn order, a bot name
+/// ("random" for all when omitted). Environment `i` is seeded with `seed + i`.
+#[pyclass(module = "LudoGame._core", name = "LudoVectorCore")]
+pub struct PyVectorEnv {
+    envs: VectorEnv,
+    threads: usize,
+    search: bool,
+    obs_len: usize,
+    tokens: usize,
+}
+
+type Arrays<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray2<i8>>,
+    Bound<'py, PyArray2<f32>>,
+);
+
+impl PyVectorEnv {
+    /// Fresh arrays for one batch, filled by `work` with the interpreter released (on a
+    /// worker thread that honours Ctrl-C when a bot searches).
+    fn run<'py>(
+        &mut self,
+        py: Python<'py>,
+        work: impl FnOnce(
+            &mut VectorEnv,
+            usize,
+            Option<&crate::stop::Stop>,
+            env::Batch<'_>,
+        ) -> Result<(), EnvError>
+        + Send,
+    ) -> PyResult<Arrays<'py>> {
+        let n = self.envs.envs().len();
+        let obs = PyArray2::<f32>::zeros(py, [n, self.obs_len], false);
+        let rewards = PyArray1::<f32>::zeros(py, n, false);
+        let terminated = PyArray1::<bool>::zeros(py, n, false);
+        let truncated = PyArray1::<bool>::zeros(py, n, false);
+        let masks = PyArray2::<i8>::zeros(py, [n, self.tokens], false);
+        let final_obs = PyArray2::<f32>::zeros(py, [n, self.obs_len], false);
+        {
+            let (mut o, mut r, mut te, mut tr, mut m, mut f) = (
+                obs.readwrite(),
+                rewards.readwrite(),
+                terminated.readwrite(),
+                truncated.readwrite(),
+                masks.readwrite(),
+                final_obs.readwrite(),
+            );
+            let slice_err =
+                |e: numpy::AsSliceError| pyo3::exceptions::PyRuntimeError::new_err(e.to_string());
+            let batch = env::Batch {
+                obs: o.as_slice_mut().map_err(slice_err)?,
+                masks: m.as_slice_mut().map_err(slice_err)?,
+                rewards: r.as_slice_mut().map_err(slice_err)?,
+                terminated: te.as_slice_mut().map_err(slice_err)?,
+                truncated: tr.as_slice_mut().map_err(slice_err)?,
+                final_obs: f.as_slice_mut().map_err(slice_err)?,
+            };
+            let (envs, threads) = (&mut self.envs, self.threads);
+            if self.search {
+                interruptible_or_raise(py, |stop| work(envs, threads, Some(stop), batch))??;
+            } else {
+                py.detach(|| work(envs, threads, None, batch))?;
+            }
+        }
+        Ok((obs, rewards, terminated, truncated, masks, final_obs))
+    }
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    #[new]
+    #[pyo3(signature = (num_envs, rules = None, players = None, seat = None, opponents = None,
+                        seed = None, skip_forced = false, max_rolls = None, threads = None,
+                        **options))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: NumEnvs,
+        rules: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        seat: Option<Player>,
+        opponents: Option<&Bound<'_, PyAny>>,
+        seed: Option<Seed>,
+        skip_forced: bool,
+        max_rolls: Option<MaxRolls>,
+        threads: Option<Threads>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        numpy_ready(py)?;
+        let mut config = config(rules, players, None, skip_forced, max_rolls, options)?;
+        let seats = config.seats.clone();
+        let seat = seat.map_or(0, |s| s.0);
+        let learner = *seats.get(seat).ok_or_else(|| {
+            crate::python::convert::InvalidArgumentError::new_err(format!(
+                "seat must be an int from 0 to {}, not {seat}",
+                seats.len() - 1
+            ))
+        })?;
+        let others: Vec<Seat> = seats.iter().copied().filter(|&s| s != learner).collect();
+        let bots: Vec<Bot> = match opponents {
+            None => vec![Bot::Random; others.len()],
+            Some(o) if o.is_instance_of::<PyString>() => {
+                let name = o.cast::<PyString>()?.to_string_lossy().into_owned();
+                vec![name.parse::<Bot>()?; others.len()]
+            }
+            Some(o) => {
+                let names: Vec<Bound<'_, PyAny>> = o
+                    .try_iter()
+                    .map_err(|_| type_error("opponents", "a bot name or a list of them", o))?
+                    .collect::<PyResult<_>>()?;
+                if names.len() != others.len() {
+                    return Err(crate::ludo::LudoError::InvalidBot(format!(
+                        "{} opponents for {} other players",
+                        names.len(),
+                        others.len()
+                    ))
+                    .into());
+                }
+                names
+                    .iter()
+                    .map(|n| {
+                        let s = n
+                            .cast::<PyString>()
+                            .map_err(|_| type_error("an opponent", "a built-in bot name", n))?;
+                        Ok(s.to_string_lossy().parse::<Bot>()?)
+                    })
+                    .collect::<PyResult<_>>()?
+            }
+        };
+        for (&s, &b) in others.iter().zip(&bots) {
+            config.roles[s] = Role::Bot(b);
+        }
+        let search = searches(&config);
+        let rules: Rules = config.rules;
+        let envs = VectorEnv::new(config, learner, num_envs.0, seed_or_random(seed))?;
+        Ok(PyVectorEnv {
+            envs,
+            threads: threads.map_or(1, |t| t.0),
+            search,
+            obs_len: env::observation_len(&rules),
+            tokens: rules.tokens as usize,
+        })
+    }
+
+    /// Reset every environment (environment `i` with `seeds[i]`, or each going on with its
+    /// own episode generator). Returns (obs, rewards, terminated, truncated, masks,
+    /// final_obs) like `step`.
+    #[pyo3(signature = (seeds = None))]
+    fn reset<'py>(&mut self, py: Python<'py>, seeds: Option<Vec<Seed>>) -> PyResult<Arrays<'py>> {
+        let n = self.envs.envs().len();
+        let seeds: Option<Vec<u64>> = seeds.map(|s| s.into_iter().map(|s| s.0).collect());
+        if let Some(s) = &seeds
+            && s.len() != n
+        {
+            return Err(crate::python::convert::InvalidArgumentError::new_err(
+                format!("{} seeds for {n} environments", s.len()),
+            ));
+        }
+        self.run(py, |envs, threads, stop, batch| {
+            envs.reset(seeds.as_deref(), threads, stop, batch)
+        })
+    }
+
+    /// Step every environment with its action (a 1-D int64 array, one per environment).
+    /// Returns (obs, rewards, terminated, truncated, masks, final_obs): final_obs holds the
+    /// last observation of the environments whose episode ended (and which were reset).
+    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Arrays<'py>> {
+        let actions: PyReadonlyArray1<'py, i64> = actions.extract().map_err(|_| {
+            EnvActionError::new_err(format!(
+                "actions must be a 1-D int64 array with one action per environment, not {}",
+                describe(actions)
+            ))
+        })?;
+        let actions = actions
+            .as_slice()
+            .map_err(|e| EnvActionError::new_err(e.to_string()))?;
+        self.run(py, |envs, threads, stop, batch| {
+            envs.step(actions, threads, stop, batch)
+        })
+    }
+
+    /// The number of environments.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.envs.envs().len()
+    }
+
+    /// The length of an observation.
+    #[getter]
+    fn observation_len(&self) -> usize {
+        self.obs_len
+    }
+
+    /// Tokens per player (the number of actions).
+    #[getter]
+    fn tokens(&self) -> usize {
+        self.tokens
+    }
+
+    /// The threads a step uses.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
+    }
+}
+
+crate::python::convert::int_arg!(
+    /// A player number (the seats that play, in turn order).
+    Player, "player", usize, 0, 3
+);
+
+crate::python::convert::int_arg!(
+    /// A vector environment's size.
+    NumEnvs, "num_envs", usize, 1, 1 << 20
+);
