@@ -119,12 +119,18 @@ def test_import_without_the_rl_packages() -> None:
     code = (
         "import sys\n"
         "for m in ('numpy', 'gymnasium', 'pettingzoo'): sys.modules[m] = None\n"
-        "import LudoGame, LudoGame.onitama, LudoGame.envs\n"
+        "import LudoGame, LudoGame.onitama\n"
         "g = LudoGame.onitama.Onitama.dealt(1)\n"
         "print(g.legal_action_indices()[:1], g.play_index(g.legal_action_indices()[0]))\n"
+        "try:\n"
+        "    import LudoGame.envs\n"
+        "except ImportError as e:\n"
+        "    print('refused:', e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+    # The games work; the environments say which extra they need.
+    assert "refused:" in out.stdout and "ludogame[rl]" in out.stdout, out.stdout
 
 
 # ---- 2. Numbering, mask, observation ----

@@ -9,6 +9,7 @@ from typing import Any, Literal, SupportsIndex, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
+from numpy.typing import NDArray
 
 from LudoGame.enums import Phase, Reason
 from LudoGame.events import MoveEvent, RollEvent
@@ -820,9 +821,6 @@ def onitama_standard_cards() -> list[Card]:
     """The 16 standard cards."""
 
 # Ludo learning environments
-
-import numpy as np  # noqa: E402
-from numpy.typing import NDArray  # noqa: E402
 
 __all__ += ["EnvActionError", "LudoEnvCore", "LudoVectorCore"]
 
