@@ -27,3 +27,16 @@ def load_known_cases() -> list[dict[str, Any]]:
 def worked_example_turns() -> list[tuple[str, int]]:
     """The assignment's worked example turns list."""
     return list(WORKED_EXAMPLE_TURNS)
+
+
+def assert_same_results(a: Any, b: Any) -> None:
+    """Two `SimResult`s are equal in every field and every per-game value."""
+    assert (a.games, a.players, a.bots, a.rules_notation) == (
+        b.games,
+        b.players,
+        b.bots,
+        b.rules_notation,
+    )
+    assert a.wins == b.wins and a.unfinished == b.unfinished
+    assert a.lengths == b.lengths and a.captures == b.captures and a.finishing == b.finishing
+    assert (a.total_rolls, a.total_captures) == (b.total_rolls, b.total_captures)

@@ -6,20 +6,9 @@ import pickle
 
 import pytest
 
+from conftest import assert_same_results
 from LudoGame import Simulation, onitama
 from LudoGame._core import InvalidArgumentError, SimResult
-
-
-def _same(a: SimResult, b: SimResult) -> None:
-    assert (a.games, a.players, a.bots, a.rules_notation) == (
-        b.games,
-        b.players,
-        b.bots,
-        b.rules_notation,
-    )
-    assert a.wins == b.wins and a.unfinished == b.unfinished
-    assert a.lengths == b.lengths and a.captures == b.captures and a.finishing == b.finishing
-    assert (a.total_rolls, a.total_captures) == (b.total_rolls, b.total_captures)
 
 
 @pytest.mark.parametrize(
@@ -30,16 +19,16 @@ def test_sim_result_round_trip(rules: str, players: str | None, options: dict) -
     sim = Simulation(rules, players, "cs162", 7, **options)
     r = sim.run(10, 40)
     back = pickle.loads(pickle.dumps(r))
-    _same(r, back)
+    assert_same_results(r, back)
     assert back.options == r.options
     # A rebuilt result adds to the next games exactly as the original does.
     nxt = sim.run(50, 30)
-    _same(back + nxt, r + nxt)
+    assert_same_results(back + nxt, r + nxt)
 
 
 def test_empty_sim_result_round_trip() -> None:
     r = Simulation("cs162", "AC", "random", 1).run(0, 0)
-    _same(pickle.loads(pickle.dumps(r)), r)
+    assert_same_results(pickle.loads(pickle.dumps(r)), r)
 
 
 def test_malformed_sim_result_state_is_refused() -> None:
@@ -102,8 +91,8 @@ def test_malformed_match_record_state_is_refused() -> None:
 def test_join_is_the_sum() -> None:
     sim = Simulation("standard", "ABCD", "random", 2)
     parts = [sim.run(0, 7), sim.run(7, 0), sim.run(7, 20), sim.run(27, 3)]
-    _same(SimResult._join(parts), parts[0] + parts[1] + parts[2] + parts[3])
-    _same(SimResult._join(parts), sim.run(0, 30))
+    assert_same_results(SimResult._join(parts), parts[0] + parts[1] + parts[2] + parts[3])
+    assert_same_results(SimResult._join(parts), sim.run(0, 30))
     with pytest.raises(InvalidArgumentError):
         SimResult._join([])
     with pytest.raises(ValueError, match="different bots"):

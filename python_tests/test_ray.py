@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from conftest import assert_same_results
+
 ray = pytest.importorskip("ray")
 
 from LudoGame import Game, SimResult, cli, onitama, onitama_cli, simulate, tournament  # noqa: E402
@@ -26,19 +28,6 @@ def local_ray() -> Iterator[None]:
     ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
     yield
     ray.shutdown()
-
-
-def same(a: SimResult, b: SimResult) -> None:
-    """Two results are equal in every field and every per-game value."""
-    assert (a.games, a.players, a.bots, a.rules_notation) == (
-        b.games,
-        b.players,
-        b.bots,
-        b.rules_notation,
-    )
-    assert a.wins == b.wins and a.unfinished == b.unfinished
-    assert a.lengths == b.lengths and a.captures == b.captures and a.finishing == b.finishing
-    assert (a.total_rolls, a.total_captures) == (b.total_rolls, b.total_captures)
 
 
 @pytest.mark.parametrize(
@@ -59,7 +48,7 @@ def test_simulate_is_the_local_run(
         rules, players, bots, games, seed=11, threads=threads, chunk=chunk, backend="ray",
         progress=lambda done, total: seen.append((done, total)), **options,
     )  # fmt: skip
-    same(local, remote)
+    assert_same_results(local, remote)
     # Progress as each task comes back: rising to the total.
     assert len(seen) > 1 and seen[-1] == (games, games)
     assert all(a[0] < b[0] for a, b in zip(seen, seen[1:], strict=False))
@@ -72,11 +61,11 @@ def test_simulate_with_a_python_bot_and_no_games() -> None:
     def first_legal(game: Game) -> Any:
         return game.legal_moves[0]
 
-    same(
+    assert_same_results(
         simulate("cs162", "AC", [first_legal, "random"], 60, seed=3),
         simulate("cs162", "AC", [first_legal, "random"], 60, seed=3, backend="ray"),
     )
-    same(simulate(games=0), simulate(games=0, backend="ray"))
+    assert_same_results(simulate(games=0), simulate(games=0, backend="ray"))
 
 
 def test_tournament_is_the_local_run() -> None:
@@ -144,7 +133,7 @@ def test_ctrl_c_cancels_the_tasks_and_keeps_what_finished() -> None:
     partial = info.value.partial
     if partial is not None:  # the first range came back first: the games before the stop
         assert 0 < partial.games < 20_000
-        same(partial, simulate("standard", "ABCD", "random", partial.games))
+        assert_same_results(partial, simulate("standard", "ABCD", "random", partial.games))
 
 
 def test_bad_backend_arguments() -> None:

@@ -9,3 +9,4 @@ pub(crate) mod game;
 mod history;
 pub(crate) mod moves;
 pub(crate) mod sim;
+pub(crate) mod sim_result;
