@@ -408,6 +408,7 @@ fn in_env(env: &Option<usize>) -> String {
         .unwrap_or_default()
 }
 
+mod pool;
 mod vector;
 
 pub use vector::{Batch, VectorEnv};

@@ -1,6 +1,7 @@
 //! [`VectorEnv`]: many [`LudoEnv`]s of one learner stepped together, on any number of
 //! threads, with same-step autoreset.
 
+use super::pool::{Pool, ScopedJob};
 use super::*;
 
 /// Where a [`VectorEnv`] writes one batch: every slice holds one row per environment.
@@ -28,6 +29,8 @@ pub struct VectorEnv {
     envs: Vec<LudoEnv>,
     learner: Seat,
     needs_reset: bool,
+    /// Worker threads for steps on more than one thread, kept between steps.
+    pool: Pool,
 }
 
 impl VectorEnv {
@@ -71,6 +74,7 @@ impl VectorEnv {
             envs,
             learner,
             needs_reset: true,
+            pool: Pool::default(),
         })
     }
 
@@ -236,16 +240,13 @@ impl VectorEnv {
                 f(*i, env, row.reborrow());
             }
         };
-        // The calling thread takes the first share itself.
-        let (first, mut rest) = work.split_at_mut(share);
-        std::thread::scope(|s| {
-            while !rest.is_empty() {
-                let (mine, later) = rest.split_at_mut(share.min(rest.len()));
-                rest = later;
-                s.spawn(move || run(mine));
-            }
-            run(first);
-        });
+        // The calling thread takes the first share itself, the pool's workers the others.
+        let mut parts = work.chunks_mut(share);
+        let first = parts.next().expect("at least one environment");
+        let rest: Vec<ScopedJob<'_>> = parts
+            .map(|part| Box::new(move || run(part)) as ScopedJob<'_>)
+            .collect();
+        self.pool.scope(|| run(first), rest);
     }
 }
 
