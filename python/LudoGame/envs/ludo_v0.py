@@ -19,6 +19,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]  # PettingZoo has 
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from LudoGame._core import LudoEnvCore
+from LudoGame.envs._books import open_books
 
 __all__ = ["env", "raw_env"]
 
@@ -39,6 +40,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         "is_parallelizable": False,
         "render_fps": 2,
     }
+
+    #: PettingZoo's books, opened at every reset (``open_books``).
+    rewards: dict[str, float]
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict[str, Any]]
 
     def __init__(
         self,
@@ -90,12 +97,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game (seeded, or the next game of the environment's own generator)."""
         self._core.reset(seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        open_books(self)
         self.agent_selection = self.agents[0]
         self._sync()
 

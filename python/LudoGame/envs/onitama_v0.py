@@ -37,6 +37,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
+from LudoGame.envs._books import open_books
 from LudoGame.onitama import Card, InvalidBoardError, Onitama
 
 __all__ = ["env", "raw_env", "SetupArg"]
@@ -78,6 +79,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
         "is_parallelizable": False,
         "render_fps": 1,
     }
+
+    #: PettingZoo's books, opened at every reset (``open_books``).
+    rewards: dict[str, float]
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict[str, Any]]
 
     def __init__(
         self,
@@ -147,12 +154,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         deal_seed = int(self.np_random.integers(0, 2**63))
         self.game = self._new_game(deal_seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        open_books(self)
         self.agent_selection = self.game.turn
 
     def step(self, action: Any) -> None:
