@@ -19,7 +19,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]  # PettingZoo has 
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from LudoGame._core import LudoEnvCore
-from LudoGame.envs._books import open_books
+from LudoGame.envs._books import BookedAECEnv
 
 __all__ = ["env", "raw_env"]
 
@@ -31,7 +31,7 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+class raw_env(BookedAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """Ludo for 1-4 agents over the "cs162", "standard" or "gt" rules (any rule options)."""
 
     metadata: dict[str, Any] = {
@@ -40,12 +40,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         "is_parallelizable": False,
         "render_fps": 2,
     }
-
-    #: PettingZoo's books, opened at every reset (``open_books``).
-    rewards: dict[str, float]
-    terminations: dict[str, bool]
-    truncations: dict[str, bool]
-    infos: dict[str, dict[str, Any]]
 
     def __init__(
         self,
@@ -97,7 +91,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game (seeded, or the next game of the environment's own generator)."""
         self._core.reset(seed)
-        open_books(self)
+        self.open_books()
         self.agent_selection = self.agents[0]
         self._sync()
 

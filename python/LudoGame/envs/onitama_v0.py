@@ -37,7 +37,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from LudoGame.envs._books import open_books
+from LudoGame.envs._books import BookedAECEnv
 from LudoGame.onitama import Card, InvalidBoardError, Onitama
 
 __all__ = ["env", "raw_env", "SetupArg"]
@@ -63,7 +63,7 @@ def env(
     )
 
 
-class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
+class raw_env(BookedAECEnv):  # noqa: N801 (PettingZoo's name)
     """Onitama with a movable wall: two agents, ``"A"`` and ``"B"``.
 
     ``setup``: a setup id, a set of five cards on the default start board, or None (cards
@@ -79,12 +79,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
         "is_parallelizable": False,
         "render_fps": 1,
     }
-
-    #: PettingZoo's books, opened at every reset (``open_books``).
-    rewards: dict[str, float]
-    terminations: dict[str, bool]
-    truncations: dict[str, bool]
-    infos: dict[str, dict[str, Any]]
 
     def __init__(
         self,
@@ -154,7 +148,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name)
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         deal_seed = int(self.np_random.integers(0, 2**63))
         self.game = self._new_game(deal_seed)
-        open_books(self)
+        self.open_books()
         self.agent_selection = self.game.turn
 
     def step(self, action: Any) -> None:
