@@ -32,7 +32,8 @@ from typing import Any
 
 import ray
 
-from LudoGame import SimResult, _ray, simulate, tournament
+from bench_simulate import same_result
+from LudoGame import _ray, simulate, tournament
 
 BOTS = ["random", "cs162", "aggressive", "safe"]
 
@@ -47,16 +48,6 @@ def best_of(rounds: int, contenders: dict[str, Callable[[], Any]]) -> dict[str, 
             contenders[name]()
             best[name] = min(best[name], time.perf_counter() - start)
     return best
-
-
-def same(a: SimResult, b: SimResult) -> bool:
-    """Equal in every per-game value."""
-    return (
-        a.wins == b.wins
-        and a.lengths == b.lengths
-        and a.captures == b.captures
-        and a.finishing == b.finishing
-    )
 
 
 def main() -> int:
@@ -84,7 +75,7 @@ def main() -> int:
 
     def check(a: Any, b: Any) -> None:
         nonlocal ok
-        if not same(a, b):
+        if not same_result(a, b):
             ok = False
             print("MISMATCH: the Ray result differs from the local one", file=sys.stderr)
 

@@ -7,6 +7,14 @@ fn gt() -> Game {
     Game::new(Rules::GT, &seat_list(&[0, 1, 2, 3]), 7).unwrap()
 }
 
+/// Seat A's two token steps (CS162 games).
+fn a_steps(g: &Game) -> (Step, Step) {
+    (
+        g.board().step(seat_no(0), token_no(0)),
+        g.board().step(seat_no(0), token_no(1)),
+    )
+}
+
 fn names(g: &Game) -> Vec<String> {
     g.legal_moves().iter().map(|m| g.move_name(&m)).collect()
 }
@@ -92,13 +100,7 @@ fn gt_entering_onto_own_token_bumps_and_capture_on_entry_square() {
         roll: 6,
     })
     .unwrap();
-    assert_eq!(
-        (
-            g.board().step(seat_no(0), token_no(0)),
-            g.board().step(seat_no(0), token_no(1))
-        ),
-        (0, 1)
-    );
+    assert_eq!(a_steps(&g), (0, 1));
     // B's token on A's entry square (B's step 30 is square 40 -> 0-based 0).
     let mut g = gt();
     g.set_step(seat_no(1), token_no(0), 30);
@@ -331,13 +333,7 @@ fn stacks_are_one_move() {
         roll: 3,
     })
     .unwrap();
-    assert_eq!(
-        (
-            g.board().step(seat_no(0), token_no(0)),
-            g.board().step(seat_no(0), token_no(1))
-        ),
-        (8, 8)
-    );
+    assert_eq!(a_steps(&g), (8, 8));
 }
 
 #[test]

@@ -43,24 +43,20 @@ fn reach(pos: &Position, p: Player) -> Reach {
     r
 }
 
+/// The row and column distances between squares `a` and `b` (0..25, row-major).
+fn deltas(a: u32, b: u32) -> (i32, i32) {
+    let d = |x: u32, y: u32| (x as i32 - y as i32).abs();
+    (d(a / 5, b / 5), d(a % 5, b % 5))
+}
+
 fn manhattan(a: u32, b: u32) -> i32 {
-    let (ar, ac, br, bc) = (
-        (a / 5) as i32,
-        (a % 5) as i32,
-        (b / 5) as i32,
-        (b % 5) as i32,
-    );
-    (ar - br).abs() + (ac - bc).abs()
+    let (dr, dc) = deltas(a, b);
+    dr + dc
 }
 
 fn chebyshev(a: u32, b: u32) -> i32 {
-    let (ar, ac, br, bc) = (
-        (a / 5) as i32,
-        (a % 5) as i32,
-        (b / 5) as i32,
-        (b % 5) as i32,
-    );
-    (ar - br).abs().max((ac - bc).abs())
+    let (dr, dc) = deltas(a, b);
+    dr.max(dc)
 }
 
 /// The static evaluation, in centipawn-like units, for the side to move (which is assumed
