@@ -278,17 +278,9 @@ fn occupants(game: &Scene, layout: &Layout) -> Vec<Vec<(Seat, Token)>> {
 
 fn cell_text(game: &Scene, tokens: &[(Seat, Token)]) -> String {
     let r = game.rules;
-    let label = |seat: Seat, t: Token| -> String {
-        match r.token_names {
-            super::rules::TokenNames::SeatCase => r.token_label(seat, t).to_string(),
-            super::rules::TokenNames::Fixed(_) => {
-                format!("{}{}", r.seat_label(seat), r.token_label(seat, t))
-            }
-        }
-    };
     match tokens {
         [] => String::new(),
-        [(s, t)] => label(*s, *t),
+        [(s, t)] => r.token_name(*s, *t),
         _ if tokens.iter().all(|(s, _)| *s == tokens[0].0) => {
             let s = tokens[0].0;
             let names: String = tokens.iter().map(|&(_, t)| r.token_label(s, t)).collect();
@@ -443,16 +435,19 @@ pub fn svg_of(game: &Scene) -> String {
             } else {
                 "#444"
             };
+            // The tokens' names let a page find the cell of a movable token.
+            let names: Vec<String> = tokens.iter().map(|&(s, t)| r.token_name(s, t)).collect();
             let _ = write!(
                 s,
-                r##"<circle cx="{}" cy="{}" r="{}" fill="{colour}" stroke="#000" stroke-width="1.5"/>"##,
+                r##"<g class="tokens" data-tokens="{}"><circle cx="{}" cy="{}" r="{}" fill="{colour}" stroke="#000" stroke-width="1.5"/>"##,
+                names.join(" "),
                 x + cell / 2 + 1,
                 y + cell / 2 + 2,
                 cell / 2 - 4
             );
             let _ = write!(
                 s,
-                r##"<text x="{}" y="{}" font-size="10" font-weight="bold" fill="#fff" text-anchor="middle">{}</text>"##,
+                r##"<text x="{}" y="{}" font-size="10" font-weight="bold" fill="#fff" text-anchor="middle">{}</text></g>"##,
                 x + cell / 2 + 1,
                 y + cell / 2 + 6,
                 cell_text(game, tokens)
@@ -544,5 +539,22 @@ mod tests {
         let svg = svg(&g);
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
         assert!(svg.contains(">Apq</text>"));
+        // Each occupied cell names its tokens as moves name them, yard tokens included.
+        assert!(svg.contains(r#"data-tokens="Ap Aq""#), "{svg}");
+        assert!(svg.contains(r#"data-tokens="Bp""#), "{svg}");
+        assert!(svg.contains(r#"data-tokens="Bq""#), "{svg}");
+        assert_eq!(svg.matches("<g ").count(), svg.matches("</g>").count());
+    }
+
+    #[test]
+    fn svg_names_gt_tokens_as_their_moves() {
+        let g = Game::new(Rules::GT, &seat_list(&[0, 1]), 1).unwrap();
+        let svg = svg(&g);
+        for name in ["A", "a", "B", "b"] {
+            assert!(
+                svg.contains(&format!(r#"data-tokens="{name}""#)),
+                "{name}: {svg}"
+            );
+        }
     }
 }

@@ -298,6 +298,16 @@ impl Rules {
         }
     }
 
+    /// A token's full name, as moves are named: the label, prefixed by the seat's unless the
+    /// label already names the seat (GT's `A`/`a`): `Ap`, `C3`, `a`.
+    pub fn token_name(&self, seat: Seat, token: Token) -> String {
+        let label = self.token_label(seat, token);
+        match self.token_names {
+            TokenNames::SeatCase => label.to_string(),
+            TokenNames::Fixed(_) => format!("{}{label}", self.seat_label(seat)),
+        }
+    }
+
     /// The token of `seat` with this label, if the rule set has it.
     pub fn token_of(&self, seat: Seat, label: char) -> Option<Token> {
         self.all_tokens()

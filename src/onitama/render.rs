@@ -97,10 +97,18 @@ pub fn draw(pos: &Position, patterns: &Patterns, viewer: Player) -> String {
 }
 
 /// One card as a small grid at `(x, y)`, cells of `cell` pixels, with a caption.
-fn svg_card(out: &mut String, rows: &[String; 5], x: f64, y: f64, cell: f64, caption: &str) {
+/// `slot` (`A1`, `A2`, `B1`, `B2`, `side`) marks the group for a page to find.
+fn svg_card(
+    out: &mut String,
+    rows: &[String; 5],
+    (x, y): (f64, f64),
+    cell: f64,
+    slot: &str,
+    caption: &str,
+) {
     let _ = write!(
         out,
-        r##"<g><rect x="{x}" y="{y}" width="{w}" height="{w}" fill="#fffdf5" stroke="#8a7a5a"/>"##,
+        r##"<g class="card" data-card="{slot}"><rect x="{x}" y="{y}" width="{w}" height="{w}" fill="#fffdf5" stroke="#8a7a5a"/>"##,
         w = 5.0 * cell
     );
     for (r, row) in rows.iter().enumerate() {
@@ -151,9 +159,10 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
             } else {
                 "#f0e8d4"
             };
+            // Each square is a group named by its square, for a page to click.
             let _ = write!(
                 s,
-                r##"<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#8a7a5a"/>"##
+                r##"<g class="square" data-square="{sq}"><rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#8a7a5a"/>"##
             );
             let (cx, cy) = (x + cell / 2.0, y + cell / 2.0);
             match pos.piece_at(sq) {
@@ -184,6 +193,7 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
                 }
                 None => {}
             }
+            s.push_str("</g>");
         }
         let _ = write!(
             s,
@@ -205,8 +215,8 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
     let [a1, a2, b1, b2, side] = patterns;
     let small = 12.0;
     let cx0 = bx + 5.0 * cell + 24.0;
-    svg_card(s, &rotate(b1), cx0, by, small, "B card 1");
-    svg_card(s, &rotate(b2), cx0 + 72.0, by, small, "B card 2");
+    svg_card(s, &rotate(b1), (cx0, by), small, "B1", "B card 1");
+    svg_card(s, &rotate(b2), (cx0 + 72.0, by), small, "B2", "B card 2");
     let side_rows = match viewer {
         Player::A => side.clone(),
         Player::B => rotate(side),
@@ -218,13 +228,27 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
     svg_card(
         s,
         &side_rows,
-        cx0 + 148.0,
-        by + 2.5 * cell - 30.0,
+        (cx0 + 148.0, by + 2.5 * cell - 30.0),
         small,
+        "side",
         arrow,
     );
-    svg_card(s, a1, cx0, by + 5.0 * cell - 78.0, small, "A card 1");
-    svg_card(s, a2, cx0 + 72.0, by + 5.0 * cell - 78.0, small, "A card 2");
+    svg_card(
+        s,
+        a1,
+        (cx0, by + 5.0 * cell - 78.0),
+        small,
+        "A1",
+        "A card 1",
+    );
+    svg_card(
+        s,
+        a2,
+        (cx0 + 72.0, by + 5.0 * cell - 78.0),
+        small,
+        "A2",
+        "A card 2",
+    );
     let _ = write!(
         s,
         r##"<text x="{bx}" y="{:.1}" font-size="13" fill="#333">{}</text>"##,
@@ -390,6 +414,22 @@ mod tests {
             "c | W |   |   |   |   |                      ..o..   ^"
         );
         assert!(svg(&pos, &patterns, Player::B, "x").starts_with("<svg"));
+    }
+
+    #[test]
+    fn svg_marks_squares_and_cards() {
+        let s = find_setup("1").unwrap();
+        let pos = s.position(None);
+        let patterns = s.cards.map(|rows| rows.map(str::to_owned));
+        let svg = svg(&pos, &patterns, Player::A, "caption");
+        assert_eq!(svg.matches(r#"class="square""#).count(), 25);
+        for sq in ["a1", "c3", "e5"] {
+            assert!(svg.contains(&format!(r#"data-square="{sq}""#)), "{sq}");
+        }
+        for slot in ["A1", "A2", "B1", "B2", "side"] {
+            assert!(svg.contains(&format!(r#"data-card="{slot}""#)), "{slot}");
+        }
+        assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
     }
 
     #[test]

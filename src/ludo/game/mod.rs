@@ -393,12 +393,7 @@ impl Game {
     /// A move's name: the token's label, prefixed by the seat's unless the label already
     /// names the seat (GT's `A`/`a`).
     pub fn move_name(&self, mv: &Move) -> String {
-        let r = &self.rules;
-        let label = r.token_label(mv.seat, mv.token);
-        match r.token_names {
-            super::rules::TokenNames::SeatCase => label.to_string(),
-            super::rules::TokenNames::Fixed(_) => format!("{}{label}", r.seat_label(mv.seat)),
-        }
+        self.rules.token_name(mv.seat, mv.token)
     }
 
     /// Read a move name: the token alone (`p`, `1`, GT's `A`/`a`) for the current player, or
