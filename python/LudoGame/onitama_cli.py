@@ -21,10 +21,12 @@ code 2; Ctrl-C exits with code 130 (``match`` first prints the plies played).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
-from collections.abc import Callable
-from typing import NoReturn, TextIO
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
 
 from LudoGame.onitama import (
     Action,
@@ -275,6 +277,36 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     return 0
 
 
+#: The format name of a file of several games (what ``--save`` writes).
+GAMES_FORMAT = "ludogame-games/1"
+
+
+def record_json(record: MatchRecord, a: str | None = None, b: str | None = None) -> dict[str, Any]:
+    """A refereed game as the game's JSON (``Onitama.to_json``, which ``Onitama.from_json``
+    reads back) with the match's result added: who played A and B, the result, its reason
+    and detail, and the side whose AI failed."""
+    out: dict[str, Any] = json.loads(record.game().to_json())
+    out.update(
+        {
+            "a": a,
+            "b": b,
+            "result": record.result,
+            "winner": record.winner,
+            "reason": str(record.reason),
+            "detail": record.detail,
+            "failed": record.failed,
+        }
+    )
+    return out
+
+
+def save_games(path: str, games: Sequence[dict[str, Any]]) -> None:
+    """Write a games file: ``{"format": "ludogame-games/1", "games": [...]}`` (the replay
+    view of ``ludo serve`` loads it)."""
+    text = json.dumps({"format": GAMES_FORMAT, "games": list(games)}, indent=1)
+    Path(path).write_text(text + "\n", encoding="utf-8")
+
+
 def show_record(record: MatchRecord, out: TextIO) -> None:
     """A match's result line, its actions and the final board."""
     if record.reason == "interrupted":
@@ -299,6 +331,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         print("onitama: interrupted", file=sys.stderr)
         return 130
     show_record(record, out)
+    if args.save:
+        save_games(args.save, [record_json(record, f"L{args.a}", f"L{args.b}")])
     return 0
 
 
@@ -338,6 +372,8 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
         partial = getattr(e, "partial", None)
         if isinstance(partial, Standings) and partial.games:
             out.write(f"{len(partial.games)} games finished:\n{partial}\n")
+            if args.save:
+                save_games(args.save, [record_json(g.record, g.a, g.b) for g in partial.games])
         out.flush()
         if isinstance(e, RayTaskError):
             raise UsageError(str(e)) from e
@@ -345,6 +381,8 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
         return 130
     bar.close()
     out.write(f"{standings}\n")
+    if args.save:
+        save_games(args.save, [record_json(g.record, g.a, g.b) for g in standings.games])
     return 0
 
 
@@ -396,6 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
     match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
     match.add_argument("--seed", type=int, default=0, help="seed of both AIs (0)")
+    match.add_argument("--save", metavar="FILE", help="write the game to FILE (JSON) to replay")
     tour = sub.add_parser(
         "tournament",
         help="a round robin of built-in AIs on the tournament setups",
@@ -413,6 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--time-budget", type=float, help="an answer slower than this loses")
     tour.add_argument("--seed", type=int, default=0, help="seed of the first AI, +1 each (0)")
     tour.add_argument("--progress", action="store_true", help="show a progress bar when piped")
+    tour.add_argument("--save", metavar="FILE", help="write every game to FILE (JSON) to replay")
     tour.add_argument(
         "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
         help="play the matches as Ray tasks: on this machine, or on the Ray cluster at "

@@ -1,0 +1,179 @@
+"""The one error shape of the web API: every refused request is a 4xx answer whose body is
+``{"error": {"status": ..., "type": ..., "message": ...}}``, never a 500."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from LudoGame._core import GameOverError, LudoError
+
+#: The largest request body the server reads (1 MB).
+MAX_BODY = 1_000_000
+
+_HTTP_TYPES = {
+    400: "BadRequest",
+    404: "NotFound",
+    405: "MethodNotAllowed",
+    409: "Conflict",
+    413: "BodyTooLarge",
+    415: "UnsupportedMediaType",
+    422: "ValidationError",
+}
+
+
+class ApiError(Exception):
+    """A refused request: its HTTP status, a type name and a readable sentence."""
+
+    def __init__(self, status: int, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.kind = kind
+        self.message = message
+
+
+def not_found(what: str, ident: str) -> ApiError:
+    """The answer for an id that is not (or no longer) held."""
+    return ApiError(
+        404,
+        "NotFound",
+        f"the {what} {ident!r} is not (or no longer) on this server: "
+        "start a new one, or load it from a saved file or its position",
+    )
+
+
+def conflict(kind: str, message: str) -> ApiError:
+    """A request that does not fit the game's state now (out of turn, wrong phase, ...)."""
+    return ApiError(409, kind, message)
+
+
+def engine_error(e: Exception) -> ApiError:
+    """The answer for an error the engine raised on bad input: 409 once a game is over, else
+    400, with the engine's own message and exception name."""
+    if isinstance(e, GameOverError) or type(e).__name__ == "OnitamaGameOverError":
+        return ApiError(409, type(e).__name__, str(e))
+    if isinstance(e, LudoError):
+        return ApiError(400, type(e).__name__, str(e))
+    # ValueError, TypeError, OverflowError: an argument the binding refused
+    return ApiError(400, "InvalidArgument", str(e))
+
+
+#: What the engine raises for input it refuses (everything else would be a server bug).
+ENGINE_ERRORS = (LudoError, ValueError, TypeError, OverflowError)
+
+
+def error_body(status: int, kind: str, message: str) -> dict[str, Any]:
+    """The JSON body of an error answer."""
+    return {"error": {"status": status, "type": kind, "message": message}}
+
+
+def error_response(status: int, kind: str, message: str) -> JSONResponse:
+    """An error answer."""
+    return JSONResponse(error_body(status, kind, message), status_code=status)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        loc = [str(x) for x in err.get("loc", ()) if x != "body"]
+        where = ".".join(loc) if loc else "the body"
+        msg = str(err.get("msg", "is not valid"))
+        if err.get("type") == "json_invalid":
+            return "the request body is not valid JSON"
+        if err.get("type") == "missing" and not loc:
+            return "the request needs a JSON body"
+        parts.append(f"{where}: {msg}")
+    return "bad request: " + "; ".join(parts) if parts else "bad request"
+
+
+def install(app: FastAPI) -> None:
+    """Make every error of `app` answer in the one shape."""
+
+    @app.exception_handler(ApiError)
+    async def _api(request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status, exc.kind, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        message = _validation_message(exc)
+        status = 400 if message == "the request body is not valid JSON" else 422
+        return error_response(status, _HTTP_TYPES[status], message)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        status = exc.status_code
+        if status == 404:
+            message = f"there is nothing at {request.url.path}"
+        else:
+            message = str(exc.detail)
+        return error_response(status, _HTTP_TYPES.get(status, "HTTPError"), message)
+
+
+class BodyLimit:
+    """ASGI middleware: a body over `limit` bytes gets 413 before any route sees it."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = False
+                if too_big:
+                    await self._refuse(send)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(send)
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        payload = json.dumps(
+            error_body(413, "BodyTooLarge", f"the request body is over {self.limit:,} bytes")
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(payload)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})

@@ -1,0 +1,292 @@
+"""The Onitama part of the web API: games of Onitama with the wall, played by people and
+the built-in AIs. Every action is judged by the engine's referee (`Onitama.judge`)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import anyio.to_thread
+from fastapi import APIRouter, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from LudoGame.onitama import Action, BuiltinAI, Onitama
+from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
+from LudoGame.web.store import Held, Store
+
+#: The longest an AI may think about one ply, in seconds.
+MAX_AI_TIME = 10.0
+
+HUMAN: Literal["human"] = "human"
+
+
+class Side(BaseModel):
+    """Who plays a side: a person, or a built-in AI with its level and seconds per ply."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["human", "ai"] = "human"
+    level: int | str = 1
+    time: float = 1.0
+
+
+class NewOnitama(BaseModel):
+    """The body of ``POST /api/onitama/games``: a setup, a position, or a saved game."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    setup: str | int | None = None
+    seed: int | None = None
+    max_plies: int | None = None
+    sides: dict[Literal["A", "B"], Side] | None = None
+    position: str | None = None
+    saved: str | None = Field(default=None, alias="json")
+
+
+class Change(BaseModel):
+    """The body of an AI ply or undo: optionally the version it was made against."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int | None = None
+
+
+class ActionBody(Change):
+    """A person's ply: the action's text (``"1 e1 d1 u"``, a pass ``"1 XX XX s"``) or its
+    parts, judged part by part as the coursework's referee does."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    action: str | None = None
+    card: int | None = None
+    move_from: str | None = Field(default=None, alias="from")
+    move_to: str | None = Field(default=None, alias="to")
+    wall: str | None = None
+
+
+def _ai(side: Side) -> BuiltinAI:
+    if side.time > MAX_AI_TIME:
+        raise ApiError(
+            400,
+            "InvalidAIError",
+            f"invalid AI settings: this server gives an AI at most {MAX_AI_TIME:g} seconds "
+            f"a ply, not {side.time:g}",
+        )
+    try:
+        level: Any = int(side.level) if str(side.level).isdigit() else side.level
+        return BuiltinAI(level, time=side.time)
+    except ENGINE_ERRORS as e:
+        raise engine_error(e) from e
+
+
+class OnitamaSession(Held):
+    """An Onitama game held by the server: the engine's game, its sides, and who played
+    each action (for undo)."""
+
+    def __init__(self, game: Onitama, sides: dict[str, Side], setup: str | None) -> None:
+        super().__init__()
+        self.game = game
+        self.sides = sides
+        self.ais = {p: _ai(s) for p, s in sides.items() if s.kind == "ai"}
+        self.setup = setup
+        self.actors: list[str] = ["loaded"] * len(game.actions)
+        self.message: str | None = None
+
+    @property
+    def to_act(self) -> Literal["human", "ai"] | None:
+        """Who plays next: a person, an AI, or nobody (the game is over)."""
+        if self.game.is_over():
+            return None
+        return "ai" if self.sides[self.game.turn].kind == "ai" else HUMAN
+
+    def ai_player(self) -> BuiltinAI:
+        """The AI of the side to move."""
+        return self.ais[self.game.turn]
+
+    def can_undo(self) -> bool:
+        """Is there a ply of a person (or of the loaded game) to take back?"""
+        return any(a != "ai" for a in self.actors)
+
+    def played(self, actor: str, action: Action) -> None:
+        """Record one ply by `actor` and bump the version."""
+        self.actors.append(actor)
+        self.version += 1
+        self.message = self.game.status if self.game.is_over() else None
+
+    def state(self, *, svg: bool = True) -> dict[str, Any]:
+        """The game's state as the API answers it."""
+        g = self.game
+        reason = g.result_reason
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": "onitama",
+            "version": self.version,
+            "setup": self.setup,
+            "turn": None if g.is_over() else g.turn,
+            "to_act": self.to_act,
+            "plies": len(self.actors),
+            "plies_left": g.plies_left,
+            "board": g.board,
+            "cards": {k: {"name": c.name, "rows": c.rows} for k, c in g.cards.items()},
+            "legal_actions": [
+                {
+                    "text": str(a),
+                    "card": a.card,
+                    "from": a.move_from,
+                    "to": a.move_to,
+                    "wall": a.wall,
+                    "is_pass": a.is_pass,
+                    "is_win": a.is_win,
+                }
+                for a in g.legal_actions
+            ],
+            "status": g.status,
+            "winner": g.winner,
+            "reason": None if reason is None else reason.value,
+            "message": self.message,
+            "history": [str(a) for a in g.actions],
+            "position": g.to_notation(),
+            "can_undo": self.can_undo(),
+            "sides": {p: s.model_dump() for p, s in self.sides.items()},
+        }
+        if svg:
+            out["svg"] = g._repr_svg_()
+        return out
+
+
+def _new_game(body: NewOnitama) -> tuple[Onitama, str | None]:
+    given = [x is not None for x in (body.setup, body.position, body.saved)]
+    if sum(given) > 1:
+        raise ApiError(400, "BadRequest", "give one of a setup, a position or a saved game")
+    try:
+        if body.position is not None:
+            return Onitama.from_notation(body.position), None
+        if body.saved is not None:
+            game = Onitama.from_json(body.saved)
+            return game, game.setup_id
+        setup = "21" if body.setup is None else str(body.setup)
+        if setup == "random":
+            return Onitama.dealt(body.seed or 0, body.max_plies), "random"
+        game = Onitama.setup(setup, body.max_plies)
+        return game, game.setup_id
+    except ENGINE_ERRORS as e:
+        raise engine_error(e) from e
+
+
+def _answer(s: OnitamaSession, status: int = 200, fields: str | None = None) -> JSONResponse:
+    svg = fields is None or "svg" in {f.strip() for f in fields.split(",")}
+    return JSONResponse(s.state(svg=svg), status_code=status)
+
+
+def _parse(game: Onitama, body: ActionBody) -> Action:
+    """The action a person asks for, judged by the engine (400 with its message if not)."""
+    try:
+        if body.action is not None:
+            if body.card is not None or body.move_from is not None or body.move_to is not None:
+                raise ApiError(400, "BadRequest", "give an action's text or its parts, not both")
+            return Action(body.action)
+        if body.card is None:
+            raise ApiError(400, "BadRequest", "give the action's text, or card, from and to")
+        src = body.move_from or "XX"
+        dst = body.move_to or "XX"
+        return game.judge(body.card, src, dst, body.wall or "s")
+    except ENGINE_ERRORS as e:
+        raise engine_error(e) from e
+
+
+def router(store: Store) -> APIRouter:
+    """The routes of the Onitama API, holding games in `store`."""
+    api = APIRouter(prefix="/api/onitama")
+
+    def held(game_id: str) -> OnitamaSession:
+        return store.get(OnitamaSession, game_id, "Onitama game")
+
+    @api.post("/games", status_code=201)
+    async def create(body: NewOnitama, fields: str | None = None) -> JSONResponse:
+        """Start a game: a coursework setup, random cards, a position or a saved game."""
+        game, setup = _new_game(body)
+        sides: dict[str, Side] = {"A": Side(), "B": Side()}
+        sides.update((body.sides or {}).items())
+        session = OnitamaSession(game, sides, setup)
+        store.add(session)
+        return _answer(session, 201, fields)
+
+    @api.get("/games/{game_id}")
+    async def get(game_id: str, fields: str | None = None) -> JSONResponse:
+        """The game's state."""
+        return _answer(held(game_id), 200, fields)
+
+    @api.post("/games/{game_id}/action")
+    async def action(game_id: str, body: ActionBody, fields: str | None = None) -> Any:
+        """A person plays one ply."""
+        s = held(game_id)
+        async with s.lock:
+            s.check_version(body.version)
+            _person_turn(s)
+            chosen = _parse(s.game, body)
+            try:
+                s.game.play(chosen)
+            except ENGINE_ERRORS as e:
+                raise engine_error(e) from e
+            s.played(HUMAN, chosen)
+            return _answer(s, 200, fields)
+
+    @api.post("/games/{game_id}/ai")
+    async def ai(game_id: str, body: Change | None = None, fields: str | None = None) -> Any:
+        """The AI side to move plays one ply, thought out in a worker thread on a copy."""
+        s = held(game_id)
+        async with s.lock:
+            s.check_version(body.version if body else None)
+            if s.to_act is None:
+                raise conflict("GameOverError", f"the game is over: {s.game.status}")
+            if s.to_act == HUMAN:
+                raise conflict("NotAITurn", f"it is a person's turn ({s.game.turn}), not an AI's")
+            player = s.ai_player()
+            copy = s.game.copy()
+            try:
+                chosen = await anyio.to_thread.run_sync(player.choose, copy)
+                s.game.play(chosen)
+            except ENGINE_ERRORS as e:
+                raise engine_error(e) from e
+            s.played("ai", chosen)
+            return _answer(s, 200, fields)
+
+    @api.post("/games/{game_id}/undo")
+    async def undo(game_id: str, body: Change | None = None, fields: str | None = None) -> Any:
+        """Take back the last ply of a person and every AI ply after it."""
+        s = held(game_id)
+        async with s.lock:
+            s.check_version(body.version if body else None)
+            if not s.can_undo():
+                raise conflict("NothingToUndo", "there is no ply of a person's to take back")
+            while s.actors:
+                actor = s.actors.pop()
+                s.game.undo()
+                if actor != "ai":
+                    break
+            s.version += 1
+            s.message = None
+            return _answer(s, 200, fields)
+
+    @api.get("/games/{game_id}/save")
+    async def save(game_id: str, format: Literal["json", "notation"] = "json") -> Response:
+        """The game as a file: its JSON (start and every action) or the position's notation."""
+        s = held(game_id)
+        if format == "json":
+            text, media, ext = s.game.to_json(), "application/json", "json"
+        else:
+            text, media, ext = s.game.to_notation() + "\n", "text/plain", "txt"
+        return Response(
+            text,
+            media_type=media,
+            headers={"Content-Disposition": f'attachment; filename="onitama-{s.id[:8]}.{ext}"'},
+        )
+
+    return api
+
+
+def _person_turn(s: OnitamaSession) -> None:
+    if s.game.is_over():
+        raise conflict("GameOverError", f"the game is over: {s.game.status}")
+    if s.to_act != HUMAN:
+        raise conflict("AITurn", f"it is the AI's turn ({s.game.turn}): ask it to play")

@@ -1,0 +1,216 @@
+"""Replays: any game file (a Ludo or Onitama game's JSON or notation, a match record, or a
+file of several games) loaded once, then stepped through frame by frame. A frame is the
+game taken back to that point by the engine's own undo, drawn as SVG."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
+
+from LudoGame._core import Game
+from LudoGame.onitama import Onitama
+from LudoGame.onitama_cli import GAMES_FORMAT
+from LudoGame.web.errors import ENGINE_ERRORS, ApiError
+from LudoGame.web.store import Held, Store
+
+LUDO_FORMAT = "ludogame-game/1"
+ONITAMA_FORMAT = "ludogame-onitama/1"
+
+
+class ReplayBody(BaseModel):
+    """The body of ``POST /api/replays``: the file's text."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+
+
+class Track:
+    """One game of a replay: the game at its end, its title and a label per event."""
+
+    def __init__(self, game: Game | Onitama, title: str, labels: list[str]) -> None:
+        self.game = game
+        self.title = title
+        self.labels = ["start", *labels]
+
+    @property
+    def kind(self) -> str:
+        """'ludo' or 'onitama'."""
+        return "ludo" if isinstance(self.game, Game) else "onitama"
+
+    def frame(self, k: int) -> dict[str, Any]:
+        """Frame `k`: the game after its first `k` events (0 is the start)."""
+        count = len(self.labels)
+        if not 0 <= k < count:
+            raise ApiError(
+                404, "NotFound", f"there is no frame {k}: this game has frames 0 to {count - 1}"
+            )
+        game = self.game.copy()
+        for _ in range(count - 1 - k):
+            game.undo()
+        return {
+            "svg": game._repr_svg_(),
+            "status": game.status,
+            "label": self.labels[k],
+            "position": game.to_notation(),
+            "index": k,
+            "count": count,
+        }
+
+
+class Replay(Held):
+    """A loaded file: one or more games to step through."""
+
+    def __init__(self, tracks: list[Track]) -> None:
+        super().__init__()
+        self.tracks = tracks
+
+    def summary(self) -> dict[str, Any]:
+        """The answer to a load: the id and each game's kind, title and frame count."""
+        return {
+            "id": self.id,
+            "games": [
+                {"kind": t.kind, "title": t.title, "frames": len(t.labels)} for t in self.tracks
+            ],
+        }
+
+
+def ludo_label(event: dict[str, Any]) -> str:
+    """A history event in words, e.g. 'A rolls 6' or 'A moves Ap 0→6, captures Bq'."""
+    who = event["player"]
+    if str(event["kind"]) == "roll":
+        result = str(event["result"])
+        extra = "" if result == "move" else f" ({result})"
+        return f"{who} rolls {event['value']}{extra}"
+    text = f"{who} moves {event['move']} {event['from']}→{event['to']}"
+    if event["captured"]:
+        text += ", captures " + " ".join(event["captured"])
+    if event["finished"]:
+        text += ", finishes"
+    if event["extra_roll"]:
+        text += ", rolls again"
+    return text
+
+
+def ludo_track(game: Game) -> Track:
+    """A Ludo game as a replay track."""
+    title = f"Ludo {game.rules_notation}, {' '.join(game.players)}"
+    if game.is_over():
+        title += f": {' '.join(game.ranking)}"
+    return Track(game, title, [ludo_label(e) for e in game.history])
+
+
+def onitama_track(game: Onitama, record: dict[str, Any] | None = None) -> Track:
+    """An Onitama game as a replay track; `record` adds a match's players and result."""
+    title = f"Onitama {game.setup_id or 'position'}"
+    if record is not None and record.get("a") and record.get("b"):
+        title = f"{record['a']} vs {record['b']}, {title}"
+    if record is not None and record.get("result"):
+        title += f": {record['result']}"
+        if record.get("reason"):
+            title += f" ({record['reason']})"
+    elif game.is_over():
+        title += f": {game.status}"
+    labels = []
+    start = game.copy()
+    for _ in game.actions:
+        start.undo()
+    turn = start.turn
+    for a in game.actions:
+        labels.append(f"{turn} plays {a}")
+        turn = "B" if turn == "A" else "A"
+    return Track(game, title, labels)
+
+
+def _from_dict(data: Any, where: str) -> Track:
+    if not isinstance(data, dict):
+        raise ApiError(400, "InvalidNotationError", f"{where} is not a game's JSON object")
+    fmt = data.get("format")
+    text = json.dumps(data)
+    try:
+        if fmt == LUDO_FORMAT:
+            return ludo_track(Game.from_json(text))
+        if fmt == ONITAMA_FORMAT:
+            return onitama_track(Onitama.from_json(text), data)
+    except ENGINE_ERRORS as e:
+        raise ApiError(400, type(e).__name__, f"{where}: {e}") from e
+    raise ApiError(
+        400,
+        "InvalidNotationError",
+        f"{where} has the format {fmt!r}: expected {LUDO_FORMAT!r}, {ONITAMA_FORMAT!r} "
+        f"or {GAMES_FORMAT!r}",
+    )
+
+
+def tracks(text: str) -> list[Track]:
+    """The games of a file's text: JSON (one game, a match record or a games file) or one
+    position's notation (Ludo or Onitama)."""
+    stripped = text.strip()
+    if not stripped:
+        raise ApiError(400, "InvalidNotationError", "the file is empty")
+    if stripped.startswith(("{", "[")):
+        try:
+            data = json.loads(stripped)
+        except ValueError as e:
+            raise ApiError(400, "InvalidNotationError", f"the file is not valid JSON: {e}") from e
+        if isinstance(data, dict) and data.get("format") == GAMES_FORMAT:
+            games = data.get("games")
+            if not isinstance(games, list) or not games:
+                raise ApiError(400, "InvalidNotationError", "the games file holds no games")
+            return [_from_dict(g, f"game {k + 1}") for k, g in enumerate(games)]
+        return [_from_dict(data, "the file")]
+    errors = []
+    try:
+        return [ludo_track(Game.from_notation(stripped))]
+    except ENGINE_ERRORS as e:
+        errors.append(str(e))
+    try:
+        return [onitama_track(Onitama.from_notation(stripped))]
+    except ENGINE_ERRORS as e:
+        errors.append(str(e))
+    raise ApiError(
+        400,
+        "InvalidNotationError",
+        "the file is neither a game's JSON nor a position: as Ludo, "
+        + errors[0]
+        + "; as Onitama, "
+        + errors[1],
+    )
+
+
+def load(store: Store, text: str) -> Replay:
+    """Load a file's text as a replay held in `store`."""
+    return store.add(Replay(tracks(text)))
+
+
+def router(store: Store) -> APIRouter:
+    """The routes of the replay API, holding replays in `store`."""
+    api = APIRouter(prefix="/api/replays")
+
+    @api.post("", status_code=201)
+    async def create(body: ReplayBody) -> JSONResponse:
+        """Load a file's text to replay."""
+        return JSONResponse(load(store, body.text).summary(), status_code=201)
+
+    @api.get("/{replay_id}")
+    async def get(replay_id: str) -> JSONResponse:
+        """A loaded replay's games."""
+        return JSONResponse(store.get(Replay, replay_id, "replay").summary())
+
+    @api.get("/{replay_id}/games/{g}/frames/{k}")
+    async def frame(replay_id: str, g: int, k: int) -> JSONResponse:
+        """Frame `k` of game `g` (0 is the start)."""
+        replay = store.get(Replay, replay_id, "replay")
+        if not 0 <= g < len(replay.tracks):
+            raise ApiError(
+                404,
+                "NotFound",
+                f"there is no game {g}: this replay has games 0 to {len(replay.tracks) - 1}",
+            )
+        return JSONResponse(replay.tracks[g].frame(k))
+
+    return api
