@@ -262,6 +262,48 @@ def _count(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    """A port number, 0-65535."""
+    value = _count(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: give 0 to 65535")
+    return value
+
+
+def _positive(text: str) -> int:
+    """A count of 1 or more."""
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("give 1 or more")
+    return value
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """`ludo serve`: the web app on uvicorn until Ctrl-C."""
+    try:
+        from LudoGame import web
+    except ImportError:
+        print('ludo: install the web extra: pip install "LudoGame[web]"', file=sys.stderr)
+        return 2
+    try:
+        web.serve(
+            args.host,
+            args.port,
+            open_browser=args.open,
+            max_games=args.max_games,
+            replay_file=args.replay,
+        )
+    except KeyboardInterrupt:
+        return 0
+    except OSError as e:
+        print(f"ludo: cannot serve: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except web.ReplayError as e:
+        print(f"ludo: cannot replay {args.replay}: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ludo`` command."""
     parser = argparse.ArgumentParser(
@@ -311,7 +353,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 help="positions that play, e.g. ABCD (default: as Game, A and C; all four for gt)",
             )
             p.add_argument("--chunk", type=_count, default=0, help="games per Rust call")
+    serve = sub.add_parser(
+        "serve", help="play, watch and replay games in the browser (a local web app)"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
+    serve.add_argument("--open", action="store_true", help="open the page in a browser")
+    serve.add_argument("--replay", metavar="FILE", help="load a game file and open its replay")
+    serve.add_argument(
+        "--max-games", type=_positive, default=1_000, help="games held at once (1,000)"
+    )
     args = parser.parse_args(argv)
+    if args.command == "serve":
+        return cmd_serve(args)
     try:
         code = _run(args)
         sys.stdout.flush()

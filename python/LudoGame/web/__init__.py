@@ -12,7 +12,6 @@ engine for every legal move, status and board (docs/web.md describes it)::
 
 from __future__ import annotations
 
-import sys
 import threading
 import webbrowser
 from pathlib import Path
@@ -29,6 +28,10 @@ STATIC = Path(__file__).parent / "static"
 
 #: The default number of games (and replays) held at once.
 MAX_GAMES = 1_000
+
+
+class ReplayError(ValueError):
+    """A file given to replay at start-up that is not a game file."""
 
 
 def create_app(max_games: int = MAX_GAMES) -> FastAPI:
@@ -79,15 +82,20 @@ def serve(
     app = create_app(max_games)
     url = f"http://{host}:{port}/"
     if replay_file is not None:
-        text = Path(replay_file).read_text(encoding="utf-8")
-        rid = replay.load(app.state.store, text).id
+        try:
+            text = Path(replay_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise ReplayError(getattr(e, "strerror", None) or str(e)) from e
+        try:
+            rid = replay.load(app.state.store, text).id
+        except errors.ApiError as e:
+            raise ReplayError(e.message) from e
         url += f"replay?id={rid}"
     print(f"LudoGame is serving at {url}", flush=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     uvicorn.Server(config).run()
-    sys.stdout.flush()
 
 
-__all__ = ["MAX_GAMES", "create_app", "serve"]
+__all__ = ["MAX_GAMES", "ReplayError", "create_app", "serve"]
