@@ -1,0 +1,413 @@
+// The Ludo pages: the new-game form and the play view. The server (the engine) decides
+// everything; this file shows its state and sends the person's clicks and keys.
+
+import { AutoPlayer, api, ApiError, clearError, copyText, el, guarded, page, putSvg, readFile, setQuery, showError, typingTarget } from "./app.js";
+
+const POSITIONS = ["A", "B", "C", "D"];
+// Bot names offered in the form; the server asks the engine, so any name it knows works.
+const BOTS = ["random", "cs162", "aggressive", "safe", "expectimax", "expectimax:2", "mcts:200", "mcts:1000"];
+
+/** Shows the page the query asks for: the form, a live game, or a game from a position. */
+export async function show(params) {
+  const id = params.get("game");
+  const position = params.get("position");
+  if (id) {
+    const state = await guarded(() => api("GET", `/api/ludo/games/${encodeURIComponent(id)}`)).catch(() => null);
+    if (state) return play(state);
+    if (position) {
+      clearError();
+      return startFromPosition(position, "That game is no longer on this server: it goes on here from the position in the link.");
+    }
+    return form();
+  }
+  if (position) return startFromPosition(position, null);
+  return form();
+}
+
+async function startFromPosition(position, note) {
+  try {
+    const state = await api("POST", "/api/ludo/games", { position });
+    play(state, note);
+  } catch (err) {
+    const main = page("Ludo position");
+    main.append(
+      el("h1", {}, "This position cannot be shown"),
+      el("p", { id: "position-error" }, "The link's position notation was refused: ", el("strong", {}, err.message)),
+      el("p", { class: "meta" }, "Notation: ", el("code", {}, position)),
+      el("p", {}, el("a", { href: "/ludo", class: "button primary" }, "Start a new Ludo game")),
+    );
+    showError(err);
+  }
+}
+
+/** Turns "six_limit=3, capture_bonus=true" into {six_limit: 3, capture_bonus: true}. */
+function parseOptions(text) {
+  const options = {};
+  for (const part of text.split(/[\s,;]+/).filter(Boolean)) {
+    const eq = part.indexOf("=");
+    if (eq <= 0) throw new ApiError(`The option "${part}" needs a value: write name=value, e.g. six_limit=3.`, "InvalidOption", 0);
+    const key = part.slice(0, eq);
+    const raw = part.slice(eq + 1);
+    let value = raw;
+    if (raw === "true" || raw === "false") value = raw === "true";
+    else if (/^-?\d+$/.test(raw)) value = Number(raw);
+    options[key] = value;
+  }
+  return options;
+}
+
+function seatSelect(pos, initial) {
+  const choices = [["off", "Not playing"], ["human", "Person"], ...BOTS.map((b) => [b, `Bot: ${b}`])];
+  return el(
+    "select",
+    { id: `seat-${pos}`, name: `seat-${pos}`, "aria-label": `Seat ${pos}` },
+    choices.map(([value, label]) => el("option", { value, selected: value === initial }, label)),
+  );
+}
+
+function form() {
+  const main = page("New Ludo game");
+  const seats = { A: "human", B: "random", C: "off", D: "off" };
+  const rules = el(
+    "select",
+    { id: "rules", name: "rules" },
+    el("option", { value: "cs162" }, "CS162 (two tokens)"),
+    el("option", { value: "standard" }, "Standard (four tokens)"),
+    el("option", { value: "gt" }, "GT (Glamorous Toolkit)"),
+  );
+  const options = el("input", { id: "options", name: "options", type: "text", placeholder: "e.g. six_limit=3 capture_bonus=true", size: 32 });
+  const seed = el("input", { id: "seed", name: "seed", type: "number", min: 0, step: 1, placeholder: "random" });
+  const seatRows = POSITIONS.map((pos) => el("label", {}, `Seat ${pos}`, seatSelect(pos, seats[pos])));
+  const allBots = el("button", { type: "button", id: "all-bots" }, "Every seat a bot (watch)");
+  allBots.addEventListener("click", () => {
+    for (const pos of POSITIONS) {
+      const s = document.getElementById(`seat-${pos}`);
+      if (s.value === "human") s.value = "random";
+    }
+  });
+  const start = el("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
+
+  const seatMap = (only) => {
+    const out = {};
+    for (const pos of POSITIONS) {
+      const v = document.getElementById(`seat-${pos}`).value;
+      if (v !== "off" && (!only || only.includes(pos))) out[pos] = v;
+    }
+    return out;
+  };
+
+  const newForm = el(
+    "form",
+    { id: "new-ludo-form" },
+    el(
+      "fieldset",
+      {},
+      el("legend", {}, "Rules"),
+      el("div", { class: "row" }, el("label", {}, "Rule set", rules), el("label", {}, "Options (name=value)", options), el("label", {}, "Seed", seed)),
+      el("p", { class: "hint" }, "Options are the rule set's options (see the rules documentation); the seed makes the die repeatable."),
+    ),
+    el(
+      "fieldset",
+      {},
+      el("legend", {}, "Players"),
+      el("div", { class: "row" }, seatRows),
+      el("p", { class: "hint" }, "Each seat is a person or a bot; at least two seats play, in the order A, B, C, D."),
+      allBots,
+    ),
+    start,
+  );
+  newForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    guarded(async () => {
+      clearError();
+      const seatKinds = seatMap();
+      const players = Object.keys(seatKinds);
+      const body = { rules: rules.value, players, seats: seatKinds, options: parseOptions(options.value) };
+      if (seed.value !== "") body.seed = Number(seed.value);
+      const state = await api("POST", "/api/ludo/games", body);
+      play(state);
+    });
+  });
+
+  const loadText = el("textarea", { id: "load-text", rows: 3, placeholder: "Paste a position notation or a saved game (JSON)" });
+  const loadFile = el("input", { id: "load-file", type: "file", accept: ".json,.txt,application/json,text/plain" });
+  const useSeats = el("input", { id: "load-seats", type: "checkbox" });
+  const loadForm = el(
+    "form",
+    { id: "load-ludo-form" },
+    el(
+      "fieldset",
+      {},
+      el("legend", {}, "Continue a saved game or a position"),
+      el("label", {}, "File (saved JSON or notation)", loadFile),
+      el("label", {}, "or paste it", loadText),
+      el("label", { class: "inline" }, useSeats, "Seat the players as chosen above (otherwise every seat is a person)"),
+      el("button", { type: "submit", id: "load" }, "Continue it"),
+    ),
+  );
+  loadForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    guarded(async () => {
+      clearError();
+      let text = loadText.value.trim();
+      if (!text && loadFile.files.length) text = (await readFile(loadFile.files[0])).trim();
+      if (!text) throw new ApiError("Choose a file or paste a game first.", "Nothing to load", 0);
+      const body = text.startsWith("{") ? { json: text } : { position: text };
+      if (useSeats.checked) body.seats = seatMap();
+      play(await api("POST", "/api/ludo/games", body));
+    });
+  });
+
+  main.append(el("h1", {}, "New Ludo game"), newForm, loadForm);
+  rules.focus();
+}
+
+function describe(event) {
+  if (event.kind === "roll") {
+    const text = `${event.player} rolled ${event.value}`;
+    if (event.result && event.result !== "move") return el("li", { class: "roll" }, `${text} — ${event.result}`);
+    return el("li", { class: "roll" }, text);
+  }
+  const parts = [`${event.player} moved ${event.move} (${event.from} → ${event.to})`];
+  const li = el("li", { class: "move" });
+  if (event.tokens && event.tokens.length > 1) parts.push(`stack ${event.tokens.join("+")}`);
+  if (event.captured && event.captured.length) {
+    li.classList.add("capture");
+    parts.push(`captured ${event.captured.join(", ")}`);
+  }
+  if (event.bumped) parts.push(`bumped ${event.bumped}`);
+  if (event.bounced) parts.push("bounced");
+  if (event.stayed) parts.push("stayed");
+  if (event.reached_home) parts.push("reached home");
+  if (event.finished) parts.push("finished");
+  if (event.extra_roll) {
+    li.classList.add("bonus");
+    parts.push("bonus roll");
+  }
+  li.append(parts.join(" · "));
+  return li;
+}
+
+const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+
+/** The play view of one game, kept in step with the server's state. */
+function play(initial, note) {
+  clearError();
+  const main = page("Ludo");
+  let state = initial;
+  let pendingChoice = null;
+
+  const status = el("p", { class: "status", id: "status", "aria-live": "polite" });
+  const board = el("div", { class: "board", id: "board" });
+  const rollButton = el("button", { type: "button", class: "die primary", id: "roll", "aria-keyshortcuts": "Space r" });
+  const dieShown = el("span", { id: "die", class: "die-face", "aria-live": "polite" });
+  const undoButton = el("button", { type: "button", id: "undo", "aria-keyshortcuts": "u" }, "Undo ", el("kbd", {}, "u"));
+  const moves = el("div", { class: "choices", id: "moves", role: "group", "aria-label": "Legal moves" });
+  const choice = el("div", { class: "choices", id: "token-choice", hidden: true });
+  const over = el("section", { class: "panel over", id: "game-over", hidden: true, "aria-live": "polite" });
+  const historyList = el("ol", { class: "history", id: "history" });
+  const notice = note ? el("p", { class: "notice", id: "notice" }, note) : null;
+  const shareField = el("input", { id: "share-url", type: "text", readonly: true, hidden: true, "aria-label": "Link to this position" });
+  const shareButton = el("button", { type: "button", id: "share" }, "Copy link");
+  const saveJson = el("a", { class: "button", id: "save-json", download: "" }, "Save JSON");
+  const saveNotation = el("a", { class: "button", id: "save-notation", download: "" }, "Save notation");
+  const replayButton = el("button", { type: "button", id: "replay-game" }, "Replay this game");
+  const meta = el("p", { class: "meta", id: "meta" });
+  const auto = new AutoPlayer(() => send("bot"));
+  const watch = el("div", { id: "watch" }, auto.controls("Bots"));
+  auto.afterToggle = () => auto.schedule(state.to_act === "bot");
+
+  rollButton.addEventListener("click", () => send("roll"));
+  undoButton.addEventListener("click", () => send("undo"));
+  shareButton.addEventListener("click", async () => {
+    const ok = await copyText(location.href, shareField);
+    shareButton.textContent = ok ? "Link copied" : "Copy the link below";
+  });
+  replayButton.addEventListener("click", () =>
+    guarded(async () => {
+      const response = await fetch(`/api/ludo/games/${encodeURIComponent(state.id)}/save?format=json`);
+      if (!response.ok) throw new ApiError("The game cannot be saved for replay.", "error", response.status);
+      const replay = await api("POST", "/api/replays", { text: await response.text() });
+      location.href = `/replay?id=${encodeURIComponent(replay.id)}`;
+    }),
+  );
+
+  main.append(
+    el("h1", { id: "title" }, "Ludo"),
+    ...(notice ? [notice] : []),
+    el(
+      "div",
+      { class: "play" },
+      el("div", {}, board),
+      el(
+        "div",
+        {},
+        status,
+        el("div", { class: "controls" }, rollButton, dieShown, undoButton),
+        moves,
+        choice,
+        over,
+        watch,
+        el("h2", {}, "History"),
+        historyList,
+        el("h2", {}, "Save and share"),
+        el("div", { class: "controls" }, saveJson, saveNotation, shareButton, replayButton),
+        shareField,
+        meta,
+        el("p", { class: "hint" }, "Keys: ", el("kbd", {}, "Space"), " or ", el("kbd", {}, "r"), " rolls, a token's letter or number moves it, ", el("kbd", {}, "u"), " undoes, ", el("kbd", {}, "w"), " pauses the bots."),
+      ),
+    ),
+  );
+
+  async function send(action, extra) {
+    auto.cancel();
+    const body = { version: state.version, ...(extra || {}) };
+    try {
+      const next = await api("POST", `/api/ludo/games/${encodeURIComponent(state.id)}/${action}`, body);
+      clearError();
+      render(next);
+    } catch (err) {
+      showError(err);
+      // a stale version or a game changed elsewhere: show what the server holds now
+      if (err.status === 409) {
+        const fresh = await api("GET", `/api/ludo/games/${encodeURIComponent(state.id)}`).catch(() => null);
+        if (fresh) render(fresh);
+      }
+    }
+  }
+
+  function playMove(name) {
+    pendingChoice = null;
+    choice.hidden = true;
+    send("move", { move: name });
+  }
+
+  function legalNames() {
+    return state.to_act === "human" ? state.legal_moves.map((m) => m.name) : [];
+  }
+
+  function offerChoice(names) {
+    pendingChoice = names;
+    choice.replaceChildren(el("span", {}, "Which token?"), names.map((n) => el("button", { type: "button", class: "primary", dataset: { move: n }, onclick: () => playMove(n) }, n)));
+    choice.hidden = false;
+    choice.querySelector("button").focus();
+  }
+
+  function markBoard() {
+    const svg = putSvg(board, state.svg);
+    if (!svg) return;
+    svg.setAttribute("aria-label", `Ludo board: ${state.status}`);
+    const legal = new Set(legalNames());
+    for (const cell of svg.querySelectorAll("g.tokens[data-tokens]")) {
+      const here = cell.dataset.tokens.split(/\s+/).filter((n) => legal.has(n));
+      if (!here.length) continue;
+      cell.classList.add("movable");
+      cell.setAttribute("tabindex", "0");
+      cell.setAttribute("role", "button");
+      cell.setAttribute("aria-label", `Move ${here.join(" or ")}`);
+      const activate = () => (here.length === 1 ? playMove(here[0]) : offerChoice(here));
+      cell.addEventListener("click", activate);
+      cell.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          event.stopPropagation();
+          activate();
+        }
+      });
+    }
+  }
+
+  function render(next) {
+    state = next;
+    const gameUrl = () => setQuery({ game: state.id, position: state.position });
+    gameUrl();
+    document.getElementById("title").textContent = `Ludo — ${state.rules_notation}`;
+    status.textContent = state.status;
+    markBoard();
+
+    const human = state.to_act === "human";
+    rollButton.disabled = !(human && state.phase === "roll");
+    rollButton.replaceChildren("Roll ", el("kbd", {}, "Space"));
+    const lastRoll = [...(state.history || [])].reverse().find((e) => e.kind === "roll");
+    const shown = state.pending_roll ?? (lastRoll ? lastRoll.value : null);
+    dieShown.replaceChildren(shown ? `${FACES[shown]} ${shown}` : "–");
+    dieShown.setAttribute("aria-label", shown ? `Die: ${shown}` : "Die not rolled yet");
+    undoButton.disabled = !state.can_undo;
+
+    moves.replaceChildren(
+      ...(human
+        ? state.legal_moves.map((m) =>
+            el("button", { type: "button", class: "primary", dataset: { move: m.name }, "aria-keyshortcuts": m.token, onclick: () => playMove(m.name) }, `Move ${m.name} `, el("kbd", {}, m.token)),
+          )
+        : []),
+    );
+    if (pendingChoice && !pendingChoice.every((n) => legalNames().includes(n))) {
+      pendingChoice = null;
+      choice.hidden = true;
+    }
+
+    const seatKinds = Object.values(state.seats || {});
+    watch.hidden = !seatKinds.some((k) => k !== "human") || state.phase === "over";
+
+    if (state.phase === "over") {
+      over.hidden = false;
+      over.replaceChildren(
+        el("h2", {}, "Game over"),
+        el("p", {}, state.winner ? `Winner: ${state.winner} (${state.seats[state.winner] === "human" ? "person" : state.seats[state.winner]})` : "No winner."),
+        el("p", {}, "Ranking:"),
+        el("ol", { id: "ranking" }, state.ranking.map((p) => el("li", {}, `${p} — ${state.seats[p] === "human" ? "person" : state.seats[p]}`))),
+        el("p", { class: "controls" }, el("a", { href: "/ludo", class: "button primary", id: "new-game" }, "New game")),
+      );
+    } else {
+      over.hidden = true;
+      over.replaceChildren();
+    }
+
+    historyList.replaceChildren(...(state.history || []).map(describe));
+    historyList.scrollTop = historyList.scrollHeight;
+
+    const base = `/api/ludo/games/${encodeURIComponent(state.id)}/save`;
+    saveJson.href = `${base}?format=json`;
+    saveNotation.href = `${base}?format=notation`;
+    meta.replaceChildren(
+      `Players ${state.players.join(", ")} · seed ${state.seed ?? "none"} · move ${(state.history || []).length} · position `,
+      el("code", { id: "position" }, state.position),
+    );
+
+    auto.schedule(state.to_act === "bot");
+  }
+
+  const onKey = (event) => {
+    if (!document.body.contains(board)) {
+      document.removeEventListener("keydown", onKey);
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey || typingTarget(event)) return;
+    const key = event.key;
+    if (key === " " || key === "r") {
+      if (!rollButton.disabled) {
+        event.preventDefault();
+        send("roll");
+      }
+      return;
+    }
+    if (key === "u") {
+      if (!undoButton.disabled) send("undo");
+      return;
+    }
+    if (key === "w") {
+      if (!watch.hidden) document.getElementById("pause").click();
+      return;
+    }
+    if (state.to_act === "human" && state.phase === "move") {
+      const m = state.legal_moves.find((mv) => mv.token === key) || state.legal_moves.find((mv) => mv.name === key);
+      if (m) {
+        event.preventDefault();
+        playMove(m.name);
+      }
+    }
+  };
+  document.addEventListener("keydown", onKey);
+  render(state);
+  rollButton.focus({ preventScroll: true });
+}

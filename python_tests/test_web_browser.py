@@ -1,0 +1,143 @@
+"""`ludo serve` in a real browser (headless Chromium through Selenium), used as a person
+would: clicking the die, the tokens, the pieces and walls, undoing, saving and replaying.
+
+Skipped when Chromium, chromedriver or the web extra is missing, unless
+LUDOGAME_REQUIRE_BROWSER=1 (as .ci/check sets), when they fail instead."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from web_browser_support import (
+    PHONE,
+    REQUIRE_ENV,
+    missing_reason,
+    page_errors,
+    running_server,
+    start_browser,
+    wait_until,
+)
+
+_MISSING = missing_reason()
+if _MISSING is not None:
+    if os.environ.get(REQUIRE_ENV) == "1":
+        raise RuntimeError(f"the browser tests cannot run ({REQUIRE_ENV}=1): {_MISSING}")
+    pytest.skip(f"browser tests skipped: {_MISSING}", allow_module_level=True)
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The base URL of `ludo serve` on a free loopback port."""
+    with running_server() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def downloads(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the browser saves downloaded files."""
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(downloads: Path) -> Iterator[Any]:
+    """One desktop-sized headless Chromium for the module."""
+    b = start_browser(downloads=downloads)
+    b.set_script_timeout(30)
+    try:
+        yield b
+    finally:
+        b.quit()
+
+
+@pytest.fixture(autouse=True)
+def no_script_errors(browser: Any) -> Iterator[None]:
+    """Every test ends without a JavaScript error on the page."""
+    page_errors(browser)
+    yield
+    assert page_errors(browser) == []
+
+
+def api_get(base: str, path: str) -> Any:
+    """The server's JSON answer to a GET (what the engine says, to check the page against)."""
+    with urllib.request.urlopen(base + path.lstrip("/"), timeout=10) as r:
+        return json.loads(r.read())
+
+
+def by_id(browser: Any, name: str) -> WebElement:
+    return browser.find_element(By.ID, name)
+
+
+def shown(browser: Any, name: str) -> WebElement | None:
+    """The element with id `name` when it is on the page and visible."""
+    found = browser.find_elements(By.ID, name)
+    return found[0] if found and found[0].is_displayed() else None
+
+
+def game_id(browser: Any) -> str:
+    return parse_qs(urlparse(browser.current_url).query)["game"][0]
+
+
+def new_ludo(browser: Any, base: str, seed: int, seats: dict[str, str], rules: str = "cs162") -> None:
+    """Fills in and sends the new-game form."""
+    browser.get(base + "ludo")
+    wait_until(lambda: shown(browser, "start"), what="the new-game form")
+    Select(by_id(browser, "rules")).select_by_value(rules)
+    by_id(browser, "seed").send_keys(str(seed))
+    for pos in "ABCD":
+        Select(by_id(browser, f"seat-{pos}")).select_by_value(seats.get(pos, "off"))
+    by_id(browser, "start").click()
+    wait_until(lambda: "game=" in browser.current_url, what="the play view")
+
+
+def history_len(browser: Any) -> int:
+    return len(browser.find_elements(By.CSS_SELECTOR, "#history li"))
+
+
+def test_ludo_person_against_random_to_the_end(browser: Any, server: str) -> None:
+    new_ludo(browser, server, seed=11, seats={"A": "human", "B": "random"})
+    Select(by_id(browser, "speed")).select_by_index(3)
+    rolls = moves = 0
+    while not shown(browser, "game-over"):
+        roll = by_id(browser, "roll")
+        movable = browser.find_elements(By.CSS_SELECTOR, "#board g.tokens.movable")
+        if roll.is_enabled():
+            before = history_len(browser)
+            roll.click()
+            rolls += 1
+        elif movable:
+            before = history_len(browser)
+            movable[0].click()
+            choice = shown(browser, "token-choice")
+            if choice is not None:
+                choice.find_element(By.CSS_SELECTOR, "button").click()
+            moves += 1
+        else:  # the bot's turn: it plays by itself
+            wait_until(
+                lambda: by_id(browser, "roll").is_enabled()
+                or browser.find_elements(By.CSS_SELECTOR, "#board g.tokens.movable")
+                or shown(browser, "game-over"),
+                what="the bot to play",
+            )
+            continue
+        wait_until(lambda: history_len(browser) > before, what="the click to be played")
+        assert rolls + moves < 2_000
+    assert rolls > 10 and moves > 5
+    state = api_get(server, f"api/ludo/games/{game_id(browser)}")
+    assert state["phase"] == "over"
+    assert by_id(browser, "status").text == state["status"]
+    ranking = [li.text.split(" ")[0] for li in browser.find_elements(By.CSS_SELECTOR, "#ranking li")]
+    assert ranking == state["ranking"] and sorted(ranking) == ["A", "B"]
+    assert history_len(browser) == len(state["history"])
+    assert not by_id(browser, "roll").is_enabled()

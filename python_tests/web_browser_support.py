@@ -1,0 +1,166 @@
+"""Driving `ludo serve` in a real browser: start the server on a free loopback port, open
+headless Chromium through Selenium, and wait for the page as a person would.
+
+Used by test_web_browser.py and by docs/screenshots.py. The browser is Debian's `chromium`
+with `chromium-driver` (`apt-get install chromium chromium-driver`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: Set (to 1) in CI: a missing browser fails the browser tests instead of skipping them.
+REQUIRE_ENV = "LUDOGAME_REQUIRE_BROWSER"
+
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+
+
+def find_browser() -> tuple[str, str] | None:
+    """The paths of chromium and chromedriver, or None when either is missing."""
+    chromium = (
+        os.environ.get("CHROMIUM")
+        or shutil.which("chromium")
+        or shutil.which("chromium-browser")
+        or shutil.which("google-chrome")
+    )
+    driver = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver")
+    if chromium is None or driver is None:
+        return None
+    return chromium, driver
+
+
+def missing_reason() -> str | None:
+    """Why the browser tests cannot run here (None when they can)."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return 'selenium is not installed: pip install -e ".[test]"'
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        return 'the web extra is not installed: pip install -e ".[test]"'
+    if find_browser() is None:
+        return "chromium and chromedriver are not installed: apt-get install chromium chromium-driver"
+    return None
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback interface now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running_server(*extra: str, timeout: float = 30.0) -> Iterator[str]:
+    """`ludo serve` on a free loopback port; yields its base URL (ending in '/') once it
+    answers, and stops it afterwards."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port), *extra]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+    )
+    try:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        line = proc.stdout.readline()
+        while "serving at" not in line:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                rest = proc.stdout.read() if proc.poll() is not None else ""
+                raise RuntimeError(f"ludo serve did not start: {line}{rest}")
+            line = proc.stdout.readline()
+        base = f"http://127.0.0.1:{port}/"
+        assert line.split("serving at", 1)[1].strip() == base, line
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def start_browser(size: tuple[int, int] = DESKTOP, downloads: Path | None = None) -> Any:
+    """Headless Chromium through chromedriver, with the window `size` and, if given, files
+    downloaded into `downloads` without asking."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    paths = find_browser()
+    assert paths is not None, missing_reason()
+    chromium, driver = paths
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        f"--window-size={size[0]},{size[1]}",
+        "--force-device-scale-factor=1",
+    ):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if downloads is not None:
+        options.add_experimental_option(
+            "prefs",
+            {
+                "download.default_directory": str(downloads),
+                "download.prompt_for_download": False,
+                "safebrowsing.enabled": True,
+            },
+        )
+    browser = webdriver.Chrome(service=Service(driver), options=options)
+    browser.set_window_size(*size)
+    return browser
+
+
+def wait_until(
+    condition: Callable[[], T | None], timeout: float = 15.0, what: str = "the page"
+) -> T:
+    """Polls `condition` until it gives a truthy value (returned); fails after `timeout`
+    seconds naming `what` it waited for."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = condition()
+        except StaleElementReferenceException:
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.03)
+
+
+def page_errors(browser: Any) -> list[str]:
+    """The JavaScript errors the page logged since the last call (severe console entries,
+    leaving out the 4xx answers the tests provoke on purpose)."""
+    return [
+        e["message"]
+        for e in browser.get_log("browser")
+        if e["level"] == "SEVERE" and "Failed to load resource" not in e["message"]
+    ]
