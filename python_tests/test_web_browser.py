@@ -141,3 +141,96 @@ def test_ludo_person_against_random_to_the_end(browser: Any, server: str) -> Non
     assert ranking == state["ranking"] and sorted(ranking) == ["A", "B"]
     assert history_len(browser) == len(state["history"])
     assert not by_id(browser, "roll").is_enabled()
+
+
+def test_onitama_against_ai_level_1_to_the_end(browser: Any, server: str) -> None:
+    browser.get(server + "onitama")
+    wait_until(lambda: shown(browser, "start"), what="the setup chooser")
+    Select(by_id(browser, "setup")).select_by_value("21")
+    Select(by_id(browser, "side-A")).select_by_value("human")
+    Select(by_id(browser, "side-B")).select_by_value("1")
+    by_id(browser, "time-B").clear()
+    by_id(browser, "time-B").send_keys("0.1")
+    by_id(browser, "start").click()
+    wait_until(lambda: "game=" in browser.current_url, what="the play view")
+    Select(by_id(browser, "speed")).select_by_index(3)
+    mine = 0
+    while not shown(browser, "game-over"):
+        pieces = browser.find_elements(By.CSS_SELECTOR, "#board g.square.movable")
+        passes = browser.find_elements(By.CSS_SELECTOR, "#passes button.pass")
+        if not pieces and not (passes and passes[0].is_displayed()):
+            wait_until(
+                lambda: browser.find_elements(By.CSS_SELECTOR, "#board g.square.movable")
+                or browser.find_elements(By.CSS_SELECTOR, "#passes button.pass")
+                or shown(browser, "game-over"),
+                what="the AI to play",
+            )
+            continue
+        before = len(browser.find_elements(By.CSS_SELECTOR, "#history li"))
+        if pieces:
+            pieces[-1].click()  # a piece, then a target it may reach, then a wall
+            targets = browser.find_elements(By.CSS_SELECTOR, "#board g.square.target")
+            assert targets, "a movable piece highlights its targets"
+            targets[0].click()
+            walls = browser.find_elements(By.CSS_SELECTOR, "#wall-choice button[data-action]")
+            if walls:
+                walls[0].click()
+        else:
+            passes[0].click()
+        mine += 1
+        wait_until(
+            lambda: len(browser.find_elements(By.CSS_SELECTOR, "#history li")) > before,
+            what="the ply to be played",
+        )
+        assert mine < 100
+    state = api_get(server, f"api/onitama/games/{game_id(browser)}")
+    assert state["to_act"] is None and state["status"] == by_id(browser, "status").text
+    assert mine >= 2
+    plies = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#history li")]
+    assert plies == state["history"]
+    assert by_id(browser, "plies").text.startswith(f"Ply {state['plies']} played")
+    assert by_id(browser, "result").text.startswith(
+        f"{state['winner']} wins" if state["winner"] else "A tie"
+    )
+
+
+def test_ludo_keys_and_undo(browser: Any, server: str) -> None:
+    new_ludo(browser, server, seed=3, seats={"A": "human", "B": "human"})
+    body = by_id(browser, "main")
+    assert not by_id(browser, "undo").is_enabled()
+    positions = [by_id(browser, "position").text]
+    while history_len(browser) < 6:  # Space rolls, a token's key moves
+        state = api_get(server, f"api/ludo/games/{game_id(browser)}")
+        before = history_len(browser)
+        if state["phase"] == "roll":
+            body.send_keys(Keys.SPACE)
+        else:
+            body.send_keys(state["legal_moves"][0]["token"])
+        wait_until(lambda: history_len(browser) > before, what="the key to be played")
+        positions.append(by_id(browser, "position").text)
+    # in an all-person game each undo takes back one event, back to the start
+    for expected in reversed(positions[:-1]):
+        before = history_len(browser)
+        body.send_keys("u")
+        wait_until(lambda: history_len(browser) == before - 1, what="the undo")
+        assert by_id(browser, "position").text == expected
+    assert not by_id(browser, "undo").is_enabled()
+    assert by_id(browser, "status").text == "Player A to roll the die."
+
+
+def test_undo_against_a_bot_returns_to_the_persons_decision(browser: Any, server: str) -> None:
+    new_ludo(browser, server, seed=5, seats={"A": "human", "B": "random"})
+    Select(by_id(browser, "speed")).select_by_index(3)
+    by_id(browser, "roll").click()
+    # wait until the bot has played and it is the person's turn again
+    wait_until(
+        lambda: by_id(browser, "roll").is_enabled()
+        or browser.find_elements(By.CSS_SELECTOR, "#moves button"),
+        what="the person's turn again",
+    )
+    by_id(browser, "pause").click()  # the bots wait while we look
+    assert history_len(browser) >= 2
+    by_id(browser, "undo").click()
+    wait_until(lambda: history_len(browser) == 0, what="the undo back to the first roll")
+    assert by_id(browser, "roll").is_enabled()
+    assert by_id(browser, "status").text == "Player A to roll the die."
