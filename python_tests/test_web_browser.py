@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -234,3 +235,123 @@ def test_undo_against_a_bot_returns_to_the_persons_decision(browser: Any, server
     wait_until(lambda: history_len(browser) == 0, what="the undo back to the first roll")
     assert by_id(browser, "roll").is_enabled()
     assert by_id(browser, "status").text == "Player A to roll the die."
+
+
+def downloaded(folder: Path, before: set[Path]) -> Path:
+    """The one file the browser finished downloading into `folder` since `before`."""
+
+    def done() -> Path | None:
+        new = [
+            p
+            for p in folder.iterdir()
+            if p not in before and not p.name.startswith(".") and p.suffix in (".json", ".txt")
+        ]
+        return new[0] if len(new) == 1 and new[0].stat().st_size > 0 else None
+
+    return wait_until(done, what="the download")
+
+
+def test_save_a_game_then_replay_it_step_by_step(
+    browser: Any, server: str, downloads: Path
+) -> None:
+    new_ludo(browser, server, seed=21, seats={"A": "random", "B": "random"})
+    Select(by_id(browser, "speed")).select_by_index(3)
+    wait_until(lambda: history_len(browser) >= 12, what="the bots to play a while")
+    by_id(browser, "pause").click()
+    before = set(downloads.iterdir())
+    by_id(browser, "save-json").click()
+    saved = downloaded(downloads, before)
+    game = json.loads(saved.read_text(encoding="utf-8"))
+    assert isinstance(game, dict)
+    state = api_get(server, f"api/ludo/games/{game_id(browser)}")
+    events = len(state["history"])
+
+    browser.get(server + "replay")
+    wait_until(lambda: shown(browser, "replay-load"), what="the replay loader")
+    by_id(browser, "replay-file").send_keys(str(saved))
+    by_id(browser, "replay-load").click()
+    wait_until(lambda: "id=" in browser.current_url, what="the replay")
+    label = wait_until(lambda: shown(browser, "frame-label"), what="the first frame")
+    wait_until(lambda: label.text == f"Step 0 of {events}: start", what="the start frame")
+    assert not by_id(browser, "back").is_enabled()
+
+    by_id(browser, "forward").click()
+    first = state["history"][0]
+    wait_until(lambda: label.text.startswith(f"Step 1 of {events}:"), what="step 1")
+    assert first["player"] in label.text and str(first["value"]) in label.text
+    body = by_id(browser, "main")
+    body.send_keys(Keys.ARROW_RIGHT)
+    wait_until(lambda: label.text.startswith(f"Step 2 of {events}:"), what="step 2 (arrow key)")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait_until(lambda: label.text.startswith(f"Step 1 of {events}:"), what="step 1 (arrow key)")
+    by_id(browser, "last").click()
+    wait_until(lambda: label.text.startswith(f"Step {events} of {events}:"), what="the last step")
+    assert by_id(browser, "frame-status").text == state["status"]
+    assert not by_id(browser, "forward").is_enabled()
+    svg = by_id(browser, "frame").find_element(By.TAG_NAME, "svg")
+    assert svg.find_elements(By.CSS_SELECTOR, "g.tokens")
+
+    # the replay's address opens it again
+    browser.get(browser.current_url)
+    wait_until(
+        lambda: shown(browser, "frame-label")
+        and by_id(browser, "frame-label").text.startswith(f"Step {events} of"),
+        what="the replay reopened from its address",
+    )
+
+
+@pytest.mark.parametrize("game", ["ludo", "onitama"])
+def test_bad_notation_in_the_address_reads_clearly(browser: Any, server: str, game: str) -> None:
+    browser.get(f"{server}{game}?position=not%20a%20position")
+    message = wait_until(lambda: shown(browser, "position-error"), what="the error page")
+    alert = by_id(browser, "alert")
+    assert alert.get_attribute("role") == "alert" and alert.is_displayed()
+    answer = api_error(server, f"api/{game}/games", {"position": "not a position"})
+    assert answer["message"] in message.text and answer["message"] in alert.text
+    assert browser.find_element(By.CSS_SELECTOR, f'a[href="/{game}"].button').is_displayed()
+
+
+def test_a_gone_game_falls_back_to_the_position_in_its_link(browser: Any, server: str) -> None:
+    new_ludo(browser, server, seed=8, seats={"A": "human", "B": "human"})
+    by_id(browser, "roll").click()
+    wait_until(lambda: history_len(browser) == 1, what="the roll")
+    position = by_id(browser, "position").text
+    url = urlparse(browser.current_url)
+    query = parse_qs(url.query)
+    gone = url._replace(query=f"game=no-such-game&position={query['position'][0]}")
+    browser.get(gone.geturl().replace(" ", "+"))
+    wait_until(lambda: shown(browser, "notice"), what="the notice")
+    assert by_id(browser, "position").text == position
+    assert game_id(browser) != "no-such-game"
+
+
+def api_error(base: str, path: str, body: dict[str, Any]) -> Any:
+    """The error the server answers a POST with."""
+    request = urllib.request.Request(
+        base + path, json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    try:
+        urllib.request.urlopen(request, timeout=10)
+    except urllib.error.HTTPError as e:
+        assert 400 <= e.code < 500
+        return json.loads(e.read())["error"]
+    raise AssertionError(f"{path} accepted {body}")
+
+
+def test_phone_width_play_view_has_no_sideways_scroll(server: str) -> None:
+    phone = start_browser(PHONE)
+    try:
+        for game, ready in (("ludo", "roll"), ("onitama", "undo")):
+            phone.get(server + game)
+            wait_until(lambda: shown(phone, "start"), what="the form")
+            phone.find_element(By.ID, "start").click()
+            wait_until(lambda: shown(phone, ready), what="the play view")
+            widths = phone.execute_script(
+                "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            )
+            assert widths[0] <= widths[1], f"{game}: {widths}"
+            board = phone.find_element(By.CSS_SELECTOR, "#board svg")
+            assert board.size["width"] <= widths[1]
+        assert page_errors(phone) == []
+    finally:
+        phone.quit()
