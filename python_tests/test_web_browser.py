@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -90,7 +91,9 @@ def game_id(browser: Any) -> str:
     return parse_qs(urlparse(browser.current_url).query)["game"][0]
 
 
-def new_ludo(browser: Any, base: str, seed: int, seats: dict[str, str], rules: str = "cs162") -> None:
+def new_ludo(
+    browser: Any, base: str, seed: int, seats: dict[str, str], rules: str = "cs162"
+) -> None:
     """Fills in and sends the new-game form."""
     browser.get(base + "ludo")
     wait_until(lambda: shown(browser, "start"), what="the new-game form")
@@ -103,7 +106,13 @@ def new_ludo(browser: Any, base: str, seed: int, seats: dict[str, str], rules: s
 
 
 def history_len(browser: Any) -> int:
+    """The entries of the history list (Ludo's events, Onitama's plies)."""
     return len(browser.find_elements(By.CSS_SELECTOR, "#history li"))
+
+
+def history_reaches(browser: Any, n: int, what: str) -> None:
+    """Waits until the history list holds `n` entries."""
+    wait_until(lambda: history_len(browser) == n, what=what)
 
 
 def test_ludo_person_against_random_to_the_end(browser: Any, server: str) -> None:
@@ -126,19 +135,23 @@ def test_ludo_person_against_random_to_the_end(browser: Any, server: str) -> Non
             moves += 1
         else:  # the bot's turn: it plays by itself
             wait_until(
-                lambda: by_id(browser, "roll").is_enabled()
-                or browser.find_elements(By.CSS_SELECTOR, "#board g.tokens.movable")
-                or shown(browser, "game-over"),
+                lambda: (
+                    by_id(browser, "roll").is_enabled()
+                    or browser.find_elements(By.CSS_SELECTOR, "#board g.tokens.movable")
+                    or shown(browser, "game-over")
+                ),
                 what="the bot to play",
             )
             continue
-        wait_until(lambda: history_len(browser) > before, what="the click to be played")
+        history_reaches(browser, before + 1, "the click to be played")
         assert rolls + moves < 2_000
     assert rolls > 10 and moves > 5
     state = api_get(server, f"api/ludo/games/{game_id(browser)}")
     assert state["phase"] == "over"
     assert by_id(browser, "status").text == state["status"]
-    ranking = [li.text.split(" ")[0] for li in browser.find_elements(By.CSS_SELECTOR, "#ranking li")]
+    ranking = [
+        li.text.split(" ")[0] for li in browser.find_elements(By.CSS_SELECTOR, "#ranking li")
+    ]
     assert ranking == state["ranking"] and sorted(ranking) == ["A", "B"]
     assert history_len(browser) == len(state["history"])
     assert not by_id(browser, "roll").is_enabled()
@@ -161,9 +174,11 @@ def test_onitama_against_ai_level_1_to_the_end(browser: Any, server: str) -> Non
         passes = browser.find_elements(By.CSS_SELECTOR, "#passes button.pass")
         if not pieces and not (passes and passes[0].is_displayed()):
             wait_until(
-                lambda: browser.find_elements(By.CSS_SELECTOR, "#board g.square.movable")
-                or browser.find_elements(By.CSS_SELECTOR, "#passes button.pass")
-                or shown(browser, "game-over"),
+                lambda: (
+                    browser.find_elements(By.CSS_SELECTOR, "#board g.square.movable")
+                    or browser.find_elements(By.CSS_SELECTOR, "#passes button.pass")
+                    or shown(browser, "game-over")
+                ),
                 what="the AI to play",
             )
             continue
@@ -179,10 +194,7 @@ def test_onitama_against_ai_level_1_to_the_end(browser: Any, server: str) -> Non
         else:
             passes[0].click()
         mine += 1
-        wait_until(
-            lambda: len(browser.find_elements(By.CSS_SELECTOR, "#history li")) > before,
-            what="the ply to be played",
-        )
+        history_reaches(browser, before + 1, "the ply to be played")
         assert mine < 100
     state = api_get(server, f"api/onitama/games/{game_id(browser)}")
     assert state["to_act"] is None and state["status"] == by_id(browser, "status").text
@@ -207,13 +219,13 @@ def test_ludo_keys_and_undo(browser: Any, server: str) -> None:
             body.send_keys(Keys.SPACE)
         else:
             body.send_keys(state["legal_moves"][0]["token"])
-        wait_until(lambda: history_len(browser) > before, what="the key to be played")
+        history_reaches(browser, before + 1, "the key to be played")
         positions.append(by_id(browser, "position").text)
     # in an all-person game each undo takes back one event, back to the start
     for expected in reversed(positions[:-1]):
         before = history_len(browser)
         body.send_keys("u")
-        wait_until(lambda: history_len(browser) == before - 1, what="the undo")
+        history_reaches(browser, before - 1, "the undo")
         assert by_id(browser, "position").text == expected
     assert not by_id(browser, "undo").is_enabled()
     assert by_id(browser, "status").text == "Player A to roll the die."
@@ -225,8 +237,10 @@ def test_undo_against_a_bot_returns_to_the_persons_decision(browser: Any, server
     by_id(browser, "roll").click()
     # wait until the bot has played and it is the person's turn again
     wait_until(
-        lambda: by_id(browser, "roll").is_enabled()
-        or browser.find_elements(By.CSS_SELECTOR, "#moves button"),
+        lambda: (
+            by_id(browser, "roll").is_enabled()
+            or browser.find_elements(By.CSS_SELECTOR, "#moves button")
+        ),
         what="the person's turn again",
     )
     by_id(browser, "pause").click()  # the bots wait while we look
@@ -257,6 +271,13 @@ def test_save_a_game_then_replay_it_step_by_step(
     new_ludo(browser, server, seed=21, seats={"A": "random", "B": "random"})
     Select(by_id(browser, "speed")).select_by_index(3)
     wait_until(lambda: history_len(browser) >= 12, what="the bots to play a while")
+    by_id(browser, "pause").click()  # watching: pause stops the bots, resume goes on
+    paused_at = history_len(browser)
+    time.sleep(0.5)
+    assert history_len(browser) == paused_at
+    assert by_id(browser, "pause").get_attribute("aria-pressed") == "true"
+    by_id(browser, "pause").click()
+    wait_until(lambda: history_len(browser) > paused_at + 2, what="the bots to resume")
     by_id(browser, "pause").click()
     before = set(downloads.iterdir())
     by_id(browser, "save-json").click()
@@ -294,8 +315,10 @@ def test_save_a_game_then_replay_it_step_by_step(
     # the replay's address opens it again
     browser.get(browser.current_url)
     wait_until(
-        lambda: shown(browser, "frame-label")
-        and by_id(browser, "frame-label").text.startswith(f"Step {events} of"),
+        lambda: (
+            shown(browser, "frame-label")
+            and by_id(browser, "frame-label").text.startswith(f"Step {events} of")
+        ),
         what="the replay reopened from its address",
     )
 
@@ -345,9 +368,9 @@ def test_phone_width_play_view_has_no_sideways_scroll(server: str) -> None:
             phone.get(server + game)
             wait_until(lambda: shown(phone, "start"), what="the form")
             phone.find_element(By.ID, "start").click()
-            wait_until(lambda: shown(phone, ready), what="the play view")
+            wait_until(lambda view=ready: shown(phone, view), what="the play view")
             widths = phone.execute_script(
-                "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+                "const d = document.documentElement; return [d.scrollWidth, d.clientWidth]"
             )
             assert widths[0] <= widths[1], f"{game}: {widths}"
             board = phone.find_element(By.CSS_SELECTOR, "#board svg")
@@ -355,3 +378,43 @@ def test_phone_width_play_view_has_no_sideways_scroll(server: str) -> None:
         assert page_errors(phone) == []
     finally:
         phone.quit()
+
+
+def test_serve_replay_opens_a_tournaments_games(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from LudoGame.onitama import Onitama
+    from LudoGame.onitama_cli import main as onitama_main
+
+    saved = tmp_path / "tournament.json"
+    args = ["tournament", "0", "1", "--setups", "21", "--nodes", "50", "--save", str(saved)]
+    assert onitama_main(args) == 0
+    capsys.readouterr()
+    games = json.loads(saved.read_text(encoding="utf-8"))["games"]
+    assert len(games) == 2
+    with running_server("--replay", str(saved)) as url:
+        assert "/replay?id=" in url
+        browser.get(url)
+        buttons = wait_until(
+            lambda: browser.find_elements(By.CSS_SELECTOR, "#game-list button"),
+            what="the list of the tournament's games",
+        )
+        assert len(buttons) == 2
+        assert buttons[0].get_attribute("aria-pressed") == "true"
+        buttons[1].click()
+        second = games[1]
+        label = by_id(browser, "frame-label")
+        steps = len(second["actions"])
+        wait_until(lambda: label.text == f"Step 0 of {steps}: start", what="game 2's start")
+        by_id(browser, "main").send_keys(Keys.ARROW_RIGHT)
+        wait_until(
+            lambda: (
+                label.text.startswith(f"Step 1 of {steps}: ")
+                and label.text.endswith(second["actions"][0])
+            ),
+            what="its first ply",
+        )
+        by_id(browser, "main").send_keys(Keys.END)
+        wait_until(lambda: label.text.startswith(f"Step {steps} of"), what="its last ply")
+        end = Onitama.from_json(json.dumps(second))
+        assert by_id(browser, "frame-status").text == end.status

@@ -52,7 +52,9 @@ def missing_reason() -> str | None:
     except ImportError:
         return 'the web extra is not installed: pip install -e ".[test]"'
     if find_browser() is None:
-        return "chromium and chromedriver are not installed: apt-get install chromium chromium-driver"
+        return (
+            "chromium and chromedriver are not installed: apt-get install chromium chromium-driver"
+        )
     return None
 
 
@@ -65,8 +67,9 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(*extra: str, timeout: float = 30.0) -> Iterator[str]:
-    """`ludo serve` on a free loopback port; yields its base URL (ending in '/') once it
-    answers, and stops it afterwards."""
+    """`ludo serve` (with `extra` arguments) on a free loopback port; yields the address it
+    prints (its base URL ending in '/', or the replay's page with --replay) once it answers,
+    and stops it afterwards."""
     port = free_port()
     cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port), *extra]
     proc = subprocess.Popen(
@@ -82,7 +85,8 @@ def running_server(*extra: str, timeout: float = 30.0) -> Iterator[str]:
                 raise RuntimeError(f"ludo serve did not start: {line}{rest}")
             line = proc.stdout.readline()
         base = f"http://127.0.0.1:{port}/"
-        assert line.split("serving at", 1)[1].strip() == base, line
+        url = line.split("serving at", 1)[1].strip()
+        assert url.startswith(base), line
         while True:
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=1):
@@ -91,7 +95,7 @@ def running_server(*extra: str, timeout: float = 30.0) -> Iterator[str]:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
-        yield base
+        yield url
     finally:
         proc.terminate()
         try:
