@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -653,37 +654,77 @@ def free_port() -> int:
         return port
 
 
-def test_ludo_serve_serves_and_stops_cleanly_on_ctrl_c() -> None:
+def start_serve() -> tuple[subprocess.Popen[str], str]:
+    """The real `ludo serve` on a free port, once it answers; and its address."""
     port = free_port()
     cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port), "--max-games", "5"]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert p.stdout is not None
+    line = p.stdout.readline()
+    assert line == f"LudoGame is serving at http://127.0.0.1:{port}/\n"
+    base = line.split()[-1]
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(base, timeout=5) as r:
+                assert r.status == 200 and b"<html" in r.read().lower()
+            return p, base
+        except OSError:
+            assert time.monotonic() < deadline, "the server did not answer"
+            time.sleep(0.1)
+
+
+def post(url: str, body: Any) -> Any:
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return r.status, json.loads(r.read())
+
+
+def stop(p: subprocess.Popen[str]) -> tuple[float, str]:
+    """Ctrl-C the server; the seconds it took to exit, and its stderr."""
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=30)
+    return time.monotonic() - t, err
+
+
+def test_ludo_serve_serves_and_stops_cleanly_on_ctrl_c() -> None:
+    p, base = start_serve()
     try:
-        assert p.stdout is not None
-        line = p.stdout.readline()
-        assert line == f"LudoGame is serving at http://127.0.0.1:{port}/\n"
-        base = line.split()[-1]
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(base, timeout=5) as r:
-                    assert r.status == 200 and b"<html" in r.read().lower()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the server did not answer"
-                time.sleep(0.1)
-        req = urllib.request.Request(
-            base + "api/ludo/games",
-            data=b'{"seed": 1}',
-            headers={"content-type": "application/json"},
-        )
-        with urllib.request.urlopen(req, timeout=5) as r:
-            assert r.status == 201 and json.loads(r.read())["seed"] == 1
+        status, state = post(base + "api/ludo/games", {"seed": 1})
+        assert status == 201 and state["seed"] == 1
     finally:
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=20)
+        _, err = stop(p)
     assert p.returncode == 0, err
     assert "Traceback" not in err
+
+
+def test_ctrl_c_stops_the_server_at_once_while_an_ai_thinks() -> None:
+    p, base = start_serve()
+    try:
+        sides = {"A": {"kind": "ai", "level": 2, "time": 10}}
+        _, state = post(base + "api/onitama/games", {"setup": "21", "sides": sides})
+        url = f"{base}api/onitama/games/{state['id']}/ai"
+        answers: list[object] = []
+
+        def ask() -> None:
+            try:
+                answers.append(post(url, {}))
+            except OSError as e:  # the server went away mid-request, as it should
+                answers.append(e)
+
+        thinking = threading.Thread(target=ask)
+        thinking.start()
+        time.sleep(1.0)  # the search has started
+    finally:
+        seconds, err = stop(p)
+    thinking.join(timeout=30)
+    assert answers and isinstance(answers[0], OSError)  # stopped before the AI answered
+    assert p.returncode == 0, err
+    assert seconds < 5, f"the server took {seconds:.1f} s to stop"
 
 
 def test_ludo_serve_refuses_a_file_that_is_not_a_game(tmp_path: Path) -> None:

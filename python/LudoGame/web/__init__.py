@@ -94,7 +94,14 @@ def serve(
     print(f"LudoGame is serving at {url}", flush=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=1,  # Ctrl-C: stop at once, even while an AI thinks
+    )
     uvicorn.Server(config).run()
 
 

@@ -5,10 +5,8 @@ status and board, and passes the moves on."""
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Any, Literal
 
-import anyio.to_thread
 from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -16,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from LudoGame._core import Game, Simulation
 from LudoGame.enums import Phase
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.store import Held, Store
+from LudoGame.web.store import Held, Store, off_loop
 
 #: The largest MCTS playout count a seat may ask for (a bot move stays well under a second).
 MAX_PLAYOUTS = 5_000
@@ -129,10 +127,8 @@ class LudoSession(Held):
             "can_undo": self.can_undo(),
         }
         if history:
-            out["history"] = [
-                {k: (v.value if isinstance(v, Enum) else v) for k, v in e.items()}
-                for e in g.history
-            ]
+            # the events are dicts whose enum values are str: JSON as they are
+            out["history"] = g.history
         if svg:
             out["svg"] = g._repr_svg_()
         return out
@@ -258,7 +254,7 @@ def router(store: Store) -> APIRouter:
                 else:
                     copy = s.game.copy()
                     seed = _bot_seed(copy, len(s.actors))
-                    chosen = await anyio.to_thread.run_sync(copy.best_move, name, seed)
+                    chosen = await off_loop(copy.best_move, name, seed)
                     s.game.play(chosen.name)
             except ENGINE_ERRORS as e:
                 raise engine_error(e) from e

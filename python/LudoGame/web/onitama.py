@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import anyio.to_thread
 from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from LudoGame.onitama import Action, BuiltinAI, Onitama
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.store import Held, Store
+from LudoGame.web.store import Held, Store, off_loop
 
 #: The longest an AI may think about one ply, in seconds.
 MAX_AI_TIME = 10.0
@@ -244,7 +243,7 @@ def router(store: Store) -> APIRouter:
             player = s.ai_player()
             copy = s.game.copy()
             try:
-                chosen = await anyio.to_thread.run_sync(player.choose, copy)
+                chosen = await off_loop(player.choose, copy)
                 s.game.play(chosen)
             except ENGINE_ERRORS as e:
                 raise engine_error(e) from e

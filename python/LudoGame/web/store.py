@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import threading
 from collections import OrderedDict
-from typing import TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from LudoGame.web.errors import conflict, not_found
 
@@ -63,3 +65,35 @@ class Store:
             raise not_found(what, ident)
         self._items.move_to_end(ident)
         return held
+
+
+T = TypeVar("T")
+
+
+async def off_loop(fn: Callable[..., T], *args: Any) -> T:
+    """`fn(*args)` on a thread of its own, awaited without blocking the event loop (the
+    engine releases the interpreter while it thinks). The thread is a daemon: Ctrl-C stops
+    the server at once even while a search runs (its result is then dropped)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if future.done():  # the request was cancelled meanwhile
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = fn(*args), None
+        except BaseException as e:  # handed to the awaiting request
+            result, error = None, e
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:  # the loop is closed: the server has stopped
+            pass
+
+    threading.Thread(target=run, name="ludogame-think", daemon=True).start()
+    return await future

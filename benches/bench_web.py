@@ -1,0 +1,196 @@
+"""Benchmark ``ludo serve`` under load: many people playing Ludo at once.
+
+Usage::
+
+    python benches/bench_web.py [--quick] [--games N] [--moves M] [--fields F] [--think MS]
+
+Starts the real ``ludo serve`` in a subprocess on a free loopback port, then an async HTTP
+client (httpx) plays N (200) all-human two-player Ludo games at once, each making M (50)
+roll or move requests in turn (a finished game starts a new one). With ``--think MS`` each
+game waits between 0.5 and 1.5 times MS milliseconds (seeded, so the games do not ask in
+step) after each answer before its next request, as a person does; the default 0 is the
+worst case: every game asks again at once, so the latency is the queue of 200 requests.
+
+Prints the latency of the roll and move requests (game creation excluded) at p50, p90 and
+p99, the request rate, the error count and the server's resident memory (VmRSS) before and
+after. ``--fields`` sends ``?fields=F`` with every request (e.g. ``svg`` to leave out the
+history, empty for neither history nor board); by default the whole state is answered, as
+the page asks for it. Exits 1 if any request failed. ``--quick`` is 20 games x 10 requests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+try:
+    import httpx
+except ImportError:  # pragma: no cover - depends on the installation
+    print('error: the benchmark needs httpx: pip install ".[test]"', file=sys.stderr)
+    sys.exit(1)
+
+
+def free_port() -> int:
+    """A free loopback port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process `pid` in MB (from /proc; 0 where there is none)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def start_server(games: int) -> tuple[subprocess.Popen[str], str]:
+    """`ludo serve` on a free port, once it answers."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port)]
+    cmd += ["--max-games", str(max(1_000, 2 * games))]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line.startswith("LudoGame is serving at "):
+        proc.kill()
+        raise SystemExit(f"error: the server did not start: {line!r}")
+    base = line.split()[-1]
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(base + "api", timeout=2).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise SystemExit("error: the server did not answer within 30 s")
+        time.sleep(0.05)
+
+
+class Load:
+    """The client side: games played at once, latencies and errors counted."""
+
+    def __init__(self, base: str, fields: str | None, think: float) -> None:
+        self.base = base
+        self.query = "" if fields is None else f"?fields={fields}"
+        self.think = think
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.games = 0
+
+    async def new_game(self, client: httpx.AsyncClient, seed: int) -> dict[str, Any] | None:
+        r = await client.post(
+            f"{self.base}api/ludo/games{self.query}", json={"players": ["A", "B"], "seed": seed}
+        )
+        if r.status_code != 201:
+            self.errors.append(f"new game: {r.status_code} {r.text[:200]}")
+            return None
+        self.games += 1
+        state: dict[str, Any] = r.json()
+        return state
+
+    async def play(self, client: httpx.AsyncClient, seed: int, requests: int) -> None:
+        """Make `requests` roll or move requests, in one game after another."""
+        state = await self.new_game(client, seed)
+        rng = random.Random(seed)
+        n = 0
+        while state is not None and n < requests:
+            if state["phase"] == "over":
+                state = await self.new_game(client, seed + 1_000_000 * (n + 1))
+                continue
+            gid, version = state["id"], state["version"]
+            if state["phase"] == "roll":
+                url, body = f"{self.base}api/ludo/games/{gid}/roll{self.query}", {}
+            else:
+                move = state["legal_moves"][0]["name"]
+                url, body = f"{self.base}api/ludo/games/{gid}/move{self.query}", {"move": move}
+            body["version"] = version
+            t = time.perf_counter()
+            try:
+                r = await client.post(url, json=body)
+            except httpx.HTTPError as e:
+                self.errors.append(f"{url}: {type(e).__name__} {e}")
+                return
+            self.latencies.append(time.perf_counter() - t)
+            n += 1
+            if r.status_code != 200:
+                self.errors.append(f"{url}: {r.status_code} {r.text[:200]}")
+                return
+            state = r.json()
+            if self.think:
+                await asyncio.sleep(self.think * rng.uniform(0.5, 1.5))
+
+    async def run(self, games: int, requests: int) -> float:
+        """Play `games` games at once; returns the seconds it took."""
+        limits = httpx.Limits(max_connections=games, max_keepalive_connections=games)
+        timeout = httpx.Timeout(60.0)
+        async with httpx.AsyncClient(limits=limits, timeout=timeout) as client:
+            start = time.perf_counter()
+            await asyncio.gather(*(self.play(client, k, requests) for k in range(games)))
+            return time.perf_counter() - start
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The `q`-quantile (0-1) of `values`, by the nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="20 games x 10 requests")
+    parser.add_argument("--games", type=int, default=200, help="games at once (200)")
+    parser.add_argument("--moves", type=int, default=50, help="requests per game (50)")
+    parser.add_argument("--fields", default=None, help="?fields= of every request")
+    parser.add_argument("--think", type=float, default=0.0, help="ms between a game's requests")
+    args = parser.parse_args()
+    games, moves = (20, 10) if args.quick else (args.games, args.moves)
+    proc, base = start_server(games)
+    try:
+        before = rss_mb(proc.pid)
+        load = Load(base, args.fields, args.think / 1000)
+        seconds = asyncio.run(load.run(games, moves))
+        after = rss_mb(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    lat = [x * 1000 for x in load.latencies]
+    fields = "all" if args.fields is None else repr(args.fields)
+    py = f"{platform.python_implementation()} {platform.python_version()}"
+    print(f"ludo serve under load  ({py}, {os.cpu_count()} CPUs)")
+    print(f"  {games} games at once x {moves} roll/move requests, fields {fields}, "
+          f"think {args.think:g} ms; {load.games} games started")  # fmt: skip
+    if lat:
+        print(
+            f"  latency ms: p50 {percentile(lat, 0.5):.1f}  p90 {percentile(lat, 0.9):.1f}  "
+            f"p99 {percentile(lat, 0.99):.1f}  max {max(lat):.1f}  "
+            f"mean {statistics.fmean(lat):.1f}"
+        )
+    print(f"  {len(lat):,} requests in {seconds:.2f} s ({len(lat) / seconds:,.0f}/s)")
+    print(f"  errors: {len(load.errors)}")
+    for e in load.errors[:5]:
+        print(f"    {e}")
+    print(f"  server memory (VmRSS): {before:.1f} MB before, {after:.1f} MB after")
+    return 1 if load.errors or len(lat) < games * moves else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
