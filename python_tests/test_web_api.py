@@ -425,7 +425,12 @@ def test_a_person_plays_onitama_against_ai_level_1_to_its_end(client: TestClient
         assert s["position"] == mirror.to_notation() and s["plies"] == len(mirror.actions)
     assert s["status"] == mirror.status and s["winner"] == mirror.winner
     assert s["reason"] == (mirror.result_reason and str(mirror.result_reason))
-    assert s["message"] == mirror.status and s["legal_actions"] == []
+    if mirror.winner is None:
+        assert s["message"] == "This is the last turn. The game is tied."
+    else:
+        assert s["message"].startswith(f"Player {mirror.winner}, ")  # the coursework's words
+        assert s["message"].endswith(". You win.")
+    assert s["legal_actions"] == []
     check_error(client.post(f"{ONI}/{s['id']}/ai"), 409, "GameOverError")
     check_error(client.post(f"{ONI}/{s['id']}/action", json={"action": "1 e1 d1 u"}), 409)
 
@@ -739,3 +744,28 @@ def test_ludo_serve_refuses_a_file_that_is_not_a_game(tmp_path: Path) -> None:
         )
         assert r.returncode == 2 and r.stdout == ""
         assert r.stderr.startswith(f"ludo: cannot replay {path}: ") and r.stderr.count("\n") == 1
+
+
+def test_onitama_messages_are_the_courseworks(client: TestClient) -> None:
+    """An AI-vs-AI game watched ply by ply: a soldier's capture is announced in the
+    coursework's words exactly when the opponent has one soldier fewer."""
+    ai = {"kind": "ai", "level": 0}
+    announced = 0
+    for setup in ("21", "22", "23"):
+        s = new_onitama(client, setup=setup, sides={"A": ai, "B": ai}, max_plies=40)
+        while s["to_act"] == "ai":
+            mover = s["turn"]
+            enemy = "b" if mover == "A" else "a"
+            before = "".join(s["board"]).count(enemy)
+            s = client.post(f"{ONI}/{s['id']}/ai").json()
+            lost = before - "".join(s["board"]).count(enemy)
+            if s["winner"] is None and s["to_act"] is not None:
+                captured = s["message"] is not None
+                assert captured == (lost == 1), (s["history"][-1], s["message"])
+                if captured:
+                    announced += 1
+                    assert s["message"] == (
+                        f"Player {mover}, you capture opponent's soldier. "
+                        "The soldier is removed from the board."
+                    )
+    assert announced > 0

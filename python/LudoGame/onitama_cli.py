@@ -194,26 +194,38 @@ def ai_ply(screen: Screen, game: Onitama, player: str, ai: Player) -> Action | N
     return action
 
 
+def win_message(game: Onitama, player: str) -> str:
+    """The coursework's words for a game `player` has just won."""
+    if game.result_reason == "base_reached":
+        return f"Player {player}, your general reaches opponent's military base. You win."
+    return f"Player {player}, you capture opponent's general. You win."
+
+
+def capture_message(game: Onitama, player: str, action: Action) -> str | None:
+    """The coursework's words for `action` (not yet played) if it captures a soldier."""
+    if action.is_pass:
+        return None
+    row, col = ord(action.move_to[0]) - ord("a"), int(action.move_to[1]) - 1
+    enemy = "b" if player == "A" else "a"
+    if game.board[row][col] == enemy:
+        return (
+            f"Player {player}, you capture opponent's soldier. "
+            "The soldier is removed from the board."
+        )
+    return None
+
+
 def finish_win(screen: Screen, game: Onitama, player: str, action: Action) -> None:
     """Play a winning move and say how it won."""
     game.play(action)
-    if game.result_reason == "base_reached":
-        screen.say(f"Player {player}, your general reaches opponent's military base. You win.")
-    else:
-        screen.say(f"Player {player}, you capture opponent's general. You win.")
+    screen.say(win_message(game, player))
 
 
 def announce_capture(screen: Screen, game: Onitama, player: str, action: Action) -> None:
     """The message for a pawn move that captures a soldier."""
-    if action.is_pass:
-        return
-    row, col = ord(action.move_to[0]) - ord("a"), int(action.move_to[1]) - 1
-    enemy = "b" if player == "A" else "a"
-    if game.board[row][col] == enemy:
-        screen.say(
-            f"Player {player}, you capture opponent's soldier. "
-            "The soldier is removed from the board."
-        )
+    message = capture_message(game, player, action)
+    if message is not None:
+        screen.say(message)
 
 
 def show_before_wall(screen: Screen, game: Onitama, player: str, action: Action) -> None:

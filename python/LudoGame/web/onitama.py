@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from LudoGame.onitama import Action, BuiltinAI, Onitama
+from LudoGame.onitama_cli import capture_message, win_message
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
 from LudoGame.web.store import Held, Store, off_loop
 
@@ -106,11 +107,23 @@ class OnitamaSession(Held):
         """Is there a ply of a person (or of the loaded game) to take back?"""
         return any(a != "ai" for a in self.actors)
 
-    def played(self, actor: str, action: Action) -> None:
-        """Record one ply by `actor` and bump the version."""
+    def play(self, actor: str, action: Action) -> None:
+        """Play `action` for `actor`, bump the version, and keep the coursework's words
+        for what it did (a capture, a win, the tie at the ply limit)."""
+        player = self.game.turn
+        captured = capture_message(self.game, player, action)
+        try:
+            self.game.play(action)
+        except ENGINE_ERRORS as e:
+            raise engine_error(e) from e
         self.actors.append(actor)
         self.version += 1
-        self.message = self.game.status if self.game.is_over() else None
+        if self.game.winner is not None:
+            self.message = win_message(self.game, player)
+        elif self.game.is_over():
+            self.message = "This is the last turn. The game is tied."
+        else:
+            self.message = captured
 
     def state(self, *, svg: bool = True) -> dict[str, Any]:
         """The game's state as the API answers it."""
@@ -222,12 +235,7 @@ def router(store: Store) -> APIRouter:
         async with s.lock:
             s.check_version(body.version)
             _person_turn(s)
-            chosen = _parse(s.game, body)
-            try:
-                s.game.play(chosen)
-            except ENGINE_ERRORS as e:
-                raise engine_error(e) from e
-            s.played(HUMAN, chosen)
+            s.play(HUMAN, _parse(s.game, body))
             return _answer(s, 200, fields)
 
     @api.post("/games/{game_id}/ai")
@@ -244,10 +252,9 @@ def router(store: Store) -> APIRouter:
             copy = s.game.copy()
             try:
                 chosen = await off_loop(player.choose, copy)
-                s.game.play(chosen)
             except ENGINE_ERRORS as e:
                 raise engine_error(e) from e
-            s.played("ai", chosen)
+            s.play("ai", chosen)
             return _answer(s, 200, fields)
 
     @api.post("/games/{game_id}/undo")
