@@ -23,6 +23,7 @@ from web_browser_support import (
     missing_reason,
     page_errors,
     running_server,
+    shown_element,
     start_browser,
     wait_until,
 )
@@ -83,8 +84,8 @@ def by_id(browser: Any, name: str) -> WebElement:
 
 def shown(browser: Any, name: str) -> WebElement | None:
     """The element with id `name` when it is on the page and visible."""
-    found = browser.find_elements(By.ID, name)
-    return found[0] if found and found[0].is_displayed() else None
+    element: WebElement | None = shown_element(browser, name)
+    return element
 
 
 def game_id(browser: Any) -> str:

@@ -168,3 +168,11 @@ def page_errors(browser: Any) -> list[str]:
         for e in browser.get_log("browser")
         if e["level"] == "SEVERE" and "Failed to load resource" not in e["message"]
     ]
+
+
+def shown_element(browser: Any, name: str) -> Any:
+    """The element with id `name` when it is on the page and visible, else None."""
+    from selenium.webdriver.common.by import By
+
+    found = browser.find_elements(By.ID, name)
+    return found[0] if found and found[0].is_displayed() else None
