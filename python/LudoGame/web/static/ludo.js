@@ -259,14 +259,21 @@ function play(initial, note) {
     ),
   );
 
+  let inFlight = false;
+
   async function send(action, extra) {
+    // one request at a time: a second key press while one is answered is dropped
+    if (inFlight) return false;
+    inFlight = true;
     auto.cancel();
     const body = { version: state.version, ...(extra || {}) };
     try {
       const next = await api("POST", `/api/ludo/games/${encodeURIComponent(state.id)}/${action}`, body);
+      inFlight = false;
       clearError();
       render(next);
     } catch (err) {
+      inFlight = false;
       showError(err);
       // a stale version or a game changed elsewhere: show what the server holds now
       if (err.status === 409) {

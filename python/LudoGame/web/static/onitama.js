@@ -238,14 +238,21 @@ function play(initial, note) {
     ),
   );
 
+  let inFlight = false;
+
   async function send(action, extra) {
+    // one request at a time: a second key press while one is answered is dropped
+    if (inFlight) return false;
+    inFlight = true;
     auto.cancel();
     try {
       const next = await api("POST", `/api/onitama/games/${encodeURIComponent(state.id)}/${action}`, { version: state.version, ...(extra || {}) });
+      inFlight = false;
       clearError();
       render(next);
       return true;
     } catch (err) {
+      inFlight = false;
       showError(err);
       if (err.status === 409) {
         const fresh = await api("GET", `/api/onitama/games/${encodeURIComponent(state.id)}`).catch(() => null);
