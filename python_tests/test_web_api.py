@@ -769,3 +769,13 @@ def test_onitama_messages_are_the_courseworks(client: TestClient) -> None:
                         "The soldier is removed from the board."
                     )
     assert announced > 0
+
+
+def test_ludo_serve_without_the_web_extra_says_how_to_install_it() -> None:
+    code = (
+        "import sys; sys.modules['fastapi'] = None; "  # as if FastAPI were not installed
+        "from LudoGame.cli import main; sys.exit(main(['serve']))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == 'ludo: install the web extra: pip install "LudoGame[web]"\n'
