@@ -406,6 +406,15 @@ def test_a_new_onitama_game_is_the_engines_game(client: TestClient) -> None:
     assert p["position"] == g.to_notation() and p["sides"]["B"]["kind"] == "ai"
 
 
+def test_the_setups_listed_are_the_engines_and_each_starts_a_game(client: TestClient) -> None:
+    answer = client.get("/api/onitama/setups")
+    assert answer.status_code == 200
+    ids = answer.json()["setups"]
+    assert ids == Onitama.setup_ids()
+    for setup in ids:
+        assert new_onitama(client, setup=setup)["position"] == Onitama.setup(setup).to_notation()
+
+
 def test_a_person_plays_onitama_against_ai_level_1_to_its_end(client: TestClient) -> None:
     s = new_onitama(
         client, setup="21", sides={"B": {"kind": "ai", "level": "baseline", "time": 0.2}}

@@ -213,6 +213,11 @@ def router(store: Store) -> APIRouter:
     def held(game_id: str) -> OnitamaSession:
         return store.get(OnitamaSession, game_id, "Onitama game")
 
+    @api.get("/setups")
+    async def setups() -> dict[str, list[str]]:
+        """The engine's setup ids, for a new game's `setup` (plus `"random"` cards)."""
+        return {"setups": Onitama.setup_ids()}
+
     @api.post("/games", status_code=201)
     async def create(body: NewOnitama, fields: str | None = None) -> JSONResponse:
         """Start a game: a coursework setup, random cards, a position or a saved game."""

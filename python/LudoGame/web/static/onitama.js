@@ -3,8 +3,6 @@
 
 import { AutoPlayer, api, ApiError, clearError, copyText, el, guarded, page, putSvg, readFile, setQuery, showError, typingTarget } from "./app.js";
 
-// Used only if the server does not list its setups (GET /api/onitama/setups).
-const FALLBACK_SETUPS = ["1", "2", "3", "4", "5", "11", "12", "13", "21", "22", "23"];
 const LEVELS = [
   ["0", "AI level 0 (random)"],
   ["1", "AI level 1 (baseline)"],
@@ -44,15 +42,10 @@ async function startFromPosition(position, note) {
   }
 }
 
+// The setups the engine knows (GET /api/onitama/setups).
 async function setupIds() {
-  try {
-    const answer = await api("GET", "/api/onitama/setups");
-    const ids = Array.isArray(answer) ? answer : answer.setups;
-    if (Array.isArray(ids) && ids.length) return ids.map(String);
-  } catch (err) {
-    // an older server without the list: offer the coursework's numbered setups
-  }
-  return FALLBACK_SETUPS;
+  const answer = await api("GET", "/api/onitama/setups");
+  return answer.setups.map(String);
 }
 
 function sideFields(side, kind) {
