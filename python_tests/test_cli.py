@@ -7,13 +7,17 @@ Everything runs in a subprocess, so a crash, an abort or a hang is caught as suc
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -59,7 +63,7 @@ def installed(name: str) -> str:
 
 
 def run(
-    argv: list[str], stdin: str | None = "", timeout: float = 120
+    argv: list[str], stdin: str | None = "", timeout: float = 120, cwd: Path | None = None
 ) -> subprocess.CompletedProcess:
     if argv and argv[0] in COMMANDS:
         argv = [installed(argv[0]), *argv[1:]]
@@ -69,6 +73,7 @@ def run(
         capture_output=True,
         text=True,
         timeout=timeout,
+        cwd=cwd,
     )
 
 
@@ -78,12 +83,65 @@ def test_the_readme_shows_commands_of_both_games() -> None:
     assert any(c.startswith("onitama match") for c in commands)
 
 
+@pytest.fixture(scope="module")
+def readme_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the README's commands run, in order: files one writes, a later one reads."""
+    return tmp_path_factory.mktemp("readme")
+
+
+def serve_as_written(argv: list[str], cwd: Path) -> None:
+    """`ludo serve ...` as written but on a free port (and no real browser opened): it
+    prints its address, the page there answers, and Ctrl-C stops it with exit code 0."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    if "--port" in argv:
+        argv[argv.index("--port") + 1] = str(port)
+    else:
+        argv += ["--port", str(port)]
+    env = dict(os.environ, BROWSER="true")  # --open runs `true URL`
+    p = subprocess.Popen(
+        [installed("ludo"), *argv[1:]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        env=env,
+    )
+    try:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        assert line.startswith(f"LudoGame is serving at http://127.0.0.1:{port}/"), line
+        url = line.split()[-1]
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=5) as page:
+                    assert page.status == 200 and b"<html" in page.read().lower()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.1)
+        if "--replay" in argv:
+            rid = url.split("id=")[1]
+            with urllib.request.urlopen(url.split("replay?")[0] + f"api/replays/{rid}") as r:
+                assert r.status == 200 and json.loads(r.read())["games"]
+    finally:
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+    assert p.returncode == 0, err
+    assert "Traceback" not in err, err
+
+
 @pytest.mark.parametrize("command", readme_commands())
-def test_every_readme_command_runs_as_written(command: str) -> None:
+def test_every_readme_command_runs_as_written(command: str, readme_dir: Path) -> None:
     argv = small(command)
+    if argv[:2] == ["ludo", "serve"]:
+        serve_as_written(argv, readme_dir)
+        return
     interactive = argv[:2] == ["onitama", "play"]
     # The interactive game gets its input closed at once: it must end cleanly.
-    r = run(argv, stdin="")
+    r = run(argv, stdin="", cwd=readme_dir)
     assert "Traceback" not in r.stderr, r.stderr
     if interactive:
         assert r.returncode in (0, 2), r.stderr

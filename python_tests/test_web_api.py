@@ -788,3 +788,36 @@ def test_ludo_serve_without_the_web_extra_says_how_to_install_it() -> None:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == 'ludo: install the web extra: pip install "LudoGame[web]"\n'
+
+
+def test_ludo_serve_on_a_port_in_use_or_an_unknown_host_says_so_in_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for host, where in (("127.0.0.1", port), ("no-such-host.invalid", 8000)):
+            r = subprocess.run(
+                [sys.executable, "-m", "LudoGame", "serve", "--host", host, "--port", str(where)],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)
+            assert r.stderr.startswith(f"ludo: cannot serve on {host}:{where}: ")
+            assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_ludo_serve_on_port_0_prints_the_port_it_listens_on() -> None:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", "0"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        port = int(line.rsplit(":", 1)[1].strip("/\n"))
+        assert port > 0 and line == f"LudoGame is serving at http://127.0.0.1:{port}/\n"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/onitama/setups") as r:
+            assert json.loads(r.read())["setups"] == Onitama.setup_ids()
+    finally:
+        _, err = stop(p)
+    assert p.returncode == 0, err

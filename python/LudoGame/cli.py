@@ -296,7 +296,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
     except OSError as e:
-        print(f"ludo: cannot serve: {e.strerror or e}", file=sys.stderr)
+        where = f"{args.host}:{args.port}"
+        print(f"ludo: cannot serve on {where}: {e.strerror or e}", file=sys.stderr)
         return 2
     except web.ReplayError as e:
         print(f"ludo: cannot replay {args.replay}: {e}", file=sys.stderr)

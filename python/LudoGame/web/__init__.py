@@ -12,6 +12,7 @@ engine for every legal move, status and board (docs/web.md describes it)::
 
 from __future__ import annotations
 
+import socket
 import threading
 import webbrowser
 from pathlib import Path
@@ -76,21 +77,26 @@ def serve(
     replay_file: str | None = None,
 ) -> None:
     """Serve the app on uvicorn until Ctrl-C. Prints the address to open (the replay's page
-    with `replay_file`, which is loaded first) and, with `open_browser`, opens it."""
+    with `replay_file`, which is loaded first) and, with `open_browser`, opens it.
+
+    The address is bound before anything is printed, so a port in use or an unknown host
+    raises `OSError` and port 0 prints the port the system chose."""
     import uvicorn
 
     app = create_app(max_games)
-    url = f"http://{host}:{port}/"
+    page = ""
     if replay_file is not None:
         try:
             text = Path(replay_file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise ReplayError(getattr(e, "strerror", None) or str(e)) from e
         try:
-            rid = replay.load(app.state.store, text).id
+            page = f"replay?id={replay.load(app.state.store, text).id}"
         except errors.ApiError as e:
             raise ReplayError(e.message) from e
-        url += f"replay?id={rid}"
+    sock = _bind(host, port)
+    port = sock.getsockname()[1]
+    url = f"http://{f'[{host}]' if ':' in host else host}:{port}/{page}"
     print(f"LudoGame is serving at {url}", flush=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
@@ -102,7 +108,14 @@ def serve(
         access_log=False,
         timeout_graceful_shutdown=1,  # Ctrl-C: stop at once, even while an AI thinks
     )
-    uvicorn.Server(config).run()
+    with sock:
+        uvicorn.Server(config).run(sockets=[sock])
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket on `host`:`port` (IPv4 or IPv6, as the host name resolves)."""
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+    return socket.create_server((host, port), family=family)
 
 
 __all__ = ["MAX_GAMES", "ReplayError", "create_app", "serve"]
