@@ -89,6 +89,9 @@ pub struct Tables {
     on_square: [[i8; 256]; MAX_SEATS],
     square_steps: [[i8; 16]; 256],
     safe: [bool; 256],
+    /// `max(step, 0) / finish_step` for every step (the learning environments' observation
+    /// of a token's progress: a look-up is much cheaper than the division).
+    progress: [f32; 256],
 }
 
 /// The fields of [`Rules`] the route tables depend on.
@@ -131,6 +134,7 @@ impl Tables {
             on_square: [[NO_STEP; 256]; MAX_SEATS],
             square_steps: [[Step::MIN; 16]; 256],
             safe: [false; 256],
+            progress: [0.0; 256],
         };
         for byte in 0..=255u8 {
             let step = byte as Step;
@@ -139,6 +143,7 @@ impl Tables {
                     t.target[byte as usize][roll as usize] = to;
                 }
             }
+            t.progress[byte as usize] = f32::from(step.max(0)) / f32::from(rules.finish_step);
             for seat in Seat::ALL {
                 if let Some(sq) = rules.track_square(seat, step) {
                     t.square[seat][byte as usize] = sq;
@@ -155,6 +160,12 @@ impl Tables {
             t.square_steps[sq as usize] = rules.square_steps(sq);
         }
         t
+    }
+
+    /// `max(step, 0) / finish_step` as `f32`, a token's progress on its way.
+    #[inline(always)]
+    pub(crate) fn progress(&self, step: Step) -> f32 {
+        self.progress[step as u8 as usize]
     }
 
     /// The shared tables of `rules` (built on first use, then kept for the process: there

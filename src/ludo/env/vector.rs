@@ -109,13 +109,14 @@ impl VectorEnv {
         }
         self.needs_reset = true;
         let learner = self.learner;
-        self.for_each(threads, out, |i, env, row| {
+        let first = &self.envs[0];
+        over_geometry!(first, geo => self.for_each(threads, out, |i, env, row| {
             if stop.is_some_and(Stop::requested) {
                 return;
             }
-            env.reset(seeds.map(|s| s[i]), stop);
-            row.write(env, learner, 0.0, false, false);
-        });
+            env.reset_in(geo, seeds.map(|s| s[i]), stop);
+            row.write(geo, env, learner, 0.0, false, false);
+        }));
         if stop.is_some_and(Stop::requested) {
             return Err(EnvError::EpisodeOver("a reset was interrupted"));
         }
@@ -158,31 +159,24 @@ impl VectorEnv {
         }
         self.needs_reset = true;
         let learner = self.learner;
-        self.for_each(threads, out, |i, env, row| {
+        let first = &self.envs[0];
+        // Every environment has the same rules: the geometry is chosen once for the batch.
+        over_geometry!(first, geo => self.for_each(threads, out, |i, env, row| {
             if stop.is_some_and(Stop::requested) {
                 return;
             }
-            let status = if env.status() == Status::Decision {
-                // Checked above: the step cannot be refused.
-                env.step_checked(actions[i], stop).unwrap_or(Status::Idle)
+            let status = if env.status == Status::Decision {
+                // Checked above: the action is legal.
+                env.step_in(geo, actions[i], stop)
             } else {
-                env.status()
+                env.status
             };
             if matches!(status, Status::Terminated | Status::Truncated) {
-                env.observe(learner, row.final_obs);
-                let reward = env.reward(learner);
-                env.reset(None, stop);
-                row.write(
-                    env,
-                    learner,
-                    reward,
-                    status == Status::Terminated,
-                    status == Status::Truncated,
-                );
+                end_episode(geo, env, learner, status, stop, row);
             } else {
-                row.write(env, learner, 0.0, false, false);
+                row.write(geo, env, learner, 0.0, false, false);
             }
-        });
+        }));
         if stop.is_some_and(Stop::requested) || self.envs.iter().any(|e| e.status == Status::Idle) {
             return Err(EnvError::EpisodeOver("a step was interrupted"));
         }
@@ -250,6 +244,31 @@ impl VectorEnv {
     }
 }
 
+/// The autoreset of an environment whose episode ended with `status` (kept out of the
+/// step's loop, which it would slow): the final observation and the reward are written,
+/// then the next episode starts.
+#[inline(never)]
+fn end_episode<G: Geometry>(
+    geo: &G,
+    env: &mut LudoEnv,
+    learner: Seat,
+    status: Status,
+    stop: Option<&Stop>,
+    row: Row<'_>,
+) {
+    env.observe_in(geo, learner, row.final_obs);
+    let reward = env.reward(learner);
+    env.reset_in(geo, None, stop);
+    row.write(
+        geo,
+        env,
+        learner,
+        reward,
+        status == Status::Terminated,
+        status == Status::Truncated,
+    );
+}
+
 /// One environment's share of a [`Batch`].
 struct Row<'a> {
     obs: &'a mut [f32],
@@ -272,8 +291,17 @@ impl Row<'_> {
         }
     }
 
-    fn write(self, env: &LudoEnv, learner: Seat, reward: f32, terminated: bool, truncated: bool) {
-        env.observe(learner, self.obs);
+    #[inline(always)]
+    fn write<G: Geometry>(
+        self,
+        geo: &G,
+        env: &LudoEnv,
+        learner: Seat,
+        reward: f32,
+        terminated: bool,
+        truncated: bool,
+    ) {
+        env.observe_in(geo, learner, self.obs);
         env.action_mask(learner, self.mask);
         *self.reward = reward;
         *self.terminated = terminated;
