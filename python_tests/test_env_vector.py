@@ -97,6 +97,33 @@ def test_vector_env_spaces_and_errors() -> None:
         LudoVectorEnv(0)
 
 
+def test_vector_env_action_forms_and_final_obs() -> None:
+    # An int64 array, a strided one and a list give the same steps; final_obs and its
+    # flags come only with a step where an episode ended, zeros in the other rows.
+    envs = [LudoVectorEnv(4, seed=3) for _ in range(3)]
+    infos = [e.reset()[1] for e in envs]
+    rng = np.random.default_rng(2)
+    quiet = ends = 0
+    for _ in range(300):
+        good = random_actions(rng, infos[0]["action_mask"])
+        forms = [good, np.repeat(good, 2)[::2], good.tolist()]
+        results = [e.step(f) for e, f in zip(envs, forms, strict=True)]
+        _, _, te, tr, info = results[0]
+        for other in results[1:]:
+            assert all(np.array_equal(x, y) for x, y in zip(other[:4], results[0][:4], strict=True))
+            assert other[4].keys() == info.keys()
+        if "final_obs" in info:
+            ends += 1
+            assert np.array_equal(info["_final_obs"], te | tr)
+            assert info["final_obs"][info["_final_obs"]].any()
+            assert not info["final_obs"][~info["_final_obs"]].any()
+        else:
+            quiet += 1
+            assert not (te | tr).any()
+        infos = [r[4] for r in results]
+    assert quiet > 10 and ends > 10
+
+
 CHILD = """
 import time
 import numpy as np

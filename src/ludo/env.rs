@@ -240,12 +240,20 @@ impl LudoEnv {
     }
 
     /// The legal actions now, as a bit mask of token indices (0 unless a decision waits).
+    #[inline]
     pub fn legal_mask(&self) -> u8 {
         match (self.status, self.game.phase()) {
             // The game's pending moves are `legal_moves` as a mask.
             (Status::Decision, Phase::Move(_)) => self.game.pending,
             _ => 0,
         }
+    }
+
+    /// Is `action` (a token index) one of the legal actions now? ([`LudoEnv::check`] says
+    /// why not.)
+    #[inline]
+    pub fn accepts(&self, action: i64) -> bool {
+        (0..8).contains(&action) && self.legal_mask() & (1 << action) != 0
     }
 
     /// Check `action` (a token index) against the legal actions, changing nothing.

@@ -1,6 +1,8 @@
 //! [`VectorEnv`]: many [`LudoEnv`]s of one learner stepped together, on any number of
 //! threads, with same-step autoreset.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::pool::{Pool, ScopedJob};
 use super::*;
 
@@ -144,21 +146,27 @@ impl VectorEnv {
                 self.envs.len()
             )));
         }
-        for (i, (env, &a)) in self.envs.iter().zip(actions).enumerate() {
-            // An episode that ended before the learner's first decision takes no action.
-            if env.status() == Status::Decision {
-                env.check(a).map_err(|e| match e {
-                    EnvError::IllegalAction { action, legal, .. } => EnvError::IllegalAction {
-                        env: Some(i),
-                        action,
-                        legal,
-                    },
-                    other => other,
-                })?;
-            }
+        // An episode that ended before the learner's first decision takes no action.
+        let refused = self
+            .envs
+            .iter()
+            .zip(actions)
+            .position(|(env, &a)| env.status == Status::Decision && !env.accepts(a));
+        if let Some(i) = refused {
+            return Err(match self.envs[i].check(actions[i]) {
+                Err(EnvError::IllegalAction { action, legal, .. }) => EnvError::IllegalAction {
+                    env: Some(i),
+                    action,
+                    legal,
+                },
+                Err(other) => other,
+                Ok(()) => EnvError::EpisodeOver("no move is awaited"),
+            });
         }
         self.needs_reset = true;
         let learner = self.learner;
+        // Set when a step leaves an environment without an episode (a stop cut it short).
+        let idle = AtomicBool::new(false);
         let first = &self.envs[0];
         // Every environment has the same rules: the geometry is chosen once for the batch.
         over_geometry!(first, geo => self.for_each(threads, out, |i, env, row| {
@@ -176,8 +184,11 @@ impl VectorEnv {
             } else {
                 row.write(geo, env, learner, 0.0, false, false);
             }
+            if env.status == Status::Idle {
+                idle.store(true, Ordering::Relaxed);
+            }
         }));
-        if stop.is_some_and(Stop::requested) || self.envs.iter().any(|e| e.status == Status::Idle) {
+        if stop.is_some_and(Stop::requested) || idle.load(Ordering::Relaxed) {
             return Err(EnvError::EpisodeOver("a step was interrupted"));
         }
         self.needs_reset = false;

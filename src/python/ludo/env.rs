@@ -297,13 +297,16 @@ pub struct PyVectorEnv {
     tokens: usize,
 }
 
+/// What a batch call returns: (obs, rewards, terminated, truncated, masks, final_obs,
+/// ended), the last two None unless an episode ended (and was reset) in the call.
 type Arrays<'py> = (
     Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray1<f32>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray2<i8>>,
-    Bound<'py, PyArray2<f32>>,
+    Option<Bound<'py, PyArray2<f32>>>,
+    Option<Bound<'py, PyArray1<bool>>>,
 );
 
 impl PyVectorEnv {
@@ -327,7 +330,7 @@ impl PyVectorEnv {
         let truncated = PyArray1::<bool>::zeros(py, n, false);
         let masks = PyArray2::<i8>::zeros(py, [n, self.tokens], false);
         let final_obs = PyArray2::<f32>::zeros(py, [n, self.obs_len], false);
-        {
+        let ended = {
             let (mut o, mut r, mut te, mut tr, mut m, mut f) = (
                 obs.readwrite(),
                 rewards.readwrite(),
@@ -338,12 +341,16 @@ impl PyVectorEnv {
             );
             let slice_err =
                 |e: numpy::AsSliceError| pyo3::exceptions::PyRuntimeError::new_err(e.to_string());
+            let (te, tr) = (
+                te.as_slice_mut().map_err(slice_err)?,
+                tr.as_slice_mut().map_err(slice_err)?,
+            );
             let batch = env::Batch {
                 obs: o.as_slice_mut().map_err(slice_err)?,
                 masks: m.as_slice_mut().map_err(slice_err)?,
                 rewards: r.as_slice_mut().map_err(slice_err)?,
-                terminated: te.as_slice_mut().map_err(slice_err)?,
-                truncated: tr.as_slice_mut().map_err(slice_err)?,
+                terminated: te,
+                truncated: tr,
                 final_obs: f.as_slice_mut().map_err(slice_err)?,
             };
             let (envs, threads) = (&mut self.envs, self.threads);
@@ -352,8 +359,11 @@ impl PyVectorEnv {
             } else {
                 py.detach(|| work(envs, threads, None, batch))?;
             }
-        }
-        Ok((obs, rewards, terminated, truncated, masks, final_obs))
+            let any = te.iter().zip(tr.iter()).any(|(&a, &b)| a | b);
+            any.then(|| PyArray1::from_iter(py, te.iter().zip(tr.iter()).map(|(&a, &b)| a | b)))
+        };
+        let final_obs = ended.is_some().then_some(final_obs);
+        Ok((obs, rewards, terminated, truncated, masks, final_obs, ended))
     }
 }
 
@@ -435,7 +445,7 @@ impl PyVectorEnv {
 
     /// Reset every environment (environment `i` with `seeds[i]`, or each going on with its
     /// own episode generator). Returns (obs, rewards, terminated, truncated, masks,
-    /// final_obs) like `step`.
+    /// final_obs, ended) like `step` (final_obs and ended are None).
     #[pyo3(signature = (seeds = None))]
     fn reset<'py>(&mut self, py: Python<'py>, seeds: Option<Vec<Seed>>) -> PyResult<Arrays<'py>> {
         let n = self.envs.envs().len();
@@ -453,8 +463,9 @@ impl PyVectorEnv {
     }
 
     /// Step every environment with its action (a 1-D int64 array, one per environment).
-    /// Returns (obs, rewards, terminated, truncated, masks, final_obs): final_obs holds the
-    /// last observation of the environments whose episode ended (and which were reset).
+    /// Returns (obs, rewards, terminated, truncated, masks, final_obs, ended): unless None
+    /// (when no episode ended), ended flags the environments whose episode ended (and which
+    /// were reset), and final_obs holds their last observation (zeros in the other rows).
     fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Arrays<'py>> {
         let actions: PyReadonlyArray1<'py, i64> = actions.extract().map_err(|_| {
             EnvActionError::new_err(format!(
@@ -462,9 +473,15 @@ impl PyVectorEnv {
                 describe(actions)
             ))
         })?;
-        let actions = actions
-            .as_slice()
-            .map_err(|e| EnvActionError::new_err(e.to_string()))?;
+        // A strided array is copied into a contiguous one.
+        let copy: Vec<i64>;
+        let actions = match actions.as_slice() {
+            Ok(slice) => slice,
+            Err(_) => {
+                copy = actions.as_array().iter().copied().collect();
+                &copy
+            }
+        };
         self.run(py, |envs, threads, stop, batch| {
             envs.step(actions, threads, stop, batch)
         })
