@@ -326,9 +326,12 @@ impl LudoEnv {
             geo,
         };
         // The loop only rolls in the roll phase, and plays only pending moves.
-        let Ok(played) = play::play(&mut table, limits, |g| {
-            Ok::<_, Infallible>(choose(g, roles, skip, bots, stop))
-        });
+        let Ok(played) = play::play(
+            &mut table,
+            limits,
+            #[inline(always)]
+            |g| Ok::<_, Infallible>(choose(g, roles, skip, bots, stop)),
+        );
         self.rolls += played.rolls;
         self.status = match played.ending {
             Ending::Over => Status::Terminated,
