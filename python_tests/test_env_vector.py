@@ -124,6 +124,30 @@ def test_vector_env_action_forms_and_final_obs() -> None:
     assert quiet > 10 and ends > 10
 
 
+def test_vector_env_arrays_held_by_the_caller_never_change() -> None:
+    # A batch may fill the arrays of an earlier batch that nothing holds any more; arrays
+    # still held (and their views) keep their values, and a refilled array is whole.
+    v = LudoVectorEnv(8, seed=4)
+    twin = LudoVectorEnv(8, seed=4)
+    obs, info = v.reset()
+    twin.reset()
+    rng = np.random.default_rng(5)
+    held: list[tuple[np.ndarray, np.ndarray]] = []
+    for k in range(60):
+        actions = random_actions(rng, info["action_mask"])
+        obs, _, _, _, info = v.step(actions)
+        tobs, _, _, _, tinfo = twin.step(actions)
+        assert np.array_equal(obs, tobs)
+        assert ("final_obs" in info) == ("final_obs" in tinfo)
+        if "final_obs" in info:
+            assert np.array_equal(info["final_obs"], tinfo["final_obs"])
+        if k % 3 == 0:
+            view = obs[1:]
+            held.append((view, view.copy()))
+            held.append((info.get("final_obs", obs), info.get("final_obs", obs).copy()))
+    assert all(np.array_equal(a, b) for a, b in held)
+
+
 CHILD = """
 import time
 import numpy as np
