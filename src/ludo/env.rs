@@ -408,15 +408,18 @@ impl LudoEnv {
     /// Write `seat`'s action mask into `out` (one value per token: 1 where moving that
     /// token is legal now, all 0 unless `seat` must choose).
     pub fn action_mask(&self, seat: Seat, out: &mut [i8]) {
+        over_geometry!(self, geo => self.action_mask_in(geo, seat, out));
+    }
+
+    /// [`LudoEnv::action_mask`] over the geometry `geo` of the game's rules.
+    #[inline(always)]
+    fn action_mask_in<G: Geometry>(&self, geo: &G, seat: Seat, out: &mut [i8]) {
         let mask = if self.to_move() == Some(seat) {
             self.legal_mask()
         } else {
             0
         };
-        for (t, m) in out[..self.game.rules().tokens as usize]
-            .iter_mut()
-            .enumerate()
-        {
+        for (t, m) in out[..geo.rules().tokens as usize].iter_mut().enumerate() {
             *m = i8::from(mask & (1 << t) != 0);
         }
     }

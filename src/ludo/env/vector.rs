@@ -313,7 +313,7 @@ impl Row<'_> {
         truncated: bool,
     ) {
         env.observe_in(geo, learner, self.obs);
-        env.action_mask(learner, self.mask);
+        env.action_mask_in(geo, learner, self.mask);
         *self.reward = reward;
         *self.terminated = terminated;
         *self.truncated = truncated;
