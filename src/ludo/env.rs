@@ -20,7 +20,6 @@ use std::convert::Infallible;
 
 use thiserror::Error;
 
-use super::board::in_yard;
 use super::bots::Bot;
 use super::error::LudoError;
 use super::game::{Game, Move, Phase};
@@ -371,8 +370,7 @@ impl LudoEnv {
         let rules = geo.rules();
         let per_seat = rules.tokens as usize * TOKEN_FEATURES;
         let (seats_part, tail) = out[..observation_len(rules)].split_at_mut(MAX_SEATS * per_seat);
-        let board = self.game.board();
-        let (tables, home) = (self.game.geo.0, rules.home_step);
+        let (board, tables) = (self.game.board(), self.game.geo.0);
         // The roll one-hot, then which seats play, then which seat is to move; written in
         // place (a local array written at a variable index and then copied out would make
         // the copy wait for those stores).
@@ -383,18 +381,11 @@ impl LudoEnv {
             tail[6 + k] = f32::from(u8::from(plays));
             let steps = board.seat_steps(seat);
             for (f, &step) in block.chunks_exact_mut(TOKEN_FEATURES).zip(&steps) {
-                let (progress, yard, at_home) = if plays {
-                    (
-                        tables.progress(step),
-                        f32::from(u8::from(in_yard(step))),
-                        f32::from(u8::from(step >= home)),
-                    )
+                f.copy_from_slice(if plays {
+                    tables.token_features(step)
                 } else {
-                    (0.0, 0.0, 0.0)
-                };
-                f[0] = progress;
-                f[1] = yard;
-                f[2] = at_home;
+                    &[0.0; TOKEN_FEATURES]
+                });
             }
         }
         if self.status == Status::Decision {
