@@ -97,6 +97,57 @@ def test_vector_env_spaces_and_errors() -> None:
         LudoVectorEnv(0)
 
 
+def test_vector_env_action_forms_and_final_obs() -> None:
+    # An int64 array, a strided one and a list give the same steps; final_obs and its
+    # flags come only with a step where an episode ended, zeros in the other rows.
+    envs = [LudoVectorEnv(4, seed=3) for _ in range(3)]
+    infos = [e.reset()[1] for e in envs]
+    rng = np.random.default_rng(2)
+    quiet = ends = 0
+    for _ in range(300):
+        good = random_actions(rng, infos[0]["action_mask"])
+        forms = [good, np.repeat(good, 2)[::2], good.tolist()]
+        results = [e.step(f) for e, f in zip(envs, forms, strict=True)]
+        _, _, te, tr, info = results[0]
+        for other in results[1:]:
+            assert all(np.array_equal(x, y) for x, y in zip(other[:4], results[0][:4], strict=True))
+            assert other[4].keys() == info.keys()
+        if "final_obs" in info:
+            ends += 1
+            assert np.array_equal(info["_final_obs"], te | tr)
+            assert info["final_obs"][info["_final_obs"]].any()
+            assert not info["final_obs"][~info["_final_obs"]].any()
+        else:
+            quiet += 1
+            assert not (te | tr).any()
+        infos = [r[4] for r in results]
+    assert quiet > 10 and ends > 10
+
+
+def test_vector_env_arrays_held_by_the_caller_never_change() -> None:
+    # A batch may fill the arrays of an earlier batch that nothing holds any more; arrays
+    # still held (and their views) keep their values, and a refilled array is whole.
+    v = LudoVectorEnv(8, seed=4)
+    twin = LudoVectorEnv(8, seed=4)
+    obs, info = v.reset()
+    twin.reset()
+    rng = np.random.default_rng(5)
+    held: list[tuple[np.ndarray, np.ndarray]] = []
+    for k in range(60):
+        actions = random_actions(rng, info["action_mask"])
+        obs, _, _, _, info = v.step(actions)
+        tobs, _, _, _, tinfo = twin.step(actions)
+        assert np.array_equal(obs, tobs)
+        assert ("final_obs" in info) == ("final_obs" in tinfo)
+        if "final_obs" in info:
+            assert np.array_equal(info["final_obs"], tinfo["final_obs"])
+        if k % 3 == 0:
+            view = obs[1:]
+            held.append((view, view.copy()))
+            held.append((info.get("final_obs", obs), info.get("final_obs", obs).copy()))
+    assert all(np.array_equal(a, b) for a, b in held)
+
+
 CHILD = """
 import time
 import numpy as np

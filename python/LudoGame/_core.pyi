@@ -834,7 +834,8 @@ _VectorArrays: TypeAlias = tuple[
     NDArray[np.bool_],
     NDArray[np.bool_],
     NDArray[np.int8],
-    NDArray[np.float32],
+    NDArray[np.float32] | None,
+    NDArray[np.bool_] | None,
 ]
 
 @final
@@ -919,10 +920,11 @@ class LudoVectorCore:
         **options: bool | int | str,
     ) -> LudoVectorCore: ...
     def reset(self, seeds: Sequence[int] | None = None) -> _VectorArrays:
-        """Reset every environment: (obs, rewards, terminated, truncated, masks, final_obs)."""
+        """Reset every environment: (obs, rewards, terminated, truncated, masks, None, None)."""
 
     def step(self, actions: NDArray[np.int64]) -> _VectorArrays:
-        """Step every environment: (obs, rewards, terminated, truncated, masks, final_obs)."""
+        """Step every environment: (obs, rewards, terminated, truncated, masks, final_obs,
+        ended), the last two None unless an episode ended."""
 
     @property
     def num_envs(self) -> int:

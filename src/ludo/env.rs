@@ -20,7 +20,6 @@ use std::convert::Infallible;
 
 use thiserror::Error;
 
-use super::board::in_yard;
 use super::bots::Bot;
 use super::error::LudoError;
 use super::game::{Game, Move, Phase};
@@ -197,6 +196,12 @@ impl LudoEnv {
     /// it goes on (so a seeded reset followed by unseeded ones repeats exactly). Plays on to
     /// the first decision (honouring `stop`).
     pub fn reset(&mut self, seed: Option<u64>, stop: Option<&Stop>) {
+        over_geometry!(self, geo => self.reset_in(geo, seed, stop));
+    }
+
+    /// [`LudoEnv::reset`] over the geometry `geo` of the game's rules.
+    #[inline(always)]
+    fn reset_in<G: Geometry>(&mut self, geo: &G, seed: Option<u64>, stop: Option<&Stop>) {
         if let Some(seed) = seed {
             self.episodes = Rng::new(seed);
         }
@@ -205,7 +210,7 @@ impl LudoEnv {
         self.game = self.start;
         self.game.rng = Rng::new(die);
         self.rolls = 0;
-        self.advance(stop);
+        self.advance_in(geo, stop);
     }
 
     /// The configuration.
@@ -234,12 +239,20 @@ impl LudoEnv {
     }
 
     /// The legal actions now, as a bit mask of token indices (0 unless a decision waits).
+    #[inline]
     pub fn legal_mask(&self) -> u8 {
         match (self.status, self.game.phase()) {
             // The game's pending moves are `legal_moves` as a mask.
             (Status::Decision, Phase::Move(_)) => self.game.pending,
             _ => 0,
         }
+    }
+
+    /// Is `action` (a token index) one of the legal actions now? ([`LudoEnv::check`] says
+    /// why not.)
+    #[inline]
+    pub fn accepts(&self, action: i64) -> bool {
+        (0..8).contains(&action) && self.legal_mask() & (1 << action) != 0
     }
 
     /// Check `action` (a token index) against the legal actions, changing nothing.
@@ -272,30 +285,33 @@ impl LudoEnv {
 
     /// [`LudoEnv::step`] with an action [`LudoEnv::check`] accepted.
     fn step_checked(&mut self, action: i64, stop: Option<&Stop>) -> Result<Status, EnvError> {
-        let Phase::Move(roll) = self.game.phase() else {
+        if !matches!(self.game.phase(), Phase::Move(_)) {
             return Err(EnvError::EpisodeOver("no move is awaited"));
+        }
+        Ok(over_geometry!(self, geo => self.step_in(geo, action, stop)))
+    }
+
+    /// [`LudoEnv::step`] over the geometry `geo` of the game's rules, with an action
+    /// [`LudoEnv::check`] accepted (a game that awaits no move is left as it is).
+    #[inline(always)]
+    fn step_in<G: Geometry>(&mut self, geo: &G, action: i64, stop: Option<&Stop>) -> Status {
+        let Phase::Move(roll) = self.game.phase() else {
+            return self.status;
         };
         let mv = Move {
             seat: self.game.current_player(),
-            // Checked above: 0 <= action < tokens.
+            // Checked: 0 <= action < tokens.
             token: Token::wrapping(action as usize),
             roll,
         };
-        // Checked above: the move is one of the pending legal moves.
-        over_geometry!(self, geo => {
-            self.game.apply_move_in(geo, mv, roll);
-            self.advance_in(geo, stop);
-        });
-        Ok(self.status)
+        // Checked: the move is one of the pending legal moves.
+        self.game.apply_move_in(geo, mv, roll);
+        self.advance_in(geo, stop);
+        self.status
     }
 
     /// Play on from where the game stands to the next agent decision, the end of the game,
-    /// the roll limit or a stop.
-    fn advance(&mut self, stop: Option<&Stop>) {
-        over_geometry!(self, geo => self.advance_in(geo, stop));
-    }
-
-    /// [`LudoEnv::advance`] over the geometry `geo` of the game's rules.
+    /// the roll limit or a stop, over the geometry `geo` of the game's rules.
     #[inline(always)]
     fn advance_in<G: Geometry>(&mut self, geo: &G, stop: Option<&Stop>) {
         let limits = Limits {
@@ -309,20 +325,12 @@ impl LudoEnv {
             geo,
         };
         // The loop only rolls in the roll phase, and plays only pending moves.
-        let Ok(played) = play::play(&mut table, limits, |g| {
-            if skip && g.pending.count_ones() == 1 {
-                return Ok::<_, Infallible>(g.legal_moves().get(0));
-            }
-            Ok(match roles[g.current_player()] {
-                Role::Agent => None,
-                Role::Bot(Bot::Random) => g.random_move(bots),
-                // A bot that gave no legal move would leave its seat waiting: refused
-                // moves are not played (built-in bots always give one).
-                Role::Bot(bot) => bot
-                    .choose_until(g, bots, stop)
-                    .filter(|mv| g.is_pending(mv)),
-            })
-        });
+        let Ok(played) = play::play(
+            &mut table,
+            limits,
+            #[inline(always)]
+            |g| Ok::<_, Infallible>(choose(g, roles, skip, bots, stop)),
+        );
         self.rolls += played.rolls;
         self.status = match played.ending {
             Ending::Over => Status::Terminated,
@@ -352,54 +360,89 @@ impl LudoEnv {
     /// Write the observation of `observer` into `out` (at least [`observation_len`] values;
     /// see the module documentation for the layout).
     pub fn observe(&self, observer: Seat, out: &mut [f32]) {
-        let rules = self.game.rules();
-        let tokens = rules.tokens as usize;
-        let len = observation_len(rules);
-        let out = &mut out[..len];
-        out.fill(0.0);
-        let board = self.game.board();
-        let finish = rules.finish_step as f32;
-        let (per_seat, seats_at) = (tokens * TOKEN_FEATURES, MAX_SEATS * tokens * TOKEN_FEATURES);
-        for k in 0..MAX_SEATS {
+        over_geometry!(self, geo => self.observe_in(geo, observer, out));
+    }
+
+    /// [`LudoEnv::observe`] over the geometry `geo` of the game's rules: every value is
+    /// written (no clearing first), in one pass over the row.
+    #[inline(always)]
+    fn observe_in<G: Geometry>(&self, geo: &G, observer: Seat, out: &mut [f32]) {
+        let rules = geo.rules();
+        let per_seat = rules.tokens as usize * TOKEN_FEATURES;
+        let (seats_part, tail) = out[..observation_len(rules)].split_at_mut(MAX_SEATS * per_seat);
+        let (board, tables) = (self.game.board(), self.game.geo.0);
+        // The roll one-hot, then which seats play, then which seat is to move; written in
+        // place (a local array written at a variable index and then copied out would make
+        // the copy wait for those stores).
+        tail.fill(0.0);
+        for (k, block) in seats_part.chunks_exact_mut(per_seat).enumerate() {
             let seat = observer.offset(k);
-            if !board.has_seat(seat) {
-                continue;
+            let plays = board.has_seat(seat);
+            tail[6 + k] = f32::from(u8::from(plays));
+            let steps = board.seat_steps(seat);
+            for (f, &step) in block.chunks_exact_mut(TOKEN_FEATURES).zip(&steps) {
+                f.copy_from_slice(if plays {
+                    tables.token_features(step)
+                } else {
+                    &[0.0; TOKEN_FEATURES]
+                });
             }
-            out[seats_at + 6 + k] = 1.0;
-            let block = &mut out[k * per_seat..(k + 1) * per_seat];
-            for (t, f) in Token::first(rules.tokens).zip(block.chunks_exact_mut(TOKEN_FEATURES)) {
-                let step = board.step(seat, t);
-                f[0] = f32::from(step.max(0)) / finish;
-                f[1] = f32::from(u8::from(in_yard(step)));
-                f[2] = f32::from(u8::from(step >= rules.home_step));
-            }
-        }
-        if let Phase::Move(roll) = self.game.phase()
-            && self.status == Status::Decision
-        {
-            out[seats_at + roll as usize - 1] = 1.0;
         }
         if self.status == Status::Decision {
-            let k = self.game.current_player().seats_after(observer);
-            out[seats_at + 6 + MAX_SEATS + k] = 1.0;
+            if let Phase::Move(roll) = self.game.phase() {
+                tail[(roll as usize).wrapping_sub(1) % 6] = 1.0;
+            }
+            tail[6 + MAX_SEATS + self.game.current_player().seats_after(observer)] = 1.0;
         }
     }
 
     /// Write `seat`'s action mask into `out` (one value per token: 1 where moving that
     /// token is legal now, all 0 unless `seat` must choose).
     pub fn action_mask(&self, seat: Seat, out: &mut [i8]) {
+        over_geometry!(self, geo => self.action_mask_in(geo, seat, out));
+    }
+
+    /// [`LudoEnv::action_mask`] over the geometry `geo` of the game's rules.
+    #[inline(always)]
+    fn action_mask_in<G: Geometry>(&self, geo: &G, seat: Seat, out: &mut [i8]) {
         let mask = if self.to_move() == Some(seat) {
             self.legal_mask()
         } else {
             0
         };
-        for (t, m) in out[..self.game.rules().tokens as usize]
-            .iter_mut()
-            .enumerate()
-        {
+        for (t, m) in out[..geo.rules().tokens as usize].iter_mut().enumerate() {
             *m = i8::from(mask & (1 << t) != 0);
         }
     }
+}
+
+/// The move played for the seat to move in `game` (`None` where an agent must choose):
+/// with `skip`, a forced move; else the seat's bot's, drawing from `rng`.
+#[inline(always)]
+fn choose(
+    game: &Game,
+    roles: &[Role; MAX_SEATS],
+    skip: bool,
+    rng: &mut Rng,
+    stop: Option<&Stop>,
+) -> Option<Move> {
+    if skip && game.pending.count_ones() == 1 {
+        return game.legal_moves().get(0);
+    }
+    match roles[game.current_player()] {
+        Role::Agent => None,
+        Role::Bot(Bot::Random) => game.random_move(rng),
+        Role::Bot(bot) => bot_move(bot, game, rng, stop),
+    }
+}
+
+/// The move of a bot other than the random one (kept out of line: the turn loop of the
+/// random bot stays small). A bot that gave no legal move would leave its seat waiting:
+/// refused moves are not played (built-in bots always give one).
+#[inline(never)]
+fn bot_move(bot: Bot, game: &Game, rng: &mut Rng, stop: Option<&Stop>) -> Option<Move> {
+    bot.choose_until(game, rng, stop)
+        .filter(|mv| game.is_pending(mv))
 }
 
 /// "environment i: " for an error of environment `i` of a batch.

@@ -7,7 +7,7 @@
 
 use std::sync::Mutex;
 
-use super::board::Step;
+use super::board::{Step, in_yard};
 use super::rules::{MAX_SEATS, MAX_TOKENS, Overshoot, Rules, Seat};
 
 /// Answers about a rule set's routes: the board's functions ask these and nothing else.
@@ -89,6 +89,9 @@ pub struct Tables {
     on_square: [[i8; 256]; MAX_SEATS],
     square_steps: [[i8; 16]; 256],
     safe: [bool; 256],
+    /// The learning environments' observation of a token at each step (a look-up is much
+    /// cheaper than the division): see [`Tables::token_features`].
+    features: [[f32; 3]; 256],
 }
 
 /// The fields of [`Rules`] the route tables depend on.
@@ -99,6 +102,7 @@ struct GeometryKey {
     first_track_step: i8,
     last_track_step: i8,
     finish_step: i8,
+    home_step: i8,
     enter_roll: u8,
     overshoot: Overshoot,
     safe_squares: bool,
@@ -112,6 +116,7 @@ impl GeometryKey {
             first_track_step: r.first_track_step,
             last_track_step: r.last_track_step,
             finish_step: r.finish_step,
+            home_step: r.home_step,
             enter_roll: r.enter_roll,
             overshoot: r.overshoot,
             safe_squares: r.safe_squares,
@@ -131,6 +136,7 @@ impl Tables {
             on_square: [[NO_STEP; 256]; MAX_SEATS],
             square_steps: [[Step::MIN; 16]; 256],
             safe: [false; 256],
+            features: [[0.0; 3]; 256],
         };
         for byte in 0..=255u8 {
             let step = byte as Step;
@@ -139,6 +145,11 @@ impl Tables {
                     t.target[byte as usize][roll as usize] = to;
                 }
             }
+            t.features[byte as usize] = [
+                f32::from(step.max(0)) / f32::from(rules.finish_step),
+                f32::from(u8::from(in_yard(step))),
+                f32::from(u8::from(step >= rules.home_step)),
+            ];
             for seat in Seat::ALL {
                 if let Some(sq) = rules.track_square(seat, step) {
                     t.square[seat][byte as usize] = sq;
@@ -155,6 +166,13 @@ impl Tables {
             t.square_steps[sq as usize] = rules.square_steps(sq);
         }
         t
+    }
+
+    /// A token at `step` as the learning environments observe it: its progress
+    /// (`max(step, 0) / finish_step`), 1 if in the yard, 1 if home.
+    #[inline(always)]
+    pub(crate) fn token_features(&self, step: Step) -> &[f32; 3] {
+        &self.features[step as u8 as usize]
     }
 
     /// The shared tables of `rules` (built on first use, then kept for the process: there
@@ -359,6 +377,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The observation of a token at each step is the documented one (GT's home, 40, is
+    /// not its finish, 41).
+    #[test]
+    fn token_features() {
+        for rules in [Rules::CS162, Rules::STANDARD, Rules::GT] {
+            let t = Tables::of(&rules);
+            for step in -1..=rules.finish_step {
+                let progress = f32::from(step.max(0)) / f32::from(rules.finish_step);
+                let home = f32::from(u8::from(step >= rules.home_step));
+                let yard = f32::from(u8::from(step < 0));
+                assert_eq!(t.token_features(step), &[progress, yard, home], "{step}");
+            }
+        }
+        let gt = Tables::of(&Rules::GT);
+        assert_eq!(gt.token_features(40)[2], 1.0);
+        assert!(gt.token_features(40)[0] < 1.0);
     }
 
     #[test]

@@ -14,6 +14,8 @@ from LudoGame._core import EnvActionError, LudoVectorCore
 
 __all__ = ["LudoVectorEnv"]
 
+_INT64 = np.dtype(np.int64)
+
 
 class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """`num_envs` games of one learner against built-in bots, stepped together in Rust with
@@ -63,6 +65,7 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._masks = np.zeros((num_envs, self._core.tokens), dtype=np.int8)
+        self._shape = (num_envs,)
 
     @property
     def threads(self) -> int:
@@ -89,7 +92,7 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             seeds = [(seed + i) % 2**64 for i in range(self.num_envs)]
         else:
             seeds = list(seed)
-        obs, _, _, _, masks, _ = self._core.reset(seeds)
+        obs, _, _, _, masks, _, _ = self._core.reset(seeds)
         self._masks = masks
         return obs, {"action_mask": masks}
 
@@ -98,8 +101,23 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every environment with its action (one token index each). A refused action
         raises `EnvActionError` naming the environment, and nothing changes."""
+        a = actions
+        # The usual case (a NumPy array of int64, one per environment) goes straight to the
+        # core, which checks every action.
+        if type(a) is not np.ndarray or a.dtype is not _INT64 or a.shape != self._shape:
+            a = self._actions(a)
+        obs, rewards, terminated, truncated, masks, final_obs, ended = self._core.step(a)
+        self._masks = masks
+        infos: dict[str, Any] = {"action_mask": masks}
+        if ended is not None:
+            infos["final_obs"] = final_obs
+            infos["_final_obs"] = ended
+        return obs, rewards, terminated, truncated, infos
+
+    def _actions(self, actions: Any) -> np.ndarray:
+        """`actions` as an int64 array of one action per environment, or `EnvActionError`."""
         a = np.asarray(actions)
-        if a.dtype.kind not in "iu" or a.shape != (self.num_envs,):
+        if a.dtype.kind not in "iu" or a.shape != self._shape:
             raise EnvActionError(
                 f"actions must be {self.num_envs} ints (one per environment), "
                 f"not an array of {a.dtype} with shape {a.shape}"
@@ -108,13 +126,4 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
                 raise EnvActionError(f"actions out of range: {a.max()}")
             a = a.astype(np.int64)
-        obs, rewards, terminated, truncated, masks, final_obs = self._core.step(
-            np.ascontiguousarray(a)
-        )
-        self._masks = masks
-        infos: dict[str, Any] = {"action_mask": masks}
-        done = terminated | truncated
-        if done.any():
-            infos["final_obs"] = final_obs
-            infos["_final_obs"] = done
-        return obs, rewards, terminated, truncated, infos
+        return a

@@ -1,6 +1,8 @@
 //! [`VectorEnv`]: many [`LudoEnv`]s of one learner stepped together, on any number of
 //! threads, with same-step autoreset.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::pool::{Pool, ScopedJob};
 use super::*;
 
@@ -109,13 +111,14 @@ impl VectorEnv {
         }
         self.needs_reset = true;
         let learner = self.learner;
-        self.for_each(threads, out, |i, env, row| {
+        let first = &self.envs[0];
+        over_geometry!(first, geo => self.for_each(threads, out, |i, env, row| {
             if stop.is_some_and(Stop::requested) {
                 return;
             }
-            env.reset(seeds.map(|s| s[i]), stop);
-            row.write(env, learner, 0.0, false, false);
-        });
+            env.reset_in(geo, seeds.map(|s| s[i]), stop);
+            row.write(geo, env, learner, 0.0, false, false);
+        }));
         if stop.is_some_and(Stop::requested) {
             return Err(EnvError::EpisodeOver("a reset was interrupted"));
         }
@@ -143,47 +146,49 @@ impl VectorEnv {
                 self.envs.len()
             )));
         }
-        for (i, (env, &a)) in self.envs.iter().zip(actions).enumerate() {
-            // An episode that ended before the learner's first decision takes no action.
-            if env.status() == Status::Decision {
-                env.check(a).map_err(|e| match e {
-                    EnvError::IllegalAction { action, legal, .. } => EnvError::IllegalAction {
-                        env: Some(i),
-                        action,
-                        legal,
-                    },
-                    other => other,
-                })?;
-            }
+        // An episode that ended before the learner's first decision takes no action.
+        let refused = self
+            .envs
+            .iter()
+            .zip(actions)
+            .position(|(env, &a)| env.status == Status::Decision && !env.accepts(a));
+        if let Some(i) = refused {
+            return Err(match self.envs[i].check(actions[i]) {
+                Err(EnvError::IllegalAction { action, legal, .. }) => EnvError::IllegalAction {
+                    env: Some(i),
+                    action,
+                    legal,
+                },
+                Err(other) => other,
+                Ok(()) => EnvError::EpisodeOver("no move is awaited"),
+            });
         }
         self.needs_reset = true;
         let learner = self.learner;
-        self.for_each(threads, out, |i, env, row| {
+        // Set when a step leaves an environment without an episode (a stop cut it short).
+        let idle = AtomicBool::new(false);
+        let first = &self.envs[0];
+        // Every environment has the same rules: the geometry is chosen once for the batch.
+        over_geometry!(first, geo => self.for_each(threads, out, |i, env, row| {
             if stop.is_some_and(Stop::requested) {
                 return;
             }
-            let status = if env.status() == Status::Decision {
-                // Checked above: the step cannot be refused.
-                env.step_checked(actions[i], stop).unwrap_or(Status::Idle)
+            let status = if env.status == Status::Decision {
+                // Checked above: the action is legal.
+                env.step_in(geo, actions[i], stop)
             } else {
-                env.status()
+                env.status
             };
             if matches!(status, Status::Terminated | Status::Truncated) {
-                env.observe(learner, row.final_obs);
-                let reward = env.reward(learner);
-                env.reset(None, stop);
-                row.write(
-                    env,
-                    learner,
-                    reward,
-                    status == Status::Terminated,
-                    status == Status::Truncated,
-                );
+                end_episode(geo, env, learner, status, stop, row);
             } else {
-                row.write(env, learner, 0.0, false, false);
+                row.write(geo, env, learner, 0.0, false, false);
             }
-        });
-        if stop.is_some_and(Stop::requested) || self.envs.iter().any(|e| e.status == Status::Idle) {
+            if env.status == Status::Idle {
+                idle.store(true, Ordering::Relaxed);
+            }
+        }));
+        if stop.is_some_and(Stop::requested) || idle.load(Ordering::Relaxed) {
             return Err(EnvError::EpisodeOver("a step was interrupted"));
         }
         self.needs_reset = false;
@@ -250,6 +255,31 @@ impl VectorEnv {
     }
 }
 
+/// The autoreset of an environment whose episode ended with `status` (kept out of the
+/// step's loop, which it would slow): the final observation and the reward are written,
+/// then the next episode starts.
+#[inline(never)]
+fn end_episode<G: Geometry>(
+    geo: &G,
+    env: &mut LudoEnv,
+    learner: Seat,
+    status: Status,
+    stop: Option<&Stop>,
+    row: Row<'_>,
+) {
+    env.observe_in(geo, learner, row.final_obs);
+    let reward = env.reward(learner);
+    env.reset_in(geo, None, stop);
+    row.write(
+        geo,
+        env,
+        learner,
+        reward,
+        status == Status::Terminated,
+        status == Status::Truncated,
+    );
+}
+
 /// One environment's share of a [`Batch`].
 struct Row<'a> {
     obs: &'a mut [f32],
@@ -272,9 +302,18 @@ impl Row<'_> {
         }
     }
 
-    fn write(self, env: &LudoEnv, learner: Seat, reward: f32, terminated: bool, truncated: bool) {
-        env.observe(learner, self.obs);
-        env.action_mask(learner, self.mask);
+    #[inline(always)]
+    fn write<G: Geometry>(
+        self,
+        geo: &G,
+        env: &LudoEnv,
+        learner: Seat,
+        reward: f32,
+        terminated: bool,
+        truncated: bool,
+    ) {
+        env.observe_in(geo, learner, self.obs);
+        env.action_mask_in(geo, learner, self.mask);
         *self.reward = reward;
         *self.terminated = terminated;
         *self.truncated = truncated;

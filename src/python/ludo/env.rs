@@ -2,7 +2,10 @@
 //! Gymnasium and vector environments (`LudoGame.envs`): arguments in, NumPy arrays out.
 //! Players are numbered by their place in turn order (0 = the first seat that plays).
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{
+    PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
@@ -295,15 +298,81 @@ pub struct PyVectorEnv {
     search: bool,
     obs_len: usize,
     tokens: usize,
+    /// The observation and final-observation arrays of the last batches, kept to serve
+    /// again once nothing else holds them (see [`Spares`]).
+    spare_obs: Spares,
+    spare_final: Spares,
 }
 
+/// Arrays of observations returned by the last batches ([`Spares::KEPT`] at most), kept to
+/// serve again: an array that nothing else holds any more cannot be seen to change, so a
+/// batch may fill it instead of a new zeroed one (a usual loop drops a batch's arrays
+/// when it gets the next one, so the arrays of two batches back are free again).
+#[derive(Default)]
+struct Spares(Vec<Spare>);
+
+/// A kept array, where its data was, and its rows that are not zeros (for final
+/// observations: the environments that ended).
+struct Spare {
+    array: Py<PyArray2<f32>>,
+    /// Only compared, never followed.
+    data: usize,
+    rows: Vec<usize>,
+}
+
+impl Spares {
+    const KEPT: usize = 2;
+
+    /// A kept array that nothing else holds and that is as it was made (of shape `dims`,
+    /// float32, C-contiguous, writable, with the same data), with its written `rows` made
+    /// zeros again; None if there is none.
+    fn take<'py>(
+        &mut self,
+        py: Python<'py>,
+        dims: [usize; 2],
+    ) -> Option<Bound<'py, PyArray2<f32>>> {
+        let free = self.0.iter().position(|s| {
+            // SAFETY: the kept array is a live object (held by the spare).
+            unsafe { pyo3::ffi::Py_REFCNT(s.array.as_ptr()) == 1 }
+        })?;
+        let spare = self.0.remove(free);
+        let array = spare.array.into_bound(py);
+        let intact = array.shape() == dims
+            && array.dtype().is_equiv_to(&numpy::dtype::<f32>(py))
+            && array.is_c_contiguous()
+            && array.data() as usize == spare.data;
+        let mut w = array.try_readwrite().ok().filter(|_| intact)?;
+        let values = w.as_slice_mut().ok()?;
+        for &i in &spare.rows {
+            values[i * dims[1]..(i + 1) * dims[1]].fill(0.0);
+        }
+        drop(w);
+        Some(array)
+    }
+
+    /// Keep `array` (whose `rows` are not zeros), dropping the oldest beyond [`Spares::KEPT`].
+    fn keep(&mut self, array: &Bound<'_, PyArray2<f32>>, rows: Vec<usize>) {
+        if self.0.len() == Self::KEPT {
+            self.0.remove(0);
+        }
+        self.0.push(Spare {
+            array: array.clone().unbind(),
+            data: array.data() as usize,
+            rows,
+        });
+    }
+}
+
+/// What a batch call returns: (obs, rewards, terminated, truncated, masks, final_obs,
+/// ended), the last two None unless an episode ended (and was reset) in the call.
 type Arrays<'py> = (
     Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray1<f32>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray2<i8>>,
-    Bound<'py, PyArray2<f32>>,
+    Option<Bound<'py, PyArray2<f32>>>,
+    Option<Bound<'py, PyArray1<bool>>>,
 );
 
 impl PyVectorEnv {
@@ -321,13 +390,17 @@ impl PyVectorEnv {
         + Send,
     ) -> PyResult<Arrays<'py>> {
         let n = self.envs.envs().len();
-        let obs = PyArray2::<f32>::zeros(py, [n, self.obs_len], false);
+        let dims = [n, self.obs_len];
+        let obs = (self.spare_obs.take(py, dims))
+            .unwrap_or_else(|| PyArray2::<f32>::zeros(py, dims, false));
         let rewards = PyArray1::<f32>::zeros(py, n, false);
         let terminated = PyArray1::<bool>::zeros(py, n, false);
         let truncated = PyArray1::<bool>::zeros(py, n, false);
         let masks = PyArray2::<i8>::zeros(py, [n, self.tokens], false);
-        let final_obs = PyArray2::<f32>::zeros(py, [n, self.obs_len], false);
-        {
+        let final_obs = (self.spare_final.take(py, dims))
+            .unwrap_or_else(|| PyArray2::<f32>::zeros(py, dims, false));
+        let mut final_rows = Vec::new();
+        let ended = {
             let (mut o, mut r, mut te, mut tr, mut m, mut f) = (
                 obs.readwrite(),
                 rewards.readwrite(),
@@ -338,12 +411,16 @@ impl PyVectorEnv {
             );
             let slice_err =
                 |e: numpy::AsSliceError| pyo3::exceptions::PyRuntimeError::new_err(e.to_string());
+            let (te, tr) = (
+                te.as_slice_mut().map_err(slice_err)?,
+                tr.as_slice_mut().map_err(slice_err)?,
+            );
             let batch = env::Batch {
                 obs: o.as_slice_mut().map_err(slice_err)?,
                 masks: m.as_slice_mut().map_err(slice_err)?,
                 rewards: r.as_slice_mut().map_err(slice_err)?,
-                terminated: te.as_slice_mut().map_err(slice_err)?,
-                truncated: tr.as_slice_mut().map_err(slice_err)?,
+                terminated: te,
+                truncated: tr,
                 final_obs: f.as_slice_mut().map_err(slice_err)?,
             };
             let (envs, threads) = (&mut self.envs, self.threads);
@@ -352,8 +429,14 @@ impl PyVectorEnv {
             } else {
                 py.detach(|| work(envs, threads, None, batch))?;
             }
-        }
-        Ok((obs, rewards, terminated, truncated, masks, final_obs))
+            final_rows.extend((0..n).filter(|&i| te[i] | tr[i]));
+            (!final_rows.is_empty())
+                .then(|| PyArray1::from_iter(py, te.iter().zip(tr.iter()).map(|(&a, &b)| a | b)))
+        };
+        self.spare_obs.keep(&obs, Vec::new());
+        self.spare_final.keep(&final_obs, final_rows);
+        let final_obs = ended.is_some().then_some(final_obs);
+        Ok((obs, rewards, terminated, truncated, masks, final_obs, ended))
     }
 }
 
@@ -430,12 +513,14 @@ impl PyVectorEnv {
             search,
             obs_len: env::observation_len(&rules),
             tokens: rules.tokens as usize,
+            spare_obs: Spares::default(),
+            spare_final: Spares::default(),
         })
     }
 
     /// Reset every environment (environment `i` with `seeds[i]`, or each going on with its
     /// own episode generator). Returns (obs, rewards, terminated, truncated, masks,
-    /// final_obs) like `step`.
+    /// final_obs, ended) like `step` (final_obs and ended are None).
     #[pyo3(signature = (seeds = None))]
     fn reset<'py>(&mut self, py: Python<'py>, seeds: Option<Vec<Seed>>) -> PyResult<Arrays<'py>> {
         let n = self.envs.envs().len();
@@ -453,8 +538,9 @@ impl PyVectorEnv {
     }
 
     /// Step every environment with its action (a 1-D int64 array, one per environment).
-    /// Returns (obs, rewards, terminated, truncated, masks, final_obs): final_obs holds the
-    /// last observation of the environments whose episode ended (and which were reset).
+    /// Returns (obs, rewards, terminated, truncated, masks, final_obs, ended): unless None
+    /// (when no episode ended), ended flags the environments whose episode ended (and which
+    /// were reset), and final_obs holds their last observation (zeros in the other rows).
     fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Arrays<'py>> {
         let actions: PyReadonlyArray1<'py, i64> = actions.extract().map_err(|_| {
             EnvActionError::new_err(format!(
@@ -462,9 +548,15 @@ impl PyVectorEnv {
                 describe(actions)
             ))
         })?;
-        let actions = actions
-            .as_slice()
-            .map_err(|e| EnvActionError::new_err(e.to_string()))?;
+        // A strided array is copied into a contiguous one.
+        let copy: Vec<i64>;
+        let actions = match actions.as_slice() {
+            Ok(slice) => slice,
+            Err(_) => {
+                copy = actions.as_array().iter().copied().collect();
+                &copy
+            }
+        };
         self.run(py, |envs, threads, stop, batch| {
             envs.step(actions, threads, stop, batch)
         })
