@@ -148,6 +148,30 @@ def test_vector_env_arrays_held_by_the_caller_never_change() -> None:
     assert all(np.array_equal(a, b) for a, b in held)
 
 
+def test_arrays_written_into_by_the_caller_and_dropped_never_leak_into_later_batches() -> None:
+    # A usual loop normalises observations in place and drops them; a batch that fills a
+    # dropped array again must give exactly what fresh arrays would.
+    v = LudoVectorEnv(8, seed=6)
+    twin = LudoVectorEnv(8, seed=6)
+    _, info = v.reset()
+    twin.reset()
+    rng = np.random.default_rng(7)
+    ended = 0
+    for _ in range(200):
+        actions = random_actions(rng, info["action_mask"])
+        obs, _, _, _, info = v.step(actions)
+        tobs, _, _, _, tinfo = twin.step(actions)
+        assert np.array_equal(obs, tobs)
+        if "final_obs" in tinfo:
+            ended += 1
+            assert np.array_equal(info["final_obs"], tinfo["final_obs"])
+            assert not info["final_obs"][~info["_final_obs"]].any()
+            info["final_obs"] += 7.0
+        obs -= 3.0
+        del obs, tobs
+    assert ended > 5
+
+
 CHILD = """
 import time
 import numpy as np

@@ -311,25 +311,24 @@ pub struct PyVectorEnv {
 #[derive(Default)]
 struct Spares(Vec<Spare>);
 
-/// A kept array, where its data was, and its rows that are not zeros (for final
-/// observations: the environments that ended).
+/// A kept array and where its data was.
 struct Spare {
     array: Py<PyArray2<f32>>,
     /// Only compared, never followed.
     data: usize,
-    rows: Vec<usize>,
 }
 
 impl Spares {
     const KEPT: usize = 2;
 
     /// A kept array that nothing else holds and that is as it was made (of shape `dims`,
-    /// float32, C-contiguous, writable, with the same data), with its written `rows` made
-    /// zeros again; None if there is none.
+    /// float32, C-contiguous, writable, with the same data), made zeros again if `clear`
+    /// (whole: its last holder may have written anywhere in it); None if there is none.
     fn take<'py>(
         &mut self,
         py: Python<'py>,
         dims: [usize; 2],
+        clear: bool,
     ) -> Option<Bound<'py, PyArray2<f32>>> {
         let free = self.0.iter().position(|s| {
             // SAFETY: the kept array is a live object (held by the spare).
@@ -343,22 +342,21 @@ impl Spares {
             && array.data() as usize == spare.data;
         let mut w = array.try_readwrite().ok().filter(|_| intact)?;
         let values = w.as_slice_mut().ok()?;
-        for &i in &spare.rows {
-            values[i * dims[1]..(i + 1) * dims[1]].fill(0.0);
+        if clear {
+            values.fill(0.0);
         }
         drop(w);
         Some(array)
     }
 
-    /// Keep `array` (whose `rows` are not zeros), dropping the oldest beyond [`Spares::KEPT`].
-    fn keep(&mut self, array: &Bound<'_, PyArray2<f32>>, rows: Vec<usize>) {
+    /// Keep `array`, dropping the oldest beyond [`Spares::KEPT`].
+    fn keep(&mut self, array: &Bound<'_, PyArray2<f32>>) {
         if self.0.len() == Self::KEPT {
             self.0.remove(0);
         }
         self.0.push(Spare {
             array: array.clone().unbind(),
             data: array.data() as usize,
-            rows,
         });
     }
 }
@@ -391,15 +389,16 @@ impl PyVectorEnv {
     ) -> PyResult<Arrays<'py>> {
         let n = self.envs.envs().len();
         let dims = [n, self.obs_len];
-        let obs = (self.spare_obs.take(py, dims))
+        // Every observation is written each batch; final observations only where an
+        // environment ended, zeros elsewhere.
+        let obs = (self.spare_obs.take(py, dims, false))
             .unwrap_or_else(|| PyArray2::<f32>::zeros(py, dims, false));
         let rewards = PyArray1::<f32>::zeros(py, n, false);
         let terminated = PyArray1::<bool>::zeros(py, n, false);
         let truncated = PyArray1::<bool>::zeros(py, n, false);
         let masks = PyArray2::<i8>::zeros(py, [n, self.tokens], false);
-        let final_obs = (self.spare_final.take(py, dims))
+        let final_obs = (self.spare_final.take(py, dims, true))
             .unwrap_or_else(|| PyArray2::<f32>::zeros(py, dims, false));
-        let mut final_rows = Vec::new();
         let ended = {
             let (mut o, mut r, mut te, mut tr, mut m, mut f) = (
                 obs.readwrite(),
@@ -429,12 +428,11 @@ impl PyVectorEnv {
             } else {
                 py.detach(|| work(envs, threads, None, batch))?;
             }
-            final_rows.extend((0..n).filter(|&i| te[i] | tr[i]));
-            (!final_rows.is_empty())
+            (te.iter().zip(tr.iter()).any(|(&a, &b)| a | b))
                 .then(|| PyArray1::from_iter(py, te.iter().zip(tr.iter()).map(|(&a, &b)| a | b)))
         };
-        self.spare_obs.keep(&obs, Vec::new());
-        self.spare_final.keep(&final_obs, final_rows);
+        self.spare_obs.keep(&obs);
+        self.spare_final.keep(&final_obs);
         let final_obs = ended.is_some().then_some(final_obs);
         Ok((obs, rewards, terminated, truncated, masks, final_obs, ended))
     }
