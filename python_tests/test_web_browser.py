@@ -338,6 +338,36 @@ def test_bad_notation_in_the_address_reads_clearly(browser: Any, server: str, ga
     assert browser.find_element(By.CSS_SELECTOR, f'a[href="/{game}"].button').is_displayed()
 
 
+def test_a_saved_game_pasted_into_the_form_goes_on_where_it_stopped(
+    browser: Any, server: str
+) -> None:
+    from LudoGame import Game
+    from LudoGame.onitama import Onitama
+
+    ludo = Game("cs162", ["A", "B"], seed=5)
+    for _ in range(9):
+        if ludo.pending_roll is None:
+            ludo.roll()
+        else:
+            ludo.play(ludo.legal_moves[0])
+    oni = Onitama.setup(21)
+    oni.play(oni.legal_actions[0])
+    for game, saved, position in (
+        ("ludo", ludo.to_json(), ludo.to_notation()),
+        ("onitama", oni.to_json(), oni.to_notation()),
+        ("ludo", ludo.to_notation(), ludo.to_notation()),
+    ):
+        browser.get(server + game)
+        text = wait_until(lambda: shown(browser, "load-text"), what="the load form")
+        # typed through the page's own script: send_keys would be slow for a long JSON
+        browser.execute_script("arguments[0].value = arguments[1];", text, saved)
+        by_id(browser, "load").click()
+        wait_until(lambda: "game=" in browser.current_url, what=f"the {game} play view")
+        state = api_get(server, f"api/{game}/games/{game_id(browser)}")
+        assert state["position"] == position
+        assert wait_until(lambda: shown(browser, "position"), what="the position").text == position
+
+
 def test_a_gone_game_falls_back_to_the_position_in_its_link(browser: Any, server: str) -> None:
     new_ludo(browser, server, seed=8, seats={"A": "human", "B": "human"})
     by_id(browser, "roll").click()

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from LudoGame._core import Game, Simulation
 from LudoGame.enums import Phase
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.store import Held, Store, off_loop
+from LudoGame.web.store import Session, Store, off_loop
 
 #: The largest MCTS playout count a seat may ask for (a bot move stays well under a second).
 MAX_PLAYOUTS = 5_000
@@ -67,18 +67,17 @@ def check_bot(name: str, game: Game) -> str:
     return name
 
 
-class LudoSession(Held):
+class LudoSession(Session):
     """A Ludo game held by the server: the engine's `Game`, who sits at each position, and
     who made each event of its history (for undo)."""
 
     kind = "ludo"
+    machine = "bot"
+    game: Game
 
     def __init__(self, game: Game, seats: dict[str, str]) -> None:
-        super().__init__()
-        self.game = game
+        super().__init__(game, len(game.history))
         self.seats = seats
-        # "human", "bot" or "loaded" (events of a saved game) for each history event
-        self.actors: list[str] = ["loaded"] * len(game.history)
 
     @property
     def to_act(self) -> Literal["human", "bot"] | None:
@@ -86,15 +85,6 @@ class LudoSession(Held):
         if self.game.is_over():
             return None
         return HUMAN if self.seats[self.game.current_player] == HUMAN else "bot"
-
-    def can_undo(self) -> bool:
-        """Is there an event of a person (or of the loaded game) to take back?"""
-        return any(a != "bot" for a in self.actors)
-
-    def changed(self, actor: str) -> None:
-        """Record one new event made by `actor` and bump the version."""
-        self.actors.append(actor)
-        self.version += 1
 
     def state(self, *, history: bool = True, svg: bool = True) -> dict[str, Any]:
         """The game's state as the API answers it."""
@@ -267,29 +257,13 @@ def router(store: Store) -> APIRouter:
         s = held(game_id)
         async with s.lock:
             s.check_version(body.version if body else None)
-            if not s.can_undo():
-                raise conflict("NothingToUndo", "there is nothing of a person's to take back")
-            while s.actors:
-                actor = s.actors.pop()
-                s.game.undo()
-                if actor != "bot":
-                    break
-            s.version += 1
+            s.take_back()
             return _answer(s, 200, fields)
 
     @api.get("/games/{game_id}/save")
     async def save(game_id: str, format: Literal["json", "notation"] = "json") -> Response:
         """The game as a file: its JSON (the whole game) or the position's notation."""
-        s = held(game_id)
-        if format == "json":
-            text, media, ext = s.game.to_json(), "application/json", "json"
-        else:
-            text, media, ext = s.game.to_notation() + "\n", "text/plain", "txt"
-        return Response(
-            text,
-            media_type=media,
-            headers={"Content-Disposition": f'attachment; filename="ludo-{s.id[:8]}.{ext}"'},
-        )
+        return held(game_id).download(format)
 
     return api
 

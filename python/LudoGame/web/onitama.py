@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from LudoGame.onitama import Action, BuiltinAI, Onitama
 from LudoGame.onitama_cli import capture_message, win_message
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.store import Held, Store, off_loop
+from LudoGame.web.store import Session, Store, off_loop
 
 #: The longest an AI may think about one ply, in seconds.
 MAX_AI_TIME = 10.0
@@ -79,17 +79,19 @@ def _ai(side: Side) -> BuiltinAI:
         raise engine_error(e) from e
 
 
-class OnitamaSession(Held):
+class OnitamaSession(Session):
     """An Onitama game held by the server: the engine's game, its sides, and who played
     each action (for undo)."""
 
+    kind = "onitama"
+    machine = "ai"
+    game: Onitama
+
     def __init__(self, game: Onitama, sides: dict[str, Side], setup: str | None) -> None:
-        super().__init__()
-        self.game = game
+        super().__init__(game, len(game.actions))
         self.sides = sides
         self.ais = {p: _ai(s) for p, s in sides.items() if s.kind == "ai"}
         self.setup = setup
-        self.actors: list[str] = ["loaded"] * len(game.actions)
         self.message: str | None = None
 
     @property
@@ -103,10 +105,6 @@ class OnitamaSession(Held):
         """The AI of the side to move."""
         return self.ais[self.game.turn]
 
-    def can_undo(self) -> bool:
-        """Is there a ply of a person (or of the loaded game) to take back?"""
-        return any(a != "ai" for a in self.actors)
-
     def play(self, actor: str, action: Action) -> None:
         """Play `action` for `actor`, bump the version, and keep the coursework's words
         for what it did (a capture, a win, the tie at the ply limit)."""
@@ -116,8 +114,7 @@ class OnitamaSession(Held):
             self.game.play(action)
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
-        self.actors.append(actor)
-        self.version += 1
+        self.changed(actor)
         if self.game.winner is not None:
             self.message = win_message(self.game, player)
         elif self.game.is_over():
@@ -268,30 +265,14 @@ def router(store: Store) -> APIRouter:
         s = held(game_id)
         async with s.lock:
             s.check_version(body.version if body else None)
-            if not s.can_undo():
-                raise conflict("NothingToUndo", "there is no ply of a person's to take back")
-            while s.actors:
-                actor = s.actors.pop()
-                s.game.undo()
-                if actor != "ai":
-                    break
-            s.version += 1
+            s.take_back()
             s.message = None
             return _answer(s, 200, fields)
 
     @api.get("/games/{game_id}/save")
     async def save(game_id: str, format: Literal["json", "notation"] = "json") -> Response:
         """The game as a file: its JSON (start and every action) or the position's notation."""
-        s = held(game_id)
-        if format == "json":
-            text, media, ext = s.game.to_json(), "application/json", "json"
-        else:
-            text, media, ext = s.game.to_notation() + "\n", "text/plain", "txt"
-        return Response(
-            text,
-            media_type=media,
-            headers={"Content-Disposition": f'attachment; filename="onitama-{s.id[:8]}.{ext}"'},
-        )
+        return held(game_id).download(format)
 
     return api
 

@@ -8,7 +8,9 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
+
+from fastapi import Response
 
 from LudoGame.web.errors import conflict, not_found
 
@@ -30,6 +32,64 @@ class Held:
                 f"the game has changed (version {self.version}, the request was made "
                 f"against version {version}): reload it and try again",
             )
+
+
+class SavedGame(Protocol):
+    """What a session needs of an engine's game: take back, save and write the position."""
+
+    def undo(self) -> object: ...
+    def to_json(self) -> str: ...
+    def to_notation(self) -> str: ...
+
+
+class Session(Held):
+    """A game held by the server: the engine's game and who made each entry of its history
+    ("human", the `machine` of the subclass, or "loaded" for a saved game's entries), so
+    that undo goes back to a person's last decision."""
+
+    #: The game's name in the API and in file names.
+    kind: ClassVar[str]
+    #: Who plays for the machine: "bot" (Ludo) or "ai" (Onitama).
+    machine: ClassVar[str]
+
+    def __init__(self, game: SavedGame, entries: int) -> None:
+        super().__init__()
+        self.game = game
+        self.actors: list[str] = ["loaded"] * entries
+
+    def can_undo(self) -> bool:
+        """Is there an entry of a person (or of the loaded game) to take back?"""
+        return any(a != self.machine for a in self.actors)
+
+    def changed(self, actor: str) -> None:
+        """Record one new entry made by `actor` and bump the version."""
+        self.actors.append(actor)
+        self.version += 1
+
+    def take_back(self) -> None:
+        """Undo the last entry of a person and every machine entry after it (409 if there
+        is none)."""
+        if not self.can_undo():
+            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        while self.actors:
+            actor = self.actors.pop()
+            self.game.undo()
+            if actor != self.machine:
+                break
+        self.version += 1
+
+    def download(self, format: Literal["json", "notation"]) -> Response:
+        """The game as a file: its JSON (the whole game) or the position's notation."""
+        if format == "json":
+            text, media, ext = self.game.to_json(), "application/json", "json"
+        else:
+            text, media, ext = self.game.to_notation() + "\n", "text/plain", "txt"
+        name = f"{self.kind}-{self.id[:8]}.{ext}"
+        return Response(
+            text,
+            media_type=media,
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
 
 
 H = TypeVar("H", bound=Held)

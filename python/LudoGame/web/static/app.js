@@ -157,6 +157,75 @@ export async function copyText(text, field) {
   }
 }
 
+/**
+ * A form to continue a saved game (its JSON) or a position (its notation), from a file or
+ * pasted text. `extras` are more fields inside it; `start(body)` gets `{ json }` or
+ * `{ position }` and starts the game.
+ */
+export function loadForm(id, legend, extras, start) {
+  const loadText = el("textarea", { id: "load-text", rows: 3, placeholder: "Paste a position notation or a saved game (JSON)" });
+  const loadFile = el("input", { id: "load-file", type: "file", accept: ".json,.txt,application/json,text/plain" });
+  const form = el(
+    "form",
+    { id },
+    el(
+      "fieldset",
+      {},
+      el("legend", {}, legend),
+      el("label", {}, "File (saved JSON or notation)", loadFile),
+      el("label", {}, "or paste it", loadText),
+      ...extras,
+      el("button", { type: "submit", id: "load" }, "Continue it"),
+    ),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    guarded(async () => {
+      clearError();
+      let text = loadText.value.trim();
+      if (!text && loadFile.files.length) text = (await readFile(loadFile.files[0])).trim();
+      if (!text) throw new ApiError("Choose a file or paste a game first.", "Nothing to load", 0);
+      await start(text.startsWith("{") ? { json: text } : { position: text });
+    });
+  });
+  return form;
+}
+
+/**
+ * The "Save and share" controls of a play view (`game` is "ludo" or "onitama"): download
+ * links for the JSON and the notation, a link to this position, and a replay of the game so
+ * far. `nodes` go into the page; `update(id)` points them at the game `id`.
+ */
+export function saveControls(game) {
+  let gameId = null;
+  const saved = (format) => `/api/${game}/games/${encodeURIComponent(gameId)}/save?format=${format}`;
+  const shareField = el("input", { id: "share-url", type: "text", readonly: true, hidden: true, "aria-label": "Link to this position" });
+  const shareButton = el("button", { type: "button", id: "share" }, "Copy link");
+  const saveJson = el("a", { class: "button", id: "save-json", download: "" }, "Save JSON");
+  const saveNotation = el("a", { class: "button", id: "save-notation", download: "" }, "Save notation");
+  const replayButton = el("button", { type: "button", id: "replay-game" }, "Replay this game");
+  shareButton.addEventListener("click", async () => {
+    const ok = await copyText(location.href, shareField);
+    shareButton.textContent = ok ? "Link copied" : "Copy the link below";
+  });
+  replayButton.addEventListener("click", () =>
+    guarded(async () => {
+      const response = await fetch(saved("json"));
+      if (!response.ok) throw new ApiError("The game cannot be saved for replay.", "error", response.status);
+      const replay = await api("POST", "/api/replays", { text: await response.text() });
+      location.href = `/replay?id=${encodeURIComponent(replay.id)}`;
+    }),
+  );
+  return {
+    nodes: [el("div", { class: "controls" }, saveJson, saveNotation, shareButton, replayButton), shareField],
+    update(id) {
+      gameId = id;
+      saveJson.href = saved("json");
+      saveNotation.href = saved("notation");
+    },
+  };
+}
+
 /** Watch-mode speeds: label and the delay between two bot or AI steps, in milliseconds. */
 export const SPEEDS = [
   ["Slow", 1500],

@@ -1,7 +1,7 @@
 // The Ludo pages: the new-game form and the play view. The server (the engine) decides
 // everything; this file shows its state and sends the person's clicks and keys.
 
-import { AutoPlayer, api, ApiError, clearError, copyText, el, guarded, page, putSvg, readFile, setQuery, showError, typingTarget } from "./app.js";
+import { AutoPlayer, api, ApiError, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./app.js";
 
 const POSITIONS = ["A", "B", "C", "D"];
 // Bot names offered in the form; the server asks the engine, so any name it knows works.
@@ -129,36 +129,18 @@ function form() {
     });
   });
 
-  const loadText = el("textarea", { id: "load-text", rows: 3, placeholder: "Paste a position notation or a saved game (JSON)" });
-  const loadFile = el("input", { id: "load-file", type: "file", accept: ".json,.txt,application/json,text/plain" });
   const useSeats = el("input", { id: "load-seats", type: "checkbox" });
-  const loadForm = el(
-    "form",
-    { id: "load-ludo-form" },
-    el(
-      "fieldset",
-      {},
-      el("legend", {}, "Continue a saved game or a position"),
-      el("label", {}, "File (saved JSON or notation)", loadFile),
-      el("label", {}, "or paste it", loadText),
-      el("label", { class: "inline" }, useSeats, "Seat the players as chosen above (otherwise every seat is a person)"),
-      el("button", { type: "submit", id: "load" }, "Continue it"),
-    ),
-  );
-  loadForm.addEventListener("submit", (event) => {
-    event.preventDefault();
-    guarded(async () => {
-      clearError();
-      let text = loadText.value.trim();
-      if (!text && loadFile.files.length) text = (await readFile(loadFile.files[0])).trim();
-      if (!text) throw new ApiError("Choose a file or paste a game first.", "Nothing to load", 0);
-      const body = text.startsWith("{") ? { json: text } : { position: text };
+  const loadLudo = loadForm(
+    "load-ludo-form",
+    "Continue a saved game or a position",
+    [el("label", { class: "inline" }, useSeats, "Seat the players as chosen above (otherwise every seat is a person)")],
+    async (body) => {
       if (useSeats.checked) body.seats = seatMap();
       play(await api("POST", "/api/ludo/games", body));
-    });
-  });
+    },
+  );
 
-  main.append(el("h1", {}, "New Ludo game"), newForm, loadForm);
+  main.append(el("h1", {}, "New Ludo game"), newForm, loadLudo);
   rules.focus();
 }
 
@@ -207,11 +189,7 @@ function play(initial, note) {
   const over = el("section", { class: "panel over", id: "game-over", hidden: true, "aria-live": "polite" });
   const historyList = el("ol", { class: "history", id: "history" });
   const notice = note ? el("p", { class: "notice", id: "notice" }, note) : null;
-  const shareField = el("input", { id: "share-url", type: "text", readonly: true, hidden: true, "aria-label": "Link to this position" });
-  const shareButton = el("button", { type: "button", id: "share" }, "Copy link");
-  const saveJson = el("a", { class: "button", id: "save-json", download: "" }, "Save JSON");
-  const saveNotation = el("a", { class: "button", id: "save-notation", download: "" }, "Save notation");
-  const replayButton = el("button", { type: "button", id: "replay-game" }, "Replay this game");
+  const save = saveControls("ludo");
   const meta = el("p", { class: "meta", id: "meta" });
   const auto = new AutoPlayer(() => send("bot"));
   const watch = el("div", { id: "watch" }, auto.controls("Bots"));
@@ -219,18 +197,6 @@ function play(initial, note) {
 
   rollButton.addEventListener("click", () => send("roll"));
   undoButton.addEventListener("click", () => send("undo"));
-  shareButton.addEventListener("click", async () => {
-    const ok = await copyText(location.href, shareField);
-    shareButton.textContent = ok ? "Link copied" : "Copy the link below";
-  });
-  replayButton.addEventListener("click", () =>
-    guarded(async () => {
-      const response = await fetch(`/api/ludo/games/${encodeURIComponent(state.id)}/save?format=json`);
-      if (!response.ok) throw new ApiError("The game cannot be saved for replay.", "error", response.status);
-      const replay = await api("POST", "/api/replays", { text: await response.text() });
-      location.href = `/replay?id=${encodeURIComponent(replay.id)}`;
-    }),
-  );
 
   main.append(
     el("h1", { id: "title" }, "Ludo"),
@@ -251,8 +217,7 @@ function play(initial, note) {
         el("h2", {}, "History"),
         historyList,
         el("h2", {}, "Save and share"),
-        el("div", { class: "controls" }, saveJson, saveNotation, shareButton, replayButton),
-        shareField,
+        ...save.nodes,
         meta,
         el("p", { class: "hint" }, "Keys: ", el("kbd", {}, "Space"), " or ", el("kbd", {}, "r"), " rolls, a token's letter or number moves it, ", el("kbd", {}, "u"), " undoes, ", el("kbd", {}, "w"), " pauses the bots."),
       ),
@@ -373,9 +338,7 @@ function play(initial, note) {
     historyList.replaceChildren(...(state.history || []).map(describe));
     historyList.scrollTop = historyList.scrollHeight;
 
-    const base = `/api/ludo/games/${encodeURIComponent(state.id)}/save`;
-    saveJson.href = `${base}?format=json`;
-    saveNotation.href = `${base}?format=notation`;
+    save.update(state.id);
     meta.replaceChildren(
       `Players ${state.players.join(", ")} · seed ${state.seed ?? "none"} · move ${(state.history || []).length} · position `,
       el("code", { id: "position" }, state.position),

@@ -1,7 +1,7 @@
 // The Onitama pages: the setup chooser and the play view. The engine's referee judges every
 // ply; this file only offers the legal actions the server lists and shows the answers.
 
-import { AutoPlayer, api, ApiError, clearError, copyText, el, guarded, page, putSvg, readFile, setQuery, showError, typingTarget } from "./app.js";
+import { AutoPlayer, api, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./app.js";
 
 const LEVELS = [
   ["0", "AI level 0 (random)"],
@@ -110,31 +110,9 @@ async function chooser() {
     });
   });
 
-  const loadText = el("textarea", { id: "load-text", rows: 3, placeholder: "Paste a position notation or a saved game (JSON)" });
-  const loadFile = el("input", { id: "load-file", type: "file", accept: ".json,.txt,application/json,text/plain" });
-  const load = el(
-    "form",
-    { id: "load-onitama-form" },
-    el(
-      "fieldset",
-      {},
-      el("legend", {}, "Continue a saved game or a position (with the sides above)"),
-      el("label", {}, "File (saved JSON or notation)", loadFile),
-      el("label", {}, "or paste it", loadText),
-      el("button", { type: "submit", id: "load" }, "Continue it"),
-    ),
-  );
-  load.addEventListener("submit", (event) => {
-    event.preventDefault();
-    guarded(async () => {
-      clearError();
-      let text = loadText.value.trim();
-      if (!text && loadFile.files.length) text = (await readFile(loadFile.files[0])).trim();
-      if (!text) throw new ApiError("Choose a file or paste a game first.", "Nothing to load", 0);
-      const body = text.startsWith("{") ? { json: text } : { position: text };
-      body.sides = readSides();
-      play(await api("POST", "/api/onitama/games", body));
-    });
+  const load = loadForm("load-onitama-form", "Continue a saved game or a position (with the sides above)", [], async (body) => {
+    body.sides = readSides();
+    play(await api("POST", "/api/onitama/games", body));
   });
   main.append(el("h1", {}, "New Onitama game"), form, load);
   setup.focus();
@@ -172,11 +150,7 @@ function play(initial, note) {
   const cards = el("div", { class: "cards", id: "cards" });
   const over = el("section", { class: "panel over", id: "game-over", hidden: true });
   const historyList = el("ol", { class: "history", id: "history" });
-  const shareField = el("input", { id: "share-url", type: "text", readonly: true, hidden: true, "aria-label": "Link to this position" });
-  const shareButton = el("button", { type: "button", id: "share" }, "Copy link");
-  const saveJson = el("a", { class: "button", id: "save-json", download: "" }, "Save JSON");
-  const saveNotation = el("a", { class: "button", id: "save-notation", download: "" }, "Save notation");
-  const replayButton = el("button", { type: "button", id: "replay-game" }, "Replay this game");
+  const save = saveControls("onitama");
   const meta = el("p", { class: "meta", id: "meta" });
   const auto = new AutoPlayer(() => send("ai"));
   const watch = el("div", { id: "watch" }, auto.controls("AI"));
@@ -188,18 +162,6 @@ function play(initial, note) {
     const text = typed.value.trim();
     if (text) playAction(text);
   });
-  shareButton.addEventListener("click", async () => {
-    const ok = await copyText(location.href, shareField);
-    shareButton.textContent = ok ? "Link copied" : "Copy the link below";
-  });
-  replayButton.addEventListener("click", () =>
-    guarded(async () => {
-      const response = await fetch(`/api/onitama/games/${encodeURIComponent(state.id)}/save?format=json`);
-      if (!response.ok) throw new ApiError("The game cannot be saved for replay.", "error", response.status);
-      const replay = await api("POST", "/api/replays", { text: await response.text() });
-      location.href = `/replay?id=${encodeURIComponent(replay.id)}`;
-    }),
-  );
 
   main.append(
     el("h1", { id: "title" }, "Onitama"),
@@ -223,8 +185,7 @@ function play(initial, note) {
         el("h2", {}, "Plies"),
         historyList,
         el("h2", {}, "Save and share"),
-        el("div", { class: "controls" }, saveJson, saveNotation, shareButton, replayButton),
-        shareField,
+        ...save.nodes,
         meta,
         el("p", { class: "hint" }, "Click a piece, then a highlighted square, then a wall direction. Keys: ", el("kbd", {}, "1"), "/", el("kbd", {}, "2"), " pick the card, ", el("kbd", {}, "u"), el("kbd", {}, "d"), el("kbd", {}, "l"), el("kbd", {}, "r"), el("kbd", {}, "s"), " the wall, ", el("kbd", {}, "Esc"), " clears, ", el("kbd", {}, "z"), " undoes, ", el("kbd", {}, "w"), " pauses the AIs."),
       ),
@@ -414,9 +375,7 @@ function play(initial, note) {
       over.hidden = true;
       over.replaceChildren();
     }
-    const base = `/api/onitama/games/${encodeURIComponent(state.id)}/save`;
-    saveJson.href = `${base}?format=json`;
-    saveNotation.href = `${base}?format=notation`;
+    save.update(state.id);
     meta.replaceChildren("Position ", el("code", { id: "position" }, state.position));
     auto.schedule(state.to_act === "ai");
   }
