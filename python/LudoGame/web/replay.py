@@ -98,9 +98,9 @@ def ludo_label(event: dict[str, Any]) -> str:
 
 def ludo_track(game: Game) -> Track:
     """A Ludo game as a replay track."""
-    title = f"Ludo {game.rules_notation}, {' '.join(game.players)}"
+    title = f"Ludo {game.rules_notation}, players {', '.join(game.players)}"
     if game.is_over():
-        title += f": {' '.join(game.ranking)}"
+        title += f": finishing order {', '.join(game.ranking)}"
     return Track(game, title, [ludo_label(e) for e in game.history])
 
 

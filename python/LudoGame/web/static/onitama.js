@@ -225,14 +225,15 @@ function play(initial, note) {
   const targets = (from) => new Set(mine().filter((a) => a.from === from).map((a) => a.to));
   const options = () => mine().filter((a) => a.from === selFrom && a.to === selTo);
 
-  function cardName(card) {
+  // "Card 1 (Tiger)", or "Card 1" for a card without a name
+  function cardLabel(card) {
     const c = state.cards[`${state.turn}${card}`];
-    return c && c.name ? c.name : `card ${card}`;
+    return c && c.name ? `Card ${card} (${c.name})` : `Card ${card}`;
   }
 
   function actionLabel(a) {
     const wall = a.wall === null ? "wins" : `wall ${WALL_WORDS[a.wall] || a.wall}`;
-    return `Card ${a.card} (${cardName(a.card)}) · ${wall}`;
+    return `${cardLabel(a.card)} · ${wall}`;
   }
 
   function showChoices() {

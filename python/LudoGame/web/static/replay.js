@@ -77,7 +77,7 @@ function viewer(replay, startGame, startFrame) {
   const list = el(
     "ul",
     { class: "game-list", id: "game-list", "aria-label": "Games in the file" },
-    games.map((game, i) => el("li", {}, el("button", { type: "button", dataset: { game: i }, "aria-pressed": "false", onclick: () => pick(i) }, `${i + 1}. ${game.title} (${game.kind}, ${game.frames - 1} steps)`))),
+    games.map((game, i) => el("li", {}, el("button", { type: "button", dataset: { game: i }, "aria-pressed": "false", onclick: () => pick(i) }, `${i + 1}. ${game.title} (${game.frames - 1} steps)`))),
   );
 
   main.append(
@@ -161,7 +161,7 @@ function viewer(replay, startGame, startFrame) {
   function pick(i) {
     stopPlaying();
     g = i;
-    title.textContent = `${games[g].title} (${games[g].kind})`;
+    title.textContent = games[g].title;
     for (const b of list.querySelectorAll("button")) b.setAttribute("aria-pressed", String(Number(b.dataset.game) === g));
     return go(0);
   }
@@ -186,7 +186,7 @@ function viewer(replay, startGame, startFrame) {
     }
   };
   document.addEventListener("keydown", onKey);
-  title.textContent = `${games[g].title} (${games[g].kind})`;
+  title.textContent = games[g].title;
   for (const b of list.querySelectorAll("button")) b.setAttribute("aria-pressed", String(Number(b.dataset.game) === g));
   go(startFrame | 0);
   forward.focus({ preventScroll: true });
