@@ -276,8 +276,9 @@ def test_save_a_game_then_replay_it_step_by_step(
     Select(by_id(browser, "speed")).select_by_index(3)
     wait_until(lambda: history_len(browser) >= 12, what="the bots to play a while")
     by_id(browser, "pause").click()  # watching: pause stops the bots, resume goes on
+    time.sleep(0.5)  # a bot step already asked for may still arrive
     paused_at = history_len(browser)
-    time.sleep(0.5)
+    time.sleep(1.0)
     assert history_len(browser) == paused_at
     assert by_id(browser, "pause").get_attribute("aria-pressed") == "true"
     by_id(browser, "pause").click()
