@@ -584,6 +584,29 @@ def test_a_tournament_saved_by_the_onitama_command_replays(
     capsys.readouterr()
 
 
+def test_records_saved_from_python_replay(client: TestClient, tmp_path: Path) -> None:
+    from LudoGame import onitama
+
+    ais = {"L0": onitama.builtin_ai(0, seed=3), "L1": onitama.builtin_ai(1, seed=4)}
+    standings = onitama.round_robin(ais, setups=[22])
+    record = onitama.play_match(ais["L1"], ais["L0"], 21)
+    path = tmp_path / "games.json"
+    onitama.save_games(path, [*standings.games, record])
+    saved = json.loads(path.read_text())
+    assert saved["format"] == onitama.GAMES_FORMAT and len(saved["games"]) == 3
+    assert [g["a"] for g in saved["games"]] == [g.a for g in standings.games] + [None]
+    r = client.post("/api/replays", json={"text": path.read_text()})
+    assert r.status_code == 201
+    games = r.json()["games"]
+    records = [g.record for g in standings.games] + [record]
+    for k, (g, rec) in enumerate(zip(games, records, strict=True)):
+        assert g["frames"] == len(rec.actions) + 1
+        last = frames(client, r.json()["id"], k, g["frames"])[-1]
+        assert last["position"] == rec.end
+    with pytest.raises(TypeError, match="MatchRecord or Game"):
+        onitama.save_games(tmp_path / "bad.json", ["not a record"])  # type: ignore[list-item]
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [

@@ -21,9 +21,12 @@ type or an invalid answer loses at once), and ``round_robin`` plays a whole tour
 
 from __future__ import annotations
 
+import json
+import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
 from LudoGame._core import (
@@ -323,9 +326,50 @@ def _round_robin_ray(
         merged(results)
 
 
+#: The format name of a file of several games (``save_games`` writes it, the replay view of
+#: ``ludo serve`` opens it).
+GAMES_FORMAT = "ludogame-games/1"
+
+
+def record_json(record: MatchRecord, a: str | None = None, b: str | None = None) -> dict[str, Any]:
+    """A refereed game as the game's JSON (``Onitama.to_json``, which ``Onitama.from_json``
+    reads back) with the match's result added: who played A and B, the result, its reason
+    and detail, and the side whose AI failed."""
+    out: dict[str, Any] = json.loads(record.game().to_json())
+    out.update(
+        {
+            "a": a,
+            "b": b,
+            "result": record.result,
+            "winner": record.winner,
+            "reason": str(record.reason),
+            "detail": record.detail,
+            "failed": record.failed,
+        }
+    )
+    return out
+
+
+def save_games(path: str | os.PathLike[str], games: Iterable[Game | MatchRecord]) -> None:
+    """Write games to replay: ``play_match`` records or a round robin's ``Standings.games``,
+    as ``{"format": "ludogame-games/1", "games": [...]}`` (each game as `record_json`
+    gives it). ``ludo serve --replay FILE`` opens the file, and so does the replay page."""
+    entries = []
+    for g in games:
+        if isinstance(g, Game):
+            entries.append(record_json(g.record, g.a, g.b))
+        elif isinstance(g, MatchRecord):
+            entries.append(record_json(g))
+        else:
+            raise TypeError(f"games must be MatchRecord or Game entries, not {type(g).__name__}")
+    text = json.dumps({"format": GAMES_FORMAT, "games": entries}, indent=1)
+    Path(path).write_text(text + "\n", encoding="utf-8")
+
+
 __all__ = [
     "AI",
     "AIFunction",
+    "GAMES_FORMAT",
     "REASONS",
     "STANDARD_CARDS",
     "TOURNAMENT_SETUPS",
@@ -353,6 +397,8 @@ __all__ = [
     "UnknownSetupError",
     "builtin_ai",
     "play_match",
+    "record_json",
     "round_robin",
+    "save_games",
     "setup_ids",
 ]

@@ -21,12 +21,10 @@ code 2; Ctrl-C exits with code 130 (``match`` first prints the plies played).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from collections.abc import Callable
+from typing import NoReturn, TextIO
 
 from LudoGame.onitama import (
     Action,
@@ -40,8 +38,10 @@ from LudoGame.onitama import (
     builtin_ai,
     play_match,
     round_robin,
+    save_games,
     setup_ids,
 )
+from LudoGame.onitama import Game as RoundRobinGame
 
 CARD_PROMPT = "Pick a card (1 or 2) or enter 0 to list all moves: "
 PASS_PROMPT = "Simply pick a card you want to swap with the side card (1 or 2): "
@@ -289,36 +289,6 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     return 0
 
 
-#: The format name of a file of several games (what ``--save`` writes).
-GAMES_FORMAT = "ludogame-games/1"
-
-
-def record_json(record: MatchRecord, a: str | None = None, b: str | None = None) -> dict[str, Any]:
-    """A refereed game as the game's JSON (``Onitama.to_json``, which ``Onitama.from_json``
-    reads back) with the match's result added: who played A and B, the result, its reason
-    and detail, and the side whose AI failed."""
-    out: dict[str, Any] = json.loads(record.game().to_json())
-    out.update(
-        {
-            "a": a,
-            "b": b,
-            "result": record.result,
-            "winner": record.winner,
-            "reason": str(record.reason),
-            "detail": record.detail,
-            "failed": record.failed,
-        }
-    )
-    return out
-
-
-def save_games(path: str, games: Sequence[dict[str, Any]]) -> None:
-    """Write a games file: ``{"format": "ludogame-games/1", "games": [...]}`` (the replay
-    view of ``ludo serve`` loads it)."""
-    text = json.dumps({"format": GAMES_FORMAT, "games": list(games)}, indent=1)
-    Path(path).write_text(text + "\n", encoding="utf-8")
-
-
 def show_record(record: MatchRecord, out: TextIO) -> None:
     """A match's result line, its actions and the final board."""
     if record.reason == "interrupted":
@@ -344,7 +314,7 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         return 130
     show_record(record, out)
     if args.save:
-        save_games(args.save, [record_json(record, f"L{args.a}", f"L{args.b}")])
+        save_games(args.save, [RoundRobinGame(f"L{args.a}", f"L{args.b}", args.setup, record)])
     return 0
 
 
@@ -385,7 +355,7 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
         if isinstance(partial, Standings) and partial.games:
             out.write(f"{len(partial.games)} games finished:\n{partial}\n")
             if args.save:
-                save_games(args.save, [record_json(g.record, g.a, g.b) for g in partial.games])
+                save_games(args.save, partial.games)
         out.flush()
         if isinstance(e, RayTaskError):
             raise UsageError(str(e)) from e
@@ -394,7 +364,7 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
     bar.close()
     out.write(f"{standings}\n")
     if args.save:
-        save_games(args.save, [record_json(g.record, g.a, g.b) for g in standings.games])
+        save_games(args.save, standings.games)
     return 0
 
 

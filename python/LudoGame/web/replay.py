@@ -12,8 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
 from LudoGame._core import Game
-from LudoGame.onitama import Onitama
-from LudoGame.onitama_cli import GAMES_FORMAT
+from LudoGame.onitama import GAMES_FORMAT, Onitama
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError
 from LudoGame.web.store import Held, Store
 
