@@ -9,12 +9,11 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
 
 from LudoGame._core import Game, Simulation
 from LudoGame.enums import Phase
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.store import Session, Store, off_loop
+from LudoGame.web.store import Change, NewGame, Session, Store, off_loop
 
 #: The largest MCTS playout count a seat may ask for (a bot move stays well under a second).
 MAX_PLAYOUTS = 5_000
@@ -22,26 +21,14 @@ MAX_PLAYOUTS = 5_000
 HUMAN: Literal["human"] = "human"
 
 
-class NewLudo(BaseModel):
+class NewLudo(NewGame):
     """The body of ``POST /api/ludo/games``: a new game, a position, or a saved game."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     rules: str | None = None
     players: list[str] | str | int | None = None
     seats: dict[str, str] | None = None
     options: dict[str, bool | int | str] | None = None
     seed: int | None = None
-    position: str | None = None
-    saved: str | None = Field(default=None, alias="json")
-
-
-class Change(BaseModel):
-    """The body of a roll, bot step or undo: optionally the version it was made against."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    version: int | None = None
 
 
 class MoveBody(Change):

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from LudoGame.onitama import Action, BuiltinAI, Onitama
 from LudoGame.onitama_cli import capture_message, win_message
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.store import Session, Store, off_loop
+from LudoGame.web.store import Change, NewGame, Session, Store, off_loop
 
 #: The longest an AI may think about one ply, in seconds.
 MAX_AI_TIME = 10.0
@@ -30,25 +30,13 @@ class Side(BaseModel):
     time: float = 1.0
 
 
-class NewOnitama(BaseModel):
+class NewOnitama(NewGame):
     """The body of ``POST /api/onitama/games``: a setup, a position, or a saved game."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     setup: str | int | None = None
     seed: int | None = None
     max_plies: int | None = None
     sides: dict[Literal["A", "B"], Side] | None = None
-    position: str | None = None
-    saved: str | None = Field(default=None, alias="json")
-
-
-class Change(BaseModel):
-    """The body of an AI ply or undo: optionally the version it was made against."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    version: int | None = None
 
 
 class ActionBody(Change):

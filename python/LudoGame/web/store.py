@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from fastapi import Response
+from pydantic import BaseModel, ConfigDict, Field
 
 from LudoGame.web.errors import conflict, not_found
 
@@ -32,6 +33,25 @@ class Held:
                 f"the game has changed (version {self.version}, the request was made "
                 f"against version {version}): reload it and try again",
             )
+
+
+class Change(BaseModel):
+    """The body of a change (a roll, move, ply, bot or AI step, undo): optionally the
+    version it was made against (see `Held.check_version`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int | None = None
+
+
+class NewGame(BaseModel):
+    """What both games' new-game bodies may carry instead of a new game: a position's
+    notation, or a saved game's JSON (the key ``json``)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    position: str | None = None
+    saved: str | None = Field(default=None, alias="json")
 
 
 class SavedGame(Protocol):
