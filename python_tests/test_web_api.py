@@ -275,6 +275,7 @@ def test_fields_leaves_out_the_large_parts(client: TestClient) -> None:
         ({"seed": 2**70}, 400, None),
         ({"seats": {"A": "greedy"}}, 400, "InvalidBotError"),
         ({"seats": {"A": "mcts:100000"}}, 400, "InvalidBotError"),
+        ({"seats": {"A": "MCTS:100000"}}, 400, "InvalidBotError"),
         ({"seats": {"A": "expectimax:9"}}, 400, "InvalidBotError"),
         ({"seats": {"D": "random"}}, 400, "InvalidSeatError"),
         ({"position": "junk"}, 400, "InvalidNotationError"),

@@ -263,10 +263,10 @@ impl LudoEnv {
             Status::Truncated => return Err(EnvError::EpisodeOver("the roll limit was reached")),
             Status::Idle => return Err(EnvError::EpisodeOver("no episode is running")),
         }
-        let mask = self.legal_mask();
-        if (0..8).contains(&action) && mask & (1 << action) != 0 {
+        if self.accepts(action) {
             return Ok(());
         }
+        let mask = self.legal_mask();
         Err(EnvError::IllegalAction {
             env: None,
             action,

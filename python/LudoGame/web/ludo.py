@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from LudoGame._core import Game, Simulation
 from LudoGame.enums import Phase
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.store import Change, NewGame, Session, Store, off_loop
+from LudoGame.web.store import Change, NewGame, Session, Store, off_loop, sent
 
 #: The largest MCTS playout count a seat may ask for (a bot move stays well under a second).
 MAX_PLAYOUTS = 5_000
@@ -45,7 +45,8 @@ def check_bot(name: str, game: Game) -> str:
     except ENGINE_ERRORS as e:
         raise engine_error(e) from e
     base, _, param = name.partition(":")
-    if base == "mcts" and param and int(param) > MAX_PLAYOUTS:
+    # bot names are read in any case, as the engine reads them
+    if base.lower() == "mcts" and param and int(param) > MAX_PLAYOUTS:
         raise ApiError(
             400,
             "InvalidBotError",
@@ -155,11 +156,8 @@ def _bot_seed(game: Game, events: int) -> int:
 
 
 def _answer(s: LudoSession, status: int = 200, fields: str | None = None) -> JSONResponse:
-    history = svg = True
-    if fields is not None:
-        wanted = {f.strip() for f in fields.split(",")}
-        history, svg = "history" in wanted, "svg" in wanted
-    return JSONResponse(s.state(history=history, svg=svg), status_code=status)
+    state = s.state(history=sent(fields, "history"), svg=sent(fields, "svg"))
+    return JSONResponse(state, status_code=status)
 
 
 def router(store: Store) -> APIRouter:

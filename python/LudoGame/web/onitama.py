@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from LudoGame.onitama import Action, BuiltinAI, Onitama
 from LudoGame.onitama_cli import capture_message, win_message
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.store import Change, NewGame, Session, Store, off_loop
+from LudoGame.web.store import Change, NewGame, Session, Store, off_loop, sent
 
 #: The longest an AI may think about one ply, in seconds.
 MAX_AI_TIME = 10.0
@@ -171,8 +171,7 @@ def _new_game(body: NewOnitama) -> tuple[Onitama, str | None]:
 
 
 def _answer(s: OnitamaSession, status: int = 200, fields: str | None = None) -> JSONResponse:
-    svg = fields is None or "svg" in {f.strip() for f in fields.split(",")}
-    return JSONResponse(s.state(svg=svg), status_code=status)
+    return JSONResponse(s.state(svg=sent(fields, "svg")), status_code=status)
 
 
 def _parse(game: Onitama, body: ActionBody) -> Action:

@@ -112,6 +112,12 @@ class Session(Held):
         )
 
 
+def sent(fields: str | None, name: str) -> bool:
+    """Is the large state field `name` (``history``, ``svg``) to be sent, by a request's
+    ``?fields=`` (a comma-separated list; without it, every field is sent)?"""
+    return fields is None or name in {f.strip() for f in fields.split(",")}
+
+
 H = TypeVar("H", bound=Held)
 
 

@@ -428,8 +428,8 @@ impl PyVectorEnv {
             } else {
                 py.detach(|| work(envs, threads, None, batch))?;
             }
-            (te.iter().zip(tr.iter()).any(|(&a, &b)| a | b))
-                .then(|| PyArray1::from_iter(py, te.iter().zip(tr.iter()).map(|(&a, &b)| a | b)))
+            let ended: Vec<bool> = te.iter().zip(tr.iter()).map(|(&a, &b)| a | b).collect();
+            ended.contains(&true).then(|| PyArray1::from_vec(py, ended))
         };
         self.spare_obs.keep(&obs);
         self.spare_final.keep(&final_obs);
