@@ -532,6 +532,11 @@ def test_a_ludo_game_replays_frame_by_frame(client: TestClient) -> None:
     n = len(g.history) + 1
     assert [(x["kind"], x["frames"]) for x in summary["games"]] == [("ludo", n)]
     got = frames(client, summary["id"], 0, n)
+    # the replay's steps are worded as the play view's history: one wording of an event
+    state = client.post(LUDO, json={"json": g.to_json()}).json()
+    texts = [e["text"] for e in state["history"]]
+    assert [f["label"] for f in got[1:]] == texts
+    assert all(t.startswith(f"{e['player']} ") for e, t in zip(g.history, texts, strict=True))
     back = g.copy()
     for k in reversed(range(n)):
         assert got[k]["position"] == back.to_notation() and got[k]["svg"] == back._repr_svg_()

@@ -106,10 +106,37 @@ class LudoSession(Session):
         }
         if history:
             # the events are dicts whose enum values are str: JSON as they are
-            out["history"] = g.history
+            out["history"] = [{**e, "text": event_text(e)} for e in g.history]
         if svg:
             out["svg"] = g._repr_svg_()
         return out
+
+
+def event_text(event: dict[str, Any]) -> str:
+    """A history event in words, as the play view's history and the replay's steps show it:
+    'A rolls 3 (cannot move)', 'A moves Ap 0→6, captures Bq, rolls again'."""
+    who = event["player"]
+    if str(event["kind"]) == "roll":
+        result = str(event["result"])
+        return f"{who} rolls {event['value']}" + ("" if result == "move" else f" ({result})")
+    parts = [f"{who} moves {event['move']} {event['from']}→{event['to']}"]
+    if len(event["tokens"]) > 1:
+        parts.append("stack " + "+".join(event["tokens"]))
+    if event["captured"]:
+        parts.append("captures " + " ".join(event["captured"]))
+    if event["bumped"]:
+        parts.append(f"bumps {event['bumped']}")
+    if event["bounced"]:
+        parts.append("bounces back")
+    if event["stayed"]:
+        parts.append("stays")
+    if event["reached_home"]:
+        parts.append("reaches home")
+    if event["finished"]:
+        parts.append("finishes")
+    if event["extra_roll"]:
+        parts.append("rolls again")
+    return ", ".join(parts)
 
 
 def _new_game(body: NewLudo) -> Game:

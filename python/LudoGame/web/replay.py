@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from LudoGame._core import Game
 from LudoGame.onitama import GAMES_FORMAT, Onitama
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError
+from LudoGame.web.ludo import event_text
 from LudoGame.web.store import Held, Store
 
 LUDO_FORMAT = "ludogame-game/1"
@@ -78,29 +79,12 @@ class Replay(Held):
         }
 
 
-def ludo_label(event: dict[str, Any]) -> str:
-    """A history event in words, e.g. 'A rolls 6' or 'A moves Ap 0→6, captures Bq'."""
-    who = event["player"]
-    if str(event["kind"]) == "roll":
-        result = str(event["result"])
-        extra = "" if result == "move" else f" ({result})"
-        return f"{who} rolls {event['value']}{extra}"
-    text = f"{who} moves {event['move']} {event['from']}→{event['to']}"
-    if event["captured"]:
-        text += ", captures " + " ".join(event["captured"])
-    if event["finished"]:
-        text += ", finishes"
-    if event["extra_roll"]:
-        text += ", rolls again"
-    return text
-
-
 def ludo_track(game: Game) -> Track:
     """A Ludo game as a replay track."""
     title = f"Ludo {game.rules_notation}, players {', '.join(game.players)}"
     if game.is_over():
         title += f": finishing order {', '.join(game.ranking)}"
-    return Track(game, title, [ludo_label(e) for e in game.history])
+    return Track(game, title, [event_text(e) for e in game.history])
 
 
 def onitama_track(game: Onitama, record: dict[str, Any] | None = None) -> Track:

@@ -144,29 +144,13 @@ function form() {
   rules.focus();
 }
 
+// One history entry: the server's words for it, marked as a roll, a move, a capture or a
+// bonus roll for the styles.
 function describe(event) {
-  if (event.kind === "roll") {
-    const text = `${event.player} rolled ${event.value}`;
-    if (event.result && event.result !== "move") return el("li", { class: "roll" }, `${text} — ${event.result}`);
-    return el("li", { class: "roll" }, text);
-  }
-  const parts = [`${event.player} moved ${event.move} (${event.from} → ${event.to})`];
-  const li = el("li", { class: "move" });
-  if (event.tokens && event.tokens.length > 1) parts.push(`stack ${event.tokens.join("+")}`);
-  if (event.captured && event.captured.length) {
-    li.classList.add("capture");
-    parts.push(`captured ${event.captured.join(", ")}`);
-  }
-  if (event.bumped) parts.push(`bumped ${event.bumped}`);
-  if (event.bounced) parts.push("bounced");
-  if (event.stayed) parts.push("stayed");
-  if (event.reached_home) parts.push("reached home");
-  if (event.finished) parts.push("finished");
-  if (event.extra_roll) {
-    li.classList.add("bonus");
-    parts.push("bonus roll");
-  }
-  li.append(parts.join(" · "));
+  if (event.kind === "roll") return el("li", { class: "roll" }, event.text);
+  const li = el("li", { class: "move" }, event.text);
+  if (event.captured && event.captured.length) li.classList.add("capture");
+  if (event.extra_roll) li.classList.add("bonus");
   return li;
 }
 
