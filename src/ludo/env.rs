@@ -61,6 +61,9 @@ macro_rules! over_geometry {
     }};
 }
 
+/// The first field of [`LudoEnv::snapshot`]'s text.
+pub const SNAPSHOT_FORMAT: &str = "ludoenv/1";
+
 /// Values per token in the observation: progress, in the yard, home.
 pub const TOKEN_FEATURES: usize = 3;
 
@@ -114,6 +117,35 @@ pub enum EnvError {
     /// Bad configuration (rules, players, roles, roll limit).
     #[error(transparent)]
     Config(#[from] LudoError),
+    /// Every game a reset played ended before the learner's first decision.
+    #[error(
+        "{games} games in a row ended before the learner's first decision: \
+         max_rolls={max_rolls} is too small for these rules and seats"
+    )]
+    NoDecision {
+        /// The games played out.
+        games: u32,
+        /// The roll limit of an episode.
+        max_rolls: u64,
+    },
+    /// A saved environment ([`LudoEnv::snapshot`]) that cannot be read back.
+    #[error("not a saved environment: {0}")]
+    InvalidSnapshot(String),
+}
+
+/// The most games one reset plays out that end before the learner's first decision
+/// before it gives up with [`EnvError::NoDecision`] (only a tiny roll limit comes near).
+pub const MAX_GAMES_PER_RESET: u32 = 1_000;
+
+/// The games an environment played out and did not hand out as episodes, because they
+/// ended (terminated or truncated) before the learner's first decision, counted since
+/// the environment was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Skipped {
+    /// How many.
+    pub games: u64,
+    /// Each seat's rewards in them, added up (index: the seat).
+    pub rewards: [f32; MAX_SEATS],
 }
 
 /// How an environment plays: the rules, the seats and their roles, and the limits.
@@ -130,6 +162,10 @@ pub struct EnvConfig {
     /// The most die rolls in one episode: the episode is truncated after the move of the
     /// last one.
     pub max_rolls: u64,
+    /// The agent seat that learns, whose decisions make an episode; the other agent seats
+    /// are its opponents, played by a caller's policy ([`LudoEnv::reset_with`]). `None`:
+    /// every agent seat learns (the multi-agent case).
+    pub learner: Option<Seat>,
 }
 
 impl EnvConfig {
@@ -141,7 +177,14 @@ impl EnvConfig {
             roles: [Role::Agent; MAX_SEATS],
             skip_forced: false,
             max_rolls,
+            learner: None,
         }
+    }
+
+    /// Is `seat` one whose decisions are handed out as the episode's steps?
+    #[inline(always)]
+    fn learns(&self, seat: Seat) -> bool {
+        self.learner.is_none_or(|l| l == seat)
     }
 }
 
@@ -159,6 +202,12 @@ pub struct LudoEnv {
     bots: Rng,
     rolls: u64,
     status: Status,
+    /// Has this episode handed out a decision of a learning seat? An episode that ends
+    /// before it does is played out and skipped.
+    offered: bool,
+    /// The last reset gave up ([`EnvError::NoDecision`]).
+    starved: bool,
+    skipped: Skipped,
 }
 
 impl LudoEnv {
@@ -180,6 +229,15 @@ impl LudoEnv {
                     _ => PresetGeometry::<GT>::RULES,
                 }
         });
+        if let Some(learner) = config.learner
+            && (!config.seats.contains(&learner) || config.roles[learner] != Role::Agent)
+        {
+            return Err(LudoError::InvalidBot(format!(
+                "the learner's seat {} must be a playing seat without a bot",
+                config.rules.seat_labels[learner]
+            ))
+            .into());
+        }
         Ok(LudoEnv {
             config,
             preset,
@@ -189,28 +247,220 @@ impl LudoEnv {
             bots: Rng::new(0),
             rolls: 0,
             status: Status::Idle,
+            offered: false,
+            starved: false,
+            skipped: Skipped::default(),
         })
     }
 
     /// Start a new episode: with a seed, the episode generator restarts from it; without,
     /// it goes on (so a seeded reset followed by unseeded ones repeats exactly). Plays on to
-    /// the first decision (honouring `stop`).
-    pub fn reset(&mut self, seed: Option<u64>, stop: Option<&Stop>) {
+    /// the first decision of an agent seat (honouring `stop`). A game that ends before any
+    /// such decision is not an episode: it is counted in [`LudoEnv::skipped`] and the next
+    /// game of the generator starts, up to [`MAX_GAMES_PER_RESET`] games
+    /// ([`EnvError::NoDecision`] after that).
+    pub fn reset(&mut self, seed: Option<u64>, stop: Option<&Stop>) -> Result<(), EnvError> {
         over_geometry!(self, geo => self.reset_in(geo, seed, stop));
+        self.starved_error()
     }
 
-    /// [`LudoEnv::reset`] over the geometry `geo` of the game's rules.
+    /// [`LudoEnv::reset`], with the seats of the learner's opponents (agent seats other
+    /// than [`EnvConfig::learner`]) played by `opponent`, which gives an action for the
+    /// environment and the seat to move: the episode starts at the learner's first
+    /// decision, and games that end before it are skipped.
+    pub fn reset_with<E: From<EnvError>>(
+        &mut self,
+        seed: Option<u64>,
+        stop: Option<&Stop>,
+        mut opponent: impl FnMut(&LudoEnv, Seat) -> Result<i64, E>,
+    ) -> Result<(), E> {
+        let mut seed = seed;
+        for _ in 0..MAX_GAMES_PER_RESET {
+            self.reset(seed.take(), stop)?;
+            self.play_opponents(stop, &mut opponent)?;
+            if !self.ended() || self.offered {
+                return Ok(());
+            }
+            self.skip_episode();
+        }
+        self.status = Status::Idle;
+        self.starved = true;
+        Err(self.starved_error().unwrap_err().into())
+    }
+
+    /// [`LudoEnv::step`], then the learner's opponents play with `opponent` (as in
+    /// [`LudoEnv::reset_with`]) up to the learner's next decision or the end.
+    pub fn step_with<E: From<EnvError>>(
+        &mut self,
+        action: i64,
+        stop: Option<&Stop>,
+        mut opponent: impl FnMut(&LudoEnv, Seat) -> Result<i64, E>,
+    ) -> Result<Status, E> {
+        self.step(action, stop)?;
+        self.play_opponents(stop, &mut opponent)?;
+        Ok(self.status)
+    }
+
+    /// Let `opponent` play the seats that do not learn until a learning seat must decide or
+    /// the episode ends. A refused action leaves the episode where it is.
+    fn play_opponents<E: From<EnvError>>(
+        &mut self,
+        stop: Option<&Stop>,
+        opponent: &mut impl FnMut(&LudoEnv, Seat) -> Result<i64, E>,
+    ) -> Result<(), E> {
+        while let Some(seat) = self.to_move().filter(|&s| !self.config.learns(s)) {
+            let action = opponent(self, seat)?;
+            self.step(action, stop)?;
+        }
+        Ok(())
+    }
+
+    /// Has the episode ended (terminated or truncated)?
+    #[inline(always)]
+    fn ended(&self) -> bool {
+        matches!(self.status, Status::Terminated | Status::Truncated)
+    }
+
+    /// Count the ended episode as skipped (no learner decision was handed out).
+    #[cold]
+    fn skip_episode(&mut self) {
+        self.skipped.games += 1;
+        for &seat in &self.config.seats {
+            self.skipped.rewards[seat] += self.reward(seat);
+        }
+    }
+
+    fn starved_error(&self) -> Result<(), EnvError> {
+        if self.starved {
+            return Err(EnvError::NoDecision {
+                games: MAX_GAMES_PER_RESET,
+                max_rolls: self.config.max_rolls,
+            });
+        }
+        Ok(())
+    }
+
+    /// [`LudoEnv::reset`] over the geometry `geo` of the game's rules (a reset that gives
+    /// up leaves the status [`Status::Idle`] and `starved` set).
     #[inline(always)]
     fn reset_in<G: Geometry>(&mut self, geo: &G, seed: Option<u64>, stop: Option<&Stop>) {
         if let Some(seed) = seed {
             self.episodes = Rng::new(seed);
         }
-        let die = self.episodes.next_u64();
-        self.bots = Rng::new(self.episodes.next_u64());
-        self.game = self.start;
-        self.game.rng = Rng::new(die);
-        self.rolls = 0;
-        self.advance_in(geo, stop);
+        self.starved = false;
+        for _ in 0..MAX_GAMES_PER_RESET {
+            let die = self.episodes.next_u64();
+            self.bots = Rng::new(self.episodes.next_u64());
+            self.game = self.start;
+            self.game.rng = Rng::new(die);
+            self.rolls = 0;
+            self.offered = false;
+            self.advance_in(geo, stop);
+            if !self.ended() {
+                return;
+            }
+            self.skip_episode();
+        }
+        self.status = Status::Idle;
+        self.starved = true;
+    }
+
+    /// The games played out and skipped since the environment was made (see
+    /// [`LudoEnv::reset`]).
+    pub fn skipped(&self) -> &Skipped {
+        &self.skipped
+    }
+
+    /// The environment's whole state in one line of text, which [`LudoEnv::restore`] reads
+    /// back into an environment of the same configuration: the episode's status, its rolls,
+    /// the generators' states, the skipped games, then the game's notation.
+    pub fn snapshot(&self) -> String {
+        let status = match self.status {
+            Status::Decision => 'd',
+            Status::Terminated => 't',
+            Status::Truncated => 'u',
+            Status::Idle => 'i',
+        };
+        let rewards: Vec<String> = self.skipped.rewards.iter().map(f32::to_string).collect();
+        format!(
+            "{SNAPSHOT_FORMAT} {status} {} {:016x} {:016x} {} {} {} | {}",
+            self.rolls,
+            self.episodes.state(),
+            self.bots.state(),
+            u8::from(self.offered),
+            self.skipped.games,
+            rewards.join(","),
+            self.game.to_notation()
+        )
+    }
+
+    /// An environment of `config` in the state [`LudoEnv::snapshot`] wrote. The text is
+    /// checked: its game must be a valid position of the configuration's rules and seats,
+    /// and its status must fit the game.
+    pub fn restore(config: EnvConfig, text: &str) -> Result<LudoEnv, EnvError> {
+        let bad = |why: &str| EnvError::InvalidSnapshot(why.to_string());
+        let (head, notation) = text
+            .split_once(" | ")
+            .ok_or_else(|| bad("no ' | ' before the game's notation"))?;
+        let fields: Vec<&str> = head.split(' ').collect();
+        let [
+            format,
+            status,
+            rolls,
+            episodes,
+            bots,
+            offered,
+            games,
+            rewards,
+        ] = fields[..]
+        else {
+            return Err(bad("expected 8 fields before the game's notation"));
+        };
+        if format != SNAPSHOT_FORMAT {
+            return Err(bad(&format!("the format is not {SNAPSHOT_FORMAT}")));
+        }
+        let hex = |t: &str| u64::from_str_radix(t, 16).map_err(|_| bad("a generator's state"));
+        let game = Game::from_notation(notation).map_err(|e| bad(&e.to_string()))?;
+        let mut env = LudoEnv::new(config, 0)?;
+        if *game.rules() != env.config.rules || !game.seats().eq(env.start.seats()) {
+            return Err(bad("the game's rules or seats are not the environment's"));
+        }
+        env.status = match status {
+            "d" => Status::Decision,
+            "t" => Status::Terminated,
+            "u" => Status::Truncated,
+            "i" => Status::Idle,
+            _ => return Err(bad("an unknown status")),
+        };
+        let fits = match env.status {
+            Status::Decision => {
+                matches!(game.phase(), Phase::Move(_))
+                    && env.config.roles[game.current_player()] == Role::Agent
+            }
+            Status::Terminated => game.is_over(),
+            Status::Truncated => !game.is_over(),
+            Status::Idle => true,
+        };
+        if !fits {
+            return Err(bad("the status does not fit the game"));
+        }
+        env.rolls = rolls.parse().map_err(|_| bad("the roll count"))?;
+        env.episodes = Rng::new(hex(episodes)?);
+        env.bots = Rng::new(hex(bots)?);
+        env.offered = match offered {
+            "0" => false,
+            "1" => true,
+            _ => return Err(bad("the offered flag")),
+        };
+        env.skipped.games = games.parse().map_err(|_| bad("the skipped games"))?;
+        let rewards: Vec<f32> = rewards
+            .split(',')
+            .map(|r| r.parse::<f32>().ok().filter(|r| r.is_finite()))
+            .collect::<Option<_>>()
+            .ok_or_else(|| bad("the skipped rewards"))?;
+        env.skipped.rewards = rewards.try_into().map_err(|_| bad("the skipped rewards"))?;
+        env.game = game;
+        Ok(env)
     }
 
     /// The configuration.
@@ -335,7 +585,10 @@ impl LudoEnv {
         self.status = match played.ending {
             Ending::Over => Status::Terminated,
             Ending::CutOff => Status::Truncated,
-            Ending::NoMove if roles[self.game.current_player()] == Role::Agent => Status::Decision,
+            Ending::NoMove if roles[self.game.current_player()] == Role::Agent => {
+                self.offered |= self.config.learns(self.game.current_player());
+                Status::Decision
+            }
             Ending::NoMove | Ending::Stopped => Status::Idle,
         };
     }
@@ -454,7 +707,7 @@ fn in_env(env: &Option<usize>) -> String {
 mod pool;
 mod vector;
 
-pub use vector::{Batch, VectorEnv};
+pub use vector::{Autoreset, Batch, BatchOpponent, BotsOnly, VectorEnv};
 
 #[cfg(test)]
 mod tests;

@@ -110,9 +110,10 @@ impl From<EnvError> for PyErr {
         match err {
             EnvError::IllegalAction { .. } => EnvActionError::new_err(msg),
             EnvError::EpisodeOver(_) => GameOverError::new_err(msg),
-            EnvError::InvalidArgument(_) => {
+            EnvError::InvalidArgument(_) | EnvError::NoDecision { .. } => {
                 crate::python::convert::InvalidArgumentError::new_err(msg)
             }
+            EnvError::InvalidSnapshot(_) => pyo3::exceptions::PyValueError::new_err(msg),
             EnvError::Config(e) => e.into(),
         }
     }

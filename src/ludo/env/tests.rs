@@ -12,7 +12,7 @@ fn seats(n: usize) -> Vec<Seat> {
 fn started(config: EnvConfig, seed: u64) -> LudoEnv {
     let mut env = LudoEnv::new(config, seed).unwrap();
     assert_eq!(env.status(), Status::Idle);
-    env.reset(None, None);
+    env.reset(None, None).unwrap();
     env
 }
 
@@ -41,7 +41,7 @@ fn explore(config: EnvConfig, episodes: u64, mut each: impl FnMut(&LudoEnv)) -> 
             env.step(a, None).unwrap();
         }
         ends.push(env.clone());
-        env.reset(None, None);
+        env.reset(None, None).unwrap();
     }
     ends
 }
@@ -272,9 +272,9 @@ fn seeded_resets_repeat() {
     assert_ne!(a[0].game(), a[1].game());
     let mut env = started(EnvConfig::agents(Rules::GT, &seats(4), 100), 8);
     let first = *env.game();
-    env.reset(None, None);
+    env.reset(None, None).unwrap();
     assert_ne!(*env.game(), first);
-    env.reset(Some(8), None);
+    env.reset(Some(8), None).unwrap();
     assert_eq!(*env.game(), first);
 }
 
@@ -334,7 +334,8 @@ fn vector_env_agrees_with_single_envs_on_any_thread_count() {
         let mut vectors: Vec<(VectorEnv, Buffers)> = [1, 2, 3]
             .iter()
             .map(|_| {
-                let mut v = VectorEnv::new(config.clone(), seat_no(0), n, 100).unwrap();
+                let mut v = VectorEnv::new(config.clone(), seat_no(0), n, 100, Autoreset::SameStep)
+                    .unwrap();
                 let mut b = Buffers::new(&rules, n);
                 v.reset(None, 1, None, b.batch()).unwrap();
                 (v, b)
@@ -364,7 +365,7 @@ fn vector_env_agrees_with_single_envs_on_any_thread_count() {
                     }
                     ended += 1;
                     truncated += usize::from(status == Status::Truncated);
-                    env.reset(None, None);
+                    env.reset(None, None).unwrap();
                 }
                 env.observe(seat_no(0), &mut obs);
                 env.action_mask(seat_no(0), &mut mask);
@@ -389,7 +390,7 @@ fn vector_env_agrees_with_single_envs_on_any_thread_count() {
 fn vector_env_refuses_a_bad_batch_whole() {
     let mut config = EnvConfig::agents(Rules::CS162, &seats(2), 1000);
     config.roles[2] = Role::Bot(Bot::Random);
-    let mut v = VectorEnv::new(config.clone(), seat_no(0), 3, 5).unwrap();
+    let mut v = VectorEnv::new(config.clone(), seat_no(0), 3, 5, Autoreset::SameStep).unwrap();
     let mut b = Buffers::new(&Rules::CS162, 3);
     assert!(
         v.step(&[0, 0, 0], 1, None, b.batch()).is_err(),
@@ -430,7 +431,243 @@ fn vector_env_refuses_a_bad_batch_whole() {
         .collect();
     v.step(&actions, 1, None, b.batch()).unwrap();
     // The learner's seat must play, and only it is an agent.
-    assert!(VectorEnv::new(config.clone(), seat_no(1), 3, 5).is_err());
-    assert!(VectorEnv::new(config.clone(), seat_no(2), 3, 5).is_err());
-    assert!(VectorEnv::new(config, seat_no(0), 0, 5).is_err());
+    assert!(VectorEnv::new(config.clone(), seat_no(1), 3, 5, Autoreset::NextStep).is_err());
+    assert!(VectorEnv::new(config.clone(), seat_no(2), 3, 5, Autoreset::NextStep).is_err());
+    assert!(VectorEnv::new(config, seat_no(0), 0, 5, Autoreset::NextStep).is_err());
+}
+
+/// An opponents' policy for tests: the lowest legal token of every waiting environment,
+/// counting its calls.
+struct Lowest(usize);
+
+impl BatchOpponent for Lowest {
+    type Error = EnvError;
+
+    fn choose(
+        &mut self,
+        envs: &[usize],
+        _: &[Seat],
+        _: &[f32],
+        masks: &[i8],
+        actions: &mut [i64],
+    ) -> Result<(), EnvError> {
+        self.0 += 1;
+        let tokens = masks.len() / envs.len();
+        for (a, m) in actions.iter_mut().zip(masks.chunks(tokens)) {
+            *a = m
+                .iter()
+                .position(|&x| x == 1)
+                .expect("a waiting seat has a move") as i64;
+        }
+        Ok(())
+    }
+}
+
+/// The lowest legal token of `env`'s seat to move.
+fn lowest(env: &LudoEnv, _: Seat) -> Result<i64, EnvError> {
+    Ok(env.legal_mask().trailing_zeros() as i64)
+}
+
+#[test]
+fn an_episode_always_starts_with_a_learner_decision() {
+    // Games the opponents finish (or the roll limit cuts off) before the learner's first
+    // decision are played out and counted, never handed out.
+    for (rules, max_rolls) in [(Rules::CS162, 10_000), (Rules::CS162, 6), (Rules::GT, 9)] {
+        let mut config = EnvConfig::agents(rules, &seats(2), max_rolls);
+        config.roles[0] = Role::Bot(Bot::Cs162);
+        config.learner = Some(seat_no(2));
+        let mut env = LudoEnv::new(config, 3).unwrap();
+        for _ in 0..3000 {
+            env.reset(None, None).unwrap();
+            assert_eq!(env.to_move(), Some(seat_no(2)));
+            assert_ne!(env.legal_mask(), 0);
+        }
+        if max_rolls < 100 {
+            assert!(env.skipped().games > 100, "{:?}", env.skipped());
+            // A truncated game gives nobody a reward; the few finished ones do.
+            assert!(env.skipped().rewards[0] >= 0.0);
+        }
+    }
+    // A roll limit that never reaches the learner: a clear error after a bounded search.
+    let mut config = EnvConfig::agents(Rules::CS162, &seats(2), 1);
+    config.roles[0] = Role::Bot(Bot::Random);
+    let mut env = LudoEnv::new(config, 3).unwrap();
+    let err = env.reset(Some(1), None).unwrap_err();
+    assert!(matches!(
+        err,
+        EnvError::NoDecision {
+            games: MAX_GAMES_PER_RESET,
+            max_rolls: 1
+        }
+    ));
+    assert!(
+        err.to_string().contains("max_rolls=1 is too small"),
+        "{err}"
+    );
+    assert_eq!(env.status(), Status::Idle);
+}
+
+#[test]
+fn opponents_played_by_a_callback_and_skipped_games() {
+    // The learner is C; A is an agent seat played by a callback.
+    let mut config = EnvConfig::agents(Rules::CS162, &seats(2), 12);
+    config.learner = Some(seat_no(2));
+    let mut env = LudoEnv::new(config.clone(), 5).unwrap();
+    let mut starts = 0;
+    for _ in 0..2000 {
+        env.reset_with(None, None, lowest).unwrap();
+        assert_eq!(env.to_move(), Some(seat_no(2)));
+        starts += 1;
+        while env.status() == Status::Decision {
+            let a = env.legal_mask().trailing_zeros() as i64;
+            env.step_with(a, None, lowest).unwrap();
+            assert!(env.status() != Status::Decision || env.to_move() == Some(seat_no(2)));
+        }
+    }
+    assert_eq!(starts, 2000);
+    assert!(env.skipped().games > 0);
+    // A callback's bad action is refused (its error comes back).
+    let mut env = LudoEnv::new(config, 5).unwrap();
+    let mut bad = |_: &LudoEnv, _: Seat| Ok::<i64, EnvError>(7);
+    let mut refused = false;
+    for _ in 0..50 {
+        match env.reset_with(None, None, &mut bad) {
+            Err(EnvError::IllegalAction { action: 7, .. }) => refused = true,
+            other => other.unwrap(),
+        }
+    }
+    assert!(refused);
+}
+
+#[test]
+fn a_snapshot_restores_the_environment_exactly() {
+    let mut config = EnvConfig::agents(Rules::STANDARD, &seats(4), 300);
+    config.roles[1] = Role::Bot(Bot::Random);
+    config.roles[3] = Role::Bot(Bot::Cs162);
+    let mut env = LudoEnv::new(config.clone(), 77).unwrap();
+    let idle = LudoEnv::restore(config.clone(), &env.snapshot()).unwrap();
+    assert_eq!(idle.status(), Status::Idle);
+    let mut rng = Rng::new(3);
+    env.reset(None, None).unwrap();
+    for step in 0..2000 {
+        let text = env.snapshot();
+        let mut copy = LudoEnv::restore(config.clone(), &text).unwrap();
+        assert_eq!(copy.snapshot(), text);
+        assert_eq!(copy.game(), env.game());
+        // Both go on alike, across resets too.
+        let a = random_action(&env, &mut rng);
+        for e in [&mut env, &mut copy] {
+            if e.status() == Status::Decision {
+                e.step(a, None).unwrap();
+            } else {
+                e.reset(None, None).unwrap();
+            }
+        }
+        assert_eq!(copy.snapshot(), env.snapshot(), "step {step}");
+    }
+    let text = env.snapshot();
+    for bad in [
+        String::new(),
+        text.replace("ludoenv/1", "ludoenv/2"),
+        text.replacen(" | ", " ", 1),
+        text.replacen(" d ", " t ", 1)
+            .replacen(" u ", " t ", 1)
+            .replacen(" i ", " t ", 1),
+        text.replace("standard", "cs162"),
+        format!("{text} junk"),
+    ] {
+        if bad != text {
+            assert!(LudoEnv::restore(config.clone(), &bad).is_err(), "{bad}");
+        }
+    }
+    // Another configuration's environment.
+    let other = EnvConfig::agents(Rules::STANDARD, &seats(2), 300);
+    assert!(LudoEnv::restore(other, &text).is_err());
+}
+
+#[test]
+fn next_step_autoreset_agrees_with_single_envs_and_opponents_policies() {
+    for (rules, max_rolls, policy) in [
+        (Rules::CS162, 200, false),
+        (Rules::STANDARD, 400, true),
+        (Rules::CS162, 30, true),
+    ] {
+        let n = 6;
+        let mut config = EnvConfig::agents(rules, &seats(2), max_rolls);
+        if !policy {
+            config.roles[2] = Role::Bot(Bot::Random);
+        }
+        config.learner = Some(seat_no(0));
+        let len = observation_len(&rules);
+        let tokens = rules.tokens as usize;
+        let mut singles: Vec<LudoEnv> = (0..n)
+            .map(|i| {
+                let mut e = LudoEnv::new(config.clone(), 50 + i as u64).unwrap();
+                e.reset_with(None, None, lowest).unwrap();
+                e
+            })
+            .collect();
+        let mut pending = vec![false; n];
+        let mut v = VectorEnv::new(config.clone(), seat_no(0), n, 50, Autoreset::NextStep).unwrap();
+        let mut b = Buffers::new(&rules, n);
+        let mut calls = Lowest(0);
+        if policy {
+            assert!(
+                v.reset(None, 1, None, b.batch()).is_err(),
+                "the policy is needed"
+            );
+            v.reset_with(None, 2, None, b.batch(), &mut calls).unwrap();
+        } else {
+            v.reset(None, 2, None, b.batch()).unwrap();
+        }
+        let mut rng = Rng::new(4);
+        let mut ended = 0;
+        for step in 0..1500 {
+            let actions: Vec<i64> = singles.iter().map(|e| random_action(e, &mut rng)).collect();
+            if policy {
+                v.step_with(&actions, 2, None, b.batch(), &mut calls)
+                    .unwrap();
+            } else {
+                v.step(&actions, 2, None, b.batch()).unwrap();
+            }
+            for (i, env) in singles.iter_mut().enumerate() {
+                let (mut obs, mut mask) = (vec![0.0; len], vec![0i8; tokens]);
+                let status = if pending[i] {
+                    pending[i] = false;
+                    env.reset_with(None, None, lowest).unwrap();
+                    Status::Decision
+                } else {
+                    env.step_with(actions[i], None, lowest).unwrap()
+                };
+                let done = status != Status::Decision;
+                pending[i] = done;
+                ended += usize::from(done);
+                env.observe(seat_no(0), &mut obs);
+                env.action_mask(seat_no(0), &mut mask);
+                assert_eq!(
+                    &b.obs[i * len..(i + 1) * len],
+                    obs.as_slice(),
+                    "{rules} env {i} step {step}: {:?} {:?}",
+                    v.envs()[i].game().to_notation(),
+                    env.game().to_notation()
+                );
+                assert_eq!(&b.masks[i * tokens..(i + 1) * tokens], mask.as_slice());
+                assert_eq!(
+                    b.rewards[i],
+                    if done { env.reward(seat_no(0)) } else { 0.0 }
+                );
+                assert_eq!(b.terminated[i], status == Status::Terminated);
+                assert_eq!(b.truncated[i], status == Status::Truncated);
+                // Every row that did not just end is a decision with a legal action.
+                assert_eq!(done, !mask.contains(&1));
+            }
+        }
+        assert!(ended > 20, "{ended}");
+        assert_eq!(policy, calls.0 > 0);
+        let games = |v: &VectorEnv| v.envs().iter().map(|e| *e.game()).collect::<Vec<_>>();
+        assert_eq!(
+            games(&v),
+            singles.iter().map(|e| *e.game()).collect::<Vec<_>>()
+        );
+    }
 }

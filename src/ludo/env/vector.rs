@@ -1,5 +1,7 @@
 //! [`VectorEnv`]: many [`LudoEnv`]s of one learner stepped together, on any number of
-//! threads, with same-step autoreset.
+//! threads, with automatic resets; the learner's opponents are built-in bots, or a batched
+//! policy of the caller's ([`BatchOpponent`]) called once for every environment waiting
+//! for one.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -18,32 +20,106 @@ pub struct Batch<'a> {
     pub terminated: &'a mut [bool],
     /// Episodes cut off by the roll limit.
     pub truncated: &'a mut [bool],
-    /// For environments whose episode ended in this step, the last observation before the
-    /// automatic reset (`num_envs * observation_len`; other rows are left as they are).
+    /// With [`Autoreset::SameStep`], for environments whose episode ended in this step, the
+    /// last observation before the automatic reset (`num_envs * observation_len`; other
+    /// rows are left as they are).
     pub final_obs: &'a mut [f32],
 }
 
-/// Many single-learner environments stepped together, with same-step autoreset: an
-/// environment whose episode ends in a step is reset at once, and the step shows the new
-/// episode's first observation (the last one is kept in [`Batch::final_obs`]).
+impl Batch<'_> {
+    /// Environment `i`'s row.
+    fn row(&mut self, i: usize, obs_len: usize, tokens: usize) -> Row<'_> {
+        Row {
+            obs: &mut self.obs[i * obs_len..(i + 1) * obs_len],
+            final_obs: &mut self.final_obs[i * obs_len..(i + 1) * obs_len],
+            mask: &mut self.masks[i * tokens..(i + 1) * tokens],
+            reward: &mut self.rewards[i],
+            terminated: &mut self.terminated[i],
+            truncated: &mut self.truncated[i],
+        }
+    }
+}
+
+/// When an environment whose episode ended starts its next episode (Gymnasium's
+/// `AutoresetMode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Autoreset {
+    /// The step that ends an episode shows its last observation (with the reward and the
+    /// flags); the next step ignores that environment's action and starts the next
+    /// episode (reward 0, flags clear).
+    #[default]
+    NextStep,
+    /// The step that ends an episode starts the next one at once: it shows the new
+    /// episode's first observation with the ended one's reward and flags, and writes the
+    /// last observation in [`Batch::final_obs`].
+    SameStep,
+}
+
+/// A policy outside the engine for the learner's opponents (agent seats other than the
+/// learner's), asked once for every environment that waits for one.
+pub trait BatchOpponent {
+    /// What the policy may fail with (and what a refused action becomes).
+    type Error: From<EnvError>;
+
+    /// Choose an action for each waiting environment `envs[k]`, whose seat `seats[k]` must
+    /// move: `obs` holds their observations from that seat's point of view
+    /// (`envs.len() * observation_len`), `masks` its action masks (`envs.len() * tokens`);
+    /// write the actions into `actions` (one per environment).
+    fn choose(
+        &mut self,
+        envs: &[usize],
+        seats: &[Seat],
+        obs: &[f32],
+        masks: &[i8],
+        actions: &mut [i64],
+    ) -> Result<(), Self::Error>;
+}
+
+/// The opponent policy of a vector environment whose opponents are all built-in bots: it
+/// is never asked.
+pub struct BotsOnly;
+
+impl BatchOpponent for BotsOnly {
+    type Error = EnvError;
+
+    fn choose(
+        &mut self,
+        _: &[usize],
+        _: &[Seat],
+        _: &[f32],
+        _: &[i8],
+        _: &mut [i64],
+    ) -> Result<(), EnvError> {
+        Err(EnvError::InvalidArgument(
+            "an opponent seat waits for a policy, but none was given".into(),
+        ))
+    }
+}
+
+/// Many single-learner environments stepped together, with automatic resets
+/// ([`Autoreset`]).
 #[derive(Clone, Debug)]
 pub struct VectorEnv {
     envs: Vec<LudoEnv>,
     learner: Seat,
+    autoreset: Autoreset,
+    /// Some seat is played by a policy outside the engine.
+    opponents: bool,
     needs_reset: bool,
     /// Worker threads for steps on more than one thread, kept between steps.
     pool: Pool,
 }
 
 impl VectorEnv {
-    /// `num_envs` environments of `config` (whose agent seat is `learner`; every other
-    /// seat must be a bot), environment `i` seeded with `seed + i`; no episode runs until
-    /// [`VectorEnv::reset`].
+    /// `num_envs` environments of `config`, whose learner plays `learner` (its other agent
+    /// seats are the opponents a [`BatchOpponent`] plays; bot seats play themselves),
+    /// environment `i` seeded with `seed + i`; no episode runs until [`VectorEnv::reset`].
     pub fn new(
-        config: EnvConfig,
+        mut config: EnvConfig,
         learner: Seat,
         num_envs: usize,
         seed: u64,
+        autoreset: Autoreset,
     ) -> Result<VectorEnv, EnvError> {
         if !config.seats.contains(&learner) {
             return Err(LudoError::PositionNotPlaying(
@@ -51,14 +127,9 @@ impl VectorEnv {
             )
             .into());
         }
-        if config
-            .seats
-            .iter()
-            .any(|&s| s != learner && config.roles[s] == Role::Agent)
-            || config.roles[learner] != Role::Agent
-        {
+        if config.roles[learner] != Role::Agent {
             return Err(LudoError::InvalidBot(
-                "a vector environment has one agent seat: every other seat needs a bot".into(),
+                "the learner's seat cannot be played by a bot".into(),
             )
             .into());
         }
@@ -67,6 +138,11 @@ impl VectorEnv {
                 "num_envs must be at least 1".into(),
             ));
         }
+        let opponents = config
+            .seats
+            .iter()
+            .any(|&s| s != learner && config.roles[s] == Role::Agent);
+        config.learner = Some(learner);
         let first = LudoEnv::new(config, seed)?;
         let mut envs = vec![first; num_envs];
         for (i, env) in envs.iter_mut().enumerate() {
@@ -75,6 +151,8 @@ impl VectorEnv {
         Ok(VectorEnv {
             envs,
             learner,
+            autoreset,
+            opponents,
             needs_reset: true,
             pool: Pool::default(),
         })
@@ -90,9 +168,20 @@ impl VectorEnv {
         self.learner
     }
 
+    /// When an ended episode's environment starts the next one.
+    pub fn autoreset(&self) -> Autoreset {
+        self.autoreset
+    }
+
+    /// Does some seat need a [`BatchOpponent`]?
+    pub fn has_opponents(&self) -> bool {
+        self.opponents
+    }
+
     /// Reset every environment: environment `i` with `seeds[i]` (or, without seeds, each
     /// going on with its own episode generator). Writes the observations and masks; the
-    /// rewards and flags of `out` are cleared.
+    /// rewards and flags of `out` are cleared. Games that end before the learner's first
+    /// decision are skipped ([`LudoEnv::reset`]).
     pub fn reset(
         &mut self,
         seeds: Option<&[u64]>,
@@ -100,6 +189,19 @@ impl VectorEnv {
         stop: Option<&Stop>,
         out: Batch<'_>,
     ) -> Result<(), EnvError> {
+        self.bots_only()?;
+        self.reset_with(seeds, threads, stop, out, &mut BotsOnly)
+    }
+
+    /// [`VectorEnv::reset`], with the opponents played by `opponents`.
+    pub fn reset_with<O: BatchOpponent>(
+        &mut self,
+        seeds: Option<&[u64]>,
+        threads: usize,
+        stop: Option<&Stop>,
+        mut out: Batch<'_>,
+        opponents: &mut O,
+    ) -> Result<(), O::Error> {
         if let Some(seeds) = seeds
             && seeds.len() != self.envs.len()
         {
@@ -107,27 +209,37 @@ impl VectorEnv {
                 "{} seeds for {} environments",
                 seeds.len(),
                 self.envs.len()
-            )));
+            ))
+            .into());
         }
         self.needs_reset = true;
-        let learner = self.learner;
+        let (learner, autoreset) = (self.learner, self.autoreset);
+        let waiting = AtomicBool::new(false);
         let first = &self.envs[0];
-        over_geometry!(first, geo => self.for_each(threads, out, |i, env, row| {
-            if stop.is_some_and(Stop::requested) {
-                return;
+        over_geometry!(first, geo => {
+            self.for_each(threads, &mut out, |i, env, mut row| {
+                if stop.is_some_and(Stop::requested) {
+                    return;
+                }
+                env.reset_in(geo, seeds.map(|s| s[i]), stop);
+                row.clear();
+                if settle(geo, env, learner, autoreset, stop, &mut row) {
+                    waiting.store(true, Ordering::Relaxed);
+                } else {
+                    row.write(geo, env, learner);
+                }
+            });
+            if waiting.load(Ordering::Relaxed) {
+                self.play_opponents(geo, stop, &mut out, opponents)?;
             }
-            env.reset_in(geo, seeds.map(|s| s[i]), stop);
-            row.write(geo, env, learner, 0.0, false, false);
-        }));
-        if stop.is_some_and(Stop::requested) {
-            return Err(EnvError::EpisodeOver("a reset was interrupted"));
-        }
-        self.needs_reset = false;
+        });
+        self.finish(stop, "a reset was interrupted")?;
         Ok(())
     }
 
-    /// Check every action, then step every environment with its action; an environment
-    /// whose episode ends is reset at once. One refused action refuses the batch, and
+    /// Check every action, then step every environment with its action (an environment
+    /// whose episode ended in the last step with [`Autoreset::NextStep`] ignores its
+    /// action and starts its next episode). One refused action refuses the batch, and
     /// nothing changes.
     pub fn step(
         &mut self,
@@ -136,68 +248,175 @@ impl VectorEnv {
         stop: Option<&Stop>,
         out: Batch<'_>,
     ) -> Result<(), EnvError> {
+        self.bots_only()?;
+        self.step_with(actions, threads, stop, out, &mut BotsOnly)
+    }
+
+    /// [`VectorEnv::step`], with the opponents played by `opponents`, called once for all
+    /// the environments that wait for an opponent, as often as some do. An action the
+    /// opponents' policy gives that is not legal raises an error naming the environment,
+    /// and the vector environment then needs a reset.
+    pub fn step_with<O: BatchOpponent>(
+        &mut self,
+        actions: &[i64],
+        threads: usize,
+        stop: Option<&Stop>,
+        mut out: Batch<'_>,
+        opponents: &mut O,
+    ) -> Result<(), O::Error> {
         if self.needs_reset {
-            return Err(EnvError::EpisodeOver("no episode is running"));
+            return Err(EnvError::EpisodeOver("no episode is running").into());
         }
         if actions.len() != self.envs.len() {
             return Err(EnvError::InvalidArgument(format!(
                 "{} actions for {} environments",
                 actions.len(),
                 self.envs.len()
-            )));
+            ))
+            .into());
         }
-        // An episode that ended before the learner's first decision takes no action.
+        // An environment whose episode ended in the last step takes no action.
         let refused = self
             .envs
             .iter()
             .zip(actions)
             .position(|(env, &a)| env.status == Status::Decision && !env.accepts(a));
         if let Some(i) = refused {
-            return Err(match self.envs[i].check(actions[i]) {
-                Err(EnvError::IllegalAction { action, legal, .. }) => EnvError::IllegalAction {
-                    env: Some(i),
-                    action,
-                    legal,
-                },
-                Err(other) => other,
-                Ok(()) => EnvError::EpisodeOver("no move is awaited"),
-            });
+            return Err(in_batch(i, self.envs[i].check(actions[i])).into());
         }
         self.needs_reset = true;
-        let learner = self.learner;
-        // Set when a step leaves an environment without an episode (a stop cut it short).
-        let idle = AtomicBool::new(false);
+        let (learner, autoreset) = (self.learner, self.autoreset);
+        let waiting = AtomicBool::new(false);
         let first = &self.envs[0];
         // Every environment has the same rules: the geometry is chosen once for the batch.
-        over_geometry!(first, geo => self.for_each(threads, out, |i, env, row| {
-            if stop.is_some_and(Stop::requested) {
-                return;
+        over_geometry!(first, geo => {
+            self.for_each(threads, &mut out, |i, env, mut row| {
+                if stop.is_some_and(Stop::requested) {
+                    return;
+                }
+                row.clear();
+                match env.status {
+                    // Checked above: the action is legal.
+                    Status::Decision => {
+                        env.step_in(geo, actions[i], stop);
+                    }
+                    // The episode ended in the last step (next-step autoreset).
+                    Status::Terminated | Status::Truncated => env.reset_in(geo, None, stop),
+                    Status::Idle => {}
+                }
+                if settle(geo, env, learner, autoreset, stop, &mut row) {
+                    waiting.store(true, Ordering::Relaxed);
+                } else {
+                    row.write(geo, env, learner);
+                }
+            });
+            if waiting.load(Ordering::Relaxed) {
+                self.play_opponents(geo, stop, &mut out, opponents)?;
             }
-            let status = if env.status == Status::Decision {
-                // Checked above: the action is legal.
-                env.step_in(geo, actions[i], stop)
-            } else {
-                env.status
-            };
-            if matches!(status, Status::Terminated | Status::Truncated) {
-                end_episode(geo, env, learner, status, stop, row);
-            } else {
-                row.write(geo, env, learner, 0.0, false, false);
+        });
+        self.finish(stop, "a step was interrupted")?;
+        Ok(())
+    }
+
+    /// An error unless every opponent is a built-in bot.
+    fn bots_only(&self) -> Result<(), EnvError> {
+        if self.opponents {
+            return Err(EnvError::InvalidArgument(
+                "the opponents' seats need a policy (reset_with, step_with)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// After a batch: an error if a stop request cut it short or an environment could not
+    /// start an episode; else the environments are ready for the next step.
+    fn finish(&mut self, stop: Option<&Stop>, what: &'static str) -> Result<(), EnvError> {
+        if stop.is_some_and(Stop::requested) {
+            return Err(EnvError::EpisodeOver(what));
+        }
+        for (i, env) in self.envs.iter().enumerate() {
+            if env.starved {
+                return Err(in_batch(i, env.starved_error()));
             }
             if env.status == Status::Idle {
-                idle.store(true, Ordering::Relaxed);
+                return Err(EnvError::EpisodeOver(what));
             }
-        }));
-        if stop.is_some_and(Stop::requested) || idle.load(Ordering::Relaxed) {
-            return Err(EnvError::EpisodeOver("a step was interrupted"));
         }
         self.needs_reset = false;
         Ok(())
     }
 
+    /// Ask `opponents` for the moves of every environment waiting for an opponent, play
+    /// them, and again, until no environment waits; then write the rows of those that did.
+    #[inline(never)]
+    fn play_opponents<G: Geometry, O: BatchOpponent>(
+        &mut self,
+        geo: &G,
+        stop: Option<&Stop>,
+        out: &mut Batch<'_>,
+        opponents: &mut O,
+    ) -> Result<(), O::Error> {
+        let (learner, autoreset) = (self.learner, self.autoreset);
+        let (obs_len, tokens) = (observation_len(geo.rules()), geo.rules().tokens as usize);
+        let mut touched = vec![false; self.envs.len()];
+        let (mut envs, mut seats, mut obs, mut masks, mut actions) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        loop {
+            envs.clear();
+            seats.clear();
+            for (i, env) in self.envs.iter().enumerate() {
+                if let Some(seat) = env.to_move().filter(|&s| s != learner) {
+                    envs.push(i);
+                    seats.push(seat);
+                    touched[i] = true;
+                }
+            }
+            if envs.is_empty() || stop.is_some_and(Stop::requested) {
+                break;
+            }
+            let k = envs.len();
+            obs.clear();
+            obs.resize(k * obs_len, 0.0);
+            masks.clear();
+            masks.resize(k * tokens, 0);
+            actions.clear();
+            actions.resize(k, -1);
+            for (j, (&i, &seat)) in envs.iter().zip(&seats).enumerate() {
+                let env = &self.envs[i];
+                env.observe_in(geo, seat, &mut obs[j * obs_len..(j + 1) * obs_len]);
+                env.action_mask_in(geo, seat, &mut masks[j * tokens..(j + 1) * tokens]);
+            }
+            opponents.choose(&envs, &seats, &obs, &masks, &mut actions)?;
+            if let Some(j) = (0..k).find(|&j| !self.envs[envs[j]].accepts(actions[j])) {
+                let i = envs[j];
+                let err = in_batch(i, self.envs[i].check(actions[j]));
+                return Err(
+                    EnvError::InvalidArgument(format!("the opponents' policy: {err}")).into(),
+                );
+            }
+            for (&i, &a) in envs.iter().zip(&actions) {
+                let env = &mut self.envs[i];
+                env.step_in(geo, a, stop);
+                settle(
+                    geo,
+                    env,
+                    learner,
+                    autoreset,
+                    stop,
+                    &mut out.row(i, obs_len, tokens),
+                );
+            }
+        }
+        for (i, _) in touched.iter().enumerate().filter(|(_, t)| **t) {
+            let env = &self.envs[i];
+            out.row(i, obs_len, tokens).write(geo, env, learner);
+        }
+        Ok(())
+    }
+
     /// Run `f` on every environment and its output row, over `threads` threads (each
     /// taking a contiguous share; the result does not depend on the split).
-    fn for_each<F>(&mut self, threads: usize, out: Batch<'_>, f: F)
+    fn for_each<F>(&mut self, threads: usize, out: &mut Batch<'_>, f: F)
     where
         F: Fn(usize, &mut LudoEnv, Row<'_>) + Sync,
     {
@@ -255,29 +474,76 @@ impl VectorEnv {
     }
 }
 
-/// The autoreset of an environment whose episode ended with `status` (kept out of the
-/// step's loop, which it would slow): the final observation and the reward are written,
-/// then the next episode starts.
-#[inline(never)]
-fn end_episode<G: Geometry>(
+/// An error of environment `i` of a batch (from [`LudoEnv::check`] or a reset).
+fn in_batch(i: usize, checked: Result<(), EnvError>) -> EnvError {
+    match checked {
+        Err(EnvError::IllegalAction { action, legal, .. }) => EnvError::IllegalAction {
+            env: Some(i),
+            action,
+            legal,
+        },
+        Err(EnvError::NoDecision { games, max_rolls }) => EnvError::InvalidArgument(format!(
+            "environment {i}: {}",
+            EnvError::NoDecision { games, max_rolls }
+        )),
+        Err(other) => other,
+        Ok(()) => EnvError::EpisodeOver("no move is awaited"),
+    }
+}
+
+/// Bring `env` to where its row can be written: the learner's decision, or (next-step
+/// autoreset) the end of a reported episode. An episode that ends is reported in `row`
+/// (reward and flags; with same-step autoreset also its last observation, and the next
+/// episode starts); one that ends before the learner's first decision is skipped. Returns
+/// whether an opponent outside the engine must move first.
+#[inline(always)]
+fn settle<G: Geometry>(
     geo: &G,
     env: &mut LudoEnv,
     learner: Seat,
-    status: Status,
+    autoreset: Autoreset,
     stop: Option<&Stop>,
-    row: Row<'_>,
-) {
+    row: &mut Row<'_>,
+) -> bool {
+    loop {
+        match env.status {
+            Status::Decision => return env.game.current_player() != learner,
+            Status::Idle => return false,
+            Status::Terminated | Status::Truncated => {
+                if !episode_end(geo, env, learner, autoreset, stop, row) {
+                    return false;
+                }
+            }
+        }
+    }
+}
+
+/// The end of `env`'s episode (kept out of line: the step's loop would slow): a skipped
+/// game is replaced by the next; an episode is reported in `row` and, with same-step
+/// autoreset, the next one starts. Returns whether the environment plays on.
+#[inline(never)]
+fn episode_end<G: Geometry>(
+    geo: &G,
+    env: &mut LudoEnv,
+    learner: Seat,
+    autoreset: Autoreset,
+    stop: Option<&Stop>,
+    row: &mut Row<'_>,
+) -> bool {
+    if !env.offered {
+        env.skip_episode();
+        env.reset_in(geo, None, stop);
+        return true;
+    }
+    *row.reward = env.reward(learner);
+    *row.terminated = env.status == Status::Terminated;
+    *row.truncated = env.status == Status::Truncated;
+    if autoreset == Autoreset::NextStep {
+        return false;
+    }
     env.observe_in(geo, learner, row.final_obs);
-    let reward = env.reward(learner);
     env.reset_in(geo, None, stop);
-    row.write(
-        geo,
-        env,
-        learner,
-        reward,
-        status == Status::Terminated,
-        status == Status::Truncated,
-    );
+    true
 }
 
 /// One environment's share of a [`Batch`].
@@ -302,20 +568,18 @@ impl Row<'_> {
         }
     }
 
+    /// No reward, no episode ended.
     #[inline(always)]
-    fn write<G: Geometry>(
-        self,
-        geo: &G,
-        env: &LudoEnv,
-        learner: Seat,
-        reward: f32,
-        terminated: bool,
-        truncated: bool,
-    ) {
+    fn clear(&mut self) {
+        *self.reward = 0.0;
+        *self.terminated = false;
+        *self.truncated = false;
+    }
+
+    /// The learner's observation and mask.
+    #[inline(always)]
+    fn write<G: Geometry>(self, geo: &G, env: &LudoEnv, learner: Seat) {
         env.observe_in(geo, learner, self.obs);
         env.action_mask_in(geo, learner, self.mask);
-        *self.reward = reward;
-        *self.terminated = terminated;
-        *self.truncated = truncated;
     }
 }

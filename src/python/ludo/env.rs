@@ -10,7 +10,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 use super::convert::{MaxRolls, Threads, parse_rules, parse_seats, random_seed};
-use crate::ludo::env::{self, EnvConfig, EnvError, LudoEnv, Role, Status, VectorEnv};
+use crate::ludo::env::{
+    self, Autoreset, BatchOpponent, EnvConfig, LudoEnv, Role, Status, VectorEnv,
+};
 use crate::ludo::{Bot, Rules, Seat, render};
 use crate::python::convert::Seed;
 use crate::python::errors::EnvActionError;
@@ -126,6 +128,24 @@ fn status_name(status: Status) -> &'static str {
     }
 }
 
+/// The seat of player number `player` (turn order) among `seats`.
+fn player_seat(seats: &[Seat], player: Player) -> PyResult<Seat> {
+    seats.get(player.0).copied().ok_or_else(|| {
+        crate::python::convert::InvalidArgumentError::new_err(format!(
+            "player must be an int from 0 to {}, not {}",
+            seats.len() - 1,
+            player.0
+        ))
+    })
+}
+
+/// Ask the Python callable `f` for the action of `seat` (called with its player number),
+/// from any thread.
+fn call_opponent(f: &Py<PyAny>, seats: &[Seat], seat: Seat) -> PyResult<i64> {
+    let player = seats.iter().position(|&s| s == seat).unwrap_or(0);
+    Python::attach(|py| action_arg(f.bind(py).call1((player,))?.as_any()))
+}
+
 /// The environment core: one game whose agents' decisions are the steps.
 ///
 /// `LudoEnvCore(rules="cs162", players=None, seed=None, opponents=None,
@@ -157,7 +177,7 @@ impl PyLudoEnv {
 impl PyLudoEnv {
     #[new]
     #[pyo3(signature = (rules = None, players = None, seed = None, opponents = None,
-                        skip_forced = false, max_rolls = None, **options))]
+                        skip_forced = false, max_rolls = None, learner = None, **options))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -167,41 +187,104 @@ impl PyLudoEnv {
         opponents: Option<&Bound<'_, PyAny>>,
         skip_forced: bool,
         max_rolls: Option<MaxRolls>,
+        learner: Option<Player>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         numpy_ready(py)?;
-        let config = config(rules, players, opponents, skip_forced, max_rolls, options)?;
+        let mut config = config(rules, players, opponents, skip_forced, max_rolls, options)?;
         let seats = config.seats.clone();
+        if let Some(learner) = learner {
+            config.learner = Some(player_seat(&seats, learner)?);
+        }
         let env = LudoEnv::new(config, seed_or_random(seed))?;
         Ok(PyLudoEnv { env, seats })
     }
 
     /// Start a new episode (seeded, or going on with the episode generator) and play to the
-    /// first decision.
-    #[pyo3(signature = (seed = None))]
-    fn reset(&mut self, py: Python<'_>, seed: Option<Seed>) -> PyResult<()> {
+    /// first decision; games that end before it are skipped. With `opponent`, a callable
+    /// `opponent(player) -> action`, the agent players other than the learner are played
+    /// by it, and the episode starts at the learner's first decision.
+    #[pyo3(signature = (seed = None, opponent = None))]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        seed: Option<Seed>,
+        opponent: Option<Py<PyAny>>,
+    ) -> PyResult<()> {
         let seed = seed.map(|s| s.0);
-        if searches(self.env.config()) {
-            let env = &mut self.env;
-            interruptible_or_raise(py, |stop| env.reset(seed, Some(stop)))
-        } else {
-            self.env.reset(seed, None);
-            Ok(())
+        let search = searches(self.env.config());
+        let seats = self.seats.clone();
+        let env = &mut self.env;
+        match opponent {
+            Some(f) => interruptible_or_raise(py, |stop| {
+                env.reset_with(seed, Some(stop), |_, seat| call_opponent(&f, &seats, seat))
+            })??,
+            None if search => interruptible_or_raise(py, |stop| env.reset(seed, Some(stop)))??,
+            None => env.reset(seed, None)?,
         }
+        Ok(())
     }
 
     /// Move token `action` of the player to move, then play on to the next decision or
-    /// the end. A refused action raises `EnvActionError` and changes nothing.
-    fn step(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// the end (with `opponent`, as in `reset`, to the learner's next decision). A refused
+    /// action raises `EnvActionError` and changes nothing.
+    #[pyo3(signature = (action, opponent = None))]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        action: &Bound<'_, PyAny>,
+        opponent: Option<Py<PyAny>>,
+    ) -> PyResult<()> {
         let action = action_arg(action)?;
         self.env.check(action)?;
-        if searches(self.env.config()) {
-            let env = &mut self.env;
-            interruptible_or_raise(py, |stop| env.step(action, Some(stop)))??;
-        } else {
-            self.env.step(action, None)?;
+        let search = searches(self.env.config());
+        let seats = self.seats.clone();
+        let env = &mut self.env;
+        match opponent {
+            Some(f) => {
+                interruptible_or_raise(py, |stop| {
+                    env.step_with(action, Some(stop), |_, seat| {
+                        call_opponent(&f, &seats, seat)
+                    })
+                })??;
+            }
+            None if search => {
+                interruptible_or_raise(py, |stop| env.step(action, Some(stop)))??;
+            }
+            None => {
+                env.step(action, None)?;
+            }
         }
         Ok(())
+    }
+
+    /// The environment's state as one line of text (see `load_snapshot`).
+    fn snapshot(&self) -> String {
+        self.env.snapshot()
+    }
+
+    /// Put the environment in the state `snapshot()` wrote (for an environment made with
+    /// the same arguments); a text that does not fit raises `ValueError` and changes
+    /// nothing.
+    fn load_snapshot(&mut self, text: &str) -> PyResult<()> {
+        self.env = LudoEnv::restore(self.env.config().clone(), text)?;
+        Ok(())
+    }
+
+    /// Games played out and not handed out as episodes (they ended before the learner's
+    /// first decision), since the environment was made.
+    #[getter]
+    fn skipped_games(&self) -> u64 {
+        self.env.skipped().games
+    }
+
+    /// Every player's rewards in the skipped games, added up.
+    #[getter]
+    fn skipped_rewards(&self) -> Vec<f32> {
+        self.seats
+            .iter()
+            .map(|&s| self.env.skipped().rewards[s])
+            .collect()
     }
 
     /// Where the episode stands: 'decision', 'terminated', 'truncated' or 'idle' (no
@@ -361,6 +444,64 @@ impl Spares {
     }
 }
 
+/// A Python callable `f(obs, masks) -> actions` as the opponents' policy of a vector
+/// environment.
+struct PyPolicy {
+    f: Py<PyAny>,
+    obs_len: usize,
+    tokens: usize,
+}
+
+impl BatchOpponent for PyPolicy {
+    type Error = PyErr;
+
+    fn choose(
+        &mut self,
+        envs: &[usize],
+        _seats: &[Seat],
+        obs: &[f32],
+        masks: &[i8],
+        actions: &mut [i64],
+    ) -> PyResult<()> {
+        let k = envs.len();
+        Python::attach(|py| {
+            let o = PyArray1::from_slice(py, obs).reshape([k, self.obs_len])?;
+            let m = PyArray1::from_slice(py, masks).reshape([k, self.tokens])?;
+            let answer = self.f.bind(py).call1((o, m))?;
+            let wrong = || {
+                EnvActionError::new_err(format!(
+                    "the opponents' policy must return {k} ints (one per row of its \
+                     observations), not {}",
+                    describe(&answer)
+                ))
+            };
+            let got: Vec<i64> = match answer.extract::<PyReadonlyArray1<'_, i64>>() {
+                Ok(a) => a.as_array().to_vec(),
+                Err(_) => {
+                    let np = py.import("numpy")?;
+                    let a = np
+                        .call_method1("asarray", (&answer,))
+                        .map_err(|_| wrong())?;
+                    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+                    if !matches!(kind.as_str(), "i" | "u") {
+                        return Err(wrong());
+                    }
+                    a.call_method1("astype", ("int64",))?
+                        .extract::<PyReadonlyArray1<'_, i64>>()
+                        .map_err(|_| wrong())?
+                        .as_array()
+                        .to_vec()
+                }
+            };
+            if got.len() != k {
+                return Err(wrong());
+            }
+            actions.copy_from_slice(&got);
+            Ok(())
+        })
+    }
+}
+
 /// What a batch call returns: (obs, rewards, terminated, truncated, masks, final_obs,
 /// ended), the last two None unless an episode ended (and was reset) in the call.
 type Arrays<'py> = (
@@ -374,17 +515,37 @@ type Arrays<'py> = (
 );
 
 impl PyVectorEnv {
+    /// The opponents' policy of a batch call: required when some player has no bot,
+    /// refused when every player has one.
+    fn policy(&self, opponents: Option<Py<PyAny>>) -> PyResult<Option<PyPolicy>> {
+        match (opponents, self.envs.has_opponents()) {
+            (Some(f), true) => Ok(Some(PyPolicy {
+                f,
+                obs_len: self.obs_len,
+                tokens: self.tokens,
+            })),
+            (None, false) => Ok(None),
+            (None, true) => Err(crate::python::convert::InvalidArgumentError::new_err(
+                "some opponents have no bot: pass their policy as opponents=",
+            )),
+            (Some(_), false) => Err(crate::python::convert::InvalidArgumentError::new_err(
+                "every opponent is a built-in bot: there is no seat for the opponents= policy",
+            )),
+        }
+    }
+
     /// Fresh arrays for one batch, filled by `work` with the interpreter released (on a
     /// worker thread that honours Ctrl-C when a bot searches).
     fn run<'py>(
         &mut self,
         py: Python<'py>,
+        policy: bool,
         work: impl FnOnce(
             &mut VectorEnv,
             usize,
             Option<&crate::stop::Stop>,
             env::Batch<'_>,
-        ) -> Result<(), EnvError>
+        ) -> PyResult<()>
         + Send,
     ) -> PyResult<Arrays<'py>> {
         let n = self.envs.envs().len();
@@ -423,7 +584,9 @@ impl PyVectorEnv {
                 final_obs: f.as_slice_mut().map_err(slice_err)?,
             };
             let (envs, threads) = (&mut self.envs, self.threads);
-            if self.search {
+            // A Python policy is called from the worker thread (it takes the interpreter
+            // for each call).
+            if self.search || policy {
                 interruptible_or_raise(py, |stop| work(envs, threads, Some(stop), batch))??;
             } else {
                 py.detach(|| work(envs, threads, None, batch))?;
@@ -433,7 +596,9 @@ impl PyVectorEnv {
         };
         self.spare_obs.keep(&obs);
         self.spare_final.keep(&final_obs);
-        let final_obs = ended.is_some().then_some(final_obs);
+        // Only same-step autoreset has final observations.
+        let same_step = self.envs.autoreset() == Autoreset::SameStep;
+        let final_obs = (ended.is_some() && same_step).then_some(final_obs);
         Ok((obs, rewards, terminated, truncated, masks, final_obs, ended))
     }
 }
@@ -443,7 +608,7 @@ impl PyVectorEnv {
     #[new]
     #[pyo3(signature = (num_envs, rules = None, players = None, seat = None, opponents = None,
                         seed = None, skip_forced = false, max_rolls = None, threads = None,
-                        **options))]
+                        autoreset = None, **options))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -456,24 +621,20 @@ impl PyVectorEnv {
         skip_forced: bool,
         max_rolls: Option<MaxRolls>,
         threads: Option<Threads>,
+        autoreset: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         numpy_ready(py)?;
         let mut config = config(rules, players, None, skip_forced, max_rolls, options)?;
         let seats = config.seats.clone();
-        let seat = seat.map_or(0, |s| s.0);
-        let learner = *seats.get(seat).ok_or_else(|| {
-            crate::python::convert::InvalidArgumentError::new_err(format!(
-                "seat must be an int from 0 to {}, not {seat}",
-                seats.len() - 1
-            ))
-        })?;
+        let learner = player_seat(&seats, seat.unwrap_or(Player(0)))?;
         let others: Vec<Seat> = seats.iter().copied().filter(|&s| s != learner).collect();
-        let bots: Vec<Bot> = match opponents {
-            None => vec![Bot::Random; others.len()],
+        // One role per other player: a bot, or None for the opponents' policy.
+        let roles: Vec<Option<Bot>> = match opponents {
+            None => vec![Some(Bot::Random); others.len()],
             Some(o) if o.is_instance_of::<PyString>() => {
                 let name = o.cast::<PyString>()?.to_string_lossy().into_owned();
-                vec![name.parse::<Bot>()?; others.len()]
+                vec![Some(name.parse::<Bot>()?); others.len()]
             }
             Some(o) => {
                 let names: Vec<Bound<'_, PyAny>> = o
@@ -491,20 +652,50 @@ impl PyVectorEnv {
                 names
                     .iter()
                     .map(|n| {
-                        let s = n
-                            .cast::<PyString>()
-                            .map_err(|_| type_error("an opponent", "a built-in bot name", n))?;
-                        Ok(s.to_string_lossy().parse::<Bot>()?)
+                        if n.is_none() {
+                            return Ok(None);
+                        }
+                        let s = n.cast::<PyString>().map_err(|_| {
+                            type_error("an opponent", "a built-in bot name or None", n)
+                        })?;
+                        Ok(Some(s.to_string_lossy().parse::<Bot>()?))
                     })
                     .collect::<PyResult<_>>()?
             }
         };
-        for (&s, &b) in others.iter().zip(&bots) {
-            config.roles[s] = Role::Bot(b);
+        for (&s, &b) in others.iter().zip(&roles) {
+            config.roles[s] = b.map_or(Role::Agent, Role::Bot);
         }
+        let autoreset = match autoreset {
+            None => Autoreset::NextStep,
+            Some(a) => {
+                // A gymnasium AutoresetMode (its value) or its name, in any case.
+                let text = match a.getattr("value") {
+                    Ok(v) if !a.is_instance_of::<PyString>() => v,
+                    _ => a.clone(),
+                };
+                let name = text
+                    .cast::<PyString>()
+                    .map_err(|_| type_error("autoreset", "'next_step' or 'same_step'", a))?
+                    .to_string_lossy()
+                    .to_lowercase();
+                match name.replace('-', "_").as_str() {
+                    "next_step" => Autoreset::NextStep,
+                    "same_step" => Autoreset::SameStep,
+                    _ => {
+                        return Err(crate::python::convert::InvalidArgumentError::new_err(
+                            format!(
+                                "autoreset must be 'next_step' or 'same_step', not {}",
+                                describe(a)
+                            ),
+                        ));
+                    }
+                }
+            }
+        };
         let search = searches(&config);
         let rules: Rules = config.rules;
-        let envs = VectorEnv::new(config, learner, num_envs.0, seed_or_random(seed))?;
+        let envs = VectorEnv::new(config, learner, num_envs.0, seed_or_random(seed), autoreset)?;
         Ok(PyVectorEnv {
             envs,
             threads: threads.map_or(1, |t| t.0),
@@ -519,8 +710,13 @@ impl PyVectorEnv {
     /// Reset every environment (environment `i` with `seeds[i]`, or each going on with its
     /// own episode generator). Returns (obs, rewards, terminated, truncated, masks,
     /// final_obs, ended) like `step` (final_obs and ended are None).
-    #[pyo3(signature = (seeds = None))]
-    fn reset<'py>(&mut self, py: Python<'py>, seeds: Option<Vec<Seed>>) -> PyResult<Arrays<'py>> {
+    #[pyo3(signature = (seeds = None, opponents = None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seeds: Option<Vec<Seed>>,
+        opponents: Option<Py<PyAny>>,
+    ) -> PyResult<Arrays<'py>> {
         let n = self.envs.envs().len();
         let seeds: Option<Vec<u64>> = seeds.map(|s| s.into_iter().map(|s| s.0).collect());
         if let Some(s) = &seeds
@@ -530,16 +726,28 @@ impl PyVectorEnv {
                 format!("{} seeds for {n} environments", s.len()),
             ));
         }
-        self.run(py, |envs, threads, stop, batch| {
-            envs.reset(seeds.as_deref(), threads, stop, batch)
-        })
+        let mut policy = self.policy(opponents)?;
+        self.run(
+            py,
+            policy.is_some(),
+            |envs, threads, stop, batch| match &mut policy {
+                Some(p) => envs.reset_with(seeds.as_deref(), threads, stop, batch, p),
+                None => Ok(envs.reset(seeds.as_deref(), threads, stop, batch)?),
+            },
+        )
     }
 
     /// Step every environment with its action (a 1-D int64 array, one per environment).
     /// Returns (obs, rewards, terminated, truncated, masks, final_obs, ended): unless None
     /// (when no episode ended), ended flags the environments whose episode ended (and which
     /// were reset), and final_obs holds their last observation (zeros in the other rows).
-    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Arrays<'py>> {
+    #[pyo3(signature = (actions, opponents = None))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        opponents: Option<Py<PyAny>>,
+    ) -> PyResult<Arrays<'py>> {
         let actions: PyReadonlyArray1<'py, i64> = actions.extract().map_err(|_| {
             EnvActionError::new_err(format!(
                 "actions must be a 1-D int64 array with one action per environment, not {}",
@@ -555,9 +763,46 @@ impl PyVectorEnv {
                 &copy
             }
         };
-        self.run(py, |envs, threads, stop, batch| {
-            envs.step(actions, threads, stop, batch)
-        })
+        let mut policy = self.policy(opponents)?;
+        self.run(
+            py,
+            policy.is_some(),
+            |envs, threads, stop, batch| match &mut policy {
+                Some(p) => envs.step_with(actions, threads, stop, batch, p),
+                None => Ok(envs.step(actions, threads, stop, batch)?),
+            },
+        )
+    }
+
+    /// Does some player need the opponents' policy (`opponents=` of `step` and `reset`)?
+    #[getter]
+    fn has_opponents(&self) -> bool {
+        self.envs.has_opponents()
+    }
+
+    /// 'next_step' or 'same_step': when an environment whose episode ended starts the next.
+    #[getter]
+    fn autoreset(&self) -> &'static str {
+        match self.envs.autoreset() {
+            Autoreset::NextStep => "next_step",
+            Autoreset::SameStep => "same_step",
+        }
+    }
+
+    /// Games played out and not handed out as episodes (they ended before the learner's
+    /// first decision), over every environment since they were made.
+    #[getter]
+    fn skipped_games(&self) -> u64 {
+        self.envs.envs().iter().map(|e| e.skipped().games).sum()
+    }
+
+    /// The learner's rewards in the skipped games, added up.
+    #[getter]
+    fn skipped_reward(&self) -> f64 {
+        let learner = self.envs.learner();
+        (self.envs.envs().iter())
+            .map(|e| f64::from(e.skipped().rewards[learner]))
+            .sum()
     }
 
     /// The number of environments.
