@@ -13,8 +13,19 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
+from gymnasium.vector import AutoresetMode  # noqa: E402
+
 from LudoGame import LudoError  # noqa: E402
 from LudoGame.envs import EnvActionError, LudoEnv, LudoVectorEnv  # noqa: E402
+
+SAME = AutoresetMode.SAME_STEP
+
+
+def final_rows(info: dict) -> np.ndarray:
+    """The final observations of a same-step batch as one 2-D array (zeros where none)."""
+    rows = info["final_obs"]
+    width = next(len(r) for r in rows if r is not None)
+    return np.stack([np.zeros(width, np.float32) if r is None else r for r in rows])
 
 
 def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
@@ -23,6 +34,7 @@ def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return scores.argmax(axis=1).astype(np.int64)
 
 
+@pytest.mark.parametrize("mode", [AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP])
 @pytest.mark.parametrize(
     ("rules", "players", "opponents", "max_rolls"),
     [
@@ -32,11 +44,14 @@ def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     ],
 )
 def test_vector_env_agrees_with_single_envs(
-    rules: str, players: int, opponents: str | list[str], max_rolls: int
+    rules: str, players: int, opponents: str | list[str], max_rolls: int, mode: AutoresetMode
 ) -> None:
     n, seed, steps = 6, 40, 1500
     kw = dict(rules=rules, players=players, opponents=opponents, max_rolls=max_rolls)
-    vectors = [LudoVectorEnv(n, seed=seed, threads=t, **kw) for t in (1, 2)]
+    vectors = [
+        LudoVectorEnv(n, seed=seed, threads=t, autoreset_mode=mode, **kw) for t in (1, 2)
+    ]
+    pending = [False] * n
     singles = [LudoEnv(**kw) for _ in range(n)]
     firsts = [v.reset() for v in vectors]
     obs = np.stack([s.reset(seed=seed + i)[0] for i, s in enumerate(singles)])
@@ -49,16 +64,24 @@ def test_vector_env_agrees_with_single_envs(
         actions = random_actions(rng, masks)
         results = [v.step(actions) for v in vectors]
         for i, s in enumerate(singles):
-            o, r, te, tr, info = s.step(int(actions[i]))
+            if pending[i]:  # next-step autoreset: this step starts the next episode
+                o, info = s.reset()
+                r, te, tr, pending[i] = 0.0, False, False, False
+            else:
+                o, r, te, tr, info = s.step(int(actions[i]))
             for _, vr, vte, vtr, vinfo in results:
                 assert (vr[i], vte[i], vtr[i]) == (r, te, tr)
-                if te or tr:
-                    assert vinfo["_final_obs"][i]
+                if (te or tr) and mode == SAME:
+                    assert vinfo["_final_obs"][i] and vinfo["_final_info"][i]
                     assert np.array_equal(vinfo["final_obs"][i], o)
             if te or tr:
                 ends += 1
                 truncations += tr
-                o, info = s.reset()
+                if mode == SAME:
+                    o, info = s.reset()
+                else:
+                    pending[i] = True
+                    assert not info["action_mask"].any()
             obs[i], masks[i] = o, info["action_mask"]
         for vo, _, _, _, vinfo in results:
             assert np.array_equal(vo, obs)
@@ -74,7 +97,11 @@ def test_vector_env_spaces_and_errors() -> None:
     assert obs.shape == (4, 62) and obs.dtype == np.float32
     assert v.observation_space.contains(obs)
     assert info["action_mask"].dtype == np.int8 and info["action_mask"].shape == (4, 4)
-    assert v.metadata["autoreset_mode"].value == "SameStep"
+    assert v.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert LudoVectorEnv(2, autoreset_mode="same_step").metadata["autoreset_mode"] == SAME
+    assert type(v).metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    with pytest.raises(LudoError, match="autoreset"):
+        LudoVectorEnv(2, autoreset_mode=AutoresetMode.DISABLED)
     before = obs.copy()
     good = random_actions(np.random.default_rng(0), info["action_mask"])
     bad = good.copy()
@@ -100,7 +127,7 @@ def test_vector_env_spaces_and_errors() -> None:
 def test_vector_env_action_forms_and_final_obs() -> None:
     # An int64 array, a strided one and a list give the same steps; final_obs and its
     # flags come only with a step where an episode ended, zeros in the other rows.
-    envs = [LudoVectorEnv(4, seed=3) for _ in range(3)]
+    envs = [LudoVectorEnv(4, seed=3, autoreset_mode=SAME) for _ in range(3)]
     infos = [e.reset()[1] for e in envs]
     rng = np.random.default_rng(2)
     quiet = ends = 0
@@ -112,11 +139,15 @@ def test_vector_env_action_forms_and_final_obs() -> None:
         for other in results[1:]:
             assert all(np.array_equal(x, y) for x, y in zip(other[:4], results[0][:4], strict=True))
             assert other[4].keys() == info.keys()
+            if "final_obs" in info:
+                assert np.array_equal(final_rows(other[4]), final_rows(info))
         if "final_obs" in info:
             ends += 1
             assert np.array_equal(info["_final_obs"], te | tr)
-            assert info["final_obs"][info["_final_obs"]].any()
-            assert not info["final_obs"][~info["_final_obs"]].any()
+            assert np.array_equal(info["_final_info"], te | tr)
+            rows = info["final_obs"]
+            assert rows.dtype == object and rows.shape == (4,)
+            assert all((r is None) == (not f) for r, f in zip(rows, te | tr, strict=True))
         else:
             quiet += 1
             assert not (te | tr).any()
@@ -127,8 +158,8 @@ def test_vector_env_action_forms_and_final_obs() -> None:
 def test_vector_env_arrays_held_by_the_caller_never_change() -> None:
     # A batch may fill the arrays of an earlier batch that nothing holds any more; arrays
     # still held (and their views) keep their values, and a refilled array is whole.
-    v = LudoVectorEnv(8, seed=4)
-    twin = LudoVectorEnv(8, seed=4)
+    v = LudoVectorEnv(8, seed=4, autoreset_mode=SAME)
+    twin = LudoVectorEnv(8, seed=4, autoreset_mode=SAME)
     obs, info = v.reset()
     twin.reset()
     rng = np.random.default_rng(5)
@@ -140,19 +171,21 @@ def test_vector_env_arrays_held_by_the_caller_never_change() -> None:
         assert np.array_equal(obs, tobs)
         assert ("final_obs" in info) == ("final_obs" in tinfo)
         if "final_obs" in info:
-            assert np.array_equal(info["final_obs"], tinfo["final_obs"])
+            assert np.array_equal(final_rows(info), final_rows(tinfo))
         if k % 3 == 0:
             view = obs[1:]
             held.append((view, view.copy()))
-            held.append((info.get("final_obs", obs), info.get("final_obs", obs).copy()))
+            if "final_obs" in info:
+                row = next(r for r in info["final_obs"] if r is not None)
+                held.append((row, row.copy()))
     assert all(np.array_equal(a, b) for a, b in held)
 
 
 def test_arrays_written_into_by_the_caller_and_dropped_never_leak_into_later_batches() -> None:
     # A usual loop normalises observations in place and drops them; a batch that fills a
     # dropped array again must give exactly what fresh arrays would.
-    v = LudoVectorEnv(8, seed=6)
-    twin = LudoVectorEnv(8, seed=6)
+    v = LudoVectorEnv(8, seed=6, autoreset_mode=SAME)
+    twin = LudoVectorEnv(8, seed=6, autoreset_mode=SAME)
     _, info = v.reset()
     twin.reset()
     rng = np.random.default_rng(7)
@@ -164,9 +197,10 @@ def test_arrays_written_into_by_the_caller_and_dropped_never_leak_into_later_bat
         assert np.array_equal(obs, tobs)
         if "final_obs" in tinfo:
             ended += 1
-            assert np.array_equal(info["final_obs"], tinfo["final_obs"])
-            assert not info["final_obs"][~info["_final_obs"]].any()
-            info["final_obs"] += 7.0
+            assert np.array_equal(final_rows(info), final_rows(tinfo))
+            for row in info["final_obs"]:
+                if row is not None:
+                    row += 7.0
         obs -= 3.0
         del obs, tobs
     assert ended > 5

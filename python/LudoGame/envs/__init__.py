@@ -29,6 +29,10 @@ LUDO_ID = "LudoGame/Ludo-v0"
 """The Gymnasium id of `LudoEnv`."""
 
 if LUDO_ID not in gymnasium.registry:
-    gymnasium.register(id=LUDO_ID, entry_point="LudoGame.envs.gym_ludo:LudoEnv")
+    gymnasium.register(
+        id=LUDO_ID,
+        entry_point="LudoGame.envs.gym_ludo:LudoEnv",
+        vector_entry_point="LudoGame.envs.vector:LudoVectorEnv",
+    )
 
 __all__ = ["LUDO_ID", "EnvActionError", "LudoEnv", "LudoVectorEnv", "ludo_v0", "onitama_v0"]

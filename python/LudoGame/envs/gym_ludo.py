@@ -11,6 +11,7 @@ import numpy as np
 from gymnasium import spaces
 
 from LudoGame._core import GameOverError, InvalidBotError, LudoEnvCore
+from LudoGame.envs._render import rgb_frame
 
 __all__ = ["LudoEnv", "Opponent", "TokenSpace"]
 
@@ -22,19 +23,28 @@ opponent's observation and action mask and returning its action."""
 class TokenSpace(spaces.Discrete):
     """The action space: ``Discrete(tokens per player)`` whose ``sample()`` without a mask
     draws among the legal actions of its environment (so that random agents and
-    Gymnasium's checker only play legal moves)."""
+    Gymnasium's checker only play legal moves).
 
-    def __init__(self, n: int, mask: Callable[[], np.ndarray]) -> None:
+    A pickled or copied space is a plain ``Discrete`` space of the same size: the link to
+    its environment stays behind (an environment rebuilds its own space when it is
+    unpickled)."""
+
+    def __init__(self, n: int, mask: Callable[[], np.ndarray] | None = None) -> None:
         super().__init__(n)
         self._mask = mask
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         """A random action: among the legal ones unless a mask or probabilities are given."""
-        if mask is None and probability is None:
+        if mask is None and probability is None and self._mask is not None:
             legal = self._mask()
             if legal.any():
                 mask = legal
         return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_mask"] = None
+        return state
 
 
 class LudoEnv(gym.Env[np.ndarray, np.int64]):
@@ -47,7 +57,7 @@ class LudoEnv(gym.Env[np.ndarray, np.int64]):
     dict holds the ``action_mask`` (also given by ``action_masks()``).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "svg"], "render_fps": 2}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "svg", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -66,6 +76,17 @@ class LudoEnv(gym.Env[np.ndarray, np.int64]):
                 f"not {render_mode!r}"
             )
         self.render_mode = render_mode
+        # What a pickled environment is rebuilt from (with its snapshot).
+        self._kwargs: dict[str, Any] = dict(
+            rules=rules,
+            players=players,
+            seat=seat,
+            opponents=opponents,
+            skip_forced=skip_forced,
+            max_rolls=max_rolls,
+            render_mode=render_mode,
+            **options,
+        )
         probe = LudoEnvCore(rules, players, **options)
         n = len(probe.players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
@@ -99,6 +120,7 @@ class LudoEnv(gym.Env[np.ndarray, np.int64]):
             opponents=roles,
             skip_forced=skip_forced,
             max_rolls=max_rolls,
+            learner=seat,
             **options,
         )
         self.observation_space = spaces.Box(
@@ -123,38 +145,47 @@ class LudoEnv(gym.Env[np.ndarray, np.int64]):
         """Start a game (seeded, or the next game of the environment's own generator) and
         play to the learner's first decision."""
         super().reset(seed=seed)
-        self._core.reset(seed)
+        skipped = self._core.skipped_games
+        self._done = True  # until the reset succeeds
+        self._core.reset(seed, opponent=self._opponent if self._callables else None)
         self._done = False
-        self._play_callables()
-        return self._core.observe(self._seat), self._info()
+        info = self._info()
+        info["skipped_games"] = self._core.skipped_games - skipped
+        return self._core.observe(self._seat), info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Move token `action`, then let the opponents play up to the learner's next
         decision or the end. A refused action raises `EnvActionError` and changes nothing."""
         if self._done:
             raise GameOverError("the episode is over: call reset() first")
-        if self._core.status == "decision":
-            self._core.step(action)
-            self._play_callables()
-        # Otherwise the episode ended before the learner's first decision (a tiny
-        # max_rolls): the action is not needed and this step reports the end.
+        opponent = self._opponent if self._callables else None
+        self._core.check(action)
+        try:
+            self._core.step(action, opponent=opponent)
+        except BaseException:
+            self._done = True  # a Python opponent failed: the episode cannot go on
+            raise
         status = self._core.status
         terminated, truncated = status == "terminated", status == "truncated"
         self._done = terminated or truncated
         reward = float(self._core.rewards[self._seat])
         return self._core.observe(self._seat), reward, terminated, truncated, self._info()
 
-    def _play_callables(self) -> None:
-        """Let the Python opponents choose until the learner must (the engine plays the
-        rest)."""
-        core = self._core
-        while (player := core.to_move) is not None and player != self._seat:
-            choose = self._callables[player]
-            try:
-                core.step(choose(core.observe(player), core.action_mask(player)))
-            except BaseException:
-                self._done = True  # the episode cannot go on without that move
-                raise
+    def _opponent(self, player: int, obs: np.ndarray, mask: np.ndarray) -> Any:
+        """The action of the Python opponent playing `player` (the engine asks)."""
+        return self._callables[player](obs, mask)
+
+    @property
+    def skipped_games(self) -> int:
+        """Games played out but not handed out as episodes since the environment was made:
+        they ended before the learner's first decision (see docs/envs.md)."""
+        return self._core.skipped_games
+
+    @property
+    def skipped_reward(self) -> float:
+        """The learner's rewards in the skipped games, added up (count them as played when
+        measuring a win rate)."""
+        return float(self._core.skipped_rewards[self._seat])
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self._core.action_mask(self._seat)}
@@ -162,10 +193,29 @@ class LudoEnv(gym.Env[np.ndarray, np.int64]):
             info["svg"] = self._core.render_svg()
         return info
 
-    def render(self) -> str | None:  # type: ignore[override]
-        """The board as text ("ansi") or an SVG picture ("svg")."""
+    def render(self) -> Any:
+        """The board as text ("ansi"), an SVG picture ("svg") or an ``H x W x 3`` uint8
+        image ("rgb_array")."""
         if self.render_mode == "ansi":
             return self._core.render_text()
         if self.render_mode == "svg":
             return self._core.render_svg()
+        if self.render_mode == "rgb_array":
+            return rgb_frame(self._core.render_svg())
         return None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The constructor's arguments, the generator's state and the game (a Python
+        opponent is pickled with them if pickle can; else pickling fails naming it)."""
+        return {
+            "kwargs": self._kwargs,
+            "snapshot": self._core.snapshot(),
+            "done": self._done,
+            "np_random": self._np_random,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state["kwargs"])  # type: ignore[misc]
+        self._core.load_snapshot(state["snapshot"])
+        self._done = state["done"]
+        self._np_random = state["np_random"]

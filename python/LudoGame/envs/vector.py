@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -10,27 +10,42 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from LudoGame._core import EnvActionError, LudoVectorCore
+from LudoGame._core import EnvActionError, LudoEnvCore, LudoVectorCore
 
-__all__ = ["LudoVectorEnv"]
+__all__ = ["BatchPolicy", "LudoVectorEnv"]
 
 _INT64 = np.dtype(np.int64)
 
+BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
+"""A policy for a whole batch: ``policy(obs, masks) -> actions``, with ``obs`` a float32
+array ``(k, observation length)``, ``masks`` an int8 array ``(k, tokens)`` and one action
+(an int) per row back."""
+
 
 class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
-    """`num_envs` games of one learner against built-in bots, stepped together in Rust with
+    """`num_envs` games of one learner against opponents, stepped together in Rust with
     the interpreter released.
 
     ``LudoVectorEnv(num_envs, rules="cs162", players=2, seat=0, opponents="random",
-    seed=None, skip_forced=False, max_rolls=10_000, threads=1, **options)``. Environment
-    ``i`` plays the games of a `LudoEnv` reset with ``seed + i`` (then reset without a
-    seed after each episode), the same on any thread count. Autoreset is same-step: an
-    environment whose episode ends is reset at once; its last observation is in
-    ``infos["final_obs"]`` (rows flagged by ``infos["_final_obs"]``).
-    ``infos["action_mask"]`` holds the masks.
+    seed=None, skip_forced=False, max_rolls=10_000, threads=1,
+    autoreset_mode=AutoresetMode.NEXT_STEP, **options)``. Environment ``i`` plays the
+    games of a `LudoEnv` reset with ``seed + i`` (then reset without a seed after each
+    episode), the same on any thread count.
+
+    ``opponents``: a built-in bot's name for every other player, a list of names, or a
+    batched policy ``f(obs, masks) -> actions`` (self-play: called once per round for all
+    the environments where an opponent must move, with the observations from that
+    opponent's point of view).
+
+    Autoreset (``metadata["autoreset_mode"]``): ``NEXT_STEP`` by default, as Gymnasium's
+    vector wrappers expect: the step that ends an episode returns its last observation;
+    the next step ignores that environment's action and starts a new episode.
+    ``SAME_STEP``: the new episode starts at once, and the last observation is in
+    ``infos["final_obs"]`` (rows flagged by ``infos["_final_obs"]``). ``infos["action_mask"]``
+    holds the masks.
     """
 
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(
         self,
@@ -38,25 +53,37 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         rules: str = "cs162",
         players: int | str | list[str] = 2,
         seat: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Sequence[str] | BatchPolicy = "random",
         seed: int | None = None,
         skip_forced: bool = False,
         max_rolls: int = 10_000,
         threads: int = 1,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         **options: Any,
     ) -> None:
+        self._policy: BatchPolicy | None = None
+        names: Any = opponents
+        if callable(opponents):
+            # Every other player is played by the policy (no bot: None).
+            self._policy = opponents
+            names = [None] * (len(LudoEnvCore(rules, players, **options).players) - 1)
         self._core = LudoVectorCore(
             num_envs,
             rules,
             players,
             seat=seat,
-            opponents=opponents,
+            opponents=names,
             seed=seed,
             skip_forced=skip_forced,
             max_rolls=max_rolls,
             threads=threads,
+            autoreset=autoreset_mode,
             **options,
         )
+        mode = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}[
+            self._core.autoreset
+        ]
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.num_envs = num_envs
         self.single_observation_space = spaces.Box(
             0.0, 1.0, (self._core.observation_len,), dtype=np.float32
@@ -65,6 +92,7 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._masks = np.zeros((num_envs, self._core.tokens), dtype=np.int8)
+        self._all = np.ones(num_envs, dtype=bool)
         self._shape = (num_envs,)
 
     @property
@@ -72,8 +100,21 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         """The threads a step uses."""
         return self._core.threads
 
+    @property
+    def skipped_games(self) -> int:
+        """Games played out but not handed out as episodes, over all the environments:
+        they ended before the learner's first decision (see docs/envs.md)."""
+        return self._core.skipped_games
+
+    @property
+    def skipped_reward(self) -> float:
+        """The learner's rewards in the skipped games, added up."""
+        return self._core.skipped_reward
+
     def action_masks(self) -> np.ndarray:
-        """The current action masks (num_envs x tokens, int8)."""
+        """The current action masks (num_envs x tokens, int8). A row of an environment
+        whose episode just ended (next-step autoreset) is all 0: its next action is
+        ignored."""
         return self._masks
 
     def reset(
@@ -92,9 +133,9 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             seeds = [(seed + i) % 2**64 for i in range(self.num_envs)]
         else:
             seeds = list(seed)
-        obs, _, _, _, masks, _, _ = self._core.reset(seeds)
+        obs, _, _, _, masks, _, _ = self._core.reset(seeds, opponents=self._policy)
         self._masks = masks
-        return obs, {"action_mask": masks}
+        return obs, {"action_mask": masks, "_action_mask": self._all}
 
     def step(
         self, actions: Any
@@ -106,12 +147,24 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         # core, which checks every action.
         if type(a) is not np.ndarray or a.dtype is not _INT64 or a.shape != self._shape:
             a = self._actions(a)
-        obs, rewards, terminated, truncated, masks, final_obs, ended = self._core.step(a)
+        obs, rewards, terminated, truncated, masks, final_obs, ended = self._core.step(
+            a, opponents=self._policy
+        )
         self._masks = masks
-        infos: dict[str, Any] = {"action_mask": masks}
-        if ended is not None:
-            infos["final_obs"] = final_obs
+        infos: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all}
+        if final_obs is not None:
+            # Gymnasium's same-step convention: an object array holding the last
+            # observation of each environment that ended (None elsewhere), and its info.
+            rows = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(ended):
+                rows[i] = final_obs[i]
+            infos["final_obs"] = rows
             infos["_final_obs"] = ended
+            infos["final_info"] = {
+                "action_mask": np.zeros_like(masks),
+                "_action_mask": ended,
+            }
+            infos["_final_info"] = ended
         return obs, rewards, terminated, truncated, infos
 
     def _actions(self, actions: Any) -> np.ndarray:

@@ -139,11 +139,18 @@ fn player_seat(seats: &[Seat], player: Player) -> PyResult<Seat> {
     })
 }
 
-/// Ask the Python callable `f` for the action of `seat` (called with its player number),
-/// from any thread.
-fn call_opponent(f: &Py<PyAny>, seats: &[Seat], seat: Seat) -> PyResult<i64> {
+/// Ask the Python callable `f` for the action of `seat` in `env`, from any thread: it is
+/// called with the player number, that player's observation and its action mask.
+fn call_opponent(f: &Py<PyAny>, env: &LudoEnv, seats: &[Seat], seat: Seat) -> PyResult<i64> {
     let player = seats.iter().position(|&s| s == seat).unwrap_or(0);
-    Python::attach(|py| action_arg(f.bind(py).call1((player,))?.as_any()))
+    let mut obs = vec![0.0; env::observation_len(env.game().rules())];
+    env.observe(seat, &mut obs);
+    let mut mask = vec![0; env.game().rules().tokens as usize];
+    env.action_mask(seat, &mut mask);
+    Python::attach(|py| {
+        let (o, m) = (PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask));
+        action_arg(f.bind(py).call1((player, o, m))?.as_any())
+    })
 }
 
 /// The environment core: one game whose agents' decisions are the steps.
@@ -202,7 +209,7 @@ impl PyLudoEnv {
 
     /// Start a new episode (seeded, or going on with the episode generator) and play to the
     /// first decision; games that end before it are skipped. With `opponent`, a callable
-    /// `opponent(player) -> action`, the agent players other than the learner are played
+    /// `opponent(player, observation, mask) -> action`, the agent players other than the learner are played
     /// by it, and the episode starts at the learner's first decision.
     #[pyo3(signature = (seed = None, opponent = None))]
     fn reset(
@@ -217,7 +224,7 @@ impl PyLudoEnv {
         let env = &mut self.env;
         match opponent {
             Some(f) => interruptible_or_raise(py, |stop| {
-                env.reset_with(seed, Some(stop), |_, seat| call_opponent(&f, &seats, seat))
+                env.reset_with(seed, Some(stop), |e, seat| call_opponent(&f, e, &seats, seat))
             })??,
             None if search => interruptible_or_raise(py, |stop| env.reset(seed, Some(stop)))??,
             None => env.reset(seed, None)?,
@@ -243,8 +250,8 @@ impl PyLudoEnv {
         match opponent {
             Some(f) => {
                 interruptible_or_raise(py, |stop| {
-                    env.step_with(action, Some(stop), |_, seat| {
-                        call_opponent(&f, &seats, seat)
+                    env.step_with(action, Some(stop), |e, seat| {
+                        call_opponent(&f, e, &seats, seat)
                     })
                 })??;
             }
@@ -256,6 +263,12 @@ impl PyLudoEnv {
             }
         }
         Ok(())
+    }
+
+    /// Check `action` for the player to move, changing nothing: `EnvActionError` if it is
+    /// not legal now, `GameOverError` when no decision waits.
+    fn check(&self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        Ok(self.env.check(action_arg(action)?)?)
     }
 
     /// The environment's state as one line of text (see `load_snapshot`).
@@ -679,13 +692,14 @@ impl PyVectorEnv {
                     .map_err(|_| type_error("autoreset", "'next_step' or 'same_step'", a))?
                     .to_string_lossy()
                     .to_lowercase();
-                match name.replace('-', "_").as_str() {
-                    "next_step" => Autoreset::NextStep,
-                    "same_step" => Autoreset::SameStep,
+                match name.replace(['-', '_'], "").as_str() {
+                    "nextstep" => Autoreset::NextStep,
+                    "samestep" => Autoreset::SameStep,
                     _ => {
                         return Err(crate::python::convert::InvalidArgumentError::new_err(
                             format!(
-                                "autoreset must be 'next_step' or 'same_step', not {}",
+                                "autoreset must be AutoresetMode.NEXT_STEP or SAME_STEP ('next_step', \
+                                 'same_step'), not {}",
                                 describe(a)
                             ),
                         ));
