@@ -128,6 +128,9 @@ pub enum EnvError {
         /// The roll limit of an episode.
         max_rolls: u64,
     },
+    /// An action of the opponents' policy ([`BatchOpponent`]) that is not legal.
+    #[error("the opponents' policy: {0}")]
+    OpponentAction(Box<EnvError>),
     /// A saved environment ([`LudoEnv::snapshot`]) that cannot be read back.
     #[error("not a saved environment: {0}")]
     InvalidSnapshot(String),

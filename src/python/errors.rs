@@ -108,7 +108,9 @@ impl From<EnvError> for PyErr {
     fn from(err: EnvError) -> PyErr {
         let msg = err.to_string();
         match err {
-            EnvError::IllegalAction { .. } => EnvActionError::new_err(msg),
+            EnvError::IllegalAction { .. } | EnvError::OpponentAction(_) => {
+                EnvActionError::new_err(msg)
+            }
             EnvError::EpisodeOver(_) => GameOverError::new_err(msg),
             EnvError::InvalidArgument(_) | EnvError::NoDecision { .. } => {
                 crate::python::convert::InvalidArgumentError::new_err(msg)

@@ -390,9 +390,7 @@ impl VectorEnv {
             if let Some(j) = (0..k).find(|&j| !self.envs[envs[j]].accepts(actions[j])) {
                 let i = envs[j];
                 let err = in_batch(i, self.envs[i].check(actions[j]));
-                return Err(
-                    EnvError::InvalidArgument(format!("the opponents' policy: {err}")).into(),
-                );
+                return Err(EnvError::OpponentAction(Box::new(err)).into());
             }
             for (&i, &a) in envs.iter().zip(&actions) {
                 let env = &mut self.envs[i];
