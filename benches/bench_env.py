@@ -11,6 +11,9 @@ legal actions drawn in NumPy from the action masks (one vectorised draw per step
 * ``vector cs162`` / ``vector standard``: ``LudoVectorEnv(N, threads=1)``, whole batches
   stepped in Rust (agent steps per second: environments x batch steps);
 * ``vector cs162, 2 threads``: the same with ``threads=2``;
+* ``vector cs162, same-step``: ``autoreset_mode=SAME_STEP`` (the default is next-step);
+* ``vector cs162, NumPy opponent``: the opponent is a batched Python policy (NumPy's
+  random legal action, the self-play set-up), called once per round for the whole batch;
 * ``aec cs162``: the same games through ``ludo_v0.raw_env`` (PettingZoo's AEC API) driven
   by PettingZoo's usual loop from Python, one agent step at a time; the AEC API has no
   built-in bots, so the random opponent acts through Python too, and only the learner's
@@ -28,6 +31,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -43,9 +47,20 @@ def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return (rng.random(masks.shape) * masks).argmax(axis=1)
 
 
-def vector_run(rules: str, envs: int, steps: int, threads: int) -> Callable[[], tuple[int, float]]:
+def numpy_opponent(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """A batched opponents' policy: a random legal action per row, drawn in NumPy."""
+    return random_actions(_OPPONENT_RNG, masks)
+
+
+_OPPONENT_RNG = np.random.default_rng(3)
+
+
+def vector_run(
+    rules: str, envs: int, steps: int, threads: int, **kwargs: Any
+) -> Callable[[], tuple[int, float]]:
     """A timed batch of `steps` vector steps: returns (agent steps, seconds)."""
-    env = LudoVectorEnv(envs, rules=rules, opponents="random", seed=1, threads=threads)
+    kwargs.setdefault("opponents", "random")
+    env = LudoVectorEnv(envs, rules=rules, seed=1, threads=threads, **kwargs)
 
     def run() -> tuple[int, float]:
         rng = np.random.default_rng(0)
@@ -115,6 +130,12 @@ def main() -> int:
         "vector cs162": vector_run("cs162", args.envs, steps, 1),
         "vector standard": vector_run("standard", args.envs, steps, 1),
         "vector cs162, 2 threads": vector_run("cs162", args.envs, steps, 2),
+        "vector cs162, same-step": vector_run(
+            "cs162", args.envs, steps, 1, autoreset_mode="same_step"
+        ),
+        "vector cs162, NumPy opponent": vector_run(
+            "cs162", args.envs, steps, 1, opponents=numpy_opponent
+        ),
         "aec cs162": aec_run("cs162", aec_steps),
     }
     best: dict[str, float] = {}
@@ -128,7 +149,7 @@ def main() -> int:
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
     print(f"{args.envs} two-player games against 'random', best of {rounds} rounds")
     for name in names:
-        print(f"  {name:<26} {best[name]:>14,.0f} agent steps/s")
+        print(f"  {name:<30} {best[name]:>14,.0f} agent steps/s")
     ratio = best["vector cs162"] / best["aec cs162"]
     print(f"  vector (1 thread) / AEC from Python, cs162: {ratio:,.0f}x")
     print(f"  one and two threads identical: {'yes' if agree else 'NO'}")

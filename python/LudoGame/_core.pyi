@@ -828,6 +828,8 @@ class EnvActionError(LudoError):
     """An action a learning environment refuses: not an int, out of range, or not in the
     action mask (the message names the action and the legal ones). Nothing changes."""
 
+_BatchPolicy: TypeAlias = Callable[[NDArray[np.float32], NDArray[np.int8]], object]
+
 _VectorArrays: TypeAlias = tuple[
     NDArray[np.float32],
     NDArray[np.float32],
@@ -850,13 +852,42 @@ class LudoEnvCore:
         opponents: Sequence[str | None] | None = None,
         skip_forced: bool = False,
         max_rolls: int | None = None,
+        learner: int | None = None,
         **options: bool | int | str,
     ) -> LudoEnvCore: ...
-    def reset(self, seed: int | None = None) -> None:
-        """Start a new episode and play to the first decision."""
+    def reset(
+        self,
+        seed: int | None = None,
+        opponent: Callable[[int, NDArray[np.float32], NDArray[np.int8]], SupportsIndex]
+        | None = None,
+    ) -> None:
+        """Start a new episode and play to the first decision (games that end before it
+        are skipped); `opponent(player, obs, mask)` plays the other agent players."""
 
-    def step(self, action: SupportsIndex) -> None:
+    def step(
+        self,
+        action: SupportsIndex,
+        opponent: Callable[[int, NDArray[np.float32], NDArray[np.int8]], SupportsIndex]
+        | None = None,
+    ) -> None:
         """Move token `action` of the player to move, then play on."""
+
+    def check(self, action: SupportsIndex) -> None:
+        """Check `action` for the player to move, changing nothing."""
+
+    def snapshot(self) -> str:
+        """The environment's state as one line of text."""
+
+    def load_snapshot(self, text: str) -> None:
+        """Put the environment in the state `snapshot()` wrote."""
+
+    @property
+    def skipped_games(self) -> int:
+        """Games played out and not handed out as episodes."""
+
+    @property
+    def skipped_rewards(self) -> list[float]:
+        """Every player's rewards in the skipped games, added up."""
 
     @property
     def status(self) -> Literal["decision", "terminated", "truncated", "idle"]:
@@ -912,19 +943,40 @@ class LudoVectorCore:
         rules: str | None = None,
         players: int | str | Sequence[str] | None = None,
         seat: int | None = None,
-        opponents: str | Sequence[str] | None = None,
+        opponents: str | Sequence[str | None] | None = None,
         seed: int | None = None,
         skip_forced: bool = False,
         max_rolls: int | None = None,
         threads: int | None = None,
+        autoreset: object = None,
         **options: bool | int | str,
     ) -> LudoVectorCore: ...
-    def reset(self, seeds: Sequence[int] | None = None) -> _VectorArrays:
+    def reset(
+        self, seeds: Sequence[int] | None = None, opponents: _BatchPolicy | None = None
+    ) -> _VectorArrays:
         """Reset every environment: (obs, rewards, terminated, truncated, masks, None, None)."""
 
-    def step(self, actions: NDArray[np.int64]) -> _VectorArrays:
+    def step(
+        self, actions: NDArray[np.int64], opponents: _BatchPolicy | None = None
+    ) -> _VectorArrays:
         """Step every environment: (obs, rewards, terminated, truncated, masks, final_obs,
         ended), the last two None unless an episode ended."""
+
+    @property
+    def has_opponents(self) -> bool:
+        """Does some player need the opponents' policy?"""
+
+    @property
+    def autoreset(self) -> Literal["next_step", "same_step"]:
+        """When an environment whose episode ended starts the next."""
+
+    @property
+    def skipped_games(self) -> int:
+        """Games played out and not handed out as episodes."""
+
+    @property
+    def skipped_reward(self) -> float:
+        """The learner's rewards in the skipped games, added up."""
 
     @property
     def num_envs(self) -> int:

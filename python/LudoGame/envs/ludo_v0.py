@@ -92,7 +92,9 @@ class raw_env(BookedAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped
                 }
             )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self._core.tokens) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
+            a: spaces.Discrete(self._core.tokens) for a in self.possible_agents
+        }
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:

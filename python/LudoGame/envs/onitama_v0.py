@@ -113,7 +113,9 @@ class raw_env(BookedAECEnv):  # noqa: N801 (PettingZoo's name)
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Discrete[Any]] = {
+            a: spaces.Discrete(n) for a in self.possible_agents
+        }
         self.np_random, self.np_random_seed = seeding.np_random(None)
 
     def _new_game(self, deal_seed: int) -> Onitama:

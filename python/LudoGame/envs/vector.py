@@ -152,7 +152,7 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         )
         self._masks = masks
         infos: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all}
-        if final_obs is not None:
+        if final_obs is not None and ended is not None:
             # Gymnasium's same-step convention: an object array holding the last
             # observation of each environment that ended (None elsewhere), and its info.
             rows = np.full(self.num_envs, None, dtype=object)
