@@ -993,3 +993,13 @@ class LudoVectorCore:
     @property
     def threads(self) -> int:
         """The threads a step uses."""
+
+# Pictures as pixels (the environments' "rgb_array" frames)
+
+__all__ += ["InvalidSvgError", "svg_to_rgb"]
+
+class InvalidSvgError(LudoError):
+    """Text that is not an SVG picture that can be drawn (bad XML, no <svg> root, no size)."""
+
+def svg_to_rgb(svg: str, scale: float = 1.0) -> npt.NDArray[np.uint8]:
+    """The SVG picture drawn at `scale` times its size: uint8 of shape (height, width, 3)."""

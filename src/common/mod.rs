@@ -1,7 +1,8 @@
-//! Foundations both games share: the seeded random number generator, the SVG writer and the
-//! JSON of the save formats.
+//! Foundations both games share: the seeded random number generator, the SVG writer (and the
+//! rasteriser that turns its pictures into pixels) and the JSON of the save formats.
 //! Nothing here knows a game's rules.
 
 pub mod json;
+pub mod raster;
 pub mod rng;
 pub mod svg;

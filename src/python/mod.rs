@@ -12,6 +12,7 @@ pub(crate) mod errors;
 pub(crate) mod interrupt;
 mod ludo;
 mod onitama;
+mod raster;
 
 /// The compiled core of the `LudoGame` package.
 #[pymodule(name = "_core")]
@@ -51,6 +52,8 @@ mod core_module {
         PyAction, PyAi, PyCard, PyMatchRecord, PyOnitama, onitama_play_match,
         onitama_standard_cards,
     };
+    #[pymodule_export]
+    use super::raster::{InvalidSvgError, svg_to_rgb};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
