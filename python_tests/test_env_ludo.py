@@ -57,8 +57,12 @@ def test_pettingzoo_render_modes() -> None:
     assert e.render().startswith("<svg")
     e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
     assert all(info["svg"].startswith("<svg") for info in e.infos.values())
+    frame = ludo_v0.raw_env(rules="gt", players=2, render_mode="rgb_array")
+    frame.reset(seed=1)
+    picture = frame.render()
+    assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
     with pytest.raises(ValueError, match="render_mode"):
-        ludo_v0.raw_env(render_mode="rgb_array")
+        ludo_v0.raw_env(render_mode="rgb")
 
 
 def play_out(e: ludo_v0.raw_env, seed: int) -> tuple[int, dict[str, float]]:

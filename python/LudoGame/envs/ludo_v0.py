@@ -13,6 +13,7 @@ token index. Rewards come at the end (see ``docs/envs.md``).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from LudoGame._core import LudoEnvCore
 from LudoGame.envs._books import BookedAECEnv
 from LudoGame.envs._render import rgb_frame
+from LudoGame.envs.gym_ludo import TokenSpace
 
 __all__ = ["env", "raw_env"]
 
@@ -92,9 +94,10 @@ class raw_env(BookedAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped
                 }
             )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces: dict[str, spaces.Space[Any]] = {
-            a: spaces.Discrete(self._core.tokens) for a in self.possible_agents
+        self.action_spaces: dict[str, TokenSpace] = {
+            a: TokenSpace(self._core.tokens) for a in self.possible_agents
         }
+        self._link_spaces()
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -113,6 +116,14 @@ class raw_env(BookedAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped
             return np.concatenate([obs, mask.astype(np.float32)])
         return {"observation": obs, "action_mask": mask}
 
+    def _link_spaces(self) -> None:
+        """Let each agent's action space sample among that agent's legal actions."""
+        for agent, space in self.action_spaces.items():
+            space._mask = functools.partial(self._mask_of, agent)
+
+    def _mask_of(self, agent: str) -> np.ndarray:
+        return self._core.action_mask(self._index[agent])
+
     def __getstate__(self) -> dict[str, Any]:
         """Everything but the engine's environment, which is saved as its snapshot."""
         state = dict(self.__dict__)
@@ -130,6 +141,7 @@ class raw_env(BookedAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped
             **{k: v for k, v in self._kwargs.items() if k not in _OWN},
         )
         self._core.load_snapshot(snapshot)
+        self._link_spaces()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game (seeded, or the next game of the environment's own generator)."""
