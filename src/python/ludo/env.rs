@@ -224,7 +224,9 @@ impl PyLudoEnv {
         let env = &mut self.env;
         match opponent {
             Some(f) => interruptible_or_raise(py, |stop| {
-                env.reset_with(seed, Some(stop), |e, seat| call_opponent(&f, e, &seats, seat))
+                env.reset_with(seed, Some(stop), |e, seat| {
+                    call_opponent(&f, e, &seats, seat)
+                })
             })??,
             None if search => interruptible_or_raise(py, |stop| env.reset(seed, Some(stop)))??,
             None => env.reset(seed, None)?,
