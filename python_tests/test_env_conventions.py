@@ -196,3 +196,26 @@ def test_batched_opponents_policy_self_play() -> None:
     with pytest.raises(EnvActionError, match=r"must return \d+ ints"):
         for _ in range(50):
             short.reset()
+
+
+def test_vector_env_pickles_and_goes_on_exactly() -> None:
+    for mode in [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP]:
+        v = LudoVectorEnv(16, rules="standard", opponents="cs162", seed=4, autoreset_mode=mode)
+        _, info = v.reset()
+        rng = np.random.default_rng(0)
+        for _ in range(50):
+            masks = info["action_mask"]
+            _, _, _, _, info = v.step((rng.random(masks.shape) * masks).argmax(axis=1))
+        clone = pickle.loads(pickle.dumps(v))
+        twin = copy.deepcopy(v)
+        for _ in range(300):
+            masks = info["action_mask"]
+            actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+            results = [e.step(actions) for e in (v, clone, twin)]
+            for other in results[1:]:
+                for x, y in zip(results[0][:4], other[:4], strict=True):
+                    assert np.array_equal(x, y)
+            info = results[0][4]
+    fresh = LudoVectorEnv(2)
+    with pytest.raises(ValueError, match="environment 0"):
+        fresh._core.load_snapshots(["ludoenv/1 junk", "x"])

@@ -962,6 +962,12 @@ class LudoVectorCore:
         """Step every environment: (obs, rewards, terminated, truncated, masks, final_obs,
         ended), the last two None unless an episode ended."""
 
+    def snapshots(self) -> list[str]:
+        """Every environment's state as a line of text."""
+
+    def load_snapshots(self, snapshots: Sequence[str]) -> None:
+        """Put every environment in the state `snapshots()` wrote."""
+
     @property
     def has_opponents(self) -> bool:
         """Does some player need the opponents' policy?"""

@@ -61,6 +61,19 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         **options: Any,
     ) -> None:
+        self._kwargs: dict[str, Any] = dict(
+            num_envs=num_envs,
+            rules=rules,
+            players=players,
+            seat=seat,
+            opponents=opponents,
+            seed=seed,
+            skip_forced=skip_forced,
+            max_rolls=max_rolls,
+            threads=threads,
+            autoreset_mode=autoreset_mode,
+            **options,
+        )
         self._policy: BatchPolicy | None = None
         names: Any = opponents
         if callable(opponents):
@@ -166,6 +179,16 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             }
             infos["_final_info"] = ended
         return obs, rewards, terminated, truncated, infos
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The constructor's arguments and every environment's snapshot (a Python
+        opponents' policy is pickled with them if pickle can)."""
+        return {"kwargs": self._kwargs, "snapshots": self._core.snapshots(), "masks": self._masks}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state["kwargs"])  # type: ignore[misc]
+        self._core.load_snapshots(state["snapshots"])
+        self._masks = state["masks"]
 
     def _actions(self, actions: Any) -> np.ndarray:
         """`actions` as an int64 array of one action per environment, or `EnvActionError`."""

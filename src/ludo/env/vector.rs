@@ -163,6 +163,42 @@ impl VectorEnv {
         &self.envs
     }
 
+    /// Every environment's [`LudoEnv::snapshot`], in order.
+    pub fn snapshot(&self) -> Vec<String> {
+        self.envs.iter().map(LudoEnv::snapshot).collect()
+    }
+
+    /// Put every environment in the state of `snapshots` (one per environment, as
+    /// [`VectorEnv::snapshot`] wrote them); a text that does not fit changes nothing.
+    pub fn restore(&mut self, snapshots: &[String]) -> Result<(), EnvError> {
+        if snapshots.len() != self.envs.len() {
+            return Err(EnvError::InvalidArgument(format!(
+                "{} snapshots for {} environments",
+                snapshots.len(),
+                self.envs.len()
+            )));
+        }
+        let config = self.envs[0].config.clone();
+        let envs = snapshots
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                LudoEnv::restore(config.clone(), text).map_err(|e| match e {
+                    EnvError::InvalidSnapshot(why) => {
+                        EnvError::InvalidSnapshot(format!("environment {i}: {why}"))
+                    }
+                    other => other,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        // A vector environment steps only when every environment awaits its step.
+        self.needs_reset = envs.iter().any(|e| {
+            e.status == Status::Idle || (e.ended() && self.autoreset == Autoreset::SameStep)
+        });
+        self.envs = envs;
+        Ok(())
+    }
+
     /// The learner's seat.
     pub fn learner(&self) -> Seat {
         self.learner

@@ -790,6 +790,18 @@ impl PyVectorEnv {
         )
     }
 
+    /// Every environment's state as a line of text (see `LudoEnvCore.snapshot`).
+    fn snapshots(&self) -> Vec<String> {
+        self.envs.snapshot()
+    }
+
+    /// Put every environment in the state `snapshots()` wrote (for a vector environment
+    /// made with the same arguments); texts that do not fit raise `ValueError` and change
+    /// nothing.
+    fn load_snapshots(&mut self, snapshots: Vec<String>) -> PyResult<()> {
+        Ok(self.envs.restore(&snapshots)?)
+    }
+
     /// Does some player need the opponents' policy (`opponents=` of `step` and `reset`)?
     #[getter]
     fn has_opponents(&self) -> bool {
