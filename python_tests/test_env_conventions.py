@@ -14,6 +14,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers import vector as vector_wrappers
 from pettingzoo.test import api_test, render_test, seed_test  # type: ignore[import-untyped]
 
+import LudoGame
 import LudoGame.envs  # noqa: F401  (registers the ids)
 from LudoGame.envs import LUDO_ID, EnvActionError, LudoEnv, LudoVectorEnv, ludo_v0
 from LudoGame.envs.gym_ludo import TokenSpace
@@ -219,3 +220,31 @@ def test_vector_env_pickles_and_goes_on_exactly() -> None:
     fresh = LudoVectorEnv(2)
     with pytest.raises(ValueError, match="environment 0"):
         fresh._core.load_snapshots(["ludoenv/1 junk", "x"])
+
+
+def test_every_player_learns_with_seat_all() -> None:
+    # Each row is a decision of the player to act, from its point of view; a two-player
+    # game's final rewards are +1 and -1, given to both players when it ends.
+    v = LudoVectorEnv(32, rules="standard", seat="all", seed=3)
+    obs, info = v.reset()
+    assert set(np.unique(info["player"])) <= {0, 1}
+    rng = np.random.default_rng(4)
+    seen = np.zeros(2, dtype=int)
+    ended = 0
+    for _ in range(2000):
+        masks = info["action_mask"]
+        _, rewards, te, tr, info = v.step((rng.random(masks.shape) * masks).argmax(axis=1))
+        done = te | tr
+        assert np.array_equal(info["action_mask"].any(axis=1), ~done)
+        np.add.at(seen, info["player"][~done], 1)
+        if "final_rewards" in info:
+            rows = info["final_rewards"][info["_final_rewards"]]
+            assert rows.shape[1] == 2
+            finished = te[info["_final_rewards"]]
+            assert np.array_equal(rows[finished].sum(axis=1), np.zeros(finished.sum()))
+            ended += int(te.sum())
+            who = info["player"][te]
+            assert np.array_equal(rewards[te], info["final_rewards"][te, who])
+    assert ended > 20 and seen.min() > 10_000
+    with pytest.raises(LudoGame.LudoError, match="every player learns"):
+        LudoVectorEnv(2, seat="all", opponents="cs162")

@@ -838,6 +838,8 @@ _VectorArrays: TypeAlias = tuple[
     NDArray[np.int8],
     NDArray[np.float32] | None,
     NDArray[np.bool_] | None,
+    NDArray[np.float32] | None,
+    NDArray[np.int64] | None,
 ]
 
 @final
@@ -942,7 +944,7 @@ class LudoVectorCore:
         num_envs: int,
         rules: str | None = None,
         players: int | str | Sequence[str] | None = None,
-        seat: int | None = None,
+        seat: int | Literal["all"] | None = None,
         opponents: str | Sequence[str | None] | None = None,
         seed: int | None = None,
         skip_forced: bool = False,

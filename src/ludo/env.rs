@@ -208,6 +208,8 @@ pub struct LudoEnv {
     /// Has this episode handed out a decision of a learning seat? An episode that ends
     /// before it does is played out and skipped.
     offered: bool,
+    /// The seat of the last decision handed out (the seat to move while one waits).
+    actor: Seat,
     /// The last reset gave up ([`EnvError::NoDecision`]).
     starved: bool,
     skipped: Skipped,
@@ -251,6 +253,7 @@ impl LudoEnv {
             rolls: 0,
             status: Status::Idle,
             offered: false,
+            actor: start.current_player(),
             starved: false,
             skipped: Skipped::default(),
         })
@@ -386,11 +389,12 @@ impl LudoEnv {
         };
         let rewards: Vec<String> = self.skipped.rewards.iter().map(f32::to_string).collect();
         format!(
-            "{SNAPSHOT_FORMAT} {status} {} {:016x} {:016x} {} {} {} | {}",
+            "{SNAPSHOT_FORMAT} {status} {} {:016x} {:016x} {} {} {} {} | {}",
             self.rolls,
             self.episodes.state(),
             self.bots.state(),
             u8::from(self.offered),
+            self.game.rules().seat_label(self.actor),
             self.skipped.games,
             rewards.join(","),
             self.game.to_notation()
@@ -413,11 +417,12 @@ impl LudoEnv {
             episodes,
             bots,
             offered,
+            actor,
             games,
             rewards,
         ] = fields[..]
         else {
-            return Err(bad("expected 8 fields before the game's notation"));
+            return Err(bad("expected 9 fields before the game's notation"));
         };
         if format != SNAPSHOT_FORMAT {
             return Err(bad(&format!("the format is not {SNAPSHOT_FORMAT}")));
@@ -455,6 +460,14 @@ impl LudoEnv {
             "1" => true,
             _ => return Err(bad("the offered flag")),
         };
+        let mut chars = actor.chars();
+        env.actor = match (
+            chars.next().and_then(|c| game.rules().seat_of(c)),
+            chars.next(),
+        ) {
+            (Some(seat), None) if env.config.seats.contains(&seat) => seat,
+            _ => return Err(bad("the actor's seat")),
+        };
         env.skipped.games = games.parse().map_err(|_| bad("the skipped games"))?;
         let rewards: Vec<f32> = rewards
             .split(',')
@@ -474,6 +487,12 @@ impl LudoEnv {
     /// The game as it stands.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The seat of the last decision handed out: the seat to move while a decision waits,
+    /// the seat that moved last once the episode has ended.
+    pub fn actor(&self) -> Seat {
+        self.actor
     }
 
     /// Where the episode stands.
@@ -590,6 +609,7 @@ impl LudoEnv {
             Ending::CutOff => Status::Truncated,
             Ending::NoMove if roles[self.game.current_player()] == Role::Agent => {
                 self.offered |= self.config.learns(self.game.current_player());
+                self.actor = self.game.current_player();
                 Status::Decision
             }
             Ending::NoMove | Ending::Stopped => Status::Idle,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -32,10 +32,16 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     games of a `LudoEnv` reset with ``seed + i`` (then reset without a seed after each
     episode), the same on any thread count.
 
-    ``opponents``: a built-in bot's name for every other player, a list of names, or a
+    ``opponents`` (``"random"`` when None): a built-in bot's name for every other player,
+    a list of names, or a
     batched policy ``f(obs, masks) -> actions`` (self-play: called once per round for all
     the environments where an opponent must move, with the observations from that
     opponent's point of view).
+
+    ``seat="all"``: every player learns. Each row is then a decision of the player to act,
+    from its point of view (``infos["player"]`` says whose); a row's reward is that of the
+    player whose observation it is, and when an episode ends ``infos["final_rewards"]``
+    (``num_envs x players``, flagged by ``infos["_final_rewards"]``) gives every player's.
 
     Autoreset (``metadata["autoreset_mode"]``): ``NEXT_STEP`` by default, as Gymnasium's
     vector wrappers expect: the step that ends an episode returns its last observation;
@@ -52,8 +58,8 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         num_envs: int,
         rules: str = "cs162",
         players: int | str | list[str] = 2,
-        seat: int = 0,
-        opponents: str | Sequence[str] | BatchPolicy = "random",
+        seat: int | Literal["all"] = 0,
+        opponents: str | Sequence[str] | BatchPolicy | None = None,
         seed: int | None = None,
         skip_forced: bool = False,
         max_rolls: int = 10_000,
@@ -76,7 +82,7 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         )
         self._policy: BatchPolicy | None = None
         names: Any = opponents
-        if callable(opponents):
+        if callable(opponents) and seat != "all":
             # Every other player is played by the policy (no bot: None).
             self._policy = opponents
             names = [None] * (len(LudoEnvCore(rules, players, **options).players) - 1)
@@ -146,9 +152,12 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             seeds = [(seed + i) % 2**64 for i in range(self.num_envs)]
         else:
             seeds = list(seed)
-        obs, _, _, _, masks, _, _ = self._core.reset(seeds, opponents=self._policy)
+        obs, _, _, _, masks, _, _, _, players = self._core.reset(seeds, opponents=self._policy)
         self._masks = masks
-        return obs, {"action_mask": masks, "_action_mask": self._all}
+        infos: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all}
+        if players is not None:
+            infos["player"], infos["_player"] = players, self._all
+        return obs, infos
 
     def step(
         self, actions: Any
@@ -160,11 +169,15 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         # core, which checks every action.
         if type(a) is not np.ndarray or a.dtype is not _INT64 or a.shape != self._shape:
             a = self._actions(a)
-        obs, rewards, terminated, truncated, masks, final_obs, ended = self._core.step(
-            a, opponents=self._policy
+        obs, rewards, terminated, truncated, masks, final_obs, ended, final_rewards, players = (
+            self._core.step(a, opponents=self._policy)
         )
         self._masks = masks
         infos: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all}
+        if players is not None:
+            infos["player"], infos["_player"] = players, self._all
+        if final_rewards is not None:
+            infos["final_rewards"], infos["_final_rewards"] = final_rewards, ended
         if final_obs is not None and ended is not None:
             # Gymnasium's same-step convention: an object array holding the last
             # observation of each environment that ended (None elsewhere), and its info.

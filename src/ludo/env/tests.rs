@@ -286,6 +286,8 @@ struct Buffers {
     terminated: Vec<bool>,
     truncated: Vec<bool>,
     final_obs: Vec<f32>,
+    seats: Vec<u8>,
+    final_rewards: Vec<f32>,
 }
 
 impl Buffers {
@@ -298,6 +300,8 @@ impl Buffers {
             terminated: vec![false; n],
             truncated: vec![false; n],
             final_obs: vec![0.0; n * len],
+            seats: vec![0; n],
+            final_rewards: vec![0.0; n * MAX_SEATS],
         }
     }
 
@@ -309,6 +313,8 @@ impl Buffers {
             terminated: &mut self.terminated,
             truncated: &mut self.truncated,
             final_obs: &mut self.final_obs,
+            seats: &mut self.seats,
+            final_rewards: &mut self.final_rewards,
         }
     }
 }
@@ -334,8 +340,14 @@ fn vector_env_agrees_with_single_envs_on_any_thread_count() {
         let mut vectors: Vec<(VectorEnv, Buffers)> = [1, 2, 3]
             .iter()
             .map(|_| {
-                let mut v = VectorEnv::new(config.clone(), seat_no(0), n, 100, Autoreset::SameStep)
-                    .unwrap();
+                let mut v = VectorEnv::new(
+                    config.clone(),
+                    Some(seat_no(0)),
+                    n,
+                    100,
+                    Autoreset::SameStep,
+                )
+                .unwrap();
                 let mut b = Buffers::new(&rules, n);
                 v.reset(None, 1, None, b.batch()).unwrap();
                 (v, b)
@@ -390,7 +402,8 @@ fn vector_env_agrees_with_single_envs_on_any_thread_count() {
 fn vector_env_refuses_a_bad_batch_whole() {
     let mut config = EnvConfig::agents(Rules::CS162, &seats(2), 1000);
     config.roles[2] = Role::Bot(Bot::Random);
-    let mut v = VectorEnv::new(config.clone(), seat_no(0), 3, 5, Autoreset::SameStep).unwrap();
+    let mut v =
+        VectorEnv::new(config.clone(), Some(seat_no(0)), 3, 5, Autoreset::SameStep).unwrap();
     let mut b = Buffers::new(&Rules::CS162, 3);
     assert!(
         v.step(&[0, 0, 0], 1, None, b.batch()).is_err(),
@@ -431,9 +444,9 @@ fn vector_env_refuses_a_bad_batch_whole() {
         .collect();
     v.step(&actions, 1, None, b.batch()).unwrap();
     // The learner's seat must play, and only it is an agent.
-    assert!(VectorEnv::new(config.clone(), seat_no(1), 3, 5, Autoreset::NextStep).is_err());
-    assert!(VectorEnv::new(config.clone(), seat_no(2), 3, 5, Autoreset::NextStep).is_err());
-    assert!(VectorEnv::new(config, seat_no(0), 0, 5, Autoreset::NextStep).is_err());
+    assert!(VectorEnv::new(config.clone(), Some(seat_no(1)), 3, 5, Autoreset::NextStep).is_err());
+    assert!(VectorEnv::new(config.clone(), Some(seat_no(2)), 3, 5, Autoreset::NextStep).is_err());
+    assert!(VectorEnv::new(config, Some(seat_no(0)), 0, 5, Autoreset::NextStep).is_err());
 }
 
 /// An opponents' policy for tests: the lowest legal token of every waiting environment,
@@ -608,7 +621,8 @@ fn next_step_autoreset_agrees_with_single_envs_and_opponents_policies() {
             })
             .collect();
         let mut pending = vec![false; n];
-        let mut v = VectorEnv::new(config.clone(), seat_no(0), n, 50, Autoreset::NextStep).unwrap();
+        let mut v =
+            VectorEnv::new(config.clone(), Some(seat_no(0)), n, 50, Autoreset::NextStep).unwrap();
         let mut b = Buffers::new(&rules, n);
         let mut calls = Lowest(0);
         if policy {
@@ -669,5 +683,70 @@ fn next_step_autoreset_agrees_with_single_envs_and_opponents_policies() {
             games(&v),
             singles.iter().map(|e| *e.game()).collect::<Vec<_>>()
         );
+    }
+}
+
+#[test]
+fn every_seat_learns_in_turn() {
+    // seat 'all': each row is a decision of the seat to act, from its point of view; when an
+    // episode ends, the seat that acted last sees it, and every seat's reward is given.
+    for mode in [Autoreset::NextStep, Autoreset::SameStep] {
+        let rules = Rules::STANDARD;
+        let config = EnvConfig::agents(rules, &seats(2), 2000);
+        let n = 5;
+        let mut v = VectorEnv::new(config.clone(), None, n, 70, mode).unwrap();
+        let mut b = Buffers::new(&rules, n);
+        v.reset(None, 1, None, b.batch()).unwrap();
+        let mut singles: Vec<LudoEnv> = (0..n)
+            .map(|i| started(config.clone(), 70 + i as u64))
+            .collect();
+        let (len, tokens) = (observation_len(&rules), rules.tokens as usize);
+        let mut rng = Rng::new(9);
+        let (mut ended, mut movers) = (0, [0usize; MAX_SEATS]);
+        let mut pending = vec![false; n];
+        for _ in 0..3000 {
+            let actions: Vec<i64> = singles.iter().map(|e| random_action(e, &mut rng)).collect();
+            v.step(&actions, 2, None, b.batch()).unwrap();
+            for (i, env) in singles.iter_mut().enumerate() {
+                let acting = env.to_move();
+                let status = if pending[i] {
+                    pending[i] = false;
+                    env.reset(None, None).unwrap();
+                    Status::Decision
+                } else {
+                    env.step(actions[i], None).unwrap()
+                };
+                let done = status != Status::Decision;
+                let seat = match env.to_move() {
+                    Some(s) => s,
+                    None => acting.unwrap(),
+                };
+                movers[seat.index()] += 1;
+                let mut obs = vec![0.0; len];
+                if done {
+                    ended += 1;
+                    for s in env.game().seats() {
+                        assert_eq!(b.final_rewards[i * MAX_SEATS + s.index()], env.reward(s));
+                    }
+                    assert_eq!(b.rewards[i], env.reward(seat));
+                    if mode == Autoreset::SameStep {
+                        env.observe(seat, &mut obs);
+                        assert_eq!(&b.final_obs[i * len..(i + 1) * len], obs.as_slice());
+                        env.reset(None, None).unwrap();
+                    } else {
+                        pending[i] = true;
+                    }
+                }
+                let seat = env.to_move().unwrap_or(seat);
+                assert_eq!(b.seats[i] as usize, seat.index());
+                env.observe(seat, &mut obs);
+                let mut mask = vec![0i8; tokens];
+                env.action_mask(seat, &mut mask);
+                assert_eq!(&b.obs[i * len..(i + 1) * len], obs.as_slice());
+                assert_eq!(&b.masks[i * tokens..(i + 1) * tokens], mask.as_slice());
+            }
+        }
+        assert!(ended > 10, "{ended}");
+        assert!(movers[0] > 1000 && movers[2] > 1000, "{movers:?}");
     }
 }

@@ -24,6 +24,12 @@ pub struct Batch<'a> {
     /// last observation before the automatic reset (`num_envs * observation_len`; other
     /// rows are left as they are).
     pub final_obs: &'a mut [f32],
+    /// The seat each row's observation is of (the learner's, or with every seat learning,
+    /// the seat to act; once an episode ended, the seat that acted last).
+    pub seats: &'a mut [u8],
+    /// Every seat's reward in the episode that ended in this step (`num_envs *
+    /// MAX_SEATS`, by seat; zeros in the other rows).
+    pub final_rewards: &'a mut [f32],
 }
 
 impl Batch<'_> {
@@ -36,6 +42,8 @@ impl Batch<'_> {
             reward: &mut self.rewards[i],
             terminated: &mut self.terminated[i],
             truncated: &mut self.truncated[i],
+            seat: &mut self.seats[i],
+            final_rewards: &mut self.final_rewards[i * MAX_SEATS..(i + 1) * MAX_SEATS],
         }
     }
 }
@@ -101,7 +109,9 @@ impl BatchOpponent for BotsOnly {
 #[derive(Clone, Debug)]
 pub struct VectorEnv {
     envs: Vec<LudoEnv>,
-    learner: Seat,
+    /// The learner's seat; `None`: every agent seat learns (each row is a decision of the
+    /// seat to act, from its point of view).
+    learner: Option<Seat>,
     autoreset: Autoreset,
     /// Some seat is played by a policy outside the engine.
     opponents: bool,
@@ -112,15 +122,26 @@ pub struct VectorEnv {
 
 impl VectorEnv {
     /// `num_envs` environments of `config`, whose learner plays `learner` (its other agent
-    /// seats are the opponents a [`BatchOpponent`] plays; bot seats play themselves),
-    /// environment `i` seeded with `seed + i`; no episode runs until [`VectorEnv::reset`].
+    /// seats are the opponents a [`BatchOpponent`] plays; bot seats play themselves), or
+    /// with `learner` `None`, whose agent seats all learn; environment `i` seeded with
+    /// `seed + i`; no episode runs until [`VectorEnv::reset`].
     pub fn new(
         mut config: EnvConfig,
-        learner: Seat,
+        learner: Option<Seat>,
         num_envs: usize,
         seed: u64,
         autoreset: Autoreset,
     ) -> Result<VectorEnv, EnvError> {
+        if num_envs == 0 {
+            return Err(EnvError::InvalidArgument(
+                "num_envs must be at least 1".into(),
+            ));
+        }
+        let Some(learner) = learner else {
+            config.learner = None;
+            let first = LudoEnv::new(config, seed)?;
+            return Ok(VectorEnv::of(first, None, num_envs, seed, autoreset, false));
+        };
         if !config.seats.contains(&learner) {
             return Err(LudoError::PositionNotPlaying(
                 config.rules.seat_labels[learner].to_string(),
@@ -133,29 +154,43 @@ impl VectorEnv {
             )
             .into());
         }
-        if num_envs == 0 {
-            return Err(EnvError::InvalidArgument(
-                "num_envs must be at least 1".into(),
-            ));
-        }
         let opponents = config
             .seats
             .iter()
             .any(|&s| s != learner && config.roles[s] == Role::Agent);
         config.learner = Some(learner);
         let first = LudoEnv::new(config, seed)?;
+        Ok(VectorEnv::of(
+            first,
+            Some(learner),
+            num_envs,
+            seed,
+            autoreset,
+            opponents,
+        ))
+    }
+
+    /// `num_envs` copies of `first`, environment `i` seeded with `seed + i`.
+    fn of(
+        first: LudoEnv,
+        learner: Option<Seat>,
+        num_envs: usize,
+        seed: u64,
+        autoreset: Autoreset,
+        opponents: bool,
+    ) -> VectorEnv {
         let mut envs = vec![first; num_envs];
         for (i, env) in envs.iter_mut().enumerate() {
             env.episodes = Rng::new(seed.wrapping_add(i as u64));
         }
-        Ok(VectorEnv {
+        VectorEnv {
             envs,
             learner,
             autoreset,
             opponents,
             needs_reset: true,
             pool: Pool::default(),
-        })
+        }
     }
 
     /// The environments.
@@ -199,8 +234,8 @@ impl VectorEnv {
         Ok(())
     }
 
-    /// The learner's seat.
-    pub fn learner(&self) -> Seat {
+    /// The learner's seat (`None`: every agent seat learns).
+    pub fn learner(&self) -> Option<Seat> {
         self.learner
     }
 
@@ -401,7 +436,7 @@ impl VectorEnv {
             envs.clear();
             seats.clear();
             for (i, env) in self.envs.iter().enumerate() {
-                if let Some(seat) = env.to_move().filter(|&s| s != learner) {
+                if let Some(seat) = env.to_move().filter(|&s| learner.is_some_and(|l| s != l)) {
                     envs.push(i);
                     seats.push(seat);
                     touched[i] = true;
@@ -468,21 +503,27 @@ impl VectorEnv {
             .zip(out.rewards.iter_mut())
             .zip(out.terminated.iter_mut())
             .zip(out.truncated.iter_mut())
+            .zip(out.seats.iter_mut())
+            .zip(out.final_rewards.chunks_exact_mut(MAX_SEATS))
             .enumerate()
-            .map(|(i, ((((((env, obs), fin), mask), rew), term), trunc))| {
-                (
-                    i,
-                    env,
-                    Row {
-                        obs,
-                        final_obs: fin,
-                        mask,
-                        reward: rew,
-                        terminated: term,
-                        truncated: trunc,
-                    },
-                )
-            });
+            .map(
+                |(i, ((((((((env, obs), fin), mask), rew), term), trunc), seat), finr))| {
+                    (
+                        i,
+                        env,
+                        Row {
+                            obs,
+                            final_obs: fin,
+                            mask,
+                            reward: rew,
+                            terminated: term,
+                            truncated: trunc,
+                            seat,
+                            final_rewards: finr,
+                        },
+                    )
+                },
+            );
         let threads = threads.clamp(1, n);
         if threads == 1 {
             for (i, env, row) in rows {
@@ -534,14 +575,16 @@ fn in_batch(i: usize, checked: Result<(), EnvError>) -> EnvError {
 fn settle<G: Geometry>(
     geo: &G,
     env: &mut LudoEnv,
-    learner: Seat,
+    learner: Option<Seat>,
     autoreset: Autoreset,
     stop: Option<&Stop>,
     row: &mut Row<'_>,
 ) -> bool {
     loop {
         match env.status {
-            Status::Decision => return env.game.current_player() != learner,
+            Status::Decision => {
+                return learner.is_some_and(|l| env.game.current_player() != l);
+            }
             Status::Idle => return false,
             Status::Terminated | Status::Truncated => {
                 if !episode_end(geo, env, learner, autoreset, stop, row) {
@@ -559,7 +602,7 @@ fn settle<G: Geometry>(
 fn episode_end<G: Geometry>(
     geo: &G,
     env: &mut LudoEnv,
-    learner: Seat,
+    learner: Option<Seat>,
     autoreset: Autoreset,
     stop: Option<&Stop>,
     row: &mut Row<'_>,
@@ -569,13 +612,18 @@ fn episode_end<G: Geometry>(
         env.reset_in(geo, None, stop);
         return true;
     }
-    *row.reward = env.reward(learner);
+    // The episode is seen by the learner, or by the seat that acted last.
+    let seat = learner.unwrap_or(env.actor);
+    *row.reward = env.reward(seat);
     *row.terminated = env.status == Status::Terminated;
     *row.truncated = env.status == Status::Truncated;
+    for &s in &env.config.seats {
+        row.final_rewards[s.index()] = env.reward(s);
+    }
     if autoreset == Autoreset::NextStep {
         return false;
     }
-    env.observe_in(geo, learner, row.final_obs);
+    env.observe_in(geo, seat, row.final_obs);
     env.reset_in(geo, None, stop);
     true
 }
@@ -588,6 +636,8 @@ struct Row<'a> {
     reward: &'a mut f32,
     terminated: &'a mut bool,
     truncated: &'a mut bool,
+    seat: &'a mut u8,
+    final_rewards: &'a mut [f32],
 }
 
 impl Row<'_> {
@@ -599,6 +649,8 @@ impl Row<'_> {
             reward: self.reward,
             terminated: self.terminated,
             truncated: self.truncated,
+            seat: self.seat,
+            final_rewards: self.final_rewards,
         }
     }
 
@@ -608,12 +660,16 @@ impl Row<'_> {
         *self.reward = 0.0;
         *self.terminated = false;
         *self.truncated = false;
+        self.final_rewards.fill(0.0);
     }
 
-    /// The learner's observation and mask.
+    /// The observation and mask of the learner (or, when every seat learns, of the seat
+    /// to act, or that acted last).
     #[inline(always)]
-    fn write<G: Geometry>(self, geo: &G, env: &LudoEnv, learner: Seat) {
-        env.observe_in(geo, learner, self.obs);
-        env.action_mask_in(geo, learner, self.mask);
+    fn write<G: Geometry>(self, geo: &G, env: &LudoEnv, learner: Option<Seat>) {
+        let seat = learner.unwrap_or(env.actor);
+        *self.seat = seat.index() as u8;
+        env.observe_in(geo, seat, self.obs);
+        env.action_mask_in(geo, seat, self.mask);
     }
 }

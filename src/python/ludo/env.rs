@@ -13,6 +13,7 @@ use super::convert::{MaxRolls, Threads, parse_rules, parse_seats, random_seed};
 use crate::ludo::env::{
     self, Autoreset, BatchOpponent, EnvConfig, LudoEnv, Role, Status, VectorEnv,
 };
+use crate::ludo::rules::MAX_SEATS;
 use crate::ludo::{Bot, Rules, Seat, render};
 use crate::python::convert::Seed;
 use crate::python::errors::EnvActionError;
@@ -392,6 +393,8 @@ impl PyLudoEnv {
 #[pyclass(module = "LudoGame._core", name = "LudoVectorCore")]
 pub struct PyVectorEnv {
     envs: VectorEnv,
+    /// The seats that play, in turn order.
+    seats: Vec<Seat>,
     threads: usize,
     search: bool,
     obs_len: usize,
@@ -518,7 +521,9 @@ impl BatchOpponent for PyPolicy {
 }
 
 /// What a batch call returns: (obs, rewards, terminated, truncated, masks, final_obs,
-/// ended), the last two None unless an episode ended (and was reset) in the call.
+/// ended, final_rewards, players): final_obs (same-step autoreset only), ended and
+/// final_rewards (every player's reward, by player) are None unless an episode ended in
+/// the call; players (whose observation each row is) is None unless every seat learns.
 type Arrays<'py> = (
     Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray1<f32>>,
@@ -527,6 +532,8 @@ type Arrays<'py> = (
     Bound<'py, PyArray2<i8>>,
     Option<Bound<'py, PyArray2<f32>>>,
     Option<Bound<'py, PyArray1<bool>>>,
+    Option<Bound<'py, PyArray2<f32>>>,
+    Option<Bound<'py, PyArray1<i64>>>,
 );
 
 impl PyVectorEnv {
@@ -575,6 +582,8 @@ impl PyVectorEnv {
         let masks = PyArray2::<i8>::zeros(py, [n, self.tokens], false);
         let final_obs = (self.spare_final.take(py, dims, true))
             .unwrap_or_else(|| PyArray2::<f32>::zeros(py, dims, false));
+        let mut seats = vec![0u8; n];
+        let mut final_rewards = vec![0f32; n * MAX_SEATS];
         let ended = {
             let (mut o, mut r, mut te, mut tr, mut m, mut f) = (
                 obs.readwrite(),
@@ -597,6 +606,8 @@ impl PyVectorEnv {
                 terminated: te,
                 truncated: tr,
                 final_obs: f.as_slice_mut().map_err(slice_err)?,
+                seats: &mut seats,
+                final_rewards: &mut final_rewards,
             };
             let (envs, threads) = (&mut self.envs, self.threads);
             // A Python policy is called from the worker thread (it takes the interpreter
@@ -614,7 +625,33 @@ impl PyVectorEnv {
         // Only same-step autoreset has final observations.
         let same_step = self.envs.autoreset() == Autoreset::SameStep;
         let final_obs = (ended.is_some() && same_step).then_some(final_obs);
-        Ok((obs, rewards, terminated, truncated, masks, final_obs, ended))
+        // Seats to player numbers (turn order).
+        let player = |seat: usize| self.seats.iter().position(|s| s.index() == seat);
+        let final_rewards = ended.is_some().then(|| {
+            let by_player: Vec<Vec<f32>> = final_rewards
+                .chunks_exact(MAX_SEATS)
+                .map(|row| self.seats.iter().map(|s| row[s.index()]).collect())
+                .collect();
+            PyArray2::from_vec2(py, &by_player).expect("rows of one length")
+        });
+        let players = self.envs.learner().is_none().then(|| {
+            let numbers: Vec<i64> = seats
+                .iter()
+                .map(|&s| player(s as usize).map_or(-1, |p| p as i64))
+                .collect();
+            PyArray1::from_vec(py, numbers)
+        });
+        Ok((
+            obs,
+            rewards,
+            terminated,
+            truncated,
+            masks,
+            final_obs,
+            ended,
+            final_rewards,
+            players,
+        ))
     }
 }
 
@@ -630,7 +667,7 @@ impl PyVectorEnv {
         num_envs: NumEnvs,
         rules: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
-        seat: Option<Player>,
+        seat: Option<&Bound<'_, PyAny>>,
         opponents: Option<&Bound<'_, PyAny>>,
         seed: Option<Seed>,
         skip_forced: bool,
@@ -642,8 +679,23 @@ impl PyVectorEnv {
         numpy_ready(py)?;
         let mut config = config(rules, players, None, skip_forced, max_rolls, options)?;
         let seats = config.seats.clone();
-        let learner = player_seat(&seats, seat.unwrap_or(Player(0)))?;
-        let others: Vec<Seat> = seats.iter().copied().filter(|&s| s != learner).collect();
+        // seat="all": every player learns (no opponents).
+        let all = seat.is_some_and(|s| s.extract::<String>().is_ok_and(|t| t == "all"));
+        let learner = match seat {
+            _ if all => None,
+            None => Some(player_seat(&seats, Player(0))?),
+            Some(s) => Some(player_seat(&seats, s.extract::<Player>()?)?),
+        };
+        let others: Vec<Seat> = match learner {
+            Some(l) => seats.iter().copied().filter(|&s| s != l).collect(),
+            None if opponents.is_some() => {
+                return Err(crate::ludo::LudoError::InvalidBot(
+                    "seat='all' has no opponents: every player learns".into(),
+                )
+                .into());
+            }
+            None => Vec::new(),
+        };
         // One role per other player: a bot, or None for the opponents' policy.
         let roles: Vec<Option<Bot>> = match opponents {
             None => vec![Some(Bot::Random); others.len()],
@@ -714,6 +766,7 @@ impl PyVectorEnv {
         let envs = VectorEnv::new(config, learner, num_envs.0, seed_or_random(seed), autoreset)?;
         Ok(PyVectorEnv {
             envs,
+            seats,
             threads: threads.map_or(1, |t| t.0),
             search,
             obs_len: env::observation_len(&rules),
@@ -827,10 +880,12 @@ impl PyVectorEnv {
     /// The learner's rewards in the skipped games, added up.
     #[getter]
     fn skipped_reward(&self) -> f64 {
-        let learner = self.envs.learner();
-        (self.envs.envs().iter())
-            .map(|e| f64::from(e.skipped().rewards[learner]))
-            .sum()
+        match self.envs.learner() {
+            Some(learner) => (self.envs.envs().iter())
+                .map(|e| f64::from(e.skipped().rewards[learner]))
+                .sum(),
+            None => 0.0,
+        }
     }
 
     /// The number of environments.
