@@ -132,7 +132,14 @@ def choose(net: Net, obs: Array, mask: Array, rng: np.random.Generator, greedy: 
 def evaluate(net: Net | None, games: int, envs: int, seed: int, rules: str) -> tuple[int, int]:
     """Wins and games of the policy (greedy; None: uniformly random legal tokens) against
     `random`, each environment playing `games // envs` whole games."""
-    env = LudoVectorEnv(envs, rules=rules, players=2, opponents="random", skip_forced=True)
+    env = LudoVectorEnv(
+        envs,
+        rules=rules,
+        players=2,
+        opponents="random",
+        skip_forced=True,
+        autoreset_mode="same_step",
+    )
     per_env = games // envs
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -148,7 +155,9 @@ def evaluate(net: Net | None, games: int, envs: int, seed: int, rules: str) -> t
         done = (term | trunc) & (played < per_env)
         wins += int((reward[done] > 0).sum())
         played += term | trunc
-    return wins, per_env * envs
+    # Games the opponent finished before the policy's first decision were played too (and
+    # lost): the environment skipped them, and they count here.
+    return wins, per_env * envs + env.skipped_games
 
 
 def choose_uniform(mask: Array, rng: np.random.Generator) -> Array:
@@ -159,8 +168,14 @@ def choose_uniform(mask: Array, rng: np.random.Generator) -> Array:
 
 def train(args: argparse.Namespace) -> Net:
     """Run `args.updates` A2C updates of `args.steps` steps on `args.envs` games."""
+    # Same-step autoreset: every row of every step is a decision to learn from.
     env = LudoVectorEnv(
-        args.envs, rules=args.rules, players=2, opponents="random", skip_forced=True
+        args.envs,
+        rules=args.rules,
+        players=2,
+        opponents="random",
+        skip_forced=True,
+        autoreset_mode="same_step",
     )
     rng = np.random.default_rng(args.seed)
     obs, info = env.reset(seed=args.seed)
