@@ -351,10 +351,19 @@ def test_ludo_serve_keeps_its_games_in_the_data_directory_by_default(tmp_path: P
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         assert p.stdout is not None
-        p.stdout.readline()
+        first = p.stdout.readline()
         where = tmp_path / "LudoGame" / "games.sqlite3"
         assert p.stdout.readline() == f"Games are stored in {where}\n"
         assert where.exists()
+        base = first.split()[-1]
+        deadline = time.monotonic() + 20
+        while True:  # answering: past its start-up, so Ctrl-C stops a running server
+            try:
+                httpx.get(f"{base}api", timeout=5).raise_for_status()
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
     finally:
         p.send_signal(signal.SIGINT)
         p.communicate(timeout=30)
@@ -445,6 +454,9 @@ def test_bad_fields_and_paces_are_refused(client: TestClient) -> None:
     for pace in (-1, 61, "fast"):
         check_error(client.post(LUDO, json={"pace": pace}), 422, "ValidationError")
     check_error(client.post(LUDO, json={"seats": {"A": "remote", "B": "robot"}}), 400)
+    # an unknown id is quoted by a short prefix only
+    msg = check_error(client.get(f"{LUDO}/{'z' * 5000}"), 404, "NotFound")
+    assert len(msg) < 250
     assert client.get("/api").json()["games"] == 2
 
 
@@ -520,7 +532,7 @@ def test_a_reconnect_after_many_changes_gets_one_full_state() -> None:
             s, _ = created(c.post(LUDO, json={"players": "AB", "seed": 6}))
             w = Events(c, f"{LUDO}/{s['id']}/events?fields=")
             w.next()
-            for _ in range(40):  # more than the server remembers
+            for _ in range(30):  # more than the server remembers
                 s = ludo_step(c, s)
             w.close()
             back = Events(c, f"{LUDO}/{s['id']}/events", **{"Last-Event-ID": "1"})

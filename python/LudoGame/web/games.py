@@ -19,8 +19,9 @@ from LudoGame.web.errors import ApiError, conflict, not_found
 from LudoGame.web.storage import Row, Storage, StorageError
 from LudoGame.web.store import Change, Session, fields_of, off_loop
 
-#: How many of a game's latest states are kept for clients that reconnect to its events.
-RECENT = 32
+#: How many of a game's latest states are kept (once it has been watched) for clients that
+#: reconnect to its events.
+RECENT = 16
 #: The longest an events stream stays silent: a comment line is sent after this many seconds.
 HEARTBEAT = 15.0
 #: How many bot or AI searches run at once (the others wait their turn).
