@@ -3,6 +3,7 @@
 Usage::
 
     python benches/bench_web.py [--quick] [--games N] [--moves M] [--think MS] [--fields F]
+                                [--store URL]
 
 Starts the real ``ludo serve`` in a subprocess on a free loopback port, then an async HTTP
 client (httpx) plays N (200) all-human two-player Ludo games at once, each making M (50)
@@ -18,8 +19,10 @@ Prints the latency of the roll and move requests (game creation excluded) at p50
 p99, the request rate, the error count and the server's resident memory (VmRSS) before and
 after. ``--fields`` sends ``?fields=F`` with every request (e.g. ``svg`` to leave out the
 history, empty for neither history nor board); by default the whole state is answered, as
-the page asks for it. Exits 1 if any request failed. ``--quick`` is 20 games x 10 requests,
-200 ms apart.
+the page asks for it. ``--store`` is the server's store: by default a new SQLite file in a
+temporary directory (as ``ludo serve`` keeps games by default: every change committed to
+disk before it is answered), or ``memory``. Exits 1 if any request failed. ``--quick`` is
+20 games x 10 requests, 200 ms apart.
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 try:
@@ -63,10 +68,10 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def start_server(games: int) -> tuple[subprocess.Popen[str], str]:
-    """`ludo serve` on a free port, once it answers."""
+def start_server(games: int, store: str) -> tuple[subprocess.Popen[str], str]:
+    """`ludo serve` on a free port with `store`, once it answers."""
     port = free_port()
-    cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port)]
+    cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port), "--store", store]
     cmd += ["--max-games", str(max(1_000, 2 * games))]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
@@ -175,11 +180,14 @@ def main() -> int:
     parser.add_argument(
         "--think", type=float, default=None, help="ms between a game's requests (1000)"
     )
+    parser.add_argument("--store", default=None, help="the server's store (a temp SQLite file)")
     args = parser.parse_args()
+    temp = tempfile.TemporaryDirectory(prefix="bench-web-")
+    store = args.store or f"sqlite:///{Path(temp.name) / 'games.sqlite3'}"
     games, moves = (20, 10) if args.quick else (args.games, args.moves)
     if args.think is None:
         args.think = 200.0 if args.quick else 1000.0
-    proc, base = start_server(games)
+    proc, base = start_server(games, store)
     try:
         before = rss_mb(proc.pid)
         load = Load(base, args.fields, args.think / 1000)
@@ -188,10 +196,11 @@ def main() -> int:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        temp.cleanup()
     lat = [x * 1000 for x in load.latencies]
     fields = "all" if args.fields is None else repr(args.fields)
     py = f"{platform.python_implementation()} {platform.python_version()}"
-    print(f"ludo serve under load  ({py}, {os.cpu_count()} CPUs)")
+    print(f"ludo serve under load  ({py}, {os.cpu_count()} CPUs), store {store}")
     print(f"  {games} games at once x {moves} roll/move requests, fields {fields}, "
           f"think {args.think:g} ms; {load.games} games started")  # fmt: skip
     if lat:

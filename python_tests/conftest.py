@@ -40,3 +40,12 @@ def assert_same_results(a: Any, b: Any) -> None:
     assert a.wins == b.wins and a.unfinished == b.unfinished
     assert a.lengths == b.lengths and a.captures == b.captures and a.finishing == b.finishing
     assert (a.total_rolls, a.total_captures) == (b.total_rolls, b.total_captures)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The user's data directory (where `ludo serve` keeps its games by default) is a
+    temporary one for every test and the servers the tests start, never the real one."""
+    import os
+
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))

@@ -56,18 +56,30 @@ def check_error(r: httpx.Response, status: int, kind: str | None = None) -> str:
     return str(err["message"])
 
 
-def new_ludo(c: TestClient, **body: Any) -> dict[str, Any]:
-    r = c.post(LUDO, json=body)
+#: What only the answer to a new game carries, beside the state: the keys and invite links.
+CREATED_ONLY = {"seat_keys", "links", "host_key"}
+
+
+def state_of(r: httpx.Response) -> dict[str, Any]:
+    """The state in a new game's answer (201), without the keys only that answer shows."""
     assert r.status_code == 201, r.text
-    state: dict[str, Any] = r.json()
-    return state
+    answer: dict[str, Any] = r.json()
+    assert CREATED_ONLY <= set(answer)
+    return {k: v for k, v in answer.items() if k not in CREATED_ONLY}
+
+
+def held(c: TestClient) -> tuple[int, int]:
+    """How many games and replays the server holds."""
+    about = c.get("/api").json()
+    return about["games"], about["replays"]
+
+
+def new_ludo(c: TestClient, **body: Any) -> dict[str, Any]:
+    return state_of(c.post(LUDO, json=body))
 
 
 def new_onitama(c: TestClient, **body: Any) -> dict[str, Any]:
-    r = c.post(ONI, json=body)
-    assert r.status_code == 201, r.text
-    state: dict[str, Any] = r.json()
-    return state
+    return state_of(c.post(ONI, json=body))
 
 
 def snapshot(c: TestClient, kind: str, gid: str) -> dict[str, Any]:
@@ -289,7 +301,7 @@ def test_fields_leaves_out_the_large_parts(client: TestClient) -> None:
 )
 def test_a_bad_new_game_is_refused(client: TestClient, body: Any, status: int, kind: Any) -> None:
     check_error(client.post(LUDO, json=body), status, kind)
-    assert len(client.app.state.store) == 0  # type: ignore[attr-defined]
+    assert held(client) == (0, 0)
 
 
 def test_every_refused_ludo_request_leaves_the_game_as_it_was(client: TestClient) -> None:
@@ -338,7 +350,7 @@ def test_junk_and_oversize_bodies_are_refused(client: TestClient) -> None:
     big = json.dumps({"position": "x" * 1_100_000})
     check_error(client.post(LUDO, content=big, headers=headers), 413, "BodyTooLarge")
     check_error(client.post("/api/replays", json={"text": "y" * 1_000_001}), 413)
-    assert len(client.app.state.store) == 0  # type: ignore[attr-defined]
+    assert held(client) == (0, 0)
 
 
 def test_unknown_routes_are_404_in_the_error_shape(client: TestClient) -> None:
@@ -347,19 +359,29 @@ def test_unknown_routes_are_404_in_the_error_shape(client: TestClient) -> None:
     check_error(client.delete(LUDO), 405, "MethodNotAllowed")
 
 
-def test_the_least_recently_used_game_is_evicted_past_the_limit() -> None:
+def test_past_the_limit_a_new_game_is_refused_and_no_game_is_ever_dropped() -> None:
     c = TestClient(create_app(max_games=3))
-    ids = [new_ludo(c, seed=k)["id"] for k in range(3)]
-    assert c.get(f"{LUDO}/{ids[0]}").status_code == 200  # now the most recently used
-    ids.append(new_ludo(c, seed=3)["id"])  # evicts ids[1]
-    msg = check_error(c.post(f"{LUDO}/{ids[1]}/roll"), 404, "NotFound")
-    assert "no longer" in msg
-    for k in (0, 2, 3):
-        assert c.get(f"{LUDO}/{ids[k]}").status_code == 200
-    replay = c.post("/api/replays", json={"text": Game(seed=1).to_json()}).json()
-    assert c.get(f"/api/replays/{replay['id']}").status_code == 200
-    check_error(c.get(f"{LUDO}/{ids[0]}"), 404)  # replays count against the same limit
-    assert len(c.app.state.store) == 3  # type: ignore[attr-defined]
+    ids = [new_ludo(c, seed=k)["id"] for k in range(2)]
+    ids.append(new_onitama(c)["id"])
+    for body, url in (({"seed": 3}, LUDO), ({}, ONI)):
+        msg = check_error(c.post(url, json=body), 409, "TooManyGames")
+        assert "3 games" in msg and "--max-games" in msg
+    for k, kind in enumerate(("ludo", "ludo", "onitama")):
+        assert c.get(f"/api/{kind}/games/{ids[k]}").status_code == 200
+    # deleting a game makes room for a new one
+    r = c.delete(f"{LUDO}/{ids[0]}")
+    assert r.status_code == 204 and r.content == b""
+    check_error(c.get(f"{LUDO}/{ids[0]}"), 404, "NotFound")
+    check_error(c.delete(f"{LUDO}/{ids[0]}"), 404, "NotFound")
+    check_error(c.delete(f"{ONI}/{ids[1]}"), 404, "NotFound")  # a Ludo game's id
+    new_ludo(c, seed=4)
+    # replays are kept apart, at most as many, the least recently used dropped
+    loaded = [
+        c.post("/api/replays", json={"text": Game(seed=k).to_json()}).json()["id"] for k in range(4)
+    ]
+    check_error(c.get(f"/api/replays/{loaded[0]}"), 404, "NotFound")
+    assert c.get(f"/api/replays/{loaded[3]}").status_code == 200
+    assert c.get("/api").json()["games"] == 3
 
 
 def test_requests_for_one_game_are_serialised() -> None:
@@ -700,7 +722,7 @@ def free_port() -> int:
 def start_serve() -> tuple[subprocess.Popen[str], str]:
     """The real `ludo serve` on a free port, once it answers; and its address."""
     port = free_port()
-    cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port), "--max-games", "5"]
+    cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port), "--store", "memory"]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     assert p.stdout is not None

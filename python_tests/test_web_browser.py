@@ -415,6 +415,120 @@ def test_phone_width_play_view_has_no_sideways_scroll(server: str) -> None:
         phone.quit()
 
 
+def alert_text(b: Any) -> str:
+    """The error the page shows, if any."""
+    found = b.find_elements(By.ID, "alert")
+    return str(found[0].get_attribute("textContent")) if found else ""
+
+
+def role_of(b: Any) -> str:
+    """Who the page says this browser is in the game ("" while the page loads)."""
+    found = b.find_elements(By.ID, "role")
+    return str(found[0].text) if found else ""
+
+
+def status_of(b: Any) -> tuple[str, int]:
+    """The status line and history length a page shows."""
+    return by_id(b, "status").text, history_len(b)
+
+
+def test_two_browsers_play_one_ludo_game_live(browser: Any, server: str) -> None:
+    """The host starts a game with seat B on another device; a second Chromium (a phone)
+    opens B's invite link; each move shows on the other page within a second, without a
+    reload; neither page can act for the other's seat, and a third page only watches."""
+    new_ludo(browser, server, seed=3, seats={"A": "human", "B": "remote"})
+    gid = game_id(browser)
+    link_field = wait_until(lambda: shown(browser, "invite-B"), what="the invite panel")
+    link = link_field.get_attribute("value")
+    assert link.startswith(server + "ludo?game=") and "#key=" in link
+    assert "You play A" in role_of(browser)
+    phone = start_browser(PHONE)
+    try:
+        phone.get(link)
+        wait_until(lambda: "You play B" in role_of(phone), what="the claimed seat")
+        # the key has left the address bar, and stays in the browser over a reload
+        assert "key=" not in phone.current_url and "seat=" not in phone.current_url
+        phone.refresh()
+        wait_until(lambda: "You play B" in role_of(phone), what="the seat kept")
+        for _ in range(12):
+            state = api_get(server, f"/api/ludo/games/{gid}?fields=")
+            if state["to_act"] is None:
+                break
+            mover, waiter = (browser, phone) if state["current_player"] == "A" else (phone, browser)
+            # only the seat's own page may act
+            wait_until(
+                lambda m=mover: (
+                    by_id(m, "roll").is_enabled()
+                    or m.find_elements(By.CSS_SELECTOR, "#moves button")
+                ),
+                what="the mover's controls",
+            )
+            assert not by_id(waiter, "roll").is_enabled()
+            assert waiter.find_elements(By.CSS_SELECTOR, "#moves button") == []
+            if by_id(mover, "roll").is_enabled():
+                by_id(mover, "roll").click()
+            else:
+                mover.find_elements(By.CSS_SELECTOR, "#moves button")[0].click()
+            clicked = time.monotonic()
+            try:
+                after = wait_until(
+                    lambda v=state["version"]: (
+                        (s := api_get(server, f"/api/ludo/games/{gid}?fields=history"))["version"]
+                        == v + 1
+                        and s
+                    ),
+                    what="the server's answer",
+                )
+            except AssertionError as e:  # say what the pages showed
+                shows = [alert_text(b) + " / " + by_id(b, "status").text for b in (mover, waiter)]
+                raise AssertionError(f"{e}: the pages show {shows}") from e
+            shown_now = (after["status"], len(after["history"]))
+            for page_ in (mover, waiter):
+                wait_until(
+                    lambda b=page_, n=shown_now: status_of(b) == n,
+                    timeout=5,
+                    what="the move on both pages",
+                )
+            assert time.monotonic() - clicked < 2.5
+        # a third page, with no key, watches read-only
+        watcher = start_browser()
+        try:
+            watcher.get(f"{server}ludo?game={gid}")
+            wait_until(lambda: "watching" in role_of(watcher), what="the watcher")
+            assert not by_id(watcher, "roll").is_enabled()
+            assert watcher.find_elements(By.CSS_SELECTOR, "#moves button") == []
+            assert page_errors(watcher) == []
+        finally:
+            watcher.quit()
+        assert page_errors(phone) == []
+    finally:
+        phone.quit()
+
+
+def test_an_onitama_ply_on_one_browser_shows_on_another(browser: Any, server: str) -> None:
+    browser.get(server + "onitama")
+    wait_until(lambda: shown(browser, "start"), what="the chooser")
+    Select(by_id(browser, "side-B")).select_by_value("remote")
+    by_id(browser, "start").click()
+    link = wait_until(lambda: shown(browser, "invite-B"), what="the invite").get_attribute("value")
+    other = start_browser()
+    try:
+        other.get(link)
+        wait_until(lambda: "You play B" in role_of(other), what="the claimed side")
+        assert by_id(other, "action-text").get_attribute("disabled") is not None
+        text = api_get(server, f"/api/onitama/games/{game_id(browser)}")["legal_actions"][0]["text"]
+        by_id(browser, "action-text").send_keys(text, Keys.ENTER)
+        wait_until(lambda: history_len(other) == 1, timeout=5, what="the ply on the other page")
+        wait_until(
+            lambda: by_id(other, "action-text").get_attribute("disabled") is None,
+            what="B's turn on B's page",
+        )
+        assert by_id(browser, "action-text").get_attribute("disabled") is not None
+        assert page_errors(other) == []
+    finally:
+        other.quit()
+
+
 def test_serve_replay_opens_a_tournaments_games(
     browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -292,6 +292,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             open_browser=args.open,
             max_games=args.max_games,
             replay_file=args.replay,
+            store=args.store,
+            expire_days=args.expire_finished,
         )
     except KeyboardInterrupt:
         return 0
@@ -301,6 +303,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     except web.ReplayError as e:
         print(f"ludo: cannot replay {args.replay}: {e}", file=sys.stderr)
+        return 2
+    except web.StoreError as e:
+        print(f"ludo: cannot use the store: {e}", file=sys.stderr)
         return 2
     return 0
 
@@ -362,7 +367,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
     serve.add_argument("--replay", metavar="FILE", help="load a game file and open its replay")
     serve.add_argument(
-        "--max-games", type=_positive, default=1_000, help="games held at once (1,000)"
+        "--max-games",
+        type=_positive,
+        default=1_000,
+        help="games kept at once (1,000); a new game past it is refused",
+    )
+    serve.add_argument(
+        "--store",
+        metavar="URL",
+        help="where games are kept: sqlite:///PATH (default: games.sqlite3 in the user's "
+        "data directory) or memory",
+    )
+    serve.add_argument(
+        "--expire-finished",
+        metavar="DAYS",
+        type=float,
+        help="delete finished games after DAYS days (default: keep them)",
     )
     args = parser.parse_args(argv)
     if args.command == "serve":

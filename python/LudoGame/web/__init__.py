@@ -1,20 +1,25 @@
 """``ludo serve``: play, watch and replay LudoGame's games in a browser.
 
 A FastAPI app on uvicorn (``pip install "LudoGame[web]"``). The pages are one static HTML
-file and plain JavaScript; the JSON API under ``/api`` holds games in memory and asks the
-engine for every legal move, status and board (docs/web.md describes it)::
+file and plain JavaScript; the JSON API under ``/api`` keeps games in a store (an SQLite
+file by default, or memory), pushes each change as a Server-Sent Event, plays the bots at
+each game's pace, and asks the engine for every legal move, status and board (docs/web.md
+describes it)::
 
     from LudoGame.web import create_app, serve
 
-    app = create_app(max_games=100)   # an ASGI app for any server
-    serve(port=8000)                  # or run it on uvicorn at http://127.0.0.1:8000/
+    app = create_app(max_games=100)            # an ASGI app for any server (games in memory)
+    serve(port=8000, store="sqlite:///g.db")   # or run it on uvicorn at http://127.0.0.1:8000/
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import socket
 import threading
 import webbrowser
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -23,11 +28,13 @@ from fastapi.staticfiles import StaticFiles
 
 from LudoGame._core import __version__
 from LudoGame.web import errors, ludo, onitama, replay
-from LudoGame.web.store import Store
+from LudoGame.web.games import HEARTBEAT, WORKERS, Games
+from LudoGame.web.storage import Storage, StorageError, StoreUrlError, default_url, open_storage
+from LudoGame.web.store import Replays
 
 STATIC = Path(__file__).parent / "static"
 
-#: The default number of games (and replays) held at once.
+#: The default number of games held at once (and of replays, which are kept in memory).
 MAX_GAMES = 1_000
 
 
@@ -35,26 +42,72 @@ class ReplayError(ValueError):
     """A file given to replay at start-up that is not a game file."""
 
 
-def create_app(max_games: int = MAX_GAMES) -> FastAPI:
-    """The web app: its pages, static files and JSON API, holding at most `max_games`
-    games and replays (the least recently used evicted first)."""
-    store = Store(max_games)
+def create_app(
+    max_games: int = MAX_GAMES,
+    store: str | Storage = "memory",
+    *,
+    heartbeat: float = HEARTBEAT,
+    workers: int = WORKERS,
+    public_url: str | None = None,
+    expire_days: float | None = None,
+) -> FastAPI:
+    """The web app: its pages, static files and JSON API.
+
+    `store` is where the games are kept (a `--store` URL: ``memory``, ``sqlite:///PATH``, or
+    a `Storage`); at most `max_games` games are (a new game past the limit is refused, none
+    is ever dropped), and at most `max_games` replays (the least recently used dropped).
+    `heartbeat` is the longest silence of an event stream in seconds, `workers` how many bot
+    and AI searches run at once, `public_url` the address invite links start with (by
+    default the one the request came to), `expire_days` how long a finished game is kept
+    (by default for ever)."""
+    storage = open_storage(store) if isinstance(store, str) else store
+    games = Games(
+        storage,
+        {"ludo": ludo.LudoSession, "onitama": onitama.OnitamaSession},
+        max_games,
+        heartbeat=heartbeat,
+        workers=workers,
+    )
+    replays = Replays(max_games)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        sweeper = None
+        if expire_days is not None:
+            sweeper = asyncio.create_task(_sweep(games, expire_days))
+        await games.resume()
+        try:
+            yield
+        finally:
+            if sweeper is not None:
+                sweeper.cancel()
+            await games.close()
+
     app = FastAPI(
         title="LudoGame",
         version=__version__,
         description="Play, watch and replay Ludo and Onitama: every rule is the engine's.",
+        lifespan=lifespan,
     )
-    app.state.store = store
+    app.state.games = games
+    app.state.store = replays
+    app.state.public_url = public_url
     errors.install(app)
     app.add_middleware(errors.BodyLimit)
-    app.include_router(ludo.router(store))
-    app.include_router(onitama.router(store))
-    app.include_router(replay.router(store))
+    app.include_router(ludo.router(games))
+    app.include_router(onitama.router(games))
+    app.include_router(replay.router(replays))
 
     @app.get("/api", include_in_schema=False)
     async def about() -> JSONResponse:
         return JSONResponse(
-            {"name": "LudoGame", "version": __version__, "games": len(store), "limit": store.limit}
+            {
+                "name": "LudoGame",
+                "version": __version__,
+                "games": await games.count(),
+                "limit": games.limit,
+                "replays": len(replays),
+            }
         )
 
     page = STATIC / "index.html"
@@ -68,6 +121,14 @@ def create_app(max_games: int = MAX_GAMES) -> FastAPI:
     return app
 
 
+async def _sweep(games: Games, days: float) -> None:
+    """Delete the games finished `days` ago, now and every hour."""
+    while True:
+        with contextlib.suppress(errors.ApiError):
+            await games.expire(days)
+        await asyncio.sleep(3600)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -75,29 +136,45 @@ def serve(
     open_browser: bool = False,
     max_games: int = MAX_GAMES,
     replay_file: str | None = None,
+    store: str | None = None,
+    expire_days: float | None = None,
 ) -> None:
     """Serve the app on uvicorn until Ctrl-C. Prints the address to open (the replay's page
-    with `replay_file`, which is loaded first) and, with `open_browser`, opens it.
+    with `replay_file`, which is loaded first) and where the games are stored and, with
+    `open_browser`, opens it. `store` is a `--store` URL (by default an SQLite file in the
+    user's data directory, `storage.default_url()`).
 
     The address is bound before anything is printed, so a port in use or an unknown host
-    raises `OSError` and port 0 prints the port the system chose."""
+    raises `OSError` and port 0 prints the port the system chose; a store that cannot be
+    opened raises `StoreError`."""
     import uvicorn
 
-    app = create_app(max_games)
+    try:
+        storage = open_storage(store or default_url())
+    except (StoreUrlError, StorageError) as e:
+        raise StoreError(str(e)) from e
+    sock = _bind(host, port)
+    port = sock.getsockname()[1]
+    shown = _shown_hosts(host)
+    public = f"http://{_url_host(shown[0])}:{port}/"
+    app = create_app(max_games, storage, public_url=public, expire_days=expire_days)
     page = ""
     if replay_file is not None:
         try:
             text = Path(replay_file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
+            sock.close()
             raise ReplayError(getattr(e, "strerror", None) or str(e)) from e
         try:
             page = f"replay?id={replay.load(app.state.store, text).id}"
         except errors.ApiError as e:
+            sock.close()
             raise ReplayError(e.message) from e
-    sock = _bind(host, port)
-    port = sock.getsockname()[1]
-    url = f"http://{f'[{host}]' if ':' in host else host}:{port}/{page}"
+    url = f"{public}{page}"
     print(f"LudoGame is serving at {url}", flush=True)
+    for other in shown[1:]:
+        print(f"  and at http://{_url_host(other)}:{port}/{page}", flush=True)
+    print(f"Games are stored in {storage.where}", flush=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     config = uvicorn.Config(
@@ -108,8 +185,36 @@ def serve(
         access_log=False,
         timeout_graceful_shutdown=1,  # Ctrl-C: stop at once, even while an AI thinks
     )
-    with sock:
-        uvicorn.Server(config).run(sockets=[sock])
+    try:
+        with sock:
+            uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        storage.close()
+
+
+class StoreError(ValueError):
+    """A `--store` that cannot be used (an unknown URL, a file that cannot be opened)."""
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _shown_hosts(host: str) -> list[str]:
+    """The addresses to print for a server bound to `host`: the host itself, or for a
+    wildcard (0.0.0.0, ::) this machine's own addresses that another device can open."""
+    if host not in ("0.0.0.0", "::", ""):
+        return [host]
+    found: list[str] = []
+    with contextlib.suppress(OSError):
+        for info in socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM):
+            addr = str(info[4][0])
+            if addr.startswith("127.") or addr == "::1" or addr.startswith("fe80"):
+                continue
+            if (info[0] == socket.AF_INET6) != (host == "::") or addr in found:
+                continue
+            found.append(addr)
+    return found or ["127.0.0.1" if host != "::" else "::1"]
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -118,4 +223,4 @@ def _bind(host: str, port: int) -> socket.socket:
     return socket.create_server((host, port), family=family)
 
 
-__all__ = ["MAX_GAMES", "ReplayError", "create_app", "serve"]
+__all__ = ["MAX_GAMES", "ReplayError", "StoreError", "create_app", "serve"]

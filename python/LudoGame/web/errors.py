@@ -43,9 +43,14 @@ def not_found(what: str, ident: str) -> ApiError:
     return ApiError(
         404,
         "NotFound",
-        f"the {what} {ident!r} is not (or no longer) on this server: "
+        f"the {what} {short(ident)} is not (or no longer) on this server: "
         "start a new one, or load it from a saved file or its position",
     )
+
+
+def short(text: str, limit: int = 40) -> str:
+    """`text` quoted for a message, cut to its first `limit` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
 def conflict(kind: str, message: str) -> ApiError:

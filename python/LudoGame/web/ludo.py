@@ -7,18 +7,27 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from LudoGame._core import Game, Simulation
 from LudoGame.enums import Phase
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.store import Change, NewGame, Session, Store, off_loop, sent
+from LudoGame.web.games import Games, SeatKey, created, shared_routes
+from LudoGame.web.store import (
+    HUMAN,
+    PEOPLE,
+    REMOTE,
+    Change,
+    NewGame,
+    Session,
+    Think,
+    fields_of,
+    new_id,
+)
 
 #: The largest MCTS playout count a seat may ask for (a bot move stays well under a second).
 MAX_PLAYOUTS = 5_000
-
-HUMAN: Literal["human"] = "human"
 
 
 class NewLudo(NewGame):
@@ -56,25 +65,71 @@ def check_bot(name: str, game: Game) -> str:
 
 
 class LudoSession(Session):
-    """A Ludo game held by the server: the engine's `Game`, who sits at each position, and
-    who made each event of its history (for undo)."""
+    """A Ludo game held by the server: the engine's `Game`, who sits at each position (a
+    person here, a person on another device, or a bot by name), and who made each event
+    of its history (for undo)."""
 
     kind = "ludo"
     machine = "bot"
+    large = ("history", "svg")
     game: Game
 
-    def __init__(self, game: Game, seats: dict[str, str]) -> None:
-        super().__init__(game, len(game.history))
+    def __init__(
+        self, game: Game, seats: dict[str, str], ident: str | None = None, version: int = 0
+    ) -> None:
+        super().__init__(game, len(game.history), ident, version)
         self.seats = seats
+
+    def seat_kinds(self) -> dict[str, str]:
+        return {p: k if k in PEOPLE else "bot" for p, k in self.seats.items()}
+
+    def seat_to_act(self) -> str | None:
+        return self._seat_of(self.game)
+
+    def _seat_of(self, game: Any) -> str | None:
+        return None if game.is_over() else str(game.current_player)
 
     @property
     def to_act(self) -> Literal["human", "bot"] | None:
-        """Who acts next: a person, a bot, or nobody (the game is over)."""
+        """Who acts next: a person (here or on another device), a bot, or nobody (the game
+        is over)."""
         if self.game.is_over():
             return None
-        return HUMAN if self.seats[self.game.current_player] == HUMAN else "bot"
+        return HUMAN if self.seats[self.game.current_player] in PEOPLE else "bot"
 
-    def state(self, *, history: bool = True, svg: bool = True) -> dict[str, Any]:
+    def extra_record(self) -> dict[str, Any]:
+        return {"seats": self.seats}
+
+    @classmethod
+    def from_record(cls, ident: str, version: int, record: dict[str, Any]) -> LudoSession:
+        s = cls(Game.from_json(record["save"]), dict(record["seats"]), ident, version)
+        s.restore_common(record)
+        return s
+
+    async def machine_step(self, think: Think) -> None:
+        """The bot whose turn it is takes one step: a roll, or a move (thought out on a copy
+        of the game)."""
+        if self.to_act is None:
+            raise conflict("GameOverError", f"the game is over: {self.game.status}")
+        if self.to_act == HUMAN:
+            raise conflict(
+                "NotBotTurn",
+                f"it is a person's turn ({self.game.current_player}), not a bot's",
+            )
+        name = self.seats[self.game.current_player]
+        try:
+            if self.game.phase == Phase.ROLL:
+                self.game.roll()
+            else:
+                copy = self.game.copy()
+                seed = _bot_seed(copy, len(self.actors))
+                chosen = await think(copy.best_move, name, seed)
+                self.game.play(chosen.name)
+        except ENGINE_ERRORS as e:
+            raise engine_error(e) from e
+        self.changed("bot")
+
+    def state(self, fields: frozenset[str]) -> dict[str, Any]:
         """The game's state as the API answers it."""
         g = self.game
         phase = g.phase
@@ -87,6 +142,7 @@ class LudoSession(Session):
             "options": g.options,
             "players": g.players,
             "seats": self.seats,
+            "pace": self.pace,
             "seed": g.seed,
             "phase": phase.value,
             "current_player": None if phase == Phase.OVER else g.current_player,
@@ -104,10 +160,10 @@ class LudoSession(Session):
             "position": g.to_notation(),
             "can_undo": self.can_undo(),
         }
-        if history:
+        if "history" in fields:
             # the events are dicts whose enum values are str: JSON as they are
             out["history"] = [{**e, "text": event_text(e)} for e in g.history]
-        if svg:
+        if "svg" in fields:
             out["svg"] = g._repr_svg_()
         return out
 
@@ -172,7 +228,7 @@ def _seats(body: NewLudo, game: Game) -> dict[str, str]:
                 f"seat {pos!r} does not play in this game: the players are "
                 + ", ".join(game.players),
             )
-        seats[pos] = HUMAN if kind == HUMAN else check_bot(kind, game)
+        seats[pos] = kind if kind in PEOPLE else check_bot(kind, game)
     return seats
 
 
@@ -182,107 +238,65 @@ def _bot_seed(game: Game, events: int) -> int:
     return ((game.seed or 0) * 1_000_003 + events) % (1 << 63)
 
 
-def _answer(s: LudoSession, status: int = 200, fields: str | None = None) -> JSONResponse:
-    state = s.state(history=sent(fields, "history"), svg=sent(fields, "svg"))
-    return JSONResponse(state, status_code=status)
-
-
-def router(store: Store) -> APIRouter:
-    """The routes of the Ludo API, holding games in `store`."""
+def router(games: Games) -> APIRouter:
+    """The routes of the Ludo API, holding games in `games`."""
     api = APIRouter(prefix="/api/ludo")
-
-    def held(game_id: str) -> LudoSession:
-        return store.get(LudoSession, game_id, "Ludo game")
+    what = "Ludo game"
 
     @api.post("/games", status_code=201)
-    async def create(body: NewLudo, fields: str | None = None) -> JSONResponse:
-        """Start a game: a new one, from a position notation, or a saved game's JSON."""
+    async def create(request: Request, body: NewLudo, fields: str | None = None) -> JSONResponse:
+        """Start a game: a new one, from a position notation, or a saved game's JSON. The
+        answer is the state with, once only, `seat_keys` and `links` (a key and an invite
+        address per remote seat) and `host_key`."""
+        fields_of(fields, LudoSession.large)
         game = _new_game(body)
         session = LudoSession(game, _seats(body, game))
-        store.add(session)
-        return _answer(session, 201, fields)
+        session.keys = {p: new_id() for p, k in session.seats.items() if k == REMOTE}
+        session.pace = body.pace
+        await games.add(session)
+        return created(request, session, fields, request.app.state.public_url)
 
-    @api.get("/games/{game_id}")
-    async def get(game_id: str, fields: str | None = None) -> JSONResponse:
-        """The game's state."""
-        return _answer(held(game_id), 200, fields)
+    shared_routes(api, games, LudoSession, what, "bot")
 
     @api.post("/games/{game_id}/roll")
-    async def roll(game_id: str, body: Change | None = None, fields: str | None = None) -> Any:
+    async def roll(
+        game_id: str,
+        body: Change | None = None,
+        fields: str | None = None,
+        x_seat_key: str | None = SeatKey,
+    ) -> Any:
         """A person rolls the seeded die."""
-        s = held(game_id)
-        async with s.lock:
-            s.check_version(body.version if body else None)
-            _person_turn(s, Phase.ROLL)
+        chosen = fields_of(fields, LudoSession.large)
+        async with games.changing(LudoSession, game_id, what, body.version if body else None) as s:
+            _person_turn(s, Phase.ROLL, x_seat_key)
             try:
                 s.game.roll()
             except ENGINE_ERRORS as e:
                 raise engine_error(e) from e
             s.changed(HUMAN)
-            return _answer(s, 200, fields)
+            return JSONResponse(s.state(chosen))
 
     @api.post("/games/{game_id}/move")
-    async def move(game_id: str, body: MoveBody, fields: str | None = None) -> Any:
+    async def move(
+        game_id: str, body: MoveBody, fields: str | None = None, x_seat_key: str | None = SeatKey
+    ) -> Any:
         """A person plays a legal move by its name."""
-        s = held(game_id)
-        async with s.lock:
-            s.check_version(body.version)
-            _person_turn(s, Phase.MOVE)
+        chosen = fields_of(fields, LudoSession.large)
+        async with games.changing(LudoSession, game_id, what, body.version) as s:
+            _person_turn(s, Phase.MOVE, x_seat_key)
             try:
                 s.game.play(body.move)
             except ENGINE_ERRORS as e:
                 raise engine_error(e) from e
             s.changed(HUMAN)
-            return _answer(s, 200, fields)
-
-    @api.post("/games/{game_id}/bot")
-    async def bot(game_id: str, body: Change | None = None, fields: str | None = None) -> Any:
-        """The bot whose turn it is takes one step: a roll, or a move (thought out in a
-        worker thread, on a copy of the game, so the server goes on answering)."""
-        s = held(game_id)
-        async with s.lock:
-            s.check_version(body.version if body else None)
-            if s.to_act is None:
-                raise conflict("GameOverError", f"the game is over: {s.game.status}")
-            if s.to_act == HUMAN:
-                raise conflict(
-                    "NotBotTurn",
-                    f"it is a person's turn ({s.game.current_player}), not a bot's",
-                )
-            name = s.seats[s.game.current_player]
-            try:
-                if s.game.phase == Phase.ROLL:
-                    s.game.roll()
-                else:
-                    copy = s.game.copy()
-                    seed = _bot_seed(copy, len(s.actors))
-                    chosen = await off_loop(copy.best_move, name, seed)
-                    s.game.play(chosen.name)
-            except ENGINE_ERRORS as e:
-                raise engine_error(e) from e
-            s.changed("bot")
-            return _answer(s, 200, fields)
-
-    @api.post("/games/{game_id}/undo")
-    async def undo(game_id: str, body: Change | None = None, fields: str | None = None) -> Any:
-        """Take back the last event of a person and every bot event after it."""
-        s = held(game_id)
-        async with s.lock:
-            s.check_version(body.version if body else None)
-            s.take_back()
-            return _answer(s, 200, fields)
-
-    @api.get("/games/{game_id}/save")
-    async def save(game_id: str, format: Literal["json", "notation"] = "json") -> Response:
-        """The game as a file: its JSON (the whole game) or the position's notation."""
-        return held(game_id).download(format)
+            return JSONResponse(s.state(chosen))
 
     return api
 
 
-def _person_turn(s: LudoSession, phase: Phase) -> None:
-    """Refuse a person's roll or move when the game is over, a bot is to act, or the game
-    waits for the other kind of step."""
+def _person_turn(s: LudoSession, phase: Phase, key: str | None) -> None:
+    """Refuse a person's roll or move when the game is over, a bot is to act, the seat is
+    not the asker's, or the game waits for the other kind of step."""
     g = s.game
     if g.is_over():
         raise conflict("GameOverError", f"the game is over: {g.status}")
@@ -292,6 +306,7 @@ def _person_turn(s: LudoSession, phase: Phase) -> None:
             f"it is the bot {s.seats[g.current_player]!r}'s turn ({g.current_player}): "
             "ask it to play",
         )
+    s.check_key(g.current_player, key)
     if g.phase != phase:
         want = "a roll" if g.phase == Phase.ROLL else "a move"
         raise conflict("WrongPhase", f"the game waits for {want}: {g.status}")

@@ -5,27 +5,27 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from LudoGame.onitama import Action, BuiltinAI, Onitama
 from LudoGame.onitama_cli import capture_message, win_message
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.store import Change, NewGame, Session, Store, off_loop, sent
+from LudoGame.web.games import Games, SeatKey, created, shared_routes
+from LudoGame.web.store import HUMAN, REMOTE, Change, NewGame, Session, Think, fields_of, new_id
 
 #: The longest an AI may think about one ply, in seconds.
 MAX_AI_TIME = 10.0
 
-HUMAN: Literal["human"] = "human"
-
 
 class Side(BaseModel):
-    """Who plays a side: a person, or a built-in AI with its level and seconds per ply."""
+    """Who plays a side: a person here, a person on another device (``remote``), or a
+    built-in AI with its level and seconds per ply."""
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["human", "ai"] = "human"
+    kind: Literal["human", "remote", "ai"] = "human"
     level: int | str = 1
     time: float = 1.0
 
@@ -73,18 +73,36 @@ class OnitamaSession(Session):
 
     kind = "onitama"
     machine = "ai"
+    large = ("svg",)
     game: Onitama
 
-    def __init__(self, game: Onitama, sides: dict[str, Side], setup: str | None) -> None:
-        super().__init__(game, len(game.actions))
+    def __init__(
+        self,
+        game: Onitama,
+        sides: dict[str, Side],
+        setup: str | None,
+        ident: str | None = None,
+        version: int = 0,
+    ) -> None:
+        super().__init__(game, len(game.actions), ident, version)
         self.sides = sides
         self.ais = {p: _ai(s) for p, s in sides.items() if s.kind == "ai"}
         self.setup = setup
         self.message: str | None = None
 
+    def seat_kinds(self) -> dict[str, str]:
+        return {p: s.kind for p, s in self.sides.items()}
+
+    def seat_to_act(self) -> str | None:
+        return self._seat_of(self.game)
+
+    def _seat_of(self, game: Any) -> str | None:
+        return None if game.is_over() else str(game.turn)
+
     @property
     def to_act(self) -> Literal["human", "ai"] | None:
-        """Who plays next: a person, an AI, or nobody (the game is over)."""
+        """Who plays next: a person (here or on another device), an AI, or nobody (the
+        game is over)."""
         if self.game.is_over():
             return None
         return "ai" if self.sides[self.game.turn].kind == "ai" else HUMAN
@@ -92,6 +110,39 @@ class OnitamaSession(Session):
     def ai_player(self) -> BuiltinAI:
         """The AI of the side to move."""
         return self.ais[self.game.turn]
+
+    def extra_record(self) -> dict[str, Any]:
+        return {
+            "sides": {p: s.model_dump() for p, s in self.sides.items()},
+            "setup": self.setup,
+            "message": self.message,
+        }
+
+    @classmethod
+    def from_record(cls, ident: str, version: int, record: dict[str, Any]) -> OnitamaSession:
+        sides = {p: Side(**s) for p, s in record["sides"].items()}
+        s = cls(Onitama.from_json(record["save"]), sides, record["setup"], ident, version)
+        s.message = record["message"]
+        s.restore_common(record)
+        return s
+
+    def take_back(self) -> None:
+        super().take_back()
+        self.message = None
+
+    async def machine_step(self, think: Think) -> None:
+        """The AI side to move plays one ply, thought out on a copy of the game."""
+        if self.to_act is None:
+            raise conflict("GameOverError", f"the game is over: {self.game.status}")
+        if self.to_act == HUMAN:
+            raise conflict("NotAITurn", f"it is a person's turn ({self.game.turn}), not an AI's")
+        player = self.ai_player()
+        copy = self.game.copy()
+        try:
+            chosen = await think(player.choose, copy)
+        except ENGINE_ERRORS as e:
+            raise engine_error(e) from e
+        self.play("ai", chosen)
 
     def play(self, actor: str, action: Action) -> None:
         """Play `action` for `actor`, bump the version, and keep the coursework's words
@@ -110,7 +161,7 @@ class OnitamaSession(Session):
         else:
             self.message = captured
 
-    def state(self, *, svg: bool = True) -> dict[str, Any]:
+    def state(self, fields: frozenset[str]) -> dict[str, Any]:
         """The game's state as the API answers it."""
         g = self.game
         reason = g.result_reason
@@ -145,8 +196,9 @@ class OnitamaSession(Session):
             "position": g.to_notation(),
             "can_undo": self.can_undo(),
             "sides": {p: s.model_dump() for p, s in self.sides.items()},
+            "pace": self.pace,
         }
-        if svg:
+        if "svg" in fields:
             out["svg"] = g._repr_svg_()
         return out
 
@@ -170,10 +222,6 @@ def _new_game(body: NewOnitama) -> tuple[Onitama, str | None]:
         raise engine_error(e) from e
 
 
-def _answer(s: OnitamaSession, status: int = 200, fields: str | None = None) -> JSONResponse:
-    return JSONResponse(s.state(svg=sent(fields, "svg")), status_code=status)
-
-
 def _parse(game: Onitama, body: ActionBody) -> Action:
     """The action a person asks for, judged by the engine (400 with its message if not)."""
     try:
@@ -190,12 +238,10 @@ def _parse(game: Onitama, body: ActionBody) -> Action:
         raise engine_error(e) from e
 
 
-def router(store: Store) -> APIRouter:
-    """The routes of the Onitama API, holding games in `store`."""
+def router(games: Games) -> APIRouter:
+    """The routes of the Onitama API, holding games in `games`."""
     api = APIRouter(prefix="/api/onitama")
-
-    def held(game_id: str) -> OnitamaSession:
-        return store.get(OnitamaSession, game_id, "Onitama game")
+    what = "Onitama game"
 
     @api.get("/setups")
     async def setups() -> dict[str, list[str]]:
@@ -203,69 +249,39 @@ def router(store: Store) -> APIRouter:
         return {"setups": Onitama.setup_ids()}
 
     @api.post("/games", status_code=201)
-    async def create(body: NewOnitama, fields: str | None = None) -> JSONResponse:
-        """Start a game: a coursework setup, random cards, a position or a saved game."""
+    async def create(request: Request, body: NewOnitama, fields: str | None = None) -> JSONResponse:
+        """Start a game: a coursework setup, random cards, a position or a saved game. The
+        answer is the state with, once only, `seat_keys` and `links` (a key and an invite
+        address per remote side) and `host_key`."""
+        fields_of(fields, OnitamaSession.large)
         game, setup = _new_game(body)
         sides: dict[str, Side] = {"A": Side(), "B": Side()}
         sides.update((body.sides or {}).items())
         session = OnitamaSession(game, sides, setup)
-        store.add(session)
-        return _answer(session, 201, fields)
+        session.keys = {p: new_id() for p, side in sides.items() if side.kind == REMOTE}
+        session.pace = body.pace
+        await games.add(session)
+        return created(request, session, fields, request.app.state.public_url)
 
-    @api.get("/games/{game_id}")
-    async def get(game_id: str, fields: str | None = None) -> JSONResponse:
-        """The game's state."""
-        return _answer(held(game_id), 200, fields)
+    shared_routes(api, games, OnitamaSession, what, "ai")
 
     @api.post("/games/{game_id}/action")
-    async def action(game_id: str, body: ActionBody, fields: str | None = None) -> Any:
+    async def action(
+        game_id: str, body: ActionBody, fields: str | None = None, x_seat_key: str | None = SeatKey
+    ) -> Any:
         """A person plays one ply."""
-        s = held(game_id)
-        async with s.lock:
-            s.check_version(body.version)
-            _person_turn(s)
+        chosen = fields_of(fields, OnitamaSession.large)
+        async with games.changing(OnitamaSession, game_id, what, body.version) as s:
+            _person_turn(s, x_seat_key)
             s.play(HUMAN, _parse(s.game, body))
-            return _answer(s, 200, fields)
-
-    @api.post("/games/{game_id}/ai")
-    async def ai(game_id: str, body: Change | None = None, fields: str | None = None) -> Any:
-        """The AI side to move plays one ply, thought out in a worker thread on a copy."""
-        s = held(game_id)
-        async with s.lock:
-            s.check_version(body.version if body else None)
-            if s.to_act is None:
-                raise conflict("GameOverError", f"the game is over: {s.game.status}")
-            if s.to_act == HUMAN:
-                raise conflict("NotAITurn", f"it is a person's turn ({s.game.turn}), not an AI's")
-            player = s.ai_player()
-            copy = s.game.copy()
-            try:
-                chosen = await off_loop(player.choose, copy)
-            except ENGINE_ERRORS as e:
-                raise engine_error(e) from e
-            s.play("ai", chosen)
-            return _answer(s, 200, fields)
-
-    @api.post("/games/{game_id}/undo")
-    async def undo(game_id: str, body: Change | None = None, fields: str | None = None) -> Any:
-        """Take back the last ply of a person and every AI ply after it."""
-        s = held(game_id)
-        async with s.lock:
-            s.check_version(body.version if body else None)
-            s.take_back()
-            s.message = None
-            return _answer(s, 200, fields)
-
-    @api.get("/games/{game_id}/save")
-    async def save(game_id: str, format: Literal["json", "notation"] = "json") -> Response:
-        """The game as a file: its JSON (start and every action) or the position's notation."""
-        return held(game_id).download(format)
+            return JSONResponse(s.state(chosen))
 
     return api
 
 
-def _person_turn(s: OnitamaSession) -> None:
+def _person_turn(s: OnitamaSession, key: str | None) -> None:
     if s.game.is_over():
         raise conflict("GameOverError", f"the game is over: {s.game.status}")
     if s.to_act != HUMAN:
         raise conflict("AITurn", f"it is the AI's turn ({s.game.turn}): ask it to play")
+    s.check_key(s.game.turn, key)

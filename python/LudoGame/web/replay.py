@@ -15,7 +15,7 @@ from LudoGame._core import Game
 from LudoGame.onitama import GAMES_FORMAT, Onitama
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError
 from LudoGame.web.ludo import event_text
-from LudoGame.web.store import Held, Store
+from LudoGame.web.store import Held, Replays
 
 LUDO_FORMAT = "ludogame-game/1"
 ONITAMA_FORMAT = "ludogame-onitama/1"
@@ -138,6 +138,8 @@ def tracks(text: str) -> list[Track]:
     if stripped.startswith(("{", "[")):
         try:
             data = json.loads(stripped)
+        except RecursionError as e:
+            raise ApiError(400, "InvalidNotationError", "the file's JSON nests too deep") from e
         except ValueError as e:
             raise ApiError(400, "InvalidNotationError", f"the file is not valid JSON: {e}") from e
         if isinstance(data, dict) and data.get("format") == GAMES_FORMAT:
@@ -165,12 +167,12 @@ def tracks(text: str) -> list[Track]:
     )
 
 
-def load(store: Store, text: str) -> Replay:
+def load(store: Replays, text: str) -> Replay:
     """Load a file's text as a replay held in `store`."""
     return store.add(Replay(tracks(text)))
 
 
-def router(store: Store) -> APIRouter:
+def router(store: Replays) -> APIRouter:
     """The routes of the replay API, holding replays in `store`."""
     api = APIRouter(prefix="/api/replays")
 

@@ -1,29 +1,42 @@
-"""The server's memory: games and replays under unguessable ids, the least recently used
-evicted past a limit, each with its own lock so that requests for one are serialised."""
+"""What the server holds: games (`Session`, kept in a `Storage` by `web.games.Games`) and
+replays (`Replays`, in memory), under unguessable ids, each with its own lock so that the
+requests for one are serialised."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from LudoGame.web.errors import conflict, not_found
+from LudoGame.web.errors import ApiError, conflict, not_found
+
+#: The kinds of seat a person plays: on the screen that started the game, or on a device of
+#: their own (invited by a link, acting with the seat's key).
+HUMAN: Literal["human"] = "human"
+REMOTE: Literal["remote"] = "remote"
+PEOPLE = (HUMAN, REMOTE)
+
+
+def new_id() -> str:
+    """An unguessable id (or key): 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
 
 
 class Held:
-    """What the store holds (a game or a replay): an unguessable id, a lock that serialises
+    """What the server holds (a game or a replay): an unguessable id, a lock that serialises
     the requests for it, and a version that goes up by one on every change."""
 
-    def __init__(self) -> None:
-        self.id = secrets.token_urlsafe(16)
+    def __init__(self, ident: str | None = None, version: int = 0) -> None:
+        self.id = ident or new_id()
         self.lock = asyncio.Lock()
-        self.version = 0
+        self.version = version
 
     def check_version(self, version: int | None) -> None:
         """Refuse a change asked for against an older version (another tab moved first)."""
@@ -46,36 +59,138 @@ class Change(BaseModel):
 
 class NewGame(BaseModel):
     """What both games' new-game bodies may carry instead of a new game: a position's
-    notation, or a saved game's JSON (the key ``json``)."""
+    notation, or a saved game's JSON (the key ``json``); and the pace of the server's bots."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     position: str | None = None
     saved: str | None = Field(default=None, alias="json")
+    pace: float | None = Field(default=None, ge=0, le=60)
 
 
 class SavedGame(Protocol):
-    """What a session needs of an engine's game: take back, save and write the position."""
+    """What a session needs of an engine's game: take back, copy, save and write the
+    position."""
 
     def undo(self) -> object: ...
     def to_json(self) -> str: ...
     def to_notation(self) -> str: ...
+    def is_over(self) -> bool: ...
+
+
+#: How a machine step thinks: `think(fn, *args)` runs `fn` off the event loop.
+Think = Callable[..., Awaitable[Any]]
 
 
 class Session(Held):
-    """A game held by the server: the engine's game and who made each entry of its history
-    ("human", the `machine` of the subclass, or "loaded" for a saved game's entries), so
-    that undo goes back to a person's last decision."""
+    """A game held by the server: the engine's game, who sits at each seat (a person here,
+    a person on another device, or the machine), the seat keys, the pace of the server's
+    bots, and who made each entry of its history ("human", the `machine` of the subclass,
+    or "loaded" for a saved game's entries), so that undo goes back to a person's last
+    decision.
+
+    A session is saved as a record (`record`, a JSON object holding the engine's own save)
+    and made again from it (`from_record`)."""
 
     #: The game's name in the API and in file names.
     kind: ClassVar[str]
     #: Who plays for the machine: "bot" (Ludo) or "ai" (Onitama).
     machine: ClassVar[str]
+    #: The large state fields that ``?fields=`` chooses among.
+    large: ClassVar[tuple[str, ...]]
 
-    def __init__(self, game: SavedGame, entries: int) -> None:
-        super().__init__()
+    def __init__(self, game: Any, entries: int, ident: str | None = None, version: int = 0):
+        super().__init__(ident, version)
         self.game = game
         self.actors: list[str] = ["loaded"] * entries
+        #: the key of each remote seat
+        self.keys: dict[str, str] = {}
+        #: the key of whoever started the game: acts for its "human" seats once the game
+        #: has a remote seat, and may delete it
+        self.host_key = new_id()
+        #: seconds between the server's bot steps, or None: bots step only when asked
+        self.pace: float | None = None
+        #: set while no change is half done (applied but not yet committed)
+        self.settled = asyncio.Event()
+        self.settled.set()
+        #: set on every committed change (wakes the game's bot driver)
+        self.wake = asyncio.Event()
+        #: replaced by a newer copy (after a failed commit) or deleted
+        self.stale = False
+        self.deleted = False
+
+    # ---- what a subclass says ------------------------------------------------------------
+
+    def seat_kinds(self) -> dict[str, str]:
+        """Each seat's kind: "human", "remote" or the `machine`."""
+        raise NotImplementedError
+
+    def seat_to_act(self) -> str | None:
+        """The seat whose turn it is, or None once the game is over."""
+        raise NotImplementedError
+
+    def state(self, fields: frozenset[str]) -> dict[str, Any]:
+        """The game's state as the API answers it, with the large `fields` asked for."""
+        raise NotImplementedError
+
+    def extra_record(self) -> dict[str, Any]:
+        """The subclass's part of the record (its seats and the like)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_record(cls, ident: str, version: int, record: dict[str, Any]) -> Session:
+        """The session a record saved (`record`)."""
+        raise NotImplementedError
+
+    async def machine_step(self, think: Think) -> None:
+        """The machine whose turn it is takes one step (409 if it is a person's turn)."""
+        raise NotImplementedError
+
+    # ---- seats and keys ------------------------------------------------------------------
+
+    @property
+    def online(self) -> bool:
+        """Does a seat play on another device? Then every action needs a key."""
+        return bool(self.keys)
+
+    def key_for(self, seat: str | None) -> str | None:
+        """The key that acts for `seat` (None: no key needed). A remote seat needs its own
+        key; once a game is online, its other seats (people here, bots) and the game itself
+        (seat None) need the host's key."""
+        if seat is not None and seat in self.keys:
+            return self.keys[seat]
+        return self.host_key if self.online else None
+
+    def check_key(self, seat: str | None, given: str | None) -> None:
+        """Refuse (403 `NotYourSeat`) a request for `seat` without its key."""
+        needed = self.key_for(seat)
+        if needed is None or (given is not None and secrets.compare_digest(given, needed)):
+            return
+        whose = f"seat {seat}" if seat is not None else "this game"
+        if seat in self.keys:
+            why = "it is played on another device"
+        else:
+            why = "it belongs to whoever started the game"
+        raise ApiError(
+            403,
+            "NotYourSeat",
+            f"you cannot act for {whose}: {why}, and acting for it needs its key in the "
+            "X-Seat-Key header" + ("" if given is None else " (the key given is not it)"),
+        )
+
+    def links(self, base: str) -> dict[str, str]:
+        """The invite address of each remote seat (the key in the fragment, which browsers
+        do not send to servers)."""
+        return {
+            seat: f"{base}{self.kind}?game={self.id}&seat={seat}#key={key}"
+            for seat, key in self.keys.items()
+        }
+
+    # ---- history -------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        """Is the game over?"""
+        return bool(self.game.is_over())
 
     def can_undo(self) -> bool:
         """Is there an entry of a person (or of the loaded game) to take back?"""
@@ -84,7 +199,28 @@ class Session(Held):
     def changed(self, actor: str) -> None:
         """Record one new entry made by `actor` and bump the version."""
         self.actors.append(actor)
+        self.bump()
+
+    def bump(self) -> None:
+        """The version goes up: a change is applied (and not yet committed)."""
         self.version += 1
+        self.settled.clear()
+
+    def undo_seat(self) -> str | None:
+        """The seat whose decision an undo would take back (to act again after it)."""
+        if not self.can_undo():
+            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        game = self.game.copy()
+        actors = list(self.actors)
+        while actors:
+            actor = actors.pop()
+            game.undo()
+            if actor != self.machine:
+                break
+        return self._seat_of(game)
+
+    def _seat_of(self, game: Any) -> str | None:
+        raise NotImplementedError
 
     def take_back(self) -> None:
         """Undo the last entry of a person and every machine entry after it (409 if there
@@ -96,7 +232,38 @@ class Session(Held):
             self.game.undo()
             if actor != self.machine:
                 break
-        self.version += 1
+        self.bump()
+
+    # ---- saving --------------------------------------------------------------------------
+
+    @property
+    def driven(self) -> bool:
+        """Does the server drive this game's bots now (a pace, a bot seat, not over)?"""
+        return (
+            self.pace is not None
+            and not self.is_over()
+            and self.machine in self.seat_kinds().values()
+        )
+
+    def record(self) -> str:
+        """The game as stored: the engine's own JSON save and what the server adds."""
+        return json.dumps(
+            {
+                "save": self.game.to_json(),
+                "actors": self.actors,
+                "keys": self.keys,
+                "host_key": self.host_key,
+                "pace": self.pace,
+                **self.extra_record(),
+            }
+        )
+
+    def restore_common(self, record: dict[str, Any]) -> None:
+        """Take the parts every kind of game records from `record`."""
+        self.actors = list(record["actors"])
+        self.keys = dict(record["keys"])
+        self.host_key = str(record["host_key"])
+        self.pace = record["pace"]
 
     def download(self, format: Literal["json", "notation"]) -> Response:
         """The game as a file: its JSON (the whole game) or the position's notation."""
@@ -112,22 +279,34 @@ class Session(Held):
         )
 
 
-def sent(fields: str | None, name: str) -> bool:
-    """Is the large state field `name` (``history``, ``svg``) to be sent, by a request's
-    ``?fields=`` (a comma-separated list; without it, every field is sent)?"""
-    return fields is None or name in {f.strip() for f in fields.split(",")}
+def fields_of(fields: str | None, large: tuple[str, ...]) -> frozenset[str]:
+    """The large state fields a request's ``?fields=`` asks for (a comma-separated list out
+    of `large`; without it, all of them); 400 for a name that is not one of them."""
+    if fields is None:
+        return frozenset(large)
+    names = {f.strip() for f in fields.split(",")} - {""}
+    unknown = sorted(names - set(large))
+    if unknown:
+        raise ApiError(
+            400,
+            "BadRequest",
+            f"?fields= names {unknown[0][:20]!r}, which is not a large field of this game: "
+            f"choose among {', '.join(large)} (or leave it empty for none)",
+        )
+    return frozenset(names)
 
 
 H = TypeVar("H", bound=Held)
 
 
-class Store:
-    """Items by id, at most `limit`; adding one past the limit evicts the least recently
-    used. Only touched from the event loop (no lock of its own needed)."""
+class Replays:
+    """Loaded replays by id, at most `limit`; loading one past the limit drops the least
+    recently used (a replay is a file's text: load it again). Only touched from the event
+    loop (no lock of its own needed)."""
 
     def __init__(self, limit: int) -> None:
         if limit < 1:
-            raise ValueError(f"the store limit must be 1 or more, not {limit}")
+            raise ValueError(f"the replay limit must be 1 or more, not {limit}")
         self.limit = limit
         self._items: OrderedDict[str, Held] = OrderedDict()
         self.evicted = 0
@@ -136,7 +315,7 @@ class Store:
         return len(self._items)
 
     def add(self, held: H) -> H:
-        """Hold `held` (as the most recently used), evicting the oldest past the limit."""
+        """Hold `held` (as the most recently used), dropping the oldest past the limit."""
         self._items[held.id] = held
         while len(self._items) > self.limit:
             self._items.popitem(last=False)

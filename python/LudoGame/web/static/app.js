@@ -11,9 +11,12 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls the JSON API; resolves to the answer, rejects with an ApiError naming the problem. */
-export async function api(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
+/**
+ * Calls the JSON API (with more `headers`, e.g. a seat's key); resolves to the answer, rejects
+ * with an ApiError naming the problem.
+ */
+export async function api(method, path, body, headers) {
+  const init = { method, headers: { Accept: "application/json", ...(headers || {}) } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -2,6 +2,7 @@
 // everything; this file shows its state and sends the person's clicks and keys.
 
 import { AutoPlayer, api, ApiError, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./app.js";
+import { Seats, claimFromAddress, follow, rememberCreated } from "./live.js";
 
 const POSITIONS = ["A", "B", "C", "D"];
 // Bot names offered in the form; the server asks the engine, so any name it knows works.
@@ -9,6 +10,7 @@ const BOTS = ["random", "cs162", "aggressive", "safe", "expectimax", "expectimax
 
 /** Shows the page the query asks for: the form, a live game, or a game from a position. */
 export async function show(params) {
+  claimFromAddress("ludo", params);
   const id = params.get("game");
   const position = params.get("position");
   if (id) {
@@ -26,7 +28,7 @@ export async function show(params) {
 
 async function startFromPosition(position, note) {
   try {
-    const state = await api("POST", "/api/ludo/games", { position });
+    const state = await create({ position });
     play(state, note);
   } catch (err) {
     const main = page("Ludo position");
@@ -38,6 +40,13 @@ async function startFromPosition(position, note) {
     );
     showError(err);
   }
+}
+
+/** Starts a game and keeps its keys in this browser. */
+async function create(body) {
+  const answer = await api("POST", "/api/ludo/games", body);
+  rememberCreated("ludo", answer);
+  return answer;
 }
 
 /** Turns "six_limit=3, capture_bonus=true" into {six_limit: 3, capture_bonus: true}. */
@@ -57,7 +66,7 @@ function parseOptions(text) {
 }
 
 function seatSelect(pos, initial) {
-  const choices = [["off", "Not playing"], ["human", "Person"], ...BOTS.map((b) => [b, `Bot: ${b}`])];
+  const choices = [["off", "Not playing"], ["human", "Person"], ["remote", "Person on another device"], ...BOTS.map((b) => [b, `Bot: ${b}`])];
   return el(
     "select",
     { id: `seat-${pos}`, name: `seat-${pos}`, "aria-label": `Seat ${pos}` },
@@ -124,8 +133,7 @@ function form() {
       const players = Object.keys(seatKinds);
       const body = { rules: rules.value, players, seats: seatKinds, options: parseOptions(options.value) };
       if (seed.value !== "") body.seed = Number(seed.value);
-      const state = await api("POST", "/api/ludo/games", body);
-      play(state);
+      play(await create(body));
     });
   });
 
@@ -136,7 +144,7 @@ function form() {
     [el("label", { class: "inline" }, useSeats, "Seat the players as chosen above (otherwise every seat is a person)")],
     async (body) => {
       if (useSeats.checked) body.seats = seatMap();
-      play(await api("POST", "/api/ludo/games", body));
+      play(await create(body));
     },
   );
 
@@ -154,6 +162,9 @@ function describe(event) {
   return li;
 }
 
+/** A seat's kind in words: a person (here or on another device) or the bot's name. */
+const seatWord = (kind) => (kind === "human" ? "person" : kind === "remote" ? "person on another device" : kind);
+
 const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
 /** The play view of one game, kept in step with the server's state. */
@@ -162,6 +173,9 @@ function play(initial, note) {
   const main = page("Ludo");
   let state = initial;
   let pendingChoice = null;
+  const seats = new Seats("ludo", state.id);
+  // may this browser act now? (a person's turn, and a seat it plays)
+  const myTurn = () => state.to_act === "human" && seats.canAct(state, state.current_player);
 
   const status = el("p", { class: "status", id: "status", "aria-live": "polite" });
   const board = el("div", { class: "board", id: "board" });
@@ -175,9 +189,12 @@ function play(initial, note) {
   const notice = note ? el("p", { class: "notice", id: "notice" }, note) : null;
   const save = saveControls("ludo");
   const meta = el("p", { class: "meta", id: "meta" });
+  const role = el("p", { class: "role", id: "role", "aria-live": "polite" });
+  const invite = seats.invitePanel();
   const auto = new AutoPlayer(() => send("bot"));
   const watch = el("div", { id: "watch" }, auto.controls("Bots"));
-  auto.afterToggle = () => auto.schedule(state.to_act === "bot");
+  const botsHere = () => state.to_act === "bot" && seats.drivesBots(state);
+  auto.afterToggle = () => auto.schedule(botsHere());
 
   rollButton.addEventListener("click", () => send("roll"));
   undoButton.addEventListener("click", () => send("undo"));
@@ -193,11 +210,13 @@ function play(initial, note) {
         "div",
         {},
         status,
+        role,
         el("div", { class: "controls" }, rollButton, dieShown, undoButton),
         moves,
         choice,
         over,
         watch,
+        ...(invite ? [invite] : []),
         el("h2", {}, "History"),
         historyList,
         el("h2", {}, "Save and share"),
@@ -217,10 +236,11 @@ function play(initial, note) {
     auto.cancel();
     const body = { version: state.version, ...(extra || {}) };
     try {
-      const next = await api("POST", `/api/ludo/games/${encodeURIComponent(state.id)}/${action}`, body);
+      const seat = action === "roll" || action === "move" ? state.current_player : null;
+      const next = await api("POST", `/api/ludo/games/${encodeURIComponent(state.id)}/${action}`, body, seats.headers(seat));
       inFlight = false;
       clearError();
-      render(next);
+      if (next.version >= state.version) render(next);
     } catch (err) {
       inFlight = false;
       showError(err);
@@ -239,7 +259,7 @@ function play(initial, note) {
   }
 
   function legalNames() {
-    return state.to_act === "human" ? state.legal_moves.map((m) => m.name) : [];
+    return myTurn() ? state.legal_moves.map((m) => m.name) : [];
   }
 
   function offerChoice(names) {
@@ -281,7 +301,8 @@ function play(initial, note) {
     status.textContent = state.status;
     markBoard();
 
-    const human = state.to_act === "human";
+    const human = myTurn();
+    role.textContent = seats.role(state);
     rollButton.disabled = !(human && state.phase === "roll");
     rollButton.replaceChildren("Roll ", el("kbd", {}, "Space"));
     const lastRoll = [...(state.history || [])].reverse().find((e) => e.kind === "roll");
@@ -303,15 +324,15 @@ function play(initial, note) {
     }
 
     const seatKinds = Object.values(state.seats || {});
-    watch.hidden = !seatKinds.some((k) => k !== "human") || state.phase === "over";
+    watch.hidden = !seatKinds.some((k) => k !== "human" && k !== "remote") || state.phase === "over" || !seats.drivesBots(state);
 
     if (state.phase === "over") {
       over.hidden = false;
       over.replaceChildren(
         el("h2", {}, "Game over"),
-        el("p", {}, state.winner ? `Winner: ${state.winner} (${state.seats[state.winner] === "human" ? "person" : state.seats[state.winner]})` : "No winner."),
+        el("p", {}, state.winner ? `Winner: ${state.winner} (${seatWord(state.seats[state.winner])})` : "No winner."),
         el("p", {}, "Ranking:"),
-        el("ol", { id: "ranking" }, state.ranking.map((p) => el("li", {}, `${p} — ${state.seats[p] === "human" ? "person" : state.seats[p]}`))),
+        el("ol", { id: "ranking" }, state.ranking.map((p) => el("li", {}, `${p} — ${seatWord(state.seats[p])}`))),
         el("p", { class: "controls" }, el("a", { href: "/ludo", class: "button primary", id: "new-game" }, "New game")),
       );
     } else {
@@ -328,7 +349,7 @@ function play(initial, note) {
       el("code", { id: "position" }, state.position),
     );
 
-    auto.schedule(state.to_act === "bot");
+    auto.schedule(botsHere());
   }
 
   const onKey = (event) => {
@@ -353,7 +374,7 @@ function play(initial, note) {
       if (!watch.hidden) document.getElementById("pause").click();
       return;
     }
-    if (state.to_act === "human" && state.phase === "move") {
+    if (myTurn() && state.phase === "move") {
       const m = state.legal_moves.find((mv) => mv.token === key) || state.legal_moves.find((mv) => mv.name === key);
       if (m) {
         event.preventDefault();
@@ -362,6 +383,16 @@ function play(initial, note) {
     }
   };
   document.addEventListener("keydown", onKey);
+  // live: a change made anywhere (another device, the server's bots) shows here at once
+  follow(
+    "ludo",
+    state.id,
+    (next) => {
+      if (next.version > state.version) render(next);
+    },
+    () => document.body.contains(board),
+    () => showError(new ApiError("This game was deleted on the server.", "Gone", 404)),
+  );
   render(state);
   rollButton.focus({ preventScroll: true });
 }

@@ -1,7 +1,8 @@
 // The Onitama pages: the setup chooser and the play view. The engine's referee judges every
 // ply; this file only offers the legal actions the server lists and shows the answers.
 
-import { AutoPlayer, api, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./app.js";
+import { AutoPlayer, ApiError, api, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./app.js";
+import { Seats, claimFromAddress, follow, rememberCreated } from "./live.js";
 
 const LEVELS = [
   ["0", "AI level 0 (random)"],
@@ -12,6 +13,7 @@ const WALL_WORDS = { u: "up", d: "down", l: "left", r: "right", s: "stays" };
 
 /** Shows the page the query asks for: the chooser, a live game, or a game from a position. */
 export async function show(params) {
+  claimFromAddress("onitama", params);
   const id = params.get("game");
   const position = params.get("position");
   if (id) {
@@ -29,7 +31,7 @@ export async function show(params) {
 
 async function startFromPosition(position, note) {
   try {
-    play(await api("POST", "/api/onitama/games", { position }), note);
+    play(await create({ position }), note);
   } catch (err) {
     const main = page("Onitama position");
     main.append(
@@ -40,6 +42,13 @@ async function startFromPosition(position, note) {
     );
     showError(err);
   }
+}
+
+/** Starts a game and keeps its keys in this browser. */
+async function create(body) {
+  const answer = await api("POST", "/api/onitama/games", body);
+  rememberCreated("onitama", answer);
+  return answer;
 }
 
 // The setups the engine knows (GET /api/onitama/setups).
@@ -53,6 +62,7 @@ function sideFields(side, kind) {
     "select",
     { id: `side-${side}`, "aria-label": `Side ${side}` },
     el("option", { value: "human", selected: kind === "human" }, "Person"),
+    el("option", { value: "remote", selected: kind === "remote" }, "Person on another device"),
     LEVELS.map(([v, label]) => el("option", { value: v, selected: kind === v }, label)),
   );
   const time = el("input", { id: `time-${side}`, type: "number", min: 0.05, max: 10, step: 0.05, value: 1, "aria-label": `Seconds per ply for side ${side}` });
@@ -63,7 +73,7 @@ function readSides() {
   const sides = {};
   for (const side of ["A", "B"]) {
     const kind = document.getElementById(`side-${side}`).value;
-    sides[side] = kind === "human" ? { kind: "human" } : { kind: "ai", level: Number(kind), time: Number(document.getElementById(`time-${side}`).value || 1) };
+    sides[side] = kind === "human" || kind === "remote" ? { kind } : { kind: "ai", level: Number(kind), time: Number(document.getElementById(`time-${side}`).value || 1) };
   }
   return sides;
 }
@@ -106,13 +116,13 @@ async function chooser() {
       const body = { setup: setup.value, sides: readSides() };
       if (seed.value !== "") body.seed = Number(seed.value);
       if (maxPlies.value !== "") body.max_plies = Number(maxPlies.value);
-      play(await api("POST", "/api/onitama/games", body));
+      play(await create(body));
     });
   });
 
   const load = loadForm("load-onitama-form", "Continue a saved game or a position (with the sides above)", [], async (body) => {
     body.sides = readSides();
-    play(await api("POST", "/api/onitama/games", body));
+    play(await create(body));
   });
   main.append(el("h1", {}, "New Onitama game"), form, load);
   setup.focus();
@@ -137,6 +147,7 @@ function play(initial, note) {
   let selFrom = null;
   let selTo = null;
   let cardFilter = null;
+  const seats = new Seats("onitama", state.id);
 
   const status = el("p", { class: "status", id: "status", "aria-live": "polite" });
   const plies = el("p", { class: "meta", id: "plies" });
@@ -152,9 +163,12 @@ function play(initial, note) {
   const historyList = el("ol", { class: "history", id: "history" });
   const save = saveControls("onitama");
   const meta = el("p", { class: "meta", id: "meta" });
+  const role = el("p", { class: "role", id: "role", "aria-live": "polite" });
+  const invite = seats.invitePanel();
   const auto = new AutoPlayer(() => send("ai"));
   const watch = el("div", { id: "watch" }, auto.controls("AI"));
-  auto.afterToggle = () => auto.schedule(state.to_act === "ai");
+  const aiHere = () => state.to_act === "ai" && seats.drivesBots(state);
+  auto.afterToggle = () => auto.schedule(aiHere());
 
   undoButton.addEventListener("click", () => send("undo"));
   typedForm.addEventListener("submit", (event) => {
@@ -174,6 +188,7 @@ function play(initial, note) {
         "div",
         {},
         status,
+        role,
         plies,
         message,
         choices,
@@ -182,6 +197,7 @@ function play(initial, note) {
         typedForm,
         over,
         watch,
+        ...(invite ? [invite] : []),
         el("h2", {}, "Plies"),
         historyList,
         el("h2", {}, "Save and share"),
@@ -200,10 +216,12 @@ function play(initial, note) {
     inFlight = true;
     auto.cancel();
     try {
-      const next = await api("POST", `/api/onitama/games/${encodeURIComponent(state.id)}/${action}`, { version: state.version, ...(extra || {}) });
+      const seat = action === "action" ? state.turn : null;
+      const body = { version: state.version, ...(extra || {}) };
+      const next = await api("POST", `/api/onitama/games/${encodeURIComponent(state.id)}/${action}`, body, seats.headers(seat));
       inFlight = false;
       clearError();
-      render(next);
+      if (next.version >= state.version) render(next);
       return true;
     } catch (err) {
       inFlight = false;
@@ -220,7 +238,7 @@ function play(initial, note) {
     if (await send("action", { action: text })) typed.value = "";
   }
 
-  const mine = () => (state.to_act === "human" ? state.legal_actions : []);
+  const mine = () => (state.to_act === "human" && seats.canAct(state, state.turn) ? state.legal_actions : []);
   const fromSquares = () => new Set(mine().filter((a) => !a.is_pass).map((a) => a.from));
   const targets = (from) => new Set(mine().filter((a) => a.from === from).map((a) => a.to));
   const options = () => mine().filter((a) => a.from === selFrom && a.to === selTo);
@@ -356,14 +374,15 @@ function play(initial, note) {
       el("span", {}, "No piece can move: pass with"),
       passList.map((a) => el("button", { type: "button", class: "primary pass", dataset: { action: a.text }, onclick: () => playAction(a.text) }, actionLabel(a))),
     );
-    typed.disabled = state.to_act !== "human";
+    typed.disabled = !(state.to_act === "human" && seats.canAct(state, state.turn));
+    role.textContent = seats.role(state);
     undoButton.disabled = !state.can_undo;
     cards.replaceChildren(...["A1", "A2", "side", "B1", "B2"].filter((k) => state.cards[k]).map((k) => cardPicture(k, state.cards[k])));
     historyList.replaceChildren(...state.history.map((text) => el("li", {}, text)));
     historyList.scrollTop = historyList.scrollHeight;
 
     const sides = state.sides || {};
-    watch.hidden = !Object.values(sides).some((s) => s.kind === "ai") || state.to_act === null;
+    watch.hidden = !Object.values(sides).some((s) => s.kind === "ai") || state.to_act === null || !seats.drivesBots(state);
     if (state.to_act === null) {
       over.hidden = false;
       over.replaceChildren(
@@ -378,7 +397,7 @@ function play(initial, note) {
     }
     save.update(state.id);
     meta.replaceChildren("Position ", el("code", { id: "position" }, state.position));
-    auto.schedule(state.to_act === "ai");
+    auto.schedule(aiHere());
   }
 
   const onKey = (event) => {
@@ -411,5 +430,15 @@ function play(initial, note) {
     }
   };
   document.addEventListener("keydown", onKey);
+  // live: a ply made anywhere (another device, the server's AIs) shows here at once
+  follow(
+    "onitama",
+    state.id,
+    (next) => {
+      if (next.version > state.version) render(next);
+    },
+    () => document.body.contains(board),
+    () => showError(new ApiError("This game was deleted on the server.", "Gone", 404)),
+  );
   render(state);
 }

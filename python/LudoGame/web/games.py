@@ -1,0 +1,442 @@
+"""One layer for both games: the games a server holds (kept in a `Storage`, each change
+committed before it is answered), their live events (Server-Sent Events), the bots the
+server drives at each game's pace, and the routes every kind of game shares."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Literal, TypeVar
+
+from fastapi import APIRouter, Header, Request, Response
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from LudoGame.web.errors import ApiError, conflict, not_found
+from LudoGame.web.storage import Row, Storage, StorageError
+from LudoGame.web.store import Change, Session, fields_of, off_loop
+
+#: How many of a game's latest states are kept (once it has been watched) for clients that
+#: reconnect to its events.
+RECENT = 16
+#: The longest an events stream stays silent: a comment line is sent after this many seconds.
+HEARTBEAT = 15.0
+#: How many bot or AI searches run at once (the others wait their turn).
+WORKERS = 2
+
+S = TypeVar("S", bound=Session)
+
+
+def unavailable(e: Exception) -> ApiError:
+    """The answer while the store cannot be used: 503, nothing changed."""
+    return ApiError(503, "StoreUnavailable", f"the game store cannot be used now: {e}")
+
+
+class Games:
+    """The games of a server: a `Storage` (the truth), the sessions made from it (a cache
+    holding every game loaded), the events of each game, and the bots the server drives.
+
+    Every change goes through `changing`: it takes the game's lock, checks the version and
+    the seat's key, lets the route change the game, commits the new record (one
+    transaction, only if the stored version is still the one changed from), and only then
+    answers and sends the event. A change that cannot be committed is undone."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        kinds: dict[str, type[Session]],
+        limit: int,
+        *,
+        heartbeat: float = HEARTBEAT,
+        workers: int = WORKERS,
+    ) -> None:
+        if limit < 1:
+            raise ValueError(f"the game limit must be 1 or more, not {limit}")
+        self.storage = storage
+        self.kinds = kinds
+        self.limit = limit
+        self.heartbeat = heartbeat
+        self.workers = workers
+        self._sessions: dict[str, Session] = {}
+        self._listeners: dict[str, set[asyncio.Queue[tuple[int, dict[str, Any]] | None]]] = {}
+        self._recent: dict[str, deque[tuple[int, dict[str, Any]]]] = {}
+        self._drivers: dict[str, asyncio.Task[None]] = {}
+        self._pool: asyncio.Semaphore | None = None
+        #: searches running now, and the most that ever ran at once
+        self.thinking = 0
+        self.most_thinking = 0
+        self._adding = asyncio.Lock()
+
+    # ---- the store -----------------------------------------------------------------------
+
+    async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await asyncio.to_thread(fn, *args)
+        except StorageError as e:
+            raise unavailable(e) from e
+
+    def _row(self, s: Session) -> Row:
+        return Row(s.id, s.kind, s.version, s.is_over(), s.driven, s.record())
+
+    def _make(self, row: Row) -> Session:
+        cls = self.kinds[row.kind]
+        return cls.from_record(row.id, row.version, json.loads(row.record))
+
+    async def count(self) -> int:
+        """How many games are stored."""
+        n: int = await self._call(self.storage.count)
+        return n
+
+    async def add(self, s: Session) -> None:
+        """Store a new game (409 `TooManyGames` at the limit: no game is ever dropped)."""
+        async with self._adding:
+            if await self.count() >= self.limit:
+                raise conflict(
+                    "TooManyGames",
+                    f"this server holds {self.limit:,} games, its limit: delete finished "
+                    "ones (DELETE /api/KIND/games/ID), or start it with a larger --max-games",
+                )
+            await self._call(self.storage.insert, self._row(s))
+        self._sessions[s.id] = s
+        self.drive(s)
+
+    async def get(self, cls: type[S], ident: str, what: str) -> S:
+        """The game `ident` if it is a `cls` (loaded from the store if need be), or a 404."""
+        s = self._sessions.get(ident)
+        if s is None:
+            row = await self._call(self.storage.load, ident[:100])
+            s = self._sessions.get(ident)  # loaded meanwhile by another request
+            if s is None and row is not None and row.kind in self.kinds:
+                s = self._sessions[ident] = self._make(row)
+        if not isinstance(s, cls):
+            raise not_found(what, ident)
+        return s
+
+    async def read(self, cls: type[S], ident: str, what: str) -> S:
+        """The game as committed (waiting out a change that is being committed)."""
+        s = await self.get(cls, ident, what)
+        while not s.settled.is_set():
+            await s.settled.wait()
+            s = await self.get(cls, ident, what)
+        return s
+
+    @contextlib.asynccontextmanager
+    async def changing(
+        self, cls: type[S], ident: str, what: str, version: int | None
+    ) -> AsyncIterator[S]:
+        """The game `ident`, locked and at `version` (if given), for a route to change; the
+        change is committed (or undone, and the error answered) when the block ends."""
+        while True:
+            s = await self.get(cls, ident, what)
+            await s.lock.acquire()
+            if not s.stale:
+                break
+            s.lock.release()
+            if s.deleted:
+                raise not_found(what, ident)
+        try:
+            s.check_version(version)
+            before, record = s.version, s.record()
+            try:
+                yield s
+            except BaseException:
+                if s.version != before:  # changed, then failed: back to the last commit
+                    self._replace(s, Row(s.id, s.kind, before, False, False, record))
+                raise
+            if s.version == before:
+                return
+            try:
+                stored = await self._call(self.storage.update, self._row(s), before)
+            except BaseException:
+                self._replace(s, Row(s.id, s.kind, before, False, False, record))
+                raise
+            if not stored:  # another server changed (or deleted) it first
+                self._replace(s, await self._call(self.storage.load, s.id))
+                raise conflict(
+                    "StaleVersion", "the game was changed elsewhere: reload it and try again"
+                )
+            s.settled.set()
+            self.publish(s)
+        finally:
+            s.lock.release()
+
+    def _replace(self, s: Session, row: Row | None) -> None:
+        """Drop the session `s` for the game as `row` holds it (None: the game is gone)."""
+        s.stale = True
+        s.settled.set()
+        s.wake.set()
+        if row is None:
+            s.deleted = True
+            self._sessions.pop(s.id, None)
+        else:
+            self._sessions[s.id] = self._make(row)
+
+    async def delete(self, cls: type[Session], ident: str, what: str, key: str | None) -> None:
+        """Delete a game: its bots stop, its event streams end, its row is removed."""
+        async with self.changing(cls, ident, what, None) as s:
+            s.check_key(None, key)
+            if not await self._call(self.storage.delete, s.id):
+                raise not_found(what, ident)
+            s.deleted = s.stale = True
+            self._sessions.pop(s.id, None)
+            task = self._drivers.pop(s.id, None)
+            if task is not None:
+                task.cancel()
+            for q in self._listeners.pop(s.id, set()):
+                q.put_nowait(None)
+            self._recent.pop(s.id, None)
+            s.wake.set()
+
+    async def expire(self, days: float) -> int:
+        """Delete the games over and unchanged for `days` days; how many."""
+        gone = await self._call(self.storage.expire, time.time() - days * 86400)
+        for ident in gone:
+            s = self._sessions.pop(ident, None)
+            if s is not None:
+                s.deleted = s.stale = True
+            for q in self._listeners.pop(ident, set()):
+                q.put_nowait(None)
+        return len(gone)
+
+    async def resume(self) -> int:
+        """After a start: load every game whose bots the server drives and drive them
+        again; how many."""
+        rows = await self._call(self.storage.active)
+        for row in rows:
+            if row.kind in self.kinds and row.id not in self._sessions:
+                self._sessions[row.id] = self._make(row)
+            if row.id in self._sessions:
+                self.drive(self._sessions[row.id])
+        return len(rows)
+
+    async def close(self) -> None:
+        """Stop every bot driver and event stream (the server is stopping)."""
+        for task in self._drivers.values():
+            task.cancel()
+        self._drivers.clear()
+        for queues in self._listeners.values():
+            for q in queues:
+                q.put_nowait(None)
+
+    # ---- events --------------------------------------------------------------------------
+
+    def publish(self, s: Session) -> None:
+        """Send the committed state of `s` to its event streams and wake its bots."""
+        s.wake.set()
+        self.drive(s)
+        listeners = self._listeners.get(s.id)
+        recent = self._recent.get(s.id)
+        if not listeners and recent is None:
+            return
+        item = (s.version, s.state(frozenset(s.large)))
+        if recent is not None:
+            recent.append(item)
+        for q in listeners or ():
+            q.put_nowait(item)
+
+    async def events(
+        self, cls: type[Session], ident: str, what: str, fields: str | None, last: str | None
+    ) -> StreamingResponse:
+        """The game's events as a Server-Sent Events stream (see `stream`)."""
+        s = await self.read(cls, ident, what)
+        chosen = fields_of(fields, s.large)
+        try:
+            seen = int(last) if last is not None and last.strip() else None
+        except ValueError:
+            seen = None
+        queue: asyncio.Queue[tuple[int, dict[str, Any]] | None] = asyncio.Queue()
+        recent = self._recent.setdefault(s.id, deque(maxlen=RECENT))
+        # the events a reconnecting client missed, if all are still known; else the state now
+        missed = [item for item in recent if seen is not None and item[0] > seen]
+        if seen is None or seen > s.version or not _complete(missed, seen, s.version):
+            missed = [(s.version, s.state(frozenset(s.large)))]
+        for item in missed:
+            queue.put_nowait(item)
+        self._listeners.setdefault(s.id, set()).add(queue)
+        return StreamingResponse(
+            self._stream(s.id, queue, chosen, s.large),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    async def _stream(
+        self,
+        ident: str,
+        queue: asyncio.Queue[tuple[int, dict[str, Any]] | None],
+        fields: frozenset[str],
+        large: tuple[str, ...],
+    ) -> AsyncIterator[str]:
+        try:
+            yield f"retry: 1000\n: events of game {ident}\n\n"
+            while True:
+                try:
+                    item = await asyncio.wait_for(queue.get(), self.heartbeat)
+                except TimeoutError:
+                    yield ": heartbeat\n\n"
+                    continue
+                if item is None:
+                    yield 'event: gone\ndata: {"gone": true}\n\n'
+                    return
+                version, state = item
+                data = json.dumps({k: v for k, v in state.items() if k in fields or k not in large})
+                yield f"id: {version}\nevent: state\ndata: {data}\n\n"
+        finally:
+            queues = self._listeners.get(ident)
+            if queues is not None:
+                queues.discard(queue)
+                if not queues:
+                    del self._listeners[ident]
+
+    # ---- the server's bots ---------------------------------------------------------------
+
+    async def think(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` off the event loop, at most `workers` at once (a bounded pool)."""
+        if self._pool is None:
+            self._pool = asyncio.Semaphore(self.workers)
+        async with self._pool:
+            self.thinking += 1
+            self.most_thinking = max(self.most_thinking, self.thinking)
+            try:
+                return await off_loop(fn, *args)
+            finally:
+                self.thinking -= 1
+
+    def drive(self, s: Session) -> None:
+        """Make sure the server plays the bots of `s` if it should (a pace, a bot's seat,
+        not over)."""
+        if not s.driven or s.stale:
+            return
+        task = self._drivers.get(s.id)
+        if task is not None and not task.done():
+            return
+        self._drivers[s.id] = asyncio.get_running_loop().create_task(self._drive(s.id))
+
+    async def _drive(self, ident: str) -> None:
+        """Play the bots of game `ident` at its pace until it is over, deleted, or waits for
+        a person (a change wakes it again)."""
+        while True:
+            s = self._sessions.get(ident)
+            if s is None or s.deleted or not s.driven:
+                return
+            s.wake.clear()
+            kinds = s.seat_kinds()
+            seat = s.seat_to_act()
+            if seat is None or kinds[seat] != s.machine:
+                await s.wake.wait()
+                continue
+            await asyncio.sleep(s.pace or 0)
+            cls = type(s)
+            try:
+                async with self.changing(cls, ident, "game", None) as now:
+                    seat = now.seat_to_act()
+                    if seat is not None and now.seat_kinds()[seat] == now.machine:
+                        await now.machine_step(self.think)
+            except ApiError as e:
+                if e.status == 404:
+                    return
+                await asyncio.sleep(1.0)  # the store is unreachable: try again later
+            if s.pace == 0:
+                await asyncio.sleep(0)  # let others run between the steps of a fast game
+
+
+def _complete(missed: list[tuple[int, Any]], seen: int | None, now: int) -> bool:
+    """Do the `missed` events run from just after `seen` to `now` without a gap?"""
+    if seen is None:
+        return False
+    return [v for v, _ in missed] == list(range(seen + 1, now + 1))
+
+
+def answer(s: Session, fields: str | None, status: int = 200) -> JSONResponse:
+    """The game's state as an answer, with the large fields `?fields=` asks for."""
+    return JSONResponse(s.state(fields_of(fields, s.large)), status_code=status)
+
+
+def created(
+    request: Request, s: Session, fields: str | None, base: str | None = None
+) -> JSONResponse:
+    """The answer to a new game: its state, the key of each remote seat and its invite
+    link, and the host's key (the only time a key is shown)."""
+    out = s.state(fields_of(fields, s.large))
+    out["seat_keys"] = dict(s.keys)
+    out["links"] = s.links(base or str(request.base_url))
+    out["host_key"] = s.host_key
+    return JSONResponse(out, status_code=201)
+
+
+SeatKey = Header(default=None, alias="X-Seat-Key", description="the key of the seat acted for")
+
+
+def shared_routes(
+    api: APIRouter, games: Games, cls: type[Session], what: str, machine_path: str
+) -> None:
+    """The routes every kind of game has: its state, events, a machine step, undo, save
+    and delete."""
+
+    @api.get("/games/{game_id}", name=f"{cls.kind}_state")
+    async def get(game_id: str, fields: str | None = None) -> JSONResponse:
+        """The game's state (read-only: anyone with its id may watch; keys are never
+        shown)."""
+        return answer(await games.read(cls, game_id, what), fields)
+
+    @api.get(
+        "/games/{game_id}/events",
+        name=f"{cls.kind}_events",
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def events(
+        game_id: str,
+        fields: str | None = None,
+        last_event_id: str | None = Header(default=None, alias="Last-Event-ID"),
+    ) -> StreamingResponse:
+        """The game's changes as Server-Sent Events: one `state` event per change (`id:`
+        the version, `data:` the state with the `?fields=` asked for), the state now first,
+        a comment at least every 15 s; `Last-Event-ID` resumes with the missed events."""
+        return await games.events(cls, game_id, what, fields, last_event_id)
+
+    @api.post(f"/games/{{game_id}}/{machine_path}", name=f"{cls.kind}_{machine_path}")
+    async def machine(
+        game_id: str,
+        body: Change | None = None,
+        fields: str | None = None,
+        x_seat_key: str | None = SeatKey,
+    ) -> Any:
+        """The bot or AI whose turn it is takes one step, thought out on a worker thread on
+        a copy of the game, so the server goes on answering (an online game: with the
+        host's key)."""
+        chosen = fields_of(fields, cls.large)
+        async with games.changing(cls, game_id, what, body.version if body else None) as s:
+            seat = s.seat_to_act()
+            s.check_key(None if seat is None else seat, x_seat_key)
+            await s.machine_step(games.think)
+            return JSONResponse(s.state(chosen))
+
+    @api.post("/games/{game_id}/undo", name=f"{cls.kind}_undo")
+    async def undo(
+        game_id: str,
+        body: Change | None = None,
+        fields: str | None = None,
+        x_seat_key: str | None = SeatKey,
+    ) -> Any:
+        """Take back the last decision of a person, with every machine step after it (an
+        online game: only that person may)."""
+        chosen = fields_of(fields, cls.large)
+        async with games.changing(cls, game_id, what, body.version if body else None) as s:
+            s.check_key(s.undo_seat(), x_seat_key)
+            s.take_back()
+            return JSONResponse(s.state(chosen))
+
+    @api.get("/games/{game_id}/save", name=f"{cls.kind}_save")
+    async def save(game_id: str, format: Literal["json", "notation"] = "json") -> Response:
+        """The game as a file: its JSON (the whole game) or the position's notation."""
+        return (await games.read(cls, game_id, what)).download(format)
+
+    @api.delete("/games/{game_id}", status_code=204, name=f"{cls.kind}_delete")
+    async def delete(game_id: str, x_seat_key: str | None = SeatKey) -> Response:
+        """Delete the game (an online game: with the host's key): its bots stop and its
+        event streams end."""
+        await games.delete(cls, game_id, what, x_seat_key)
+        return Response(status_code=204)
