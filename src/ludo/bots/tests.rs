@@ -5,6 +5,8 @@ use crate::ludo::board::Step;
 use crate::ludo::rules::Rules;
 use crate::ludo::seat::{seat_list, seat_no, token_no};
 
+mod strength;
+
 /// Every kind of bot, searches with small budgets.
 const ALL_BOTS: [Bot; 6] = [
     Bot::Random,
