@@ -124,13 +124,15 @@ pub(super) fn hit_chance(game: &Game, seat: Seat, square: u8, w: &Weights) -> f6
 pub(super) fn race_rolls(game: &Game, seat: Seat, w: &Weights) -> f64 {
     let r = game.rules();
     let n = r.tokens as usize;
-    let steps = game.board().seat_steps(seat);
+    // Only the rules' tokens: the slots past them hold yard steps, which the guard's count
+    // of passing tokens below would take for tokens still to pass (issue #22).
+    let steps = &game.board().seat_steps(seat)[..n];
     let yard_cost = w.yard_wait + w.distance_cost(r.home_step as i16 + 1);
     let mut total = 0.0;
     let mut counted = 0u8;
     let mut yard = 0;
     for t in r.all_tokens() {
-        let s = steps[t];
+        let s = steps[t.index()];
         if counted & t.bit() != 0 {
             continue;
         }

@@ -1,8 +1,11 @@
 //! The bots' tests.
 
 use super::*;
+use crate::ludo::board::Step;
 use crate::ludo::rules::Rules;
 use crate::ludo::seat::{seat_list, seat_no, token_no};
+
+mod strength;
 
 /// Every kind of bot, searches with small budgets.
 const ALL_BOTS: [Bot; 6] = [
@@ -177,6 +180,39 @@ fn win_chance_is_a_sane_race_estimate() {
         let v = leaf_values(&g, w);
         assert!(v.iter().all(|x| (0.0..=1.0).contains(x)), "{v:?}");
     }
+}
+
+/// The guard term of [`race_rolls`] counts the rule set's own tokens that still have to pass
+/// an opponent token waiting off the track, and only those: CS162 has two tokens, and the
+/// board's two unused slots (yard steps) once counted as two more passing tokens whenever an
+/// opponent waited on its ready square (issue #22: mcts:200 fell from 0.564 to 0.523
+/// against cs162 and took 45% longer).
+#[test]
+fn race_guard_counts_only_the_rules_tokens() {
+    let r = Rules::CS162;
+    let (a, c) = (seat_no(0), seat_no(2));
+    let no_guard = Weights {
+        guard: 0.0,
+        ..WEIGHTS
+    };
+    let zone = r
+        .step_on_square(a, r.track_square(c, r.first_track_step).unwrap())
+        .unwrap();
+    let (near, far) = (2, zone + 5);
+    assert!(near < zone + 5 && far < r.home_step - 1);
+    // The guard's share of A's race estimate, with A's tokens at `p` and `q` and C's first
+    // token waiting on its ready square.
+    let guard_term = |p: Step, q: Step| {
+        let mut g = Game::new(r, &seat_list(&[0, 2]), 1).unwrap();
+        g.set_step(a, token_no(0), p);
+        g.set_step(a, token_no(1), q);
+        g.set_step(c, token_no(0), 0);
+        race_rolls(&g, a, &WEIGHTS) - race_rolls(&g, a, &no_guard)
+    };
+    let one = guard_term(near, far);
+    assert!(one > 0.0, "{one}");
+    assert_eq!(guard_term(far, far + 1), 0.0);
+    assert!((guard_term(near, near + 1) - 2.0 * one).abs() < 1e-12);
 }
 
 #[test]
