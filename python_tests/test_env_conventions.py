@@ -70,8 +70,9 @@ def test_vector_env_a_million_steps_without_an_observation_lacking_a_legal_actio
         (AutoresetMode.SAME_STEP, "standard", 40),
     ]:
         n = 1000
-        v = LudoVectorEnv(n, rules=rules, opponents="random", seed=9, max_rolls=max_rolls,
-                          autoreset_mode=mode)
+        v = LudoVectorEnv(
+            n, rules=rules, opponents="random", seed=9, max_rolls=max_rolls, autoreset_mode=mode
+        )
         _, info = v.reset()
         rng = np.random.default_rng(0)
         for _ in range(500):
@@ -112,8 +113,9 @@ def test_sync_and_async_gymnasium_vectors_run_the_single_env() -> None:
         envs = gym.make_vec(LUDO_ID, num_envs=2, vectorization_mode=mode, opponents="cs162")
         obs, info = envs.reset(seed=5)
         for _ in range(200):
-            actions = np.array([int(np.flatnonzero(m)[0]) if m.any() else 0
-                                for m in info["action_mask"]])
+            actions = np.array(
+                [int(np.flatnonzero(m)[0]) if m.any() else 0 for m in info["action_mask"]]
+            )
             obs, _, _, _, info = envs.step(actions)
         envs.close()
 
@@ -145,8 +147,10 @@ def test_envs_and_spaces_pickle_and_copy_exactly() -> None:
     aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
     twin = pickle.loads(pickle.dumps(aec))
     assert twin.agent_selection == aec.agent_selection
-    assert np.array_equal(twin.observe(twin.agent_selection)["observation"],
-                          aec.observe(aec.agent_selection)["observation"])
+    assert np.array_equal(
+        twin.observe(twin.agent_selection)["observation"],
+        aec.observe(aec.agent_selection)["observation"],
+    )
 
 
 def _module_level_opponent(obs: np.ndarray, mask: np.ndarray) -> int:

@@ -48,9 +48,7 @@ def test_vector_env_agrees_with_single_envs(
 ) -> None:
     n, seed, steps = 6, 40, 1500
     kw = dict(rules=rules, players=players, opponents=opponents, max_rolls=max_rolls)
-    vectors = [
-        LudoVectorEnv(n, seed=seed, threads=t, autoreset_mode=mode, **kw) for t in (1, 2)
-    ]
+    vectors = [LudoVectorEnv(n, seed=seed, threads=t, autoreset_mode=mode, **kw) for t in (1, 2)]
     pending = [False] * n
     singles = [LudoEnv(**kw) for _ in range(n)]
     firsts = [v.reset() for v in vectors]

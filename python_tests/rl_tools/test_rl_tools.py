@@ -63,8 +63,9 @@ def test_plain_ppo_with_skip_forced_runs() -> None:
 
 
 def test_subproc_vec_env_runs_the_env_in_worker_processes() -> None:
-    venv = make_vec_env(LudoEnv, n_envs=2, vec_env_cls=SubprocVecEnv, seed=2,
-                        env_kwargs={"opponents": "cs162"})
+    venv = make_vec_env(
+        LudoEnv, n_envs=2, vec_env_cls=SubprocVecEnv, seed=2, env_kwargs={"opponents": "cs162"}
+    )
     venv.reset()
     for _ in range(200):
         masks = np.stack(venv.env_method("action_masks"))
@@ -74,8 +75,13 @@ def test_subproc_vec_env_runs_the_env_in_worker_processes() -> None:
 
 def test_vec_video_recorder_records(tmp_path: Path) -> None:
     venv = DummyVecEnv([lambda: LudoEnv(render_mode="rgb_array")])
-    rec = VecVideoRecorder(venv, str(tmp_path), record_video_trigger=lambda s: s == 0,
-                           video_length=20, name_prefix="ludo")
+    rec = VecVideoRecorder(
+        venv,
+        str(tmp_path),
+        record_video_trigger=lambda s: s == 0,
+        video_length=20,
+        name_prefix="ludo",
+    )
     rec.seed(4)
     rec.reset()
     for _ in range(25):
@@ -124,7 +130,7 @@ def test_supersuit_wrappers_take_the_flattened_observation() -> None:
     env = supersuit.dtype_v0(supersuit.normalize_obs_v0(env, env_min=0, env_max=1), np.float32)
     env = supersuit.frame_stack_v1(env, 2)
     env.reset(seed=1)
-    for agent in env.agent_iter(2000):
+    for _agent in env.agent_iter(2000):
         obs, _, term, trunc, info = env.last()
         assert obs.shape == (2 * 40,)
         action = None if term or trunc else int(np.flatnonzero(info["action_mask"])[0])
