@@ -3,41 +3,46 @@ built-in bots.
 
 Two-player standard Ludo (``rules="standard"``: four tokens each, observation of 62
 values). One policy plays both seats: the learner's games run in two `LudoVectorEnv`s (half
-the environments with the learner in seat 0, half in seat 1), and the opponent seat is
-played by the same network through the environments' batched-policy opponent
-(``opponents=f(obs, masks) -> actions``, one call per round for every environment where
-the opponent moves). League-lite: every ``--snapshot-every`` updates a frozen copy of the
-policy joins a pool (the last ``--pool`` copies are kept); each rollout's opponent is the
-current policy with probability ``--p-current`` (0.5), else a snapshot drawn from the
-pool. Opponents sample their moves; the learner's experience alone is trained on.
+of ``--envs`` with the learner in seat 0, half in seat 1), and the other seat is played by
+the same network through the environments' batched-policy opponent
+(``opponents=f(obs, masks) -> actions``, called once per round for every environment where
+the opponent moves, with the observations from the opponent's point of view).
+League-lite: every ``--snapshot-every`` (10) updates a frozen copy of the policy joins a
+pool (the last ``--pool``, 20, are kept); each rollout's opponent is the current policy
+with probability ``--p-current`` (0.5), else a snapshot drawn from the pool. Both sides
+sample their moves; the learner's side alone is trained on.
 
-The policy scores each token with the same small network (masked logits: an illegal token
-gets -inf), from the raw observation plus features worked out from it in torch: for each
-token, where its move lands, whether it captures, enters the home column or finishes, how
-many opponent tokens stand 1-6 and 7-12 squares behind it before and after the move (could
-hit it), and how many stand 1-6 squares ahead of it (it could hit them). With
+The policy scores every token with the same small network (masked logits: an illegal
+token gets -inf) from the observation plus features worked out from it in NumPy: for each
+token, where its move lands, whether it leaves the yard, captures, reaches the home column
+or finishes, how many opponent tokens stand 1-6 and 7-12 squares behind it before and
+after the move (they could hit it), and how many stand 1-6 squares ahead (it could hit
+them). Rollouts act with a NumPy copy of the weights; PPO (clip 0.2, 4 epochs of
+minibatches of 4,096, Adam 1e-3, no discount, GAE lambda 0.95, entropy bonus 0.01) trains
+the torch network on ``--envs`` x ``--steps`` learner steps per update. With
 ``skip_forced=True`` the environments play forced moves themselves, so the learner only
 sees real choices.
 
-    python examples/selfplay_ludo.py                    # the default run (about 25 min)
-    python examples/selfplay_ludo.py --updates 100 --eval-games 1000     # a short look
+    python examples/selfplay_ludo.py                    # the default run (about 12 min)
+    python examples/selfplay_ludo.py --updates 30 --eval-games 1000      # a short look
     python examples/selfplay_ludo.py --quick            # a few seconds (the test's run)
     python examples/selfplay_ludo.py --save policy.pt   # keep the trained weights
 
 At the end the trained policy plays greedily (its most likely legal token) ``--eval-games``
 games against each of ``random``, ``cs162``, ``aggressive``, ``safe`` and ``expectimax:1``,
-half with the learner in seat 0 and half in seat 1; each evaluation environment plays the
-same number of whole games (every one counted), so short games are not favoured, and games
-the environment played out before the learner's first decision
-(``env.skipped_games``) are counted with their result. It prints each win rate with its 95%
-Wilson interval, the learner's environment steps per second during training, the wall
-times of training and of evaluation, and a training curve (every ``--report`` updates: the
-learner's win rate in its training games, and the greedy policy's win rate against
-``random`` and ``aggressive`` over ``--curve-games`` games).
+half with the learner in seat 0 and half in seat 1. Each evaluation environment plays the
+same number of whole games, every one counted, so short games are not favoured; games the
+environment played out before the learner's first decision (``env.skipped_games``) count
+as played, with their result. It prints each win rate with its 95% Wilson interval, the
+learner's environment steps per second over the training's wall time, the wall times of
+training (curve included) and of evaluation, and a training curve (every ``--report``
+updates: the learner's win rate in its training games since the last point, and the greedy
+policy's win rates against ``random`` and ``aggressive`` over ``--curve-games`` games).
 
-Everything is seeded from ``--seed`` (torch, the action sampling, the opponent choice and
-the environments; the evaluation's environments use seeds apart from the training's), and
-torch runs on ``--torch-threads`` threads (1): the same arguments give the same figures on
+Everything is seeded from ``--seed`` (torch's initial weights and minibatch order, the
+NumPy generators of both sides' moves, the opponent choice, the environments; the
+evaluations use seeds apart from the training's), with one thread for torch
+(``--torch-threads``) and for NumPy's BLAS: the same arguments give the same figures on
 the same machine.
 """
 
