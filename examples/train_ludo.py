@@ -189,7 +189,7 @@ def train(args: argparse.Namespace) -> Net:
     buf_rew = np.zeros((t_steps, n), np.float32)
     buf_done = np.zeros((t_steps, n), np.float32)
     buf_val = np.zeros((t_steps + 1, n), np.float32)
-    finished, won = 0, 0
+    finished, won, total = 0, 0, 0
     for update in range(1, args.updates + 1):
         for t in range(t_steps):
             mask = info["action_mask"]
@@ -199,6 +199,7 @@ def train(args: argparse.Namespace) -> Net:
             obs, reward, term, trunc, info = env.step(act)
             buf_rew[t], buf_done[t] = reward, term | trunc
             finished += int((term | trunc).sum())
+            total += int((term | trunc).sum())
             won += int((reward > 0).sum())
         buf_val[t_steps] = net.forward(obs, info["action_mask"])[2]
         # Generalised advantage estimation; an ended game does not look past its end.
@@ -227,6 +228,7 @@ def train(args: argparse.Namespace) -> Net:
             rate = won / max(finished, 1)
             print(f"update {update:4d}: {finished:6,} training games, win rate {rate:.3f}")
             finished, won = 0, 0
+    print(f"training games in all: {total:,} (and {env.skipped_games:,} skipped)")
     return net
 
 
