@@ -172,7 +172,19 @@ BAD = [
     "ludo play AB Z6",
     "ludo space-name B 99",
     "ludo space-name Q 3",
+    "ludo play AB A",
+    "ludo simulate --option six_limit",
+    "onitama",
 ]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_both_commands_say_their_version(command: str) -> None:
+    from LudoGame import __version__
+
+    r = run([command, "--version"])
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == f"{command} {__version__}"
 
 
 @pytest.mark.parametrize("command", BAD)

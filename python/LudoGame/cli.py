@@ -19,6 +19,7 @@ from LudoGame._core import (
     Player,
     SimResult,
     Simulation,
+    __version__,
 )
 from LudoGame.enums import Phase
 from LudoGame.sim import RayTaskError, TournamentResult, simulate, tournament, wilson_interval
@@ -71,12 +72,16 @@ def random_game(players: str, seed: int, verbose: bool = True) -> list[str]:
     return game.ranking
 
 
+class UsageError(ValueError):
+    """A command line the command cannot use (exit status 2, as argparse's own errors)."""
+
+
 def _parse_turns(words: Sequence[str]) -> list[tuple[str, int]]:
     turns = []
     for word in words:
         m = _TURN.match(word)
         if not m:
-            raise SystemExit(f"ludo: {word!r} is not a turn such as A6 (position, then roll)")
+            raise UsageError(f"{word!r} is not a turn such as A6 (position, then roll)")
         turns.append((m.group(1), int(m.group(2))))
     return turns
 
@@ -115,7 +120,7 @@ def _options(pairs: Sequence[str]) -> dict[str, bool | int | str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
-            raise SystemExit(f"ludo: option {pair!r} is not KEY=VALUE")
+            raise UsageError(f"option {pair!r} is not KEY=VALUE")
         low = value.lower()
         out[key] = (
             low == "true"
@@ -315,6 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="ludo", description="LudoGame: a fast, exact Ludo engine (CS162, standard, GT)."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="the assignment's worked example and a random game")
     demo.add_argument("--seed", type=int, default=162, help="seed of the random game")

@@ -26,6 +26,7 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn, TextIO
 
+from LudoGame._core import __version__
 from LudoGame.onitama import (
     Action,
     BuiltinAI,
@@ -382,6 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="onitama",
         description="Onitama with a movable wall (the MATLAB coursework variant).",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser(
         "play",
