@@ -72,15 +72,17 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        sweeper = None
+        tasks = []
         if expire_days is not None:
-            sweeper = asyncio.create_task(_sweep(games, expire_days))
+            tasks.append(asyncio.create_task(_sweep(games, expire_days)))
+        if storage.shared:
+            tasks.append(asyncio.create_task(games.follow()))
         await games.resume()
         try:
             yield
         finally:
-            if sweeper is not None:
-                sweeper.cancel()
+            for task in tasks:
+                task.cancel()
             await games.close()
 
     app = FastAPI(
