@@ -31,6 +31,7 @@ from test_web_online import (  # noqa: E402
     Events,
     check_error,
     created,
+    live_server,
     ludo_step,
     start_serve,
 )
@@ -237,3 +238,42 @@ def test_without_postgres_the_tests_skip_or_fail_if_required(
     monkeypatch.setenv("LUDOGAME_REQUIRE_POSTGRES", "1")
     with pytest.raises(pytest.fail.Exception):
         unavailable("none here")
+
+
+def test_event_streams_follow_other_processes_again_after_the_store_comes_back(
+    postgres: Postgres,
+) -> None:
+    """The database restarts under two servers: B's open event stream is still fed with
+    the changes made through A (its LISTEN connection is made again)."""
+    url = fresh(postgres)
+    with (
+        live_server(store=url, heartbeat=0.5) as (base_a, _),
+        live_server(store=url, heartbeat=0.5) as (base_b, _),
+    ):
+        with (
+            httpx.Client(base_url=base_a, timeout=10) as ca,
+            httpx.Client(base_url=base_b, timeout=10) as cb,
+        ):
+            s, _ = created(ca.post(LUDO, json={"players": "AB", "seed": 3}))
+            gid = s["id"]
+            watch = Events(cb, f"{LUDO}/{gid}/events?fields=")
+            assert watch.next()["id"] == "0"
+            s = ludo_step(ca, s)
+            assert watch.next()["id"] == "1"
+            postgres.stop()
+            postgres.start()
+            deadline = time.monotonic() + 20
+            while True:  # A's first request after the restart may be 503
+                r = ca.get(f"{LUDO}/{gid}")
+                if r.status_code == 200 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+            assert r.json() == s
+            time.sleep(1.5)  # B's feed is back (it retries every half second)
+            for _ in range(3):
+                t0 = time.monotonic()
+                s = ludo_step(ca, s)
+                e = watch.next()
+                assert time.monotonic() - t0 < 1.0
+                assert e["id"] == str(s["version"])
+            watch.close()
