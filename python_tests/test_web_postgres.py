@@ -277,3 +277,39 @@ def test_event_streams_follow_other_processes_again_after_the_store_comes_back(
                 assert time.monotonic() - t0 < 1.0
                 assert e["id"] == str(s["version"])
             watch.close()
+
+
+def test_the_bots_of_a_killed_process_are_played_on_by_another(postgres: Postgres) -> None:
+    """A bot game at a pace, played by process A, watched through B; A is killed with
+    SIGKILL: B takes its bots up and the game ends as a client stepping the same seed ends
+    it (no step lost or made twice)."""
+    url = fresh(postgres)
+    body = {"players": "AB", "seats": dict.fromkeys("AB", "cs162"), "seed": 17}
+    a, base_a = start_serve("--store", url)
+    try:
+        with live_server(store=url, heartbeat=1, take_up=0.5) as (base_b, _):
+            with httpx.Client(base_url=base_b, timeout=30) as cb:
+                s, _ = created(httpx.post(base_a + LUDO, json={**body, "pace": 0.02}))
+                w = Events(cb, f"{LUDO}/{s['id']}/events?fields=")
+                while int(w.next()["id"]) < 20:
+                    pass
+                a.send_signal(signal.SIGKILL)
+                a.wait(timeout=20)
+                killed_at = time.monotonic()
+                while True:
+                    e = w.next()
+                    if e["state"]["to_act"] is None:
+                        break
+                    assert time.monotonic() - killed_at < 60
+                w.close()
+                final = cb.get(f"{LUDO}/{s['id']}").json()
+                assert final["phase"] == "over" and int(e["id"]) == final["version"]
+    finally:
+        if a.poll() is None:
+            a.kill()
+        a.communicate(timeout=20)
+    stepped = TestClient(create_app())
+    t, _ = created(stepped.post(LUDO, json=body))
+    while t["to_act"] is not None:
+        t = ludo_step(stepped, t)
+    assert t["history"] == final["history"] and t["position"] == final["position"]

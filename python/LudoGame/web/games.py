@@ -26,6 +26,9 @@ RECENT = 16
 HEARTBEAT = 15.0
 #: How many bot or AI searches run at once (the others wait their turn).
 WORKERS = 2
+#: How often a process on a shared store looks for bot games nobody plays (their process
+#: stopped), in seconds; one unchanged for longer than this past its pace is taken up.
+TAKE_UP = 5.0
 
 S = TypeVar("S", bound=Session)
 
@@ -219,6 +222,37 @@ class Games:
             except Exception:  # the store is lost (or a change could not be read): again
                 pass
             await asyncio.sleep(0.5)
+
+    async def take_up(self, every: float = TAKE_UP) -> None:
+        """On a shared store, for ever: play the bots of the games whose bots are due and
+        have not stepped for `every` seconds past their pace (the process that played them
+        stopped). If two processes take one up, the database lets one step of each version
+        through and the other process leaves the game to the first."""
+        while True:
+            await asyncio.sleep(every)
+            with contextlib.suppress(ApiError):
+                rows = await self._call(self.storage.active)
+                now = time.time()
+                for row in rows:
+                    task = self._drivers.get(row.id)
+                    if row.kind not in self.kinds or (task is not None and not task.done()):
+                        continue
+                    pace = json.loads(row.record).get("pace") or 0.0
+                    if now - row.updated < pace + every:
+                        continue
+                    s = self._sessions.get(row.id)
+                    if s is not None and s.lock.locked():
+                        continue
+                    if s is None:
+                        s = self._sessions[row.id] = self._make(row)
+                    elif s.version < row.version:
+                        s = self._replace(s, row, remote=True)
+                    if s is None or s.version != row.version:
+                        continue
+                    seat = s.seat_to_act()
+                    if seat is not None and s.seat_kinds()[seat] == s.machine:
+                        s.remote = False
+                        self.drive(s)
 
     async def _noticed(self, ident: str, version: int | None) -> None:
         """Another process changed (`version`, -1: deleted; None: perhaps) the game `ident`:
