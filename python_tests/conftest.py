@@ -49,3 +49,17 @@ def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
     import os
 
     os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Any:
+    """A real PostgreSQL server for the session (python_tests/pg_support.py): skipped
+    without one, a failure under LUDOGAME_REQUIRE_POSTGRES=1."""
+    from pg_support import running_postgres, unavailable
+
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        unavailable('psycopg is not installed: pip install "LudoGame[postgres]"')
+    with running_postgres() as pg:
+        yield pg

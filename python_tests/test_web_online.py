@@ -331,7 +331,7 @@ def test_the_sqlite_file_is_in_wal_mode_and_a_store_url_is_checked(tmp_path: Pat
     mode = storage._db.execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
     storage.close()
-    for url in ("mysql://x", "sqlite:///", "postgresql://localhost/x", "x" * 200):
+    for url in ("mysql://x", "sqlite:///", "x" * 200):
         with pytest.raises(ValueError) as e:
             open_storage(url)
         assert len(str(e.value)) < 120

@@ -382,7 +382,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--store",
         metavar="URL",
         help="where games are kept: sqlite:///PATH (default: games.sqlite3 in the user's "
-        "data directory) or memory",
+        "data directory), memory, or postgresql://USER@HOST:PORT/DB (shared by several "
+        "servers)",
     )
     serve.add_argument(
         "--expire-finished",

@@ -28,7 +28,7 @@ from fastapi.staticfiles import StaticFiles
 
 from LudoGame._core import __version__
 from LudoGame.web import errors, ludo, onitama, replay
-from LudoGame.web.games import HEARTBEAT, WORKERS, Games
+from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
 from LudoGame.web.storage import Storage, StorageError, StoreUrlError, default_url, open_storage
 from LudoGame.web.store import Replays
 
@@ -50,6 +50,7 @@ def create_app(
     workers: int = WORKERS,
     public_url: str | None = None,
     expire_days: float | None = None,
+    take_up: float = TAKE_UP,
 ) -> FastAPI:
     """The web app: its pages, static files and JSON API.
 
@@ -59,7 +60,8 @@ def create_app(
     `heartbeat` is the longest silence of an event stream in seconds, `workers` how many bot
     and AI searches run at once, `public_url` the address invite links start with (by
     default the one the request came to), `expire_days` how long a finished game is kept
-    (by default for ever)."""
+    (by default for ever), `take_up` how often (in seconds) a server on a shared store (a
+    PostgreSQL one) takes up the bots of games whose server stopped."""
     storage = open_storage(store) if isinstance(store, str) else store
     games = Games(
         storage,
@@ -72,15 +74,18 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        sweeper = None
+        tasks = []
         if expire_days is not None:
-            sweeper = asyncio.create_task(_sweep(games, expire_days))
+            tasks.append(asyncio.create_task(_sweep(games, expire_days)))
+        if storage.shared:
+            tasks.append(asyncio.create_task(games.follow()))
+            tasks.append(asyncio.create_task(games.take_up(take_up)))
         await games.resume()
         try:
             yield
         finally:
-            if sweeper is not None:
-                sweeper.cancel()
+            for task in tasks:
+                task.cancel()
             await games.close()
 
     app = FastAPI(

@@ -26,6 +26,9 @@ RECENT = 16
 HEARTBEAT = 15.0
 #: How many bot or AI searches run at once (the others wait their turn).
 WORKERS = 2
+#: How often a process on a shared store looks for bot games nobody plays (their process
+#: stopped), in seconds; one unchanged for longer than this past its pace is taken up.
+TAKE_UP = 5.0
 
 S = TypeVar("S", bound=Session)
 
@@ -104,13 +107,20 @@ class Games:
         self.drive(s)
 
     async def get(self, cls: type[S], ident: str, what: str) -> S:
-        """The game `ident` if it is a `cls` (loaded from the store if need be), or a 404."""
+        """The game `ident` if it is a `cls` (loaded from the store if need be: on every
+        call when other processes share the store), or a 404."""
         s = self._sessions.get(ident)
-        if s is None:
+        if s is None or self.storage.shared:
             row = await self._call(self.storage.load, ident[:100])
             s = self._sessions.get(ident)  # loaded meanwhile by another request
-            if s is None and row is not None and row.kind in self.kinds:
+            if row is None or row.kind not in self.kinds:
+                if s is not None and not s.lock.locked():
+                    self._gone(ident)  # deleted by another process
+                raise not_found(what, ident)
+            if s is None:
                 s = self._sessions[ident] = self._make(row)
+            elif row.version > s.version and not s.lock.locked():
+                s = self._replace(s, row, remote=True)  # changed by another process
         if not isinstance(s, cls):
             raise not_found(what, ident)
         return s
@@ -154,25 +164,127 @@ class Games:
                 self._replace(s, Row(s.id, s.kind, before, False, False, record))
                 raise
             if not stored:  # another server changed (or deleted) it first
-                self._replace(s, await self._call(self.storage.load, s.id))
+                self._replace(s, await self._call(self.storage.load, s.id), remote=True)
                 raise conflict(
                     "StaleVersion", "the game was changed elsewhere: reload it and try again"
                 )
+            s.remote = False  # changed here: this process plays its bots
             s.settled.set()
             self.publish(s)
         finally:
             s.lock.release()
 
-    def _replace(self, s: Session, row: Row | None) -> None:
-        """Drop the session `s` for the game as `row` holds it (None: the game is gone)."""
+    def _replace(self, s: Session, row: Row | None, *, remote: bool = False) -> Session | None:
+        """Drop the session `s` for the game as `row` holds it (None: the game is gone); the
+        new session. `remote`: `row` is another process's change, sent to this process's
+        event streams (its bots are left to the process that made it)."""
         s.stale = True
         s.settled.set()
         s.wake.set()
         if row is None:
             s.deleted = True
             self._sessions.pop(s.id, None)
-        else:
-            self._sessions[s.id] = self._make(row)
+            if remote:
+                self._gone(s.id)
+            return None
+        new = self._sessions[s.id] = self._make(row)
+        if remote:
+            new.remote = True
+            self._send(new)
+        return new
+
+    def _gone(self, ident: str) -> None:
+        """The game `ident` was deleted (here or by another process): its bots stop, its
+        event streams end."""
+        s = self._sessions.pop(ident, None)
+        if s is not None:
+            s.deleted = s.stale = True
+            s.settled.set()
+            s.wake.set()
+        task = self._drivers.pop(ident, None)
+        if task is not None:
+            task.cancel()
+        for q in self._listeners.pop(ident, set()):
+            q.put_nowait(None)
+        self._recent.pop(ident, None)
+
+    async def follow(self) -> None:
+        """Send the changes other processes make to this process's event streams (a shared
+        store), for ever: after a lost feed, again once the store is back."""
+        while True:
+            try:
+                async for ident, version in self.storage.changes():
+                    if not ident:  # (re)connected: catch up on every game being watched
+                        for watched in list(self._listeners):
+                            await self._noticed(watched, None)
+                    else:
+                        await self._noticed(ident, version)
+            except Exception:  # the store is lost (or a change could not be read): again
+                pass
+            await asyncio.sleep(0.5)
+
+    async def take_up(self, every: float = TAKE_UP) -> None:
+        """On a shared store, for ever: play the bots of the games whose bots are due and
+        have not stepped for `every` seconds past their pace (the process that played them
+        stopped). If two processes take one up, the database lets one step of each version
+        through and the other process leaves the game to the first."""
+        while True:
+            await asyncio.sleep(every)
+            with contextlib.suppress(ApiError):
+                rows = await self._call(self.storage.active)
+                now = time.time()
+                for row in rows:
+                    task = self._drivers.get(row.id)
+                    if row.kind not in self.kinds or (task is not None and not task.done()):
+                        continue
+                    pace = json.loads(row.record).get("pace") or 0.0
+                    if now - row.updated < pace + every:
+                        continue
+                    s = self._sessions.get(row.id)
+                    if s is not None and s.lock.locked():
+                        continue
+                    if s is None:
+                        s = self._sessions[row.id] = self._make(row)
+                    elif s.version < row.version:
+                        s = self._replace(s, row, remote=True)
+                    if s is None or s.version != row.version:
+                        continue
+                    seat = s.seat_to_act()
+                    if seat is not None and s.seat_kinds()[seat] == s.machine:
+                        s.remote = False
+                        self.drive(s)
+
+    async def _noticed(self, ident: str, version: int | None) -> None:
+        """Another process changed (`version`, -1: deleted; None: perhaps) the game `ident`:
+        load it if this process holds or watches it, and send the change."""
+        if version is not None and version < 0:
+            self._gone(ident)
+            return
+        s = self._sessions.get(ident)
+        if s is None and ident not in self._listeners:
+            return
+        if s is not None and version is not None and s.version >= version:
+            return  # this process's own change, or an older one
+        with contextlib.suppress(ApiError):
+            while True:
+                row = await self._call(self.storage.load, ident)
+                s = self._sessions.get(ident)
+                if s is not None and s.lock.locked():
+                    async with s.lock:  # a change is being made here: load again after it
+                        pass
+                    continue
+                if row is None:
+                    self._gone(ident)
+                elif row.kind not in self.kinds:
+                    pass
+                elif s is None:
+                    if ident in self._listeners:
+                        new = self._sessions[ident] = self._make(row)
+                        new.remote = True
+                        self._send(new)
+                elif row.version > s.version:
+                    self._replace(s, row, remote=True)
+                return
 
     async def delete(self, cls: type[Session], ident: str, what: str, key: str | None) -> None:
         """Delete a game: its bots stop, its event streams end, its row is removed."""
@@ -180,25 +292,13 @@ class Games:
             s.check_key(None, key)
             if not await self._call(self.storage.delete, s.id):
                 raise not_found(what, ident)
-            s.deleted = s.stale = True
-            self._sessions.pop(s.id, None)
-            task = self._drivers.pop(s.id, None)
-            if task is not None:
-                task.cancel()
-            for q in self._listeners.pop(s.id, set()):
-                q.put_nowait(None)
-            self._recent.pop(s.id, None)
-            s.wake.set()
+            self._gone(s.id)
 
     async def expire(self, days: float) -> int:
         """Delete the games over and unchanged for `days` days; how many."""
         gone = await self._call(self.storage.expire, time.time() - days * 86400)
         for ident in gone:
-            s = self._sessions.pop(ident, None)
-            if s is not None:
-                s.deleted = s.stale = True
-            for q in self._listeners.pop(ident, set()):
-                q.put_nowait(None)
+            self._gone(ident)
         return len(gone)
 
     async def resume(self) -> int:
@@ -227,6 +327,10 @@ class Games:
         """Send the committed state of `s` to its event streams and wake its bots."""
         s.wake.set()
         self.drive(s)
+        self._send(s)
+
+    def _send(self, s: Session) -> None:
+        """Send the committed state of `s` to its event streams."""
         listeners = self._listeners.get(s.id)
         recent = self._recent.get(s.id)
         if not listeners and recent is None:
@@ -319,8 +423,8 @@ class Games:
         a person (a change wakes it again)."""
         while True:
             s = self._sessions.get(ident)
-            if s is None or s.deleted or not s.driven:
-                return
+            if s is None or s.deleted or s.remote or not s.driven:
+                return  # (remote: its bots are played by the process that changed it)
             s.wake.clear()
             kinds = s.seat_kinds()
             seat = s.seat_to_act()
@@ -337,6 +441,8 @@ class Games:
             except ApiError as e:
                 if e.status == 404:
                     return
+                if e.status == 409:
+                    continue  # another process changed it first
                 await asyncio.sleep(1.0)  # the store is unreachable: try again later
             if s.pace == 0:
                 await asyncio.sleep(0)  # let others run between the steps of a fast game

@@ -1,6 +1,7 @@
 """Where the server keeps its games: one interface, written once for both games, with an
-in-memory backend (``memory``) and an embedded SQLite file (``sqlite:///PATH``, the default
-of ``ludo serve``).
+in-memory backend (``memory``), an embedded SQLite file (``sqlite:///PATH``, the default
+of ``ludo serve``) and a PostgreSQL database (``postgresql://USER@HOST:PORT/DB``, which several
+server processes may share: each change is announced with NOTIFY).
 
 A game is stored as one row: its id, kind and version, whether it is over and whether the
 server drives bots in it, and its record: a JSON object holding the engine's own save
@@ -16,8 +17,10 @@ import sys
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 #: The schema of the SQLite file (``PRAGMA user_version``).
 SCHEMA_VERSION = 1
@@ -52,6 +55,9 @@ class Storage(ABC):
 
     #: What the store is, in words, for the start-up line.
     where: str
+    #: Other server processes may change the games too: a game is read from the store on
+    #: every access, and `changes` says what the others changed.
+    shared: bool = False
 
     @abstractmethod
     def insert(self, row: Row) -> None:
@@ -85,6 +91,13 @@ class Storage(ABC):
 
     def close(self) -> None:  # noqa: B027 (nothing to release unless a backend says so)
         """Release the store (the server is stopping)."""
+
+    def changes(self) -> AsyncIterator[tuple[str, int]]:
+        """The changes of every process, as they are committed, for a `shared` store: (id,
+        version) of each changed game, version -1 for a deleted one, and ("", 0) each time
+        the feed (re)starts (anything may have changed meanwhile). Raises `StorageError`
+        when the feed is lost."""
+        raise NotImplementedError("only a shared store announces its changes")
 
 
 class MemoryStorage(Storage):
@@ -242,6 +255,223 @@ def _row(r: tuple[object, ...]) -> Row:
     return Row(str(ident), str(kind), version, bool(over), bool(active), str(record), updated)
 
 
+_PG_SCHEMA = """
+CREATE TABLE IF NOT EXISTS ludogame_games (
+    id      TEXT PRIMARY KEY,
+    kind    TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    over    BOOLEAN NOT NULL,
+    active  BOOLEAN NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    updated DOUBLE PRECISION NOT NULL,
+    record  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ludogame_games_active ON ludogame_games (active) WHERE active;
+CREATE TABLE IF NOT EXISTS ludogame_schema (version INTEGER NOT NULL);
+"""
+
+#: The channel every change is announced on (payload ``ID:VERSION``, version -1: deleted).
+CHANNEL = "ludogame_games"
+#: The advisory lock taken while the schema is made (two servers may start at once).
+_SCHEMA_LOCK = 0x1D0_6A3E
+
+T = TypeVar("T")
+
+
+class PostgresStorage(Storage):
+    """Games in a PostgreSQL database (psycopg 3), shared by any number of server processes.
+
+    Every change is one transaction, committed before the server answers; an update is
+    ``UPDATE ... WHERE id = ? AND version = ?``, so of two changes from one version the
+    database lets exactly one through. Each change also sends ``NOTIFY ludogame_games,
+    'ID:VERSION'`` (delivered when it commits), which `changes` listens to. A lost
+    connection is answered with `StorageError` (503) and made again on the next call."""
+
+    shared = True
+
+    def __init__(self, url: str, *, connect_timeout: int = 5, pool: int = 4) -> None:
+        try:
+            import psycopg
+        except ImportError as e:
+            raise StoreUrlError(
+                'a PostgreSQL store needs psycopg 3: pip install "LudoGame[postgres]"'
+            ) from e
+        self._pg = psycopg
+        self.url = url
+        self.where = _hide_password(url)
+        self.connect_timeout = connect_timeout
+        self._size = pool
+        self._idle: list[Any] = []
+        self._lock = threading.Lock()
+
+        def schema(conn: Any) -> None:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            conn.execute(_PG_SCHEMA)
+            found = conn.execute("SELECT max(version) FROM ludogame_schema").fetchone()[0]
+            if found is None:
+                conn.execute("INSERT INTO ludogame_schema VALUES (%s)", (SCHEMA_VERSION,))
+            elif found > SCHEMA_VERSION:
+                raise StorageError(
+                    f"{self.where} was written by a newer LudoGame (schema {found}, this one "
+                    f"reads {SCHEMA_VERSION})"
+                )
+
+        self._run(schema, "open")
+
+    def _connect(self) -> Any:
+        return self._pg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
+
+    def _run(self, fn: Callable[[Any], T], what: str = "use") -> T:
+        """`fn(connection)` in one transaction, committed when it returns."""
+        with self._lock:
+            conn = self._idle.pop() if self._idle else None
+        try:
+            if conn is None:
+                conn = self._connect()
+            with conn.transaction():
+                result = fn(conn)
+        except self._pg.Error as e:
+            broken = conn is None or conn.broken or conn.closed
+            if broken:
+                if conn is not None:
+                    conn.close()
+                with self._lock:  # the server went away: the idle ones are gone too
+                    idle, self._idle = self._idle, []
+                for c in idle:
+                    c.close()
+            else:
+                self._give(conn)
+            if isinstance(e, self._pg.IntegrityError):
+                raise StorageError(f"the store refused the change: {_first_line(e)}") from e
+            raise StorageError(f"cannot {what} the store {self.where}: {_first_line(e)}") from e
+        except BaseException:
+            if conn is not None:
+                conn.close()
+            raise
+        self._give(conn)
+        return result
+
+    def _give(self, conn: Any) -> None:
+        with self._lock:
+            if len(self._idle) < self._size:
+                self._idle.append(conn)
+                return
+        conn.close()
+
+    @staticmethod
+    def _notify(conn: Any, ident: str, version: int) -> None:
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{ident}:{version}"))
+
+    def insert(self, row: Row) -> None:
+        def go(conn: Any) -> None:
+            now = time.time()
+            conn.execute(
+                "INSERT INTO ludogame_games (id, kind, version, over, active, created, "
+                "updated, record) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                (row.id, row.kind, row.version, row.over, row.active, now, now, row.record),
+            )
+            self._notify(conn, row.id, row.version)
+
+        self._run(go)
+
+    def update(self, row: Row, previous: int) -> bool:
+        def go(conn: Any) -> bool:
+            cur = conn.execute(
+                "UPDATE ludogame_games SET version = %s, over = %s, active = %s, updated = %s, "
+                "record = %s WHERE id = %s AND version = %s",
+                (row.version, row.over, row.active, time.time(), row.record, row.id, previous),
+            )
+            if cur.rowcount != 1:
+                return False
+            self._notify(conn, row.id, row.version)
+            return True
+
+        return self._run(go)
+
+    def load(self, ident: str) -> Row | None:
+        found = self._run(
+            lambda conn: conn.execute(
+                "SELECT id, kind, version, over, active, record, updated FROM ludogame_games "
+                "WHERE id = %s",
+                (ident,),
+            ).fetchone()
+        )
+        return None if found is None else _row(found)
+
+    def delete(self, ident: str) -> bool:
+        def go(conn: Any) -> bool:
+            cur = conn.execute("DELETE FROM ludogame_games WHERE id = %s", (ident,))
+            if cur.rowcount != 1:
+                return False
+            self._notify(conn, ident, -1)
+            return True
+
+        return self._run(go)
+
+    def count(self) -> int:
+        return int(
+            self._run(lambda c: c.execute("SELECT count(*) FROM ludogame_games").fetchone()[0])
+        )
+
+    def active(self) -> list[Row]:
+        rows = self._run(
+            lambda conn: conn.execute(
+                "SELECT id, kind, version, over, active, record, updated FROM ludogame_games "
+                "WHERE active"
+            ).fetchall()
+        )
+        return [_row(r) for r in rows]
+
+    def expire(self, before: float) -> list[str]:
+        def go(conn: Any) -> list[str]:
+            rows = conn.execute(
+                "DELETE FROM ludogame_games WHERE over AND updated < %s RETURNING id", (before,)
+            ).fetchall()
+            for (ident,) in rows:
+                self._notify(conn, ident, -1)
+            return [r[0] for r in rows]
+
+        return self._run(go)
+
+    async def changes(self) -> AsyncIterator[tuple[str, int]]:
+        try:
+            conn = await self._pg.AsyncConnection.connect(
+                self.url, autocommit=True, connect_timeout=self.connect_timeout
+            )
+        except self._pg.Error as e:
+            raise StorageError(f"cannot listen to {self.where}: {_first_line(e)}") from e
+        try:
+            await conn.execute(f"LISTEN {CHANNEL}")
+            yield "", 0
+            async for note in conn.notifies():
+                ident, _, version = note.payload.rpartition(":")
+                if ident and version.lstrip("-").isdigit():
+                    yield ident, int(version)
+        except self._pg.Error as e:
+            raise StorageError(f"lost the store {self.where}: {_first_line(e)}") from e
+        finally:
+            await conn.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for c in idle:
+            c.close()
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]
+
+
+def _hide_password(url: str) -> str:
+    """`url` without its password (``postgresql://me:***@host/db``)."""
+    scheme, sep, rest = url.partition("://")
+    creds, at, host = rest.rpartition("@")
+    if not at or ":" not in creds:
+        return url
+    return f"{scheme}{sep}{creds.split(':', 1)[0]}:***@{host}"
+
+
 def data_dir() -> Path:
     """The user's data directory for LudoGame: ``$XDG_DATA_HOME/LudoGame`` (by default
     ``~/.local/share/LudoGame``), ``~/Library/Application Support/LudoGame`` on macOS,
@@ -261,9 +491,10 @@ def default_url() -> str:
 
 
 def open_storage(url: str) -> Storage:
-    """The store a ``--store`` URL names: ``memory``, or ``sqlite:///PATH`` (an SQLite file;
+    """The store a ``--store`` URL names: ``memory``, ``sqlite:///PATH`` (an SQLite file;
     ``sqlite:///games.db`` is relative to the working directory, ``sqlite:////srv/games.db``
-    absolute, as in SQLAlchemy's URLs)."""
+    absolute, as in SQLAlchemy's URLs), or ``postgresql://USER@HOST:PORT/DB`` (a PostgreSQL
+    database, libpq's URL: psycopg 3, ``pip install "LudoGame[postgres]"``)."""
     if url == "memory":
         return MemoryStorage()
     if url.startswith("sqlite:///"):
@@ -272,7 +503,7 @@ def open_storage(url: str) -> Storage:
             raise StoreUrlError("sqlite:/// needs a file's path, e.g. sqlite:///games.sqlite3")
         return SqliteStorage(Path(path).expanduser())
     if url.startswith(("postgresql://", "postgres://")):
-        raise StoreUrlError("a PostgreSQL store is not supported yet: use sqlite:///PATH or memory")
+        return PostgresStorage(url)
     raise StoreUrlError(
-        f"unknown store {url[:40]!r}: use memory or sqlite:///PATH (an SQLite file)"
+        f"unknown store {url[:40]!r}: use memory, sqlite:///PATH or postgresql://HOST/DB"
     )

@@ -118,6 +118,9 @@ class Session(Held):
         #: replaced by a newer copy (after a failed commit) or deleted
         self.stale = False
         self.deleted = False
+        #: made from another process's change to a shared store (whose bots that process
+        #: plays)
+        self.remote = False
 
     # ---- what a subclass says ------------------------------------------------------------
 
