@@ -28,7 +28,7 @@ pub struct Batch<'a> {
     /// the seat to act; once an episode ended, the seat that acted last).
     pub seats: &'a mut [u8],
     /// Every seat's reward in the episode that ended in this step (`num_envs *
-    /// MAX_SEATS`, by seat; zeros in the other rows).
+    /// MAX_SEATS`, by seat; other rows are left as they are).
     pub final_rewards: &'a mut [f32],
 }
 
@@ -617,6 +617,7 @@ fn episode_end<G: Geometry>(
     *row.reward = env.reward(seat);
     *row.terminated = env.status == Status::Terminated;
     *row.truncated = env.status == Status::Truncated;
+    row.final_rewards.fill(0.0);
     for &s in &env.config.seats {
         row.final_rewards[s.index()] = env.reward(s);
     }
@@ -660,7 +661,6 @@ impl Row<'_> {
         *self.reward = 0.0;
         *self.terminated = false;
         *self.truncated = false;
-        self.final_rewards.fill(0.0);
     }
 
     /// The observation and mask of the learner (or, when every seat learns, of the seat

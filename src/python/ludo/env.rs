@@ -403,6 +403,9 @@ pub struct PyVectorEnv {
     /// again once nothing else holds them (see [`Spares`]).
     spare_obs: Spares,
     spare_final: Spares,
+    /// The engine's per-row seats and final rewards, kept from call to call.
+    scratch_seats: Vec<u8>,
+    scratch_final: Vec<f32>,
 }
 
 /// Arrays of observations returned by the last batches ([`Spares::KEPT`] at most), kept to
@@ -521,9 +524,10 @@ impl BatchOpponent for PyPolicy {
 }
 
 /// What a batch call returns: (obs, rewards, terminated, truncated, masks, final_obs,
-/// ended, final_rewards, players): final_obs (same-step autoreset only), ended and
-/// final_rewards (every player's reward, by player) are None unless an episode ended in
-/// the call; players (whose observation each row is) is None unless every seat learns.
+/// ended, final_rewards, players): final_obs (same-step autoreset only) and ended are None
+/// unless an episode ended in the call; final_rewards (every player's reward, by player,
+/// when an episode ended) and players (whose observation each row is) are None unless
+/// every seat learns.
 type Arrays<'py> = (
     Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray1<f32>>,
@@ -582,8 +586,13 @@ impl PyVectorEnv {
         let masks = PyArray2::<i8>::zeros(py, [n, self.tokens], false);
         let final_obs = (self.spare_final.take(py, dims, true))
             .unwrap_or_else(|| PyArray2::<f32>::zeros(py, dims, false));
-        let mut seats = vec![0u8; n];
-        let mut final_rewards = vec![0f32; n * MAX_SEATS];
+        // The engine writes every row of these (kept from call to call).
+        let mut seats = std::mem::take(&mut self.scratch_seats);
+        seats.resize(n, 0);
+        // Final rewards are written only where an episode ended: zeros elsewhere.
+        let mut final_buf = std::mem::take(&mut self.scratch_final);
+        final_buf.clear();
+        final_buf.resize(n * MAX_SEATS, 0.0);
         let ended = {
             let (mut o, mut r, mut te, mut tr, mut m, mut f) = (
                 obs.readwrite(),
@@ -607,7 +616,7 @@ impl PyVectorEnv {
                 truncated: tr,
                 final_obs: f.as_slice_mut().map_err(slice_err)?,
                 seats: &mut seats,
-                final_rewards: &mut final_rewards,
+                final_rewards: &mut final_buf,
             };
             let (envs, threads) = (&mut self.envs, self.threads);
             // A Python policy is called from the worker thread (it takes the interpreter
@@ -627,13 +636,20 @@ impl PyVectorEnv {
         let final_obs = (ended.is_some() && same_step).then_some(final_obs);
         // Seats to player numbers (turn order).
         let player = |seat: usize| self.seats.iter().position(|s| s.index() == seat);
-        let final_rewards = ended.is_some().then(|| {
-            let by_player: Vec<Vec<f32>> = final_rewards
-                .chunks_exact(MAX_SEATS)
-                .map(|row| self.seats.iter().map(|s| row[s.index()]).collect())
-                .collect();
-            PyArray2::from_vec2(py, &by_player).expect("rows of one length")
-        });
+        // Every player's final reward: what a learner of every seat needs (the learner's own
+        // is in the rewards).
+        let all = self.envs.learner().is_none();
+        let final_rewards = match ended {
+            Some(_) if all => {
+                let players = self.seats.len();
+                let mut by_player = Vec::with_capacity(n * players);
+                for row in final_buf.chunks_exact(MAX_SEATS) {
+                    by_player.extend(self.seats.iter().map(|s| row[s.index()]));
+                }
+                Some(PyArray1::from_vec(py, by_player).reshape([n, players])?)
+            }
+            _ => None,
+        };
         let players = self.envs.learner().is_none().then(|| {
             let numbers: Vec<i64> = seats
                 .iter()
@@ -641,6 +657,8 @@ impl PyVectorEnv {
                 .collect();
             PyArray1::from_vec(py, numbers)
         });
+        self.scratch_seats = seats;
+        self.scratch_final = final_buf;
         Ok((
             obs,
             rewards,
@@ -773,6 +791,8 @@ impl PyVectorEnv {
             tokens: rules.tokens as usize,
             spare_obs: Spares::default(),
             spare_final: Spares::default(),
+            scratch_seats: Vec::new(),
+            scratch_final: Vec::new(),
         })
     }
 
