@@ -1,8 +1,11 @@
 """Bot strength: a round-robin tournament between the built-in bots, written out as a Markdown
 table (docs/strength-<rules>.md) and an SVG chart (docs/strength-<rules>.svg) for the README.
 
-    python benches/strength.py --games 40000    # the README's table: about 15 minutes
-    python benches/strength.py --games 2000     # a quick look
+    python benches/strength.py --games 40000 --out docs   # the README's table: ~15 minutes
+    python benches/strength.py --games 2000                # a quick look
+
+The files go to a scratch folder (``bench-out/`` in the working directory) unless ``--out``
+names another: the tracked tables in docs/ change only when asked.
 
 Every pairing plays `--games` two-player games (seats A and C), half with each bot first; the
 win rate of a bot is over all its games, with a 95% Wilson interval.
@@ -18,7 +21,6 @@ from pathlib import Path
 import LudoGame
 from LudoGame.sim import TournamentResult, wilson_interval
 
-ROOT = Path(__file__).resolve().parents[1]
 BOTS = ["random", "cs162", "aggressive", "safe", "expectimax:1", "expectimax:2", "mcts:200"]
 
 
@@ -121,7 +123,11 @@ def main() -> None:
     ap.add_argument("--bots", default=",".join(BOTS))
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--out", default=str(ROOT / "docs"))
+    ap.add_argument(
+        "--out",
+        default="bench-out",
+        help="folder for the .md and .svg (bench-out; docs to update the README's tables)",
+    )
     args = ap.parse_args()
     start = time.perf_counter()
     result = LudoGame.tournament(

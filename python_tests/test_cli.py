@@ -319,3 +319,25 @@ def test_interrupted_autoplay_leaves_the_game_as_it_was() -> None:
     rc, out, err, _ = interrupt(PY + [code], "go")
     assert rc == 0, err
     assert "same True True" in out
+
+
+def test_errors_quote_a_short_prefix_of_long_inputs(tmp_path: Path) -> None:
+    # A file of many lines, or a huge argument, is never echoed whole (issue 21's "also
+    # found": `ludo serve --replay /etc/passwd` printed the file).
+    big = tmp_path / "big.txt"
+    big.write_text("root:x:0:0:root\n" + "y" * 2_400_000, encoding="utf-8")
+    r = run(["ludo", "serve", "--replay", str(big), "--port", "0", "--store", "memory"])
+    assert r.returncode == 2, r.stderr
+    assert len(r.stderr) < 400 and "yyyy" not in r.stderr, r.stderr[:500]
+    assert "root:x:0:0:root..." in r.stderr
+    r = run(["ludo", "simulate", "--rules", "z" * 100_000, "--games", "1"])
+    assert r.returncode == 2 and len(r.stderr) < 400, r.stderr[:500]
+    from LudoGame import Game, InvalidRulesError
+    from LudoGame.onitama import Onitama
+
+    with pytest.raises(InvalidRulesError) as e:
+        Game(rules="standard[" + "k" * 100_000 + "=1]")
+    assert len(str(e.value)) < 400
+    with pytest.raises(ValueError) as e2:
+        Onitama.from_notation("q" * 100_000)
+    assert len(str(e2.value)) < 400

@@ -55,6 +55,9 @@ def assert_refused(done: subprocess.CompletedProcess[str], words: str) -> None:
         ("play --echo maybe < /dev/null", "--echo"),
         ("setups > /dev/full", "No space left"),
         ("match 0 0 > /dev/full", "No space left"),
+        ("match 0 0 --save /nonexistent/x.json", "'/nonexistent/x.json'"),
+        ("match 0 0 --save /tmp", "it is a folder"),
+        ("tournament 0 1 --save /nonexistent/x.json", "does not exist"),
         ("match 0 1 --setup 99", "unknown setup"),
         ("match 0 1 --setup -1", "unknown setup"),
         ("match 3 1", "level"),
@@ -133,3 +136,9 @@ def test_play_against_the_ai_with_typed_moves() -> None:
     assert "Traceback" not in done.stderr
     assert done.returncode == 2 and "input ended" in done.stderr
     assert "Player B, it is your turn." in done.stdout
+
+
+def test_an_unwritable_save_file_is_refused_before_anything_is_played() -> None:
+    done = run_shell("match 2 2 --save /nonexistent/x.json")
+    assert_refused(done, "does not exist")
+    assert done.stdout == "", "no game was played"

@@ -302,8 +302,24 @@ def show_record(record: MatchRecord, out: TextIO) -> None:
     out.write(record.game().draw())
 
 
+def check_save_path(path: str | None) -> None:
+    """Refuse a ``--save`` file that cannot be written, before anything is played."""
+    if not path:
+        return
+    target = os.path.abspath(path)
+    folder = os.path.dirname(target)
+    if os.path.isdir(target):
+        raise UsageError(f"cannot save to {path!r}: it is a folder")
+    if not os.path.isdir(folder):
+        raise UsageError(f"cannot save to {path!r}: the folder {folder!r} does not exist")
+    writable = os.access(target, os.W_OK) if os.path.exists(target) else os.access(folder, os.W_OK)
+    if not writable:
+        raise UsageError(f"cannot save to {path!r}: permission denied")
+
+
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     """`onitama match`."""
+    check_save_path(args.save)
     ais = [builtin_ai(level, time=args.time, seed=args.seed) for level in (args.a, args.b)]
     try:
         record = play_match(ais[0], ais[1], args.setup, args.max_plies)
@@ -337,6 +353,7 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
     from LudoGame.cli import ProgressBar
     from LudoGame.sim import RayTaskError
 
+    check_save_path(args.save)
     ais = tournament_ais(args)
     setups = [s.strip() for s in args.setups.split(",") if s.strip()]
     bar = ProgressBar("tournament", True if args.progress else None)

@@ -2,6 +2,7 @@
 //! rasteriser that turns its pictures into pixels) and the JSON of the save formats.
 //! Nothing here knows a game's rules.
 
+pub mod excerpt;
 pub mod json;
 pub mod raster;
 pub mod rng;

@@ -216,7 +216,8 @@ impl Rules {
             "standard" => Ok(Rules::STANDARD),
             "gt" => Ok(Rules::GT),
             _ => Err(LudoError::InvalidRules(format!(
-                "unknown rule set '{name}': expected 'cs162', 'standard' or 'gt'"
+                "unknown rule set '{}': expected 'cs162', 'standard' or 'gt'",
+                crate::common::excerpt::excerpt(name)
             ))),
         }
     }
@@ -723,7 +724,8 @@ impl Rules {
             }
             _ => {
                 return Err(LudoError::InvalidRules(format!(
-                    "unknown option '{name}': expected one of {}",
+                    "unknown option '{}': expected one of {}",
+                    crate::common::excerpt::excerpt(name),
                     OPTION_NAMES.join(", ")
                 )));
             }

@@ -6,6 +6,7 @@
 //! the centre as the offsets allow), so two patterns with the same moves are the same card
 //! whatever the `o`'s position in their source and whatever filler characters they use.
 
+use crate::common::excerpt::excerpt;
 use std::fmt;
 
 use super::error::OnitamaError;
@@ -147,7 +148,8 @@ impl Card {
         }
         if !text.contains('/') {
             return Err(OnitamaError::BadCard(format!(
-                "'{text}' is neither a standard card name nor a pattern of 5 rows separated by '/'"
+                "'{}' is neither a standard card name nor a pattern of 5 rows separated by '/'",
+                excerpt(text)
             )));
         }
         let rows: Vec<&str> = text.split('/').collect();

@@ -7,6 +7,7 @@
 //! - a game's moves ([`GameRecord::moves_text`]): rolls and move names separated by
 //!   spaces, a given (not rolled) value marked `=`: `6 Ap 4 Ap =3`.
 
+use crate::common::excerpt::excerpt;
 use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
@@ -19,7 +20,7 @@ use super::rng::Rng;
 use super::rules::{EndCondition, OPTION_NAMES, OptionValue, OwnTokens, Rules, Seat};
 
 fn bad(what: &str, text: &str) -> LudoError {
-    LudoError::InvalidNotation(format!("{what} in '{text}'"))
+    LudoError::InvalidNotation(format!("{what} in '{}'", excerpt(text)))
 }
 
 /// The rules as text: the preset's name, then the options that differ from it, e.g.
@@ -61,7 +62,7 @@ impl FromStr for Rules {
                 .split_once('=')
                 .ok_or_else(|| bad("an option without '='", text))?;
             if !OPTION_NAMES.contains(&key) {
-                return Err(bad(&format!("unknown option '{key}'"), text));
+                return Err(bad(&format!("unknown option '{}'", excerpt(key)), text));
             }
             let Ok(value) = value.parse::<OptionValue>();
             rules.set_option(key, &value)?;
