@@ -288,6 +288,8 @@ class PostgresStorage(Storage):
     connection is answered with `StorageError` (503) and made again on the next call."""
 
     shared = True
+    #: The psycopg module, imported when a store is made (it is an optional dependency).
+    _pg: Any = None
 
     def __init__(self, url: str, *, connect_timeout: int = 5, pool: int = 4) -> None:
         try:
