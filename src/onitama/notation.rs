@@ -146,9 +146,8 @@ impl Position {
     /// Read a position written by [`Position::to_notation_drawn`]: the position and the
     /// drawings of its five cards (`A1 A2 B1 B2 side`).
     pub fn from_notation_drawn(text: &str) -> Result<(Position, [[String; 5]; 5]), OnitamaError> {
-        let bad = |what: String| {
-            OnitamaError::BadNotation(format!("{what} in '{}'", excerpt(text)))
-        };
+        let bad =
+            |what: String| OnitamaError::BadNotation(format!("{what} in '{}'", excerpt(text)));
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 8 {
             return Err(bad(format!(
