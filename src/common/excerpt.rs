@@ -14,7 +14,7 @@ pub const EXCERPT_CHARS: usize = 60;
 /// assert_eq!(excerpt("A3.-1"), "A3.-1");
 /// let long = "x".repeat(100_000);
 /// assert_eq!(excerpt(&long), format!("{}... (100000 characters)", "x".repeat(60)));
-/// assert_eq!(excerpt("root:x:0\nbin:x:1"), "root:x:0... (17 characters)");
+/// assert_eq!(excerpt("root:x:0\nbin:x:1"), "root:x:0... (16 characters)");
 /// ```
 pub fn excerpt(text: &str) -> String {
     let first = text.split('\n').next().unwrap_or("");
