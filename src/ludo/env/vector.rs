@@ -294,11 +294,7 @@ impl VectorEnv {
                 }
                 env.reset_in(geo, seeds.map(|s| s[i]), stop);
                 row.clear();
-                if settle(geo, env, learner, autoreset, stop, &mut row) {
-                    waiting.store(true, Ordering::Relaxed);
-                } else {
-                    row.write(geo, env, learner);
-                }
+                settle_row(geo, env, learner, autoreset, stop, row, &waiting);
             });
             if waiting.load(Ordering::Relaxed) {
                 self.play_opponents(geo, stop, &mut out, opponents)?;
@@ -375,11 +371,7 @@ impl VectorEnv {
                     Status::Terminated | Status::Truncated => env.reset_in(geo, None, stop),
                     Status::Idle => {}
                 }
-                if settle(geo, env, learner, autoreset, stop, &mut row) {
-                    waiting.store(true, Ordering::Relaxed);
-                } else {
-                    row.write(geo, env, learner);
-                }
+                settle_row(geo, env, learner, autoreset, stop, row, &waiting);
             });
             if waiting.load(Ordering::Relaxed) {
                 self.play_opponents(geo, stop, &mut out, opponents)?;
@@ -563,6 +555,25 @@ fn in_batch(i: usize, checked: Result<(), EnvError>) -> EnvError {
         )),
         Err(other) => other,
         Ok(()) => EnvError::EpisodeOver("no move is awaited"),
+    }
+}
+
+/// [`settle`] `env`, then write its row, or (an opponent outside the engine must move
+/// first) flag `waiting` and leave the row for [`VectorEnv::play_opponents`].
+#[inline(always)]
+fn settle_row<G: Geometry>(
+    geo: &G,
+    env: &mut LudoEnv,
+    learner: Option<Seat>,
+    autoreset: Autoreset,
+    stop: Option<&Stop>,
+    mut row: Row<'_>,
+    waiting: &AtomicBool,
+) {
+    if settle(geo, env, learner, autoreset, stop, &mut row) {
+        waiting.store(true, Ordering::Relaxed);
+    } else {
+        row.write(geo, env, learner);
     }
 }
 
