@@ -34,6 +34,7 @@ if _MISSING is not None:
         raise RuntimeError(f"the browser tests cannot run ({REQUIRE_ENV}=1): {_MISSING}")
     pytest.skip(f"browser tests skipped: {_MISSING}", allow_module_level=True)
 
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
@@ -187,16 +188,21 @@ def test_onitama_against_ai_level_1_to_the_end(browser: Any, server: str) -> Non
             )
             continue
         before = len(browser.find_elements(By.CSS_SELECTOR, "#history li"))
-        if pieces:
-            pieces[-1].click()  # a piece, then a target it may reach, then a wall
-            targets = browser.find_elements(By.CSS_SELECTOR, "#board g.square.target")
-            assert targets, "a movable piece highlights its targets"
-            targets[0].click()
-            walls = browser.find_elements(By.CSS_SELECTOR, "#wall-choice button[data-action]")
-            if walls:
-                walls[0].click()
-        else:
-            passes[0].click()
+        try:
+            if pieces:
+                pieces[-1].click()  # a piece, then a target it may reach, then a wall
+                targets = browser.find_elements(By.CSS_SELECTOR, "#board g.square.target")
+                assert targets, "a movable piece highlights its targets"
+                targets[0].click()
+                walls = browser.find_elements(By.CSS_SELECTOR, "#wall-choice button[data-action]")
+                if walls:
+                    walls[0].click()
+            else:
+                passes[0].click()
+        except StaleElementReferenceException:
+            # The live connection drew the board again between finding and clicking: find
+            # the pieces again (nothing was played).
+            continue
         mine += 1
         history_reaches(browser, before + 1, "the ply to be played")
         assert mine < 100
