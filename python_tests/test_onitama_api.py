@@ -138,6 +138,21 @@ def test_errors_are_a_family_of_ludo_errors() -> None:
     assert issubclass(o.OnitamaError, LudoError) and issubclass(o.OnitamaError, ValueError)
 
 
+def test_onitama_game_over_is_the_packages_game_over_error() -> None:
+    """One idea, one class: a move after the end of either game is a `GameOverError`
+    (code that catches the package's `GameOverError` catches Onitama's too)."""
+    import LudoGame
+
+    g = o.Onitama.setup(13)
+    for action in ("1 b5 a5 d", "1 XX XX s", "1 XX XX r"):
+        g.play(action)
+    with pytest.raises(LudoGame.GameOverError) as caught:
+        g.play("1 XX XX s")
+    assert isinstance(caught.value, o.OnitamaError)
+    assert type(caught.value).__name__ == "OnitamaGameOverError"
+    assert issubclass(o.GameOverError, LudoGame.GameOverError)
+
+
 # ---- legal actions, play, undo ---------------------------------------------------------
 
 

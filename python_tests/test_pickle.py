@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import pytest
@@ -33,13 +34,21 @@ def test_empty_sim_result_round_trip() -> None:
 
 def test_malformed_sim_result_state_is_refused() -> None:
     r = Simulation("cs162", "AC", "random", 1).run(0, 5)
-    rebuild, (state,) = r.__reduce__()
-    short = (*state[:5], state[5][:-1], *state[6:])
-    with pytest.raises(InvalidArgumentError, match="per-game data"):
-        rebuild(short)
-    wrong_seat = (state[0], state[1], [0, 1], *state[3:])
-    with pytest.raises(InvalidArgumentError, match="players and seats"):
-        rebuild(wrong_seat)
+    rebuild, (data,) = r.__reduce__()
+    assert isinstance(data, bytes)
+    with pytest.raises(InvalidArgumentError, match="end too early"):
+        rebuild(data[:-1])
+    with pytest.raises(InvalidArgumentError, match="bytes after the data"):
+        rebuild(data + b"\0")
+    with pytest.raises(InvalidArgumentError, match="format tag"):
+        rebuild(b"LGSIM\0\0\2" + data[8:])
+    # The seats byte follows the tag and the rules notation: seat 7 does not exist.
+    notation = len(b"".join([data[8:16], data[16 : 16 + int.from_bytes(data[8:16], "little")]]))
+    seats_at = 8 + notation
+    assert data[seats_at : seats_at + 3] == bytes([2, 0, 2])
+    bad_seat = data[: seats_at + 1] + bytes([7]) + data[seats_at + 2 :]
+    with pytest.raises(InvalidArgumentError, match="seat is out of range"):
+        rebuild(bad_seat)
 
 
 def test_builtin_ai_round_trip_plays_the_same() -> None:
@@ -81,11 +90,28 @@ def test_match_record_round_trip(other: onitama.AIFunction) -> None:
 
 def test_malformed_match_record_state_is_refused() -> None:
     record = onitama.play_match(onitama.builtin_ai(0), onitama.builtin_ai(1), 21)
-    rebuild, (state,) = record.__reduce__()
+    rebuild, (text,) = record.__reduce__()
+    saved = json.loads(text)
     with pytest.raises(onitama.OnitamaError):
-        rebuild((state[0], ["1 a1 a2 u"], *state[2:]))  # not a legal action
-    with pytest.raises(onitama.OnitamaError, match="unknown end"):
-        rebuild((*state[:4], "resigned", *state[5:]))
+        rebuild(json.dumps({**saved, "actions": ["1 a1 a2 u"]}))  # not a legal action
+    with pytest.raises(onitama.OnitamaError, match="unknown reason 'resigned'"):
+        rebuild(json.dumps({**saved, "reason": "resigned"}))
+    with pytest.raises(onitama.OnitamaError, match="not 'A' or 'B'"):
+        rebuild(json.dumps({**saved, "winner": "C"}))
+
+
+def test_a_match_record_round_trips_through_its_saved_text() -> None:
+    """`MatchRecord.to_json` is the saved games' format (`record_json`), and `from_json`
+    reads it back whole: an invalid answer is judged again from the saved answer."""
+    bad = lambda *args: (7, "e3", "d3", "u")  # noqa: E731 - card 7 is invalid
+    record = onitama.play_match(onitama.builtin_ai(1), bad, 21)
+    assert record.reason == "invalid_move" and record.invalid_answer == (7, "e3", "d3", "u")
+    text = record.to_json("mine", "theirs")
+    assert json.loads(text) == onitama.record_json(record, "mine", "theirs")
+    back = onitama.MatchRecord.from_json(text)
+    for attr in ("start", "end", "actions", "winner", "reason", "detail", "failed", "plies"):
+        assert getattr(back, attr) == getattr(record, attr), attr
+    assert back.invalid_answer == record.invalid_answer
 
 
 def test_join_is_the_sum() -> None:

@@ -465,7 +465,7 @@ class InvalidActionError(OnitamaError):
 class IllegalActionError(OnitamaError):
     """An action the rules do not allow in the position, or nothing to undo."""
 
-class OnitamaGameOverError(OnitamaError):
+class OnitamaGameOverError(OnitamaError, GameOverError):
     """A move asked for after the Onitama game is over."""
 
 class OnitamaNotationError(OnitamaError):
@@ -807,6 +807,11 @@ class MatchRecord:
 
     def game(self) -> Onitama:
         """The game replayed to its end."""
+    def to_json(self, a: str | None = None, b: str | None = None) -> str:
+        """The game as saved text: its JSON with the match's result added."""
+    @staticmethod
+    def from_json(text: str) -> MatchRecord:
+        """A record read back from `to_json`'s text."""
 
 def onitama_play_match(
     ai_a: Callable[..., Any],

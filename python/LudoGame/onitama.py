@@ -334,19 +334,9 @@ GAMES_FORMAT = "ludogame-games/1"
 def record_json(record: MatchRecord, a: str | None = None, b: str | None = None) -> dict[str, Any]:
     """A refereed game as the game's JSON (``Onitama.to_json``, which ``Onitama.from_json``
     reads back) with the match's result added: who played A and B, the result, its reason
-    and detail, and the side whose AI failed."""
-    out: dict[str, Any] = json.loads(record.game().to_json())
-    out.update(
-        {
-            "a": a,
-            "b": b,
-            "result": record.result,
-            "winner": record.winner,
-            "reason": str(record.reason),
-            "detail": record.detail,
-            "failed": record.failed,
-        }
-    )
+    and detail, the side whose AI failed, the plies and a rejected answer
+    (``MatchRecord.to_json``; ``MatchRecord.from_json`` reads it back)."""
+    out: dict[str, Any] = json.loads(record.to_json(a, b))
     return out
 
 

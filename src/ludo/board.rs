@@ -5,20 +5,8 @@
 //! down; the code itself is about 460 lines.)
 
 use super::rules::{MAX_SEATS, MAX_TOKENS, OwnTokens, Rules, Seat, Token};
+pub use super::seat::{Step, YARD, in_yard};
 use super::tables::Geometry;
-
-/// A token's progress along its route: negative in the yard (−1, or −1 − slot with start
-/// slots), 0 at the entry point, up to the rule set's `finish_step`.
-///
-/// An alias rather than a newtype, unlike [`Seat`] and [`crate::ludo::Token`]: a step is a
-/// quantity, not an index. The move code adds rolls to it, compares it with the rules'
-/// step fields, and packs it into board bytes and table entries; a newtype would need all of
-/// that arithmetic re-exposed and would put a conversion at every one of those places on the
-/// hottest path, without a confusion to prevent (nothing else is an `i8`).
-pub type Step = i8;
-
-/// The step count of a token in its yard (its first start slot).
-pub const YARD: Step = -1;
 
 /// Where every token of every seat stands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -140,12 +128,6 @@ pub(crate) fn capture_square<G: Geometry + ?Sized>(
 ) -> Option<u8> {
     g.track_square(seat, to)
         .filter(|&square| (to != from) & !g.is_safe_square(square))
-}
-
-/// Is this step count in the yard?
-#[inline]
-pub fn in_yard(step: Step) -> bool {
-    step < 0
 }
 
 impl Board {

@@ -17,10 +17,9 @@
 use std::sync::Mutex;
 
 use super::board::{Board, Step, any_equal_byte, capture_square, equal_bytes};
-use super::game::{Game, Turn, nth_token, random_index};
+use super::game::{Game, GameEnd, Turn, nth_token, random_index};
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, OwnTokens, Rules, Seat, Token};
-use super::sim::GameEnd;
 use super::tables::{Fast, Geometry, Tables};
 
 /// A byte no encoded step has: "no capture" in the capture table.

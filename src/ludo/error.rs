@@ -57,6 +57,10 @@ pub enum LudoError {
     /// Anything but reading after the game is over.
     #[error("the game is over")]
     GameOver,
+    /// A value outside what it may be (a saved result that does not read back, an empty
+    /// list of results to join...); the message says what.
+    #[error("{0}")]
+    InvalidArgument(String),
 }
 
 impl LudoError {

@@ -13,6 +13,10 @@ use super::game::{Event, Game, GameRecord, Move, Phase, RollResult};
 use super::tables::Geometry;
 use crate::stop::Stop;
 
+/// A game that has not ended after this many rolls is cut off (a simulation counts it as
+/// unfinished; autoplay stops there unless given another limit).
+pub const MAX_ROLLS: u32 = 100_000;
+
 /// Something the bot loop can play on: it shows its game, rolls the seeded die in the roll
 /// phase and plays a move in the move phase.
 pub trait Table {

@@ -1,7 +1,7 @@
-//! The two small indices every Ludo position is made of: [`Seat`] (a place at the table)
-//! and [`Token`] (one of a seat's tokens). Both are one byte and `Copy`, so they cost
-//! nothing over the bare numbers they replace, but a seat cannot be passed where a token
-//! (or a square, or a step) is expected.
+//! The small numbers every Ludo position is made of: [`Seat`] (a place at the table),
+//! [`Token`] (one of a seat's tokens) and [`Step`] (how far a token has gone). Seats and
+//! tokens are one-byte `Copy` newtypes, so they cost nothing over the bare numbers they
+//! replace, but a seat cannot be passed where a token (or a square, or a step) is expected.
 
 use std::fmt;
 use std::ops::{Index, IndexMut};
@@ -185,6 +185,25 @@ impl<T> IndexMut<Token> for [T; MAX_TOKENS] {
 
 // The masks above need powers of two.
 const _: () = assert!(MAX_SEATS.is_power_of_two() && MAX_TOKENS.is_power_of_two());
+
+/// A token's progress along its route: negative in the yard (−1, or −1 − slot with start
+/// slots), 0 at the entry point, up to the rule set's `finish_step`.
+///
+/// An alias rather than a newtype, unlike [`Seat`] and [`Token`]: a step is a
+/// quantity, not an index. The move code adds rolls to it, compares it with the rules'
+/// step fields, and packs it into board bytes and table entries; a newtype would need all of
+/// that arithmetic re-exposed and would put a conversion at every one of those places on the
+/// hottest path, without a confusion to prevent (nothing else is an `i8`).
+pub type Step = i8;
+
+/// The step count of a token in its yard (its first start slot).
+pub const YARD: Step = -1;
+
+/// Is this step count in the yard?
+#[inline]
+pub fn in_yard(step: Step) -> bool {
+    step < 0
+}
 
 /// The seat with index `i`, for tests (panics out of range).
 #[cfg(test)]

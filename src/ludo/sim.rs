@@ -9,18 +9,18 @@ use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
+use super::autoplay::{Player, autoplay};
 use super::bots::Bot;
 use super::compiled::{Compiled, CompiledGame};
 use super::error::LudoError;
-use super::game::{Game, Turn};
+use super::game::{Game, GameEnd, Move};
 use super::play::{self, CutOff, Limits, Unchecked};
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, Rules, Seat};
 use super::tables::{CS162, Fast, GT, Geometry, PresetGeometry, STANDARD, Tables};
 use crate::stop::Stop;
 
-/// A game that has not ended after this many rolls is cut off (counted as unfinished).
-pub const MAX_ROLLS: u32 = 100_000;
+pub use super::play::MAX_ROLLS;
 
 /// One game in play in a simulation, with its bots' randomness.
 #[derive(Clone, Copy)]
@@ -121,30 +121,6 @@ fn play_out<G: Geometry>(
     *run.game.rng_mut() = Rng::new(dice);
     while !run.step(geo, c) {}
     (run.game.end(), run.rolls, run.captures)
-}
-
-/// How a finished (or cut-off) game ended, as the results record it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct GameEnd {
-    /// The finishing order so far (the winner first).
-    pub(crate) ranking: [u8; MAX_SEATS],
-    /// How many seats `ranking` holds.
-    pub(crate) ranked: u8,
-    /// The game is over (not cut off).
-    pub(crate) over: bool,
-}
-
-impl GameEnd {
-    /// How the game whose turn is `t` ended (inlined, so that a game kept in registers
-    /// stays there).
-    #[inline(always)]
-    pub(crate) fn of(t: &Turn) -> GameEnd {
-        GameEnd {
-            ranking: t.ranking_bytes(),
-            ranked: t.ranked(),
-            over: t.is_over(),
-        }
-    }
 }
 
 /// What to simulate.
@@ -362,6 +338,41 @@ impl SimConfig {
             }
         }
         order
+    }
+
+    /// Game `i` of this run with the players at the positions `callers` (indices into
+    /// [`SimConfig::seats`]) played by `ask(k, game)` instead of their bots, by
+    /// [`autoplay`](super::autoplay::autoplay): the same dice and bot randomness as the run
+    /// itself, the roll limit checked before every roll and move, and the game added to
+    /// `out`. The first error (a caller's, or an illegal move of one) is returned and
+    /// nothing is added.
+    pub fn play_game_with<E: From<LudoError>>(
+        &self,
+        i: u64,
+        callers: &[usize],
+        ask: impl FnMut(usize, &Game) -> Result<Move, E>,
+        out: &mut SimResult,
+    ) -> Result<(), E> {
+        let (dice, bots_seed) = self.game_seeds(i);
+        let seats = self.playing()?;
+        let mut game = Game::new(self.rules, &seats, dice)?;
+        let players: Vec<Player> = (0..seats.len())
+            .map(|k| match self.bots.get(k) {
+                Some(&bot) if !callers.contains(&k) => Player::Bot(bot),
+                _ => Player::Caller,
+            })
+            .collect();
+        let limits = Limits {
+            max_rolls: u64::from(MAX_ROLLS),
+            cut_off: CutOff::BeforeEachStep,
+            stop: None,
+        };
+        let mut rng = Rng::new(bots_seed);
+        let played = autoplay(&mut game, &seats, &players, &mut rng, limits, ask)?;
+        let rolls = u32::try_from(played.rolls).unwrap_or(u32::MAX);
+        let captures = u32::try_from(played.captures).unwrap_or(u32::MAX);
+        self.record(&game, rolls, captures, out);
+        Ok(())
     }
 
     /// Add a finished (or cut-off) game to `out`.

@@ -7,8 +7,8 @@
 
 use std::sync::Mutex;
 
-use super::board::{Step, in_yard};
 use super::rules::{MAX_SEATS, MAX_TOKENS, Overshoot, Rules, Seat};
+use super::seat::{Step, in_yard};
 
 /// Answers about a rule set's routes: the board's functions ask these and nothing else.
 pub trait Geometry {

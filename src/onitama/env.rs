@@ -89,6 +89,7 @@ pub fn action_index(action: &Action, pos: &Position) -> usize {
 pub fn action_of(index: usize, pos: &Position) -> Result<Action, OnitamaError> {
     if index >= ACTIONS {
         return Err(OnitamaError::BadActionIndex {
+            last: ACTIONS - 1,
             index: index.to_string(),
             legal: legal_text(pos),
         });

@@ -30,10 +30,11 @@ pub enum OnitamaError {
     /// An action number (of the learning environment's numbering) that is out of range or
     /// not a number at all.
     #[error(
-        "invalid action number {index}: actions are numbered 0 to {last}; the legal action numbers are {legal}",
-        last = super::env::ACTIONS - 1
+        "invalid action number {index}: actions are numbered 0 to {last}; the legal action numbers are {legal}"
     )]
     BadActionIndex {
+        /// The highest action number.
+        last: usize,
         /// The number, or what was given instead, as text.
         index: String,
         /// The legal numbers now, as text.

@@ -11,6 +11,7 @@
 //! - [`json`]: the small JSON reader and writer of the save format (shared, in `common`);
 //! - [`perft`](mod@perft): counting action sequences, and timing it;
 //! - [`referee`]: judging an AI's raw answer, and refereeing whole games;
+//! - [`saved`]: a refereed game saved as text ([`SavedMatch`]);
 //! - [`ai`]: the built-in AIs (random, the coursework baseline, alpha-beta search);
 //! - [`setups`]: the coursework's positions (`setups.json`) as constants;
 //! - [`env`]: the learning environment's action numbering, mask and observation planes;
@@ -35,6 +36,7 @@ pub mod perft;
 pub mod position;
 pub mod referee;
 pub mod render;
+pub mod saved;
 pub mod setups;
 pub mod square;
 
@@ -49,5 +51,6 @@ pub use referee::{
     AiFailure, Answer, EndReason, GameRecord, GameResult, InvalidAnswer, MatchConfig, PawnChoice,
     judge, judge_pawn, judge_typed, judge_wall, play_match, play_refereed,
 };
+pub use saved::SavedMatch;
 pub use setups::{SETUPS, Setup, find_setup, setup_ids};
 pub use square::{Player, Square, WallDir};

@@ -452,31 +452,6 @@ impl Position {
         }
     }
 
-    /// Play a legal action. An illegal action, or any action once the game is over, is
-    /// refused with an error and the position is unchanged.
-    pub fn play(&mut self, action: Action) -> Result<Undo, OnitamaError> {
-        match self.status() {
-            Status::Ongoing => {}
-            Status::Tie => return Err(OnitamaError::GameOver("no plies are left (a tie)".into())),
-            Status::Won { winner, by } => {
-                let how = match by {
-                    WinKind::Base => "reaching the base",
-                    WinKind::Capture => "capturing the general",
-                };
-                return Err(OnitamaError::GameOver(format!(
-                    "player {winner} won by {how}"
-                )));
-            }
-        }
-        if !self.is_legal(action) {
-            return Err(OnitamaError::IllegalAction {
-                action: action.to_string(),
-                reason: super::referee::why_illegal(self, action),
-            });
-        }
-        Ok(self.make_unchecked(action))
-    }
-
     /// Make an action the caller knows is legal here (as generated), and return what
     /// [`Position::unmake`] needs to take it back. An illegal action leaves a meaningless
     /// position (memory-safe, but no rule is checked).

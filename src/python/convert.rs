@@ -13,15 +13,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt};
 
-use super::errors::LudoError;
+pub(crate) use super::errors::InvalidArgumentError;
 use super::type_error;
-
-pyo3::create_exception!(
-    LudoGame,
-    InvalidArgumentError,
-    LudoError,
-    "A number argument outside its range (a game count, a seed, a thread count, ...); the message names the argument and the range."
-);
 
 /// `value` as an int from `lo` to `hi`: a `TypeError` for anything but an `int`, an
 /// [`InvalidArgumentError`] naming `what` and the range for a value outside it.

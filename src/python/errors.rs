@@ -3,6 +3,8 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
 
 use crate::ludo::LudoError as CoreError;
 use crate::ludo::env::EnvError;
@@ -13,6 +15,12 @@ create_exception!(
     LudoError,
     PyValueError,
     "Base class of every error LudoGame raises for bad input (a ValueError)."
+);
+create_exception!(
+    LudoGame,
+    InvalidArgumentError,
+    LudoError,
+    "A number argument outside its range (a game count, a seed, a thread count, ...); the message names the argument and the range."
 );
 create_exception!(
     LudoGame,
@@ -113,7 +121,7 @@ impl From<EnvError> for PyErr {
             }
             EnvError::EpisodeOver(_) => GameOverError::new_err(msg),
             EnvError::InvalidArgument(_) | EnvError::NoDecision { .. } => {
-                crate::python::convert::InvalidArgumentError::new_err(msg)
+                InvalidArgumentError::new_err(msg)
             }
             EnvError::InvalidSnapshot(_) => pyo3::exceptions::PyValueError::new_err(msg),
             EnvError::Config(e) => e.into(),
@@ -147,6 +155,7 @@ fn core_exception(kind: &CoreError, msg: String) -> PyErr {
         CoreError::InvalidNotation(_) => InvalidNotationError::new_err(msg),
         CoreError::IllegalMove(_) => IllegalMoveError::new_err(msg),
         CoreError::GameOver => GameOverError::new_err(msg),
+        CoreError::InvalidArgument(_) => InvalidArgumentError::new_err(msg),
         CoreError::InvalidRules(_) => InvalidRulesError::new_err(msg),
         // `kind()` never returns the InTurn wrapper itself.
         CoreError::InTurn { .. } => LudoError::new_err(msg),
@@ -262,12 +271,44 @@ create_exception!(
     OnitamaError,
     "An action the rules do not allow in the position (the message says why), or nothing to undo."
 );
-create_exception!(
-    LudoGame,
-    OnitamaGameOverError,
-    OnitamaError,
-    "A move asked for after the Onitama game is over (won, or no plies left)."
-);
+/// `OnitamaGameOverError`, made once: both an `OnitamaError` and a `GameOverError` (a move
+/// after the end of either game is a `GameOverError`), which `create_exception!` cannot
+/// express (it takes one base).
+static ONITAMA_GAME_OVER: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// The `OnitamaGameOverError` class.
+pub(crate) fn onitama_game_over_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    let t = ONITAMA_GAME_OVER.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+        let bases = PyTuple::new(
+            py,
+            [
+                py.get_type::<OnitamaError>(),
+                py.get_type::<GameOverError>(),
+            ],
+        )?;
+        let body = PyDict::new(py);
+        body.set_item(
+            "__doc__",
+            "A move asked for after the Onitama game is over (won, or no plies left); \
+             an OnitamaError and a GameOverError.",
+        )?;
+        body.set_item("__module__", "LudoGame")?;
+        let made = py
+            .get_type::<PyType>()
+            .call1(("OnitamaGameOverError", bases, body))?;
+        Ok(made.cast_into::<PyType>()?.unbind())
+    })?;
+    Ok(t.bind(py))
+}
+
+/// An `OnitamaGameOverError` with this message.
+pub(crate) fn onitama_game_over(msg: impl Into<String>) -> PyErr {
+    let msg = msg.into();
+    Python::attach(|py| match onitama_game_over_type(py) {
+        Ok(t) => PyErr::from_type(t.clone(), msg),
+        Err(e) => e,
+    })
+}
 create_exception!(
     LudoGame,
     OnitamaNotationError,
@@ -301,7 +342,7 @@ impl From<OniError> for PyErr {
             OniError::IllegalAction { .. } | OniError::NothingToUndo => {
                 IllegalActionError::new_err(msg)
             }
-            OniError::GameOver(_) => OnitamaGameOverError::new_err(msg),
+            OniError::GameOver(_) => onitama_game_over(msg),
             OniError::UnknownSetup(_) => UnknownSetupError::new_err(msg),
             OniError::BadAi(_) => InvalidAIError::new_err(msg),
         }

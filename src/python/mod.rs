@@ -32,8 +32,8 @@ mod core_module {
     #[pymodule_export]
     use super::errors::{
         IllegalActionError, InvalidAIError, InvalidActionError, InvalidBoardError,
-        InvalidCardError, InvalidSquareError, OnitamaError, OnitamaGameOverError,
-        OnitamaNotationError, UnknownSetupError,
+        InvalidCardError, InvalidSquareError, OnitamaError, OnitamaNotationError,
+        UnknownSetupError,
     };
     #[pymodule_export]
     use super::interrupt::Interrupted;
@@ -57,6 +57,10 @@ mod core_module {
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add(
+            "OnitamaGameOverError",
+            super::errors::onitama_game_over_type(m.py())?,
+        )?;
         m.add("__version__", env!("CARGO_PKG_VERSION"))
     }
 }

@@ -14,7 +14,7 @@ mod turn;
 
 pub use moves::{Event, Move, MoveList, Phase, RollResult};
 pub use record::GameRecord;
-pub(crate) use turn::{Geo, Turn, TurnBuilder, nth_token, random_index, random_token};
+pub(crate) use turn::{GameEnd, Geo, Turn, TurnBuilder, nth_token, random_index, random_token};
 
 /// A game in progress, over any [`Rules`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -305,6 +305,30 @@ impl Turn {
     }
 }
 
+/// How a finished (or cut-off) game ended, as the results record it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GameEnd {
+    /// The finishing order so far (the winner first).
+    pub(crate) ranking: [u8; MAX_SEATS],
+    /// How many seats `ranking` holds.
+    pub(crate) ranked: u8,
+    /// The game is over (not cut off).
+    pub(crate) over: bool,
+}
+
+impl GameEnd {
+    /// How the game whose turn is `t` ended (inlined, so that a game kept in registers
+    /// stays there).
+    #[inline(always)]
+    pub(crate) fn of(t: &Turn) -> GameEnd {
+        GameEnd {
+            ranking: t.ranking_bytes(),
+            ranked: t.ranked(),
+            over: t.is_over(),
+        }
+    }
+}
+
 /// Builds a [`Turn`] from parts given from outside play (a position's notation, the
 /// checks that judge one), refusing parts that name a seat that does not play or rank a
 /// seat twice. The setters take the parts in the notation's order, so that the first

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::eval::evaluate;
-use super::tt::{EXACT, Entry, LOWER, NO_MOVE, TT_BITS, UPPER, from_tt, to_tt};
+use super::tt::{EXACT, LOWER, NO_MOVE, Table, UPPER, from_tt, to_tt};
 use super::{INF, Limits, MATE, MATE_BOUND, MAX_PLY, SearchInfo, mix, pick};
 use crate::onitama::action::{Action, ActionList};
 use crate::onitama::position::{Position, Status};
@@ -26,7 +26,7 @@ struct RootMove {
 /// The level-2 search, with its tables (kept between searches to reuse the memory; every
 /// search starts from empty tables, so results never depend on earlier searches).
 pub struct Searcher {
-    pub(super) tt: Vec<Entry>,
+    pub(super) tt: Table,
     pub(super) generation: u64,
     killers: [[u16; 2]; MAX_PLY],
     history: Vec<i32>,
@@ -52,7 +52,7 @@ impl Searcher {
     /// A searcher with empty tables.
     pub fn new() -> Searcher {
         Searcher {
-            tt: vec![Entry::default(); 1 << TT_BITS],
+            tt: Table::new(),
             generation: 0,
             killers: [[NO_MOVE; 2]; MAX_PLY],
             history: vec![0; 2 << 16],
@@ -267,7 +267,7 @@ impl Searcher {
         let mut pv = vec![first];
         let mut p = pos.after(first);
         while pv.len() < 32 && p.status() == Status::Ongoing {
-            let Some((best, ..)) = self.probe(p.hash_key()) else {
+            let Some((best, ..)) = self.tt.probe(p.hash_key(), self.generation) else {
                 break;
             };
             let a = Action::from_bits(best);
@@ -324,7 +324,8 @@ impl Searcher {
         };
         let a = root[i].action;
         root[..=i].rotate_right(1);
-        self.store(pos.hash_key(), a.bits(), s, depth, EXACT);
+        self.tt
+            .store(pos.hash_key(), self.generation, a.bits(), s, depth, EXACT);
         (Some((a, s)), true)
     }
 
@@ -371,7 +372,7 @@ impl Searcher {
         }
         let key = pos.hash_key();
         let mut tt_move = NO_MOVE;
-        if let Some((best, score, d, flag)) = self.probe(key) {
+        if let Some((best, score, d, flag)) = self.tt.probe(key, self.generation) {
             tt_move = best;
             if d >= depth {
                 let score = from_tt(score, ply);
@@ -470,7 +471,14 @@ impl Searcher {
         } else {
             UPPER
         };
-        self.store(key, best_move, to_tt(best, ply), depth, flag);
+        self.tt.store(
+            key,
+            self.generation,
+            best_move,
+            to_tt(best, ply),
+            depth,
+            flag,
+        );
         best
     }
 

@@ -28,7 +28,8 @@ use std::fmt;
 use thiserror::Error;
 
 use super::action::{Action, Slot};
-use super::position::{Position, Status, WinKind};
+use super::error::OnitamaError;
+use super::position::{Position, Status, Undo, WinKind};
 use super::square::{Square, WallDir};
 
 mod play;
@@ -335,6 +336,35 @@ pub fn judge_typed(
     match to {
         Some(to) => judge_pawn(pos, number, from, to).map(Some),
         None => Ok(None),
+    }
+}
+
+/// The checked way to play: [`Position::play`] lives with the referee, whose checks explain
+/// why an action is refused (the position itself only knows how to make a legal one).
+impl Position {
+    /// Play a legal action. An illegal action, or any action once the game is over, is
+    /// refused with an error and the position is unchanged.
+    pub fn play(&mut self, action: Action) -> Result<Undo, OnitamaError> {
+        match self.status() {
+            Status::Ongoing => {}
+            Status::Tie => return Err(OnitamaError::GameOver("no plies are left (a tie)".into())),
+            Status::Won { winner, by } => {
+                let how = match by {
+                    WinKind::Base => "reaching the base",
+                    WinKind::Capture => "capturing the general",
+                };
+                return Err(OnitamaError::GameOver(format!(
+                    "player {winner} won by {how}"
+                )));
+            }
+        }
+        if !self.is_legal(action) {
+            return Err(OnitamaError::IllegalAction {
+                action: action.to_string(),
+                reason: why_illegal(self, action),
+            });
+        }
+        Ok(self.make_unchecked(action))
     }
 }
 

@@ -189,13 +189,18 @@ pub(crate) fn options_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Boun
     Ok(d)
 }
 
+/// The most games one `Simulation.run` call plays (their per-game results alone take about
+/// 10 bytes a game); longer runs go in chunks, as `ludo simulate` and `simulate(...,
+/// progress=...)` do.
+pub(crate) const MAX_RUN: u64 = 1 << 32;
+
 crate::python::convert::int_arg!(
     /// `Simulation.run`'s first game index.
     Start, "start", u64, 0, u64::MAX
 );
 crate::python::convert::int_arg!(
     /// `Simulation.run`'s game count (at most 2**32 a call).
-    Count, "count", u64, 0, super::sim::MAX_RUN
+    Count, "count", u64, 0, MAX_RUN
 );
 crate::python::convert::int_arg!(
     /// A thread count.

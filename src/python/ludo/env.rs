@@ -132,7 +132,7 @@ fn status_name(status: Status) -> &'static str {
 /// The seat of player number `player` (turn order) among `seats`.
 fn player_seat(seats: &[Seat], player: Player) -> PyResult<Seat> {
     seats.get(player.0).copied().ok_or_else(|| {
-        crate::python::convert::InvalidArgumentError::new_err(format!(
+        crate::python::errors::InvalidArgumentError::new_err(format!(
             "player must be an int from 0 to {}, not {}",
             seats.len() - 1,
             player.0
@@ -169,7 +169,7 @@ impl PyLudoEnv {
     fn seat(&self, player: Player) -> PyResult<Seat> {
         let player = player.0;
         self.seats.get(player).copied().ok_or_else(|| {
-            crate::python::convert::InvalidArgumentError::new_err(format!(
+            crate::python::errors::InvalidArgumentError::new_err(format!(
                 "player must be an int from 0 to {}, not {player}",
                 self.seats.len() - 1
             ))
@@ -551,10 +551,10 @@ impl PyVectorEnv {
                 tokens: self.tokens,
             })),
             (None, false) => Ok(None),
-            (None, true) => Err(crate::python::convert::InvalidArgumentError::new_err(
+            (None, true) => Err(crate::python::errors::InvalidArgumentError::new_err(
                 "some opponents have no bot: pass their policy as opponents=",
             )),
-            (Some(_), false) => Err(crate::python::convert::InvalidArgumentError::new_err(
+            (Some(_), false) => Err(crate::python::errors::InvalidArgumentError::new_err(
                 "every opponent is a built-in bot: there is no seat for the opponents= policy",
             )),
         }
@@ -768,7 +768,7 @@ impl PyVectorEnv {
                     "nextstep" => Autoreset::NextStep,
                     "samestep" => Autoreset::SameStep,
                     _ => {
-                        return Err(crate::python::convert::InvalidArgumentError::new_err(
+                        return Err(crate::python::errors::InvalidArgumentError::new_err(
                             format!(
                                 "autoreset must be AutoresetMode.NEXT_STEP or SAME_STEP ('next_step', \
                                  'same_step'), not {}",
@@ -811,7 +811,7 @@ impl PyVectorEnv {
         if let Some(s) = &seeds
             && s.len() != n
         {
-            return Err(crate::python::convert::InvalidArgumentError::new_err(
+            return Err(crate::python::errors::InvalidArgumentError::new_err(
                 format!("{} seeds for {n} environments", s.len()),
             ));
         }

@@ -1,13 +1,15 @@
 //! `Game`: the turn-by-turn game over any rule set, as a Python object.
 
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
 use super::convert::*;
 use super::history::event_object;
 use super::moves::Move;
-use super::sim::AnyBot;
+use crate::ludo::autoplay::{MAX_ROLLS, Player, autoplay, caller_failed};
 use crate::ludo::notation::SavedGame;
+use crate::ludo::play::{CutOff, Limits};
 use crate::ludo::render;
 use crate::ludo::{
     Bot, Event, Game as CoreGame, GameRecord, LudoError as CoreError, Move as CoreMove, Phase, Rng,
@@ -382,7 +384,7 @@ impl PyGame {
     ) -> PyResult<Option<char>> {
         let py = slf.py();
         let seed = seed.map(|s| s.0);
-        let max_rolls = max_rolls.map_or(100_000, |m| m.0);
+        let max_rolls = max_rolls.map_or(u64::from(MAX_ROLLS), |m| m.0);
         let (mut work, labels, seats) = {
             let me = slf.try_borrow().map_err(|_| in_use())?;
             let seats: Vec<Seat> = me.game().seats().collect();
@@ -390,34 +392,53 @@ impl PyGame {
             (me.clone(), labels, seats)
         };
         let before = work.record.clone();
-        let chosen = super::sim::parse_bots(bots, &labels)?;
+        let chosen = parse_bots(bots, &labels)?;
         let mut rng = Rng::new(seed.unwrap_or(0));
-        let played = if chosen.iter().all(|b| matches!(b, AnyBot::Builtin(_))) {
-            let builtin: Vec<Bot> = chosen
-                .iter()
-                .map(|b| match b {
-                    AnyBot::Builtin(b) => *b,
-                    AnyBot::Python(_) => Bot::Random,
-                })
-                .collect();
-            let record = &mut work.record;
+        let players: Vec<Player> = chosen
+            .iter()
+            .map(|b| match b {
+                AnyBot::Builtin(b) => Player::Bot(*b),
+                AnyBot::Python(_) => Player::Caller,
+            })
+            .collect();
+        let limits = Limits {
+            max_rolls,
+            cut_off: CutOff::BeforeEachStep,
+            stop: None,
+        };
+        let record = &mut work.record;
+        let played = if players.iter().all(|p| matches!(p, Player::Bot(_))) {
+            // Built-in bots only: played with the interpreter released, Ctrl-C stops it.
             let (outcome, raised) = interruptible(py, |stop| {
-                autoplay_builtin(record, &seats, &builtin, &mut rng, max_rolls, stop)
+                let limits = Limits {
+                    stop: Some(stop),
+                    ..limits
+                };
+                let no_caller = |_: usize, _: &CoreGame| -> Result<CoreMove, CoreError> {
+                    Err(CoreError::InvalidBot("no bot for this player".into()))
+                };
+                autoplay(record, &seats, &players, &mut rng, limits, no_caller)
             });
             match raised {
                 Some(e) => Err(e),
-                None => outcome.map_err(PyErr::from),
+                None => outcome.map(|_| ()).map_err(PyErr::from),
             }
         } else {
-            autoplay_python(
-                py,
-                &mut work.record,
+            // Python bots: played holding the interpreter, Ctrl-C reaches them as usual.
+            autoplay(
+                record,
                 &seats,
-                &labels,
-                &chosen,
+                &players,
                 &mut rng,
-                max_rolls,
+                limits,
+                |k, g| match &chosen[k] {
+                    AnyBot::Python(f) => ask_python(py, f, g, seats[k]),
+                    AnyBot::Builtin(_) => {
+                        Err(CoreError::InvalidBot("not a Python bot".into()).into())
+                    }
+                },
             )
+            .map(|_| ())
         };
         if let Err(e) = played {
             let partial = Bound::new(py, work)?.into_any();
@@ -488,58 +509,88 @@ impl PyGame {
     }
 }
 
-/// The index in `seats` of the player to move in `g`.
-fn to_move(g: &CoreGame, seats: &[Seat]) -> usize {
-    let k = seats.iter().position(|&s| s == g.current_player());
-    k.unwrap_or(0)
+/// A bot as given from Python.
+pub(crate) enum AnyBot {
+    /// A built-in bot.
+    Builtin(Bot),
+    /// A Python callable `bot(game) -> Move | str`.
+    Python(Py<PyAny>),
 }
 
-/// Autoplay with built-in bots only, on `record` (run with the interpreter released):
-/// stops between moves once `stop` is requested.
-fn autoplay_builtin(
-    record: &mut GameRecord,
-    seats: &[Seat],
-    bots: &[Bot],
-    rng: &mut Rng,
-    max_rolls: u64,
-    stop: &crate::stop::Stop,
-) -> Result<(), CoreError> {
-    // The roll limit is checked before every roll and move: the last roll's move is left
-    // to play.
-    let limits = crate::ludo::play::Limits {
-        max_rolls,
-        cut_off: crate::ludo::play::CutOff::BeforeEachStep,
-        stop: Some(stop),
-    };
-    crate::ludo::play::play(record, limits, |g: &CoreGame| {
-        match bots[to_move(g, seats)].choose_until(g, rng, Some(stop)) {
-            Some(mv) => Ok(Some(mv)),
-            None => Err(CoreError::IllegalMove("no legal move to choose".into())),
+/// Read one bot per player from a list (in turn order), a dict keyed by position, or a
+/// single bot (or a list of one) for everyone.
+pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<Vec<AnyBot>> {
+    let one = |b: &Bound<'_, PyAny>| -> PyResult<AnyBot> {
+        if let Ok(s) = b.cast::<PyString>() {
+            Ok(AnyBot::Builtin(s.to_string_lossy().parse::<Bot>()?))
+        } else if b.is_callable() {
+            Ok(AnyBot::Python(b.clone().unbind()))
+        } else {
+            Err(CoreError::InvalidBot(format!(
+                "a bot is a name such as 'cs162' or a callable bot(game) -> move, not {}",
+                describe(b)
+            ))
+            .into())
         }
-    })
-    .map(|_| ())
+    };
+    if bots.is_instance_of::<PyString>() || (bots.is_callable() && !bots.is_instance_of::<PyList>())
+    {
+        return labels.iter().map(|_| one(bots)).collect();
+    }
+    // A list of one bot plays every seat, as the bot alone does.
+    if let Ok(list) = bots.cast::<PyList>()
+        && list.len() == 1
+    {
+        let only = list.get_item(0)?;
+        return labels.iter().map(|_| one(&only)).collect();
+    }
+    if let Ok(d) = bots.cast::<PyDict>() {
+        return labels
+            .iter()
+            .map(|&l| match d.get_item(l.to_string())? {
+                Some(b) => one(&b),
+                None => Err(CoreError::InvalidBot(format!("no bot for player '{l}'")).into()),
+            })
+            .collect();
+    }
+    let list: Vec<Bound<'_, PyAny>> = match bots.try_iter() {
+        Ok(it) => it.collect::<PyResult<_>>()?,
+        Err(_) => {
+            return Err(CoreError::InvalidBot(format!(
+                "bots must be a list, a dict or one bot, not {}",
+                describe(bots)
+            ))
+            .into());
+        }
+    };
+    if list.len() != labels.len() {
+        return Err(CoreError::InvalidBot(format!(
+            "{} bots for {} players: give one bot per player",
+            list.len(),
+            labels.len()
+        ))
+        .into());
+    }
+    list.iter().map(one).collect()
 }
 
-/// Autoplay with at least one Python bot, on `record` (holding the interpreter: the bots
-/// are Python code, and Ctrl-C reaches them as usual).
-fn autoplay_python(
+/// The move the Python bot `f` gives for `seat` in `game` (which waits for a move),
+/// converted only: the engine checks it. A bot that raises, or answers something that is
+/// not a move, is an `InvalidBotError` naming the seat.
+pub(crate) fn ask_python(
     py: Python<'_>,
-    record: &mut GameRecord,
-    seats: &[Seat],
-    labels: &[char],
-    bots: &[AnyBot],
-    rng: &mut Rng,
-    max_rolls: u64,
-) -> PyResult<()> {
-    let limits = crate::ludo::play::Limits {
-        max_rolls,
-        cut_off: crate::ludo::play::CutOff::BeforeEachStep,
-        stop: None,
-    };
-    crate::ludo::play::play(record, limits, |g: &CoreGame| {
-        py.check_signals()?;
-        let k = to_move(g, seats);
-        super::sim::choose(py, &bots[k], g, rng, labels[k]).map(Some)
-    })
-    .map(|_| ())
+    f: &Py<PyAny>,
+    game: &CoreGame,
+    seat: Seat,
+) -> PyResult<CoreMove> {
+    py.check_signals()?;
+    let view = Py::new(py, PyGame::snapshot(*game))?;
+    let answer = f.bind(py).call1((view,)).map_err(|e| {
+        if e.is_instance_of::<PyKeyboardInterrupt>(py) {
+            return e;
+        }
+        caller_failed(game, seat, format_args!("raised {e}")).into()
+    })?;
+    PyGame::answer_to_move(game, &answer)
+        .map_err(|e| caller_failed(game, seat, format_args!("failed: {e}")).into())
 }

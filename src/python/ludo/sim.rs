@@ -3,118 +3,16 @@
 
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyString};
 
 use super::convert::{Count, Start, Threads};
-use super::game::PyGame;
+use super::game::{AnyBot, PyGame, ask_python, parse_bots};
 pub(crate) use super::sim_result::SimResult;
-use crate::ludo::sim::{MAX_ROLLS, SimConfig, SimResult as CoreResult};
-use crate::ludo::{Bot, Game as CoreGame, LudoError as CoreError, Move as CoreMove, Rng, Seat};
+use crate::ludo::report::Report;
+use crate::ludo::sim::{SimConfig, SimResult as CoreResult};
+use crate::ludo::{Bot, LudoError as CoreError, Seat};
 use crate::python::convert::Seed;
-use crate::python::describe;
 use crate::python::interrupt::{interruptible, with_partial};
-
-/// A bot as given from Python.
-pub(crate) enum AnyBot {
-    /// A built-in bot.
-    Builtin(Bot),
-    /// A Python callable `bot(game) -> Move | str`.
-    Python(Py<PyAny>),
-}
-
-/// Read one bot per player from a list (in turn order), a dict keyed by position, or a
-/// single bot (or a list of one) for everyone.
-pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<Vec<AnyBot>> {
-    let one = |b: &Bound<'_, PyAny>| -> PyResult<AnyBot> {
-        if let Ok(s) = b.cast::<PyString>() {
-            Ok(AnyBot::Builtin(s.to_string_lossy().parse::<Bot>()?))
-        } else if b.is_callable() {
-            Ok(AnyBot::Python(b.clone().unbind()))
-        } else {
-            Err(CoreError::InvalidBot(format!(
-                "a bot is a name such as 'cs162' or a callable bot(game) -> move, not {}",
-                describe(b)
-            ))
-            .into())
-        }
-    };
-    if bots.is_instance_of::<PyString>() || (bots.is_callable() && !bots.is_instance_of::<PyList>())
-    {
-        return labels.iter().map(|_| one(bots)).collect();
-    }
-    // A list of one bot plays every seat, as the bot alone does.
-    if let Ok(list) = bots.cast::<PyList>()
-        && list.len() == 1
-    {
-        let only = list.get_item(0)?;
-        return labels.iter().map(|_| one(&only)).collect();
-    }
-    if let Ok(d) = bots.cast::<PyDict>() {
-        return labels
-            .iter()
-            .map(|&l| match d.get_item(l.to_string())? {
-                Some(b) => one(&b),
-                None => Err(CoreError::InvalidBot(format!("no bot for player '{l}'")).into()),
-            })
-            .collect();
-    }
-    let list: Vec<Bound<'_, PyAny>> = match bots.try_iter() {
-        Ok(it) => it.collect::<PyResult<_>>()?,
-        Err(_) => {
-            return Err(CoreError::InvalidBot(format!(
-                "bots must be a list, a dict or one bot, not {}",
-                describe(bots)
-            ))
-            .into());
-        }
-    };
-    if list.len() != labels.len() {
-        return Err(CoreError::InvalidBot(format!(
-            "{} bots for {} players: give one bot per player",
-            list.len(),
-            labels.len()
-        ))
-        .into());
-    }
-    list.iter().map(one).collect()
-}
-
-/// The move `bot` plays in `game` (which waits for a move). A Python bot that raises,
-/// returns something that is not a move, or an illegal move, is an `InvalidBotError`
-/// naming the seat.
-pub(crate) fn choose(
-    py: Python<'_>,
-    bot: &AnyBot,
-    game: &CoreGame,
-    rng: &mut Rng,
-    label: char,
-) -> PyResult<CoreMove> {
-    match bot {
-        AnyBot::Builtin(b) => b
-            .choose(game, rng)
-            .ok_or_else(|| CoreError::IllegalMove("no legal move to choose".into()).into()),
-        AnyBot::Python(f) => {
-            let view = Py::new(py, PyGame::snapshot(*game))?;
-            let answer = f.bind(py).call1((view,)).map_err(|e| {
-                if e.is_instance_of::<PyKeyboardInterrupt>(py) {
-                    return e;
-                }
-                CoreError::InvalidBot(format!("the bot of player '{label}' raised {e}")).into()
-            })?;
-            let mv = PyGame::answer_to_move(game, &answer).map_err(|e| {
-                CoreError::InvalidBot(format!("the bot of player '{label}' failed: {e}"))
-            })?;
-            if !game.legal_moves().contains(&mv) {
-                return Err(CoreError::InvalidBot(format!(
-                    "the bot of player '{label}' chose {}, which is not a legal move",
-                    game.move_name(&mv)
-                ))
-                .into());
-            }
-            Ok(mv)
-        }
-    }
-}
 
 /// A batch of whole games between bots, played in Rust.
 ///
@@ -237,7 +135,7 @@ impl Simulation {
         let count = count.map_or(1000, |v| v.0);
         let threads = threads.map_or(1, |v| v.0);
         if start.checked_add(count).is_none() {
-            return Err(crate::python::convert::InvalidArgumentError::new_err(
+            return Err(crate::python::errors::InvalidArgumentError::new_err(
                 format!(
                     "start + count must not pass 2**64 - 1 (games are numbered by a 64-bit index): \
                  start {start}, count {count}"
@@ -251,75 +149,48 @@ impl Simulation {
                     .check_signals()
                     .and_then(|()| self.play_with_python(py, i, &mut r))
                 {
-                    let partial = Bound::new(py, self.result(r))?.into_any();
+                    let partial = Bound::new(py, self.result(r)?)?.into_any();
                     return Err(with_partial(py, e, partial));
                 }
             }
-            return Ok(self.result(r));
+            return self.result(r);
         }
         let config = &self.config;
         match interruptible(py, |stop| {
             config.run_until(start, count, threads, Some(stop))
         }) {
-            (r, None) => Ok(self.result(r)),
+            (r, None) => self.result(r),
             (r, Some(e)) => {
-                let partial = Bound::new(py, self.result(r))?.into_any();
+                let partial = Bound::new(py, self.result(r)?)?.into_any();
                 Err(with_partial(py, e, partial))
             }
         }
     }
 }
 
-/// The most games one `Simulation.run` call plays (their per-game results alone take about
-/// 10 bytes a game); longer runs go in chunks, as `ludo simulate` and `simulate(...,
-/// progress=...)` do.
-pub(super) const MAX_RUN: u64 = 1 << 32;
-
 impl Simulation {
     /// The Python result of `inner`, games of this simulation.
-    fn result(&self, inner: CoreResult) -> SimResult {
-        SimResult {
-            inner,
-            rules: self.config.rules.to_string(),
-            labels: self.labels.clone(),
-            seats: self.config.playing().unwrap_or_default(),
-            bot_names: self.bot_names.clone(),
-        }
+    fn result(&self, inner: CoreResult) -> PyResult<SimResult> {
+        let report = Report::new(&self.config, self.bot_names.clone(), inner)?;
+        Ok(SimResult { report })
     }
 
-    /// Game `i` with Python bots in their seats (the same dice and built-in bot randomness
-    /// as [`SimConfig::play_game`]).
+    /// Game `i` with Python bots in their seats (the engine's
+    /// [`SimConfig::play_game_with`]: the same dice and built-in bot randomness as the run).
     fn play_with_python(&self, py: Python<'_>, i: u64, out: &mut CoreResult) -> PyResult<()> {
-        let cfg = &self.config;
-        let (dice, bots_seed) = cfg.game_seeds(i);
-        let mut rng = Rng::new(bots_seed);
-        let mut g = CoreGame::new(cfg.rules, &cfg.playing()?, dice)?;
-        // The roll limit is checked before every roll and move (as autoplay does).
-        let limits = crate::ludo::play::Limits {
-            max_rolls: u64::from(MAX_ROLLS),
-            cut_off: crate::ludo::play::CutOff::BeforeEachStep,
-            stop: None,
-        };
-        let played = crate::ludo::play::play(&mut g, limits, |g: &CoreGame| {
-            let k = cfg
-                .seats
-                .iter()
-                .position(|&s| s == g.current_player().index());
-            let k = k.unwrap_or(0);
-            let bot = match self.python_bots.iter().find(|(j, _)| *j == k) {
-                Some((_, f)) => AnyBot::Python(f.clone_ref(py)),
-                None => AnyBot::Builtin(cfg.bots[k]),
-            };
-            choose(py, &bot, g, &mut rng, self.labels[k])
-                .map(Some)
-                .map_err(|e| with_game_number(py, e, i))
-        })?;
-        let rolls = u32::try_from(played.rolls).unwrap_or(u32::MAX);
-        let captures = u32::try_from(played.captures).unwrap_or(u32::MAX);
-        let mut one = CoreResult::default();
-        cfg.record(&g, rolls, captures, &mut one);
-        out.extend(one);
-        Ok(())
+        let callers: Vec<usize> = self.python_bots.iter().map(|(k, _)| *k).collect();
+        let seats = self.config.playing()?;
+        self.config
+            .play_game_with(
+                i,
+                &callers,
+                |k, g| match self.python_bots.iter().find(|(j, _)| *j == k) {
+                    Some((_, f)) => ask_python(py, f, g, seats[k]),
+                    None => Err(CoreError::InvalidBot(format!("no bot for player {k}")).into()),
+                },
+                out,
+            )
+            .map_err(|e| with_game_number(py, e, i))
     }
 }
 

@@ -11,7 +11,7 @@ use super::convert::{AiSeed, Depth, Level, Nodes, SearchTime, contract_position}
 use super::game::{PyOnitama, borrow_game};
 use crate::onitama::game::game_over;
 use crate::onitama::{Ai, Answer, Limits, Position};
-use crate::python::errors::OnitamaGameOverError;
+use crate::python::errors::onitama_game_over;
 use crate::python::interrupt::{interruptible, interruptible_or_raise};
 
 /// A built-in AI, callable with the coursework's AI contract:
@@ -141,9 +141,10 @@ impl PyAi {
         }
         match self.answer(py, &pos, None) {
             (_, Some(interrupted)) => Err(interrupted),
-            (Answer::Error(e), None) => Err(OnitamaGameOverError::new_err(e)),
-            (answer, None) => super::answer_tuple(&answer)
-                .ok_or_else(|| OnitamaGameOverError::new_err(answer.to_string())),
+            (Answer::Error(e), None) => Err(onitama_game_over(e)),
+            (answer, None) => {
+                super::answer_tuple(&answer).ok_or_else(|| onitama_game_over(answer.to_string()))
+            }
         }
     }
 

@@ -68,6 +68,7 @@ pub(crate) fn contract_args<'py>(
 fn action_number(obj: &Bound<'_, PyAny>, pos: &Position) -> PyResult<usize> {
     let bad = |what: String| -> PyErr {
         crate::onitama::OnitamaError::BadActionIndex {
+            last: env::ACTIONS - 1,
             index: what,
             legal: env::legal_text(pos),
         }
@@ -379,7 +380,7 @@ impl PyOnitama {
     fn result_reason<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.game
             .outcome()
-            .map(|o| super::record::REASON.of(py, o.reason()))
+            .map(|o| super::REASON.of(py, o.reason()))
             .transpose()
     }
 

@@ -10,6 +10,7 @@
 use pyo3::prelude::*;
 
 use crate::onitama::{Action, Answer, Card, Player, STANDARD_CARDS};
+use crate::python::enums::PackageClass;
 use convert::{CardSpec, Viewer};
 
 pub(crate) mod ai;
@@ -21,6 +22,9 @@ pub use ai::PyAi;
 pub use game::PyOnitama;
 pub use record::PyMatchRecord;
 pub(crate) use record::onitama_play_match;
+
+/// The `Reason` enum of `LudoGame.enums` (why a game ended).
+pub(crate) static REASON: PackageClass = PackageClass::new("LudoGame.enums", "Reason");
 
 /// A player as Python sees it: 'A' or 'B'.
 fn letter(p: Player) -> String {

@@ -10,17 +10,12 @@ use pyo3::types::PyDict;
 use super::convert::{MaxPlies, SetupId, TimeBudget, read_answer};
 use super::game::{PyOnitama, borrow_game, contract_args};
 use super::{PyAction, PyAi, actions_list, answer_tuple, letter};
-use crate::onitama::referee::judge;
 use crate::onitama::{
-    Action, AiFailure, Answer, EndReason, Game, GameRecord, GameResult, MatchConfig, OnitamaError,
-    Player, Position, play_refereed,
+    AiFailure, Answer, EndReason, Game, GameRecord, MatchConfig, Player, Position, SavedMatch,
+    play_refereed,
 };
-use crate::python::enums::PackageClass;
 use crate::python::interrupt::with_partial;
 use crate::python::type_error;
-
-/// The `Reason` enum of `LudoGame.enums`.
-pub(crate) static REASON: PackageClass = PackageClass::new("LudoGame.enums", "Reason");
 
 /// The full record of a refereed game: the start, every accepted action, the result and
 /// why the game ended.
@@ -77,7 +72,7 @@ impl PyMatchRecord {
     /// `Interrupted` exception carries (the game was not finished).
     #[getter]
     fn reason<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        REASON.of(py, self.record.reason.name())
+        super::REASON.of(py, self.record.reason.name())
     }
 
     /// What went wrong, for the last three reasons: the referee's message, the exception,
@@ -125,106 +120,34 @@ impl PyMatchRecord {
         Ok(PyOnitama { game })
     }
 
-    /// Pickle support (for multiprocessing and Ray): the record rebuilt from the start,
-    /// the actions and how the game ended.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (RecordState,))> {
-        let r = slf.get();
-        let rec = &r.record;
-        let (kind, by, message, answer) = match &rec.reason {
-            EndReason::Base => ("base", None, String::new(), None),
-            EndReason::Capture => ("capture", None, String::new(), None),
-            EndReason::PlyLimit => ("ply_limit", None, String::new(), None),
-            EndReason::Interrupted => ("interrupted", None, String::new(), None),
-            EndReason::InvalidAnswer { by, answer, .. } => {
-                ("invalid", Some(*by), String::new(), answer_tuple(answer))
-            }
-            EndReason::Error { by, message } => ("error", Some(*by), message.clone(), None),
-            EndReason::Malformed { by, message } => ("malformed", Some(*by), message.clone(), None),
-            EndReason::Timeout { by, message } => ("timeout", Some(*by), message.clone(), None),
+    /// The game as saved text: the game's JSON (`Onitama.to_json`, which `Onitama.from_json`
+    /// reads back) with the match's result added: who played A and B (`a`, `b`), `result`,
+    /// `winner`, `reason`, `detail`, `failed`, `plies` and the rejected `answer`.
+    #[pyo3(signature = (a = None, b = None))]
+    fn to_json(&self, a: Option<String>, b: Option<String>) -> PyResult<String> {
+        let saved = SavedMatch {
+            start: self.start.clone(),
+            record: self.record.clone(),
+            names: [a, b],
         };
-        let state = (
-            r.start.to_json(),
-            rec.actions.iter().map(ToString::to_string).collect(),
-            rec.plies,
-            rec.winner().map(letter),
-            kind.to_owned(),
-            by.map(letter),
-            message,
-            answer,
-        );
-        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+        Ok(saved.to_json()?)
     }
 
-    /// The record `__reduce__` describes: the actions are replayed (and checked) from the
-    /// start, and an invalid answer is judged again in the final position.
+    /// A record read back from `to_json`'s text (the actions replayed and checked from the
+    /// start, a rejected answer judged again). The names of the sides are not kept.
     #[staticmethod]
-    fn _from_state(state: RecordState) -> PyResult<PyMatchRecord> {
-        let (start_json, texts, plies, winner, kind, by, message, answer) = state;
-        let bad =
-            |what: &str| OnitamaError::BadNotation(format!("not a pickled MatchRecord: {what}"));
-        let start = Game::from_json(&start_json)?;
-        let actions = texts
-            .iter()
-            .map(|t| t.parse::<Action>())
-            .collect::<Result<Vec<_>, _>>()?;
-        let end = *start.replayed(&actions)?.position();
-        let player = |p: Option<String>| -> Result<Option<Player>, OnitamaError> {
-            match p.as_deref() {
-                None => Ok(None),
-                Some(text) => text
-                    .parse::<char>()
-                    .ok()
-                    .and_then(Player::from_letter)
-                    .map(Some)
-                    .ok_or_else(|| bad("a player is 'A' or 'B'")),
-            }
-        };
-        let failed = || player(by.clone())?.ok_or_else(|| bad("no player failed"));
-        let reason = match kind.as_str() {
-            "base" => EndReason::Base,
-            "capture" => EndReason::Capture,
-            "ply_limit" => EndReason::PlyLimit,
-            "interrupted" => EndReason::Interrupted,
-            "error" => EndReason::Error {
-                by: failed()?,
-                message,
-            },
-            "malformed" => EndReason::Malformed {
-                by: failed()?,
-                message,
-            },
-            "timeout" => EndReason::Timeout {
-                by: failed()?,
-                message,
-            },
-            "invalid" => {
-                let (card, from, to, wall) = answer.ok_or_else(|| bad("no answer"))?;
-                let reason = match judge(&end, card, &from, &to, &wall) {
-                    Err(reason) => reason,
-                    Ok(_) => return Err(bad("the answer is valid").into()),
-                };
-                let answer = Answer::new(card, from, to, wall);
-                EndReason::InvalidAnswer {
-                    by: failed()?,
-                    answer,
-                    reason,
-                }
-            }
-            _ => return Err(bad("unknown end").into()),
-        };
-        let result = match player(winner)? {
-            Some(p) => GameResult::Won(p),
-            None => GameResult::Tie,
-        };
-        let record = GameRecord {
-            start: *start.position(),
-            actions,
-            end,
-            plies,
-            result,
-            reason,
-        };
-        Ok(PyMatchRecord { start, record })
+    fn from_json(text: &str) -> PyResult<PyMatchRecord> {
+        let saved = SavedMatch::from_json(text)?;
+        Ok(PyMatchRecord {
+            start: saved.start,
+            record: saved.record,
+        })
+    }
+
+    /// Pickle support (for multiprocessing and Ray): the record rebuilt from its saved text.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let text = slf.get().to_json(None, None)?;
+        Ok((slf.get_type().getattr("from_json")?, (text,)))
     }
 
     fn __repr__(&self) -> String {
@@ -241,21 +164,6 @@ impl PyMatchRecord {
         )
     }
 }
-
-/// A pickled `MatchRecord`: the start game's JSON, the actions' text, the plies started,
-/// the winner, how the game ended ('base', 'capture', 'ply_limit', 'interrupted',
-/// 'invalid', 'error', 'malformed' or 'timeout'), whose AI failed, the failure's message
-/// and an invalid answer.
-type RecordState = (
-    String,
-    Vec<String>,
-    u32,
-    Option<String>,
-    String,
-    Option<String>,
-    String,
-    Option<(i64, String, String, String)>,
-);
 
 /// An AI as given to the referee.
 pub(crate) enum Contestant<'py> {

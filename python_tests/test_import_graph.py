@@ -1,0 +1,38 @@
+"""No import circles: in the Rust crate, in the Python package and in the page scripts, no
+module depends on itself through others (shared helpers live in their own module, shared
+types below both users). The graphs are built by `import_graph` (see its docstring for
+what counts as an edge)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from import_graph import circles, describe, rust_graph
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_rust_modules_have_no_circle() -> None:
+    graph = rust_graph(ROOT / "src")
+    assert len(graph) > 60, "the crate's modules were not found"
+    assert sum(len(v) for v in graph.values()) > 150, "the crate's uses were not found"
+    found = circles(graph)
+    assert not found, "Rust modules in a circle:\n" + describe(graph, found)
+
+
+def test_the_checker_finds_a_rust_circle(tmp_path: Path) -> None:
+    """The check can fail: two sibling modules using each other are a circle, through a
+    re-export or not; a parent using its child is not."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "lib.rs").write_text("pub mod a;\npub use a::b::Thing;\n")
+    (tmp_path / "a" / "mod.rs").write_text("pub mod b;\npub mod c;\npub use c::Other;\n")
+    (tmp_path / "a" / "b.rs").write_text("use super::Other;\npub struct Thing;\n")
+    (tmp_path / "a" / "c.rs").write_text(
+        "pub struct Other;\nfn f() -> crate::Thing { crate::Thing }\n"
+        "#[cfg(test)]\nmod tests { use super::super::b; }\n"
+    )
+    graph = rust_graph(tmp_path)
+    assert graph["a::b"] == {"a::c"} and graph["a::c"] == {"a::b"}
+    assert circles(graph) == [["a::b", "a::c"]]
+    (tmp_path / "a" / "c.rs").write_text("pub struct Other;\n")
+    assert circles(rust_graph(tmp_path)) == []

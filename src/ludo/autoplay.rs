@@ -1,0 +1,182 @@
+//! Playing a game on with a player in every seat: a built-in [`Bot`], or a caller outside
+//! the engine (a Python callable, a person at a front end) whose moves are checked here.
+//! The loop behind `Game.autoplay` and behind simulations where some seats are callers.
+//!
+//! ```
+//! use ludogame::ludo::autoplay::{autoplay, Player, MAX_ROLLS};
+//! use ludogame::ludo::play::{CutOff, Ending, Limits};
+//! use ludogame::ludo::{Bot, Game, LudoError, Rng, Rules, Seat};
+//!
+//! let seats: Vec<Seat> = [0, 2].into_iter().filter_map(Seat::new).collect();
+//! let mut game = Game::new(Rules::CS162, &seats, 7).unwrap();
+//! let limits = Limits { max_rolls: u64::from(MAX_ROLLS), cut_off: CutOff::BeforeEachStep, stop: None };
+//! // A plays the cs162 bot; C is a caller who always plays the first legal move.
+//! let players = [Player::Bot(Bot::Cs162), Player::Caller];
+//! let played = autoplay(&mut game, &seats, &players, &mut Rng::new(1), limits, |_, g| {
+//!     g.legal_moves().get(0).ok_or(LudoError::IllegalMove("none".into()))
+//! })
+//! .unwrap();
+//! assert_eq!(played.ending, Ending::Over);
+//! assert!(game.is_over());
+//! ```
+
+use super::bots::Bot;
+use super::error::LudoError;
+use super::game::{Game, Move};
+pub use super::play::MAX_ROLLS;
+use super::play::{Limits, Played, Table, play};
+use super::rng::Rng;
+use super::seat::Seat;
+
+/// Who plays one seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A built-in bot, played by the engine.
+    Bot(Bot),
+    /// Someone outside the engine: the `ask` callback of [`autoplay`] chooses.
+    Caller,
+}
+
+/// The move a built-in bot plays in `game`, which waits for a move.
+fn bot_move(bot: Bot, game: &Game, rng: &mut Rng, limits: &Limits<'_>) -> Result<Move, LudoError> {
+    bot.choose_until(game, rng, limits.stop)
+        .ok_or_else(|| LudoError::IllegalMove("no legal move to choose".into()))
+}
+
+/// The error of a caller who gave no usable move (`what`: "raised ...", "failed: ...",
+/// "chose ..."), naming its seat.
+pub fn caller_failed(game: &Game, seat: Seat, what: impl std::fmt::Display) -> LudoError {
+    LudoError::InvalidBot(format!(
+        "the bot of player '{}' {what}",
+        game.rules().seat_label(seat)
+    ))
+}
+
+/// Check a caller's move: a move that is not legal now is [`LudoError::InvalidBot`] naming
+/// the seat and the move.
+pub fn check_caller_move(game: &Game, seat: Seat, mv: Move) -> Result<Move, LudoError> {
+    if game.legal_moves().contains(&mv) {
+        return Ok(mv);
+    }
+    let name = game.move_name(&mv);
+    Err(caller_failed(
+        game,
+        seat,
+        format_args!("chose {name}, which is not a legal move"),
+    ))
+}
+
+/// Play `table` on until the game is over or `limits` end it. `seats` are the seats that
+/// play, in turn order, and `players[k]` plays `seats[k]`: a built-in bot (drawing from
+/// `rng`), or a [`Player::Caller`], for whom `ask(k, game)` gives the move, checked by
+/// [`check_caller_move`]. The first error (a caller's, an illegal move, the table's) ends
+/// the loop and is returned; what was played stays played.
+pub fn autoplay<T, E>(
+    table: &mut T,
+    seats: &[Seat],
+    players: &[Player],
+    rng: &mut Rng,
+    limits: Limits<'_>,
+    mut ask: impl FnMut(usize, &Game) -> Result<Move, E>,
+) -> Result<Played, E>
+where
+    T: Table,
+    E: From<T::Error> + From<LudoError>,
+{
+    if players.len() != seats.len() {
+        return Err(LudoError::InvalidBot(format!(
+            "{} players for {} seats: give one player per seat",
+            players.len(),
+            seats.len()
+        ))
+        .into());
+    }
+    play(table, limits, |g| {
+        let seat = g.current_player();
+        let k = seats.iter().position(|&s| s == seat).unwrap_or(0);
+        let mv = match players[k] {
+            Player::Bot(bot) => bot_move(bot, g, rng, &limits)?,
+            Player::Caller => check_caller_move(g, seat, ask(k, g)?)?,
+        };
+        Ok(Some(mv))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ludo::Rules;
+    use crate::ludo::play::{CutOff, Ending};
+    use crate::ludo::seat::seat_list;
+
+    fn limits() -> Limits<'static> {
+        Limits {
+            max_rolls: u64::from(MAX_ROLLS),
+            cut_off: CutOff::BeforeEachStep,
+            stop: None,
+        }
+    }
+
+    /// A caller that plays as a bot would plays the bot's game, roll for roll.
+    #[test]
+    fn a_caller_playing_like_a_bot_plays_the_bots_game() {
+        let seats = seat_list(&[0, 1, 2, 3]);
+        let bots = [Bot::Cs162, Bot::Safe, Bot::Random, Bot::Aggressive];
+        let all_bots: Vec<Player> = bots.iter().map(|&b| Player::Bot(b)).collect();
+        let mut a = Game::new(Rules::STANDARD, &seats, 11).unwrap();
+        let mut rng = Rng::new(3);
+        let none = |_: usize, _: &Game| -> Result<Move, LudoError> { unreachable!() };
+        autoplay(&mut a, &seats, &all_bots, &mut rng, limits(), none).unwrap();
+        // Seat B (index 1, a deterministic bot) played from outside instead.
+        let mut with_caller = all_bots.clone();
+        with_caller[1] = Player::Caller;
+        let mut b = Game::new(Rules::STANDARD, &seats, 11).unwrap();
+        let mut rng = Rng::new(3);
+        let mut spare = Rng::new(0);
+        let played = autoplay(&mut b, &seats, &with_caller, &mut rng, limits(), |k, g| {
+            assert_eq!(k, 1);
+            Ok::<_, LudoError>(Bot::Safe.choose(g, &mut spare).unwrap())
+        })
+        .unwrap();
+        assert_eq!(played.ending, Ending::Over);
+        assert_eq!(a, b);
+    }
+
+    /// An illegal move from a caller is refused, naming the seat; the game keeps what was
+    /// played before it.
+    #[test]
+    fn an_illegal_caller_move_is_an_invalid_bot_error() {
+        let seats = seat_list(&[0, 2]);
+        let players = [Player::Caller, Player::Caller];
+        let mut g = Game::new(Rules::CS162, &seats, 5).unwrap();
+        let mut rng = Rng::new(0);
+        // A move with the roll of the die plus one is never legal.
+        let e = autoplay(&mut g, &seats, &players, &mut rng, limits(), |_, g| {
+            let m = g.legal_moves().get(0).expect("a legal move");
+            Ok::<_, LudoError>(Move {
+                roll: m.roll % 6 + 1,
+                ..m
+            })
+        })
+        .unwrap_err();
+        assert!(matches!(&e, LudoError::InvalidBot(m) if m.contains("the bot of player")));
+        assert!(e.to_string().contains("which is not a legal move"), "{e}");
+    }
+
+    /// One player per seat, or a clear error.
+    #[test]
+    fn players_must_match_the_seats() {
+        let seats = seat_list(&[0, 1]);
+        let mut g = Game::new(Rules::CS162, &seats, 5).unwrap();
+        let e = autoplay(
+            &mut g,
+            &seats,
+            &[Player::Bot(Bot::Random)],
+            &mut Rng::new(0),
+            limits(),
+            |_, _| -> Result<Move, LudoError> { unreachable!() },
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("1 players for 2 seats"), "{e}");
+    }
+}
