@@ -15,6 +15,18 @@ from LudoGame.enums import Phase, Reason
 from LudoGame.events import MoveEvent, RollEvent
 
 __version__: str
+#: Rolls after which a game is cut off (a simulation counts it unfinished; autoplay stops).
+MAX_ROLLS: int
+#: Players of a single-agent environment when none is said (the learner and one opponent).
+ENV_PLAYERS: int
+#: Players of the multi-agent (PettingZoo) environment when none is said.
+ENV_TABLE_PLAYERS: int
+#: An environment episode's roll limit when none is said.
+ENV_MAX_ROLLS: int
+#: The Onitama setup a match or game starts from when none is said.
+ONITAMA_DEFAULT_SETUP: str
+#: The coursework's ply limit of a game.
+ONITAMA_DEFAULT_PLIES: int
 __all__ = [
     "Action",
     "BuiltinAI",
@@ -56,6 +68,12 @@ __all__ = [
     "onitama_play_match",
     "onitama_standard_cards",
     "__version__",
+    "ENV_MAX_ROLLS",
+    "ENV_PLAYERS",
+    "ENV_TABLE_PLAYERS",
+    "MAX_ROLLS",
+    "ONITAMA_DEFAULT_PLIES",
+    "ONITAMA_DEFAULT_SETUP",
 ]
 
 class LudoError(ValueError):

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
+from LudoGame._core import ONITAMA_DEFAULT_PLIES as DEFAULT_PLIES
+from LudoGame._core import ONITAMA_DEFAULT_SETUP as DEFAULT_SETUP
 from LudoGame._core import (
     Action,
     BuiltinAI,
@@ -147,8 +149,8 @@ def builtin_ai(
 def play_match(
     ai_a: AIFunction,
     ai_b: AIFunction,
-    setup: int | str | Onitama = 21,
-    max_plies: int | None = 20,
+    setup: int | str | Onitama = DEFAULT_SETUP,
+    max_plies: int | None = DEFAULT_PLIES,
     time_budget: float | None = None,
 ) -> MatchRecord:
     """Referee one game, ``ai_a`` playing A and ``ai_b`` playing B.
@@ -359,6 +361,8 @@ def save_games(path: str | os.PathLike[str], games: Iterable[Game | MatchRecord]
 __all__ = [
     "AI",
     "AIFunction",
+    "DEFAULT_PLIES",
+    "DEFAULT_SETUP",
     "GAMES_FORMAT",
     "REASONS",
     "STANDARD_CARDS",

@@ -64,6 +64,17 @@ macro_rules! over_geometry {
 /// The first field of [`LudoEnv::snapshot`]'s text.
 pub const SNAPSHOT_FORMAT: &str = "ludoenv/1";
 
+/// Players of a single-agent environment when none is said: the learner and one opponent,
+/// whatever the rule set.
+pub const DEFAULT_PLAYERS: usize = 2;
+
+/// Players of the multi-agent (PettingZoo) environment when none is said: a full table.
+pub const DEFAULT_TABLE_PLAYERS: usize = 4;
+
+/// The roll limit of an environment's episode when none is said: an episode still going
+/// after this many rolls is truncated.
+pub const DEFAULT_MAX_ROLLS: u64 = 10_000;
+
 /// Values per token in the observation: progress, in the yard, home.
 pub const TOKEN_FEATURES: usize = 3;
 

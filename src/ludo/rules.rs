@@ -434,6 +434,15 @@ impl Rules {
         self.finish_step as u8
     }
 
+    /// How many players a game of these rules has when none is said: four in GT Ludo (its
+    /// board is made for four), two otherwise (the CS162 game's number).
+    pub fn default_players(&self) -> usize {
+        match self.preset {
+            Preset::Gt => 4,
+            _ => 2,
+        }
+    }
+
     /// The seats that play when `n` players take part: opposite seats for two (A and C),
     /// then A, B, C and all four.
     pub fn default_seats(&self, n: usize) -> Result<Vec<Seat>, LudoError> {

@@ -30,6 +30,10 @@ pub struct Setup {
 /// The ply limit used when a setup does not give one: the tournament's 20.
 pub const DEFAULT_PLIES: u16 = 20;
 
+/// The setup a match or a game starts from when none is said: the tournament's first
+/// (`case21`).
+pub const DEFAULT_SETUP: &str = "21";
+
 impl Setup {
     /// The five cards.
     pub fn card_values(&self) -> [Card; 5] {

@@ -61,6 +61,18 @@ mod core_module {
             "OnitamaGameOverError",
             super::errors::onitama_game_over_type(m.py())?,
         )?;
+        m.add("MAX_ROLLS", crate::ludo::play::MAX_ROLLS)?;
+        m.add("ENV_PLAYERS", crate::ludo::env::DEFAULT_PLAYERS)?;
+        m.add("ENV_TABLE_PLAYERS", crate::ludo::env::DEFAULT_TABLE_PLAYERS)?;
+        m.add("ENV_MAX_ROLLS", crate::ludo::env::DEFAULT_MAX_ROLLS)?;
+        m.add(
+            "ONITAMA_DEFAULT_SETUP",
+            crate::onitama::setups::DEFAULT_SETUP,
+        )?;
+        m.add(
+            "ONITAMA_DEFAULT_PLIES",
+            crate::onitama::setups::DEFAULT_PLIES,
+        )?;
         m.add("__version__", env!("CARGO_PKG_VERSION"))
     }
 }

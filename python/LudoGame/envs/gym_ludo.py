@@ -10,7 +10,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from LudoGame._core import GameOverError, InvalidBotError, LudoEnvCore
+from LudoGame._core import ENV_MAX_ROLLS, ENV_PLAYERS, GameOverError, InvalidBotError, LudoEnvCore
 from LudoGame.envs._render import rgb_frame
 
 __all__ = ["LudoEnv", "Opponent", "TokenSpace"]
@@ -62,11 +62,11 @@ class LudoEnv(gym.Env[np.ndarray, np.int64]):
     def __init__(
         self,
         rules: str = "cs162",
-        players: int | str | list[str] = 2,
+        players: int | str | list[str] = ENV_PLAYERS,
         seat: int = 0,
         opponents: Opponent | Sequence[Opponent] = "random",
         skip_forced: bool = False,
-        max_rolls: int = 10_000,
+        max_rolls: int = ENV_MAX_ROLLS,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:

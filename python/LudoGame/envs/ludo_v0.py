@@ -21,7 +21,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # PettingZoo has no types
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from LudoGame._core import LudoEnvCore
+from LudoGame._core import ENV_MAX_ROLLS, ENV_TABLE_PLAYERS, LudoEnvCore
 from LudoGame.envs._books import BookedAECEnv
 from LudoGame.envs._render import rgb_frame
 from LudoGame.envs.gym_ludo import TokenSpace
@@ -52,9 +52,9 @@ class raw_env(BookedAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped
     def __init__(
         self,
         rules: str = "cs162",
-        players: int | str | list[str] = 4,
+        players: int | str | list[str] = ENV_TABLE_PLAYERS,
         skip_forced: bool = False,
-        max_rolls: int = 10_000,
+        max_rolls: int = ENV_MAX_ROLLS,
         render_mode: str | None = None,
         flatten_obs: bool = False,
         **options: Any,

@@ -10,7 +10,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from LudoGame._core import EnvActionError, LudoEnvCore, LudoVectorCore
+from LudoGame._core import ENV_MAX_ROLLS, ENV_PLAYERS, EnvActionError, LudoEnvCore, LudoVectorCore
 
 __all__ = ["BatchPolicy", "LudoVectorEnv"]
 
@@ -57,12 +57,12 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self,
         num_envs: int,
         rules: str = "cs162",
-        players: int | str | list[str] = 2,
+        players: int | str | list[str] = ENV_PLAYERS,
         seat: int | Literal["all"] = 0,
         opponents: str | Sequence[str] | BatchPolicy | None = None,
         seed: int | None = None,
         skip_forced: bool = False,
-        max_rolls: int = 10_000,
+        max_rolls: int = ENV_MAX_ROLLS,
         threads: int = 1,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         **options: Any,

@@ -19,11 +19,7 @@ pub(crate) fn parse_seats(
     players: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<Seat>> {
     let Some(players) = players else {
-        let n = match rules.preset {
-            crate::ludo::rules::Preset::Gt => 4,
-            _ => 2,
-        };
-        return Ok(rules.default_seats(n)?);
+        return Ok(rules.default_seats(rules.default_players())?);
     };
     if players.is_instance_of::<PyInt>() && !players.is_instance_of::<PyBool>() {
         return match players.extract::<i64>() {

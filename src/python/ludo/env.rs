@@ -11,7 +11,8 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 use super::convert::{MaxRolls, Threads, parse_rules, parse_seats, random_seed};
 use crate::ludo::env::{
-    self, Autoreset, BatchOpponent, EnvConfig, LudoEnv, Role, Status, VectorEnv,
+    self, Autoreset, BatchOpponent, DEFAULT_MAX_ROLLS, DEFAULT_PLAYERS, EnvConfig, LudoEnv, Role,
+    Status, VectorEnv,
 };
 use crate::ludo::rules::MAX_SEATS;
 use crate::ludo::{Bot, Rules, Seat, render};
@@ -21,7 +22,6 @@ use crate::python::interrupt::interruptible_or_raise;
 use crate::python::{describe, type_error};
 
 /// The roll limit of an episode when none is given.
-const DEFAULT_MAX_ROLLS: u64 = 10_000;
 
 /// The rules, seats and roles of an environment from its Python arguments. `opponents`
 /// lists, for each player in turn order, a bot name or None (an agent plays).
@@ -35,8 +35,7 @@ fn config(
 ) -> PyResult<EnvConfig> {
     let rules = parse_rules(rules, options)?;
     let players = match players {
-        // Two players by default (the CS162 game's), whatever the rule set.
-        None => rules.default_seats(2)?,
+        None => rules.default_seats(DEFAULT_PLAYERS)?,
         Some(p) => parse_seats(&rules, Some(p))?,
     };
     let mut seats = players;
