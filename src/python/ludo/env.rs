@@ -21,8 +21,6 @@ use crate::python::errors::EnvActionError;
 use crate::python::interrupt::interruptible_or_raise;
 use crate::python::{describe, type_error};
 
-/// The roll limit of an episode when none is given.
-
 /// The rules, seats and roles of an environment from its Python arguments. `opponents`
 /// lists, for each player in turn order, a bot name or None (an agent plays).
 fn config(
