@@ -196,6 +196,19 @@ def test_bad_input_is_one_line_and_exit_2(command: str) -> None:
     assert r.stdout == "", "nothing is printed before the error"
 
 
+def test_rule_options_are_read_by_the_engine() -> None:
+    """`--option KEY=VALUE` words join the rules notation, which the engine parses (one
+    parser): the same run as the notation written out, and the engine's own errors."""
+    by_option = run(
+        shlex.split("ludo simulate --rules standard --option six_limit=2 --games 40 --seed 3")
+    )
+    by_notation = run(shlex.split("ludo simulate --rules standard[six_limit=2] --games 40 --seed 3"))
+    assert by_option.returncode == 0, by_option.stderr
+    assert by_option.stdout.splitlines()[1:] == by_notation.stdout.splitlines()[1:]
+    bad = run(shlex.split("ludo simulate --option six_limit=TRUE --games 5"))
+    assert bad.returncode == 2 and "six_limit" in bad.stderr
+
+
 def test_simulate_one_bot_plays_every_seat() -> None:
     r = run(shlex.split("ludo simulate --players ABCD --bots cs162 --games 50"))
     assert r.returncode == 0, r.stderr

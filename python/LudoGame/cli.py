@@ -9,7 +9,6 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from LudoGame._core import (
     Game,
@@ -114,22 +113,13 @@ class ProgressBar:
             sys.stderr.flush()
 
 
-def _options(pairs: Sequence[str]) -> dict[str, bool | int | str]:
-    """Rule options from KEY=VALUE words (true/false, numbers, names)."""
-    out: dict[str, bool | int | str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise UsageError(f"option {pair!r} is not KEY=VALUE")
-        low = value.lower()
-        out[key] = (
-            low == "true"
-            if low in ("true", "false")
-            else int(value)
-            if value.lstrip("-").isdigit()
-            else value
-        )
-    return out
+def _rules(rules: str, pairs: Sequence[str]) -> str:
+    """The rules notation of ``rules`` with the ``--option KEY=VALUE`` words added
+    (``standard[six_limit=3]``): the engine's one parser reads the options."""
+    if not pairs:
+        return rules
+    items = ",".join(pairs)
+    return f"{rules[:-1]},{items}]" if rules.endswith("]") else f"{rules}[{items}]"
 
 
 @dataclass
@@ -178,7 +168,8 @@ def _bots(text: str) -> str | list[str]:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`ludo simulate`: many games in chunks, with a progress bar; Ctrl-C prints what finished."""
-    sim = Simulation(args.rules, args.players, _bots(args.bots), args.seed, **_options(args.option))
+    rules = _rules(args.rules, args.option)
+    sim = Simulation(rules, args.players, _bots(args.bots), args.seed)
     sim.run(0, 0, args.threads)  # checks the thread count before anything is printed
     totals = Totals(sim.players, sim.bots)
     bar = ProgressBar("simulate", True if args.progress else None)
@@ -211,9 +202,9 @@ def _simulate_ray(args: argparse.Namespace, totals: Totals, bar: ProgressBar) ->
     try:
         totals.add(
             simulate(
-                args.rules, args.players, _bots(args.bots), args.games, args.seed,
-                args.threads, chunk=args.chunk or None, progress=bar, backend="ray",
-                address=args.ray or None, **_options(args.option),
+                _rules(args.rules, args.option), args.players, _bots(args.bots), args.games,
+                args.seed, args.threads, chunk=args.chunk or None, progress=bar,
+                backend="ray", address=args.ray or None,
             )
         )  # fmt: skip
     except KeyboardInterrupt as e:
@@ -231,18 +222,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     """`ludo tournament`: every pairing of the bots, both seatings; Ctrl-C prints the table
     of what was played."""
     bar = ProgressBar("tournament", True if args.progress else None)
-    options: dict[str, Any] = _options(args.option)
     try:
         result = tournament(
             [b.strip() for b in args.bots.split(",")],
-            args.rules,
+            _rules(args.rules, args.option),
             args.games,
             args.seed,
             args.threads,
             progress=bar,
             backend="local" if args.ray is None else "ray",
             address=args.ray or None,
-            **options,
         )
     except KeyboardInterrupt as e:
         bar.close()
