@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from import_graph import circles, describe, rust_graph
+from import_graph import circles, describe, python_graph, rust_graph
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,3 +36,30 @@ def test_the_checker_finds_a_rust_circle(tmp_path: Path) -> None:
     assert circles(graph) == [["a::b", "a::c"]]
     (tmp_path / "a" / "c.rs").write_text("pub struct Other;\n")
     assert circles(rust_graph(tmp_path)) == []
+
+
+def test_the_python_modules_have_no_circle() -> None:
+    graph = python_graph(ROOT / "python" / "LudoGame")
+    assert len(graph) > 20, "the package's modules were not found"
+    assert graph["LudoGame.cli"], "the imports were not found"
+    found = circles(graph)
+    assert not found, "Python modules in a circle:\n" + describe(graph, found)
+
+
+def test_the_checker_finds_a_python_circle(tmp_path: Path) -> None:
+    """Lazy imports count; names imported from a package resolve to their module;
+    imports under TYPE_CHECKING do not count."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from pkg.a import A\nfrom pkg.sub.c import C\n")
+    (pkg / "a.py").write_text("A = 1\ndef f():\n    from pkg import C\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.b import B\n"
+        "from .. import a\nC = 2\n"
+    )
+    (pkg / "b.py").write_text("from pkg.sub.c import C\nB = 3\n")
+    graph = python_graph(pkg)
+    assert graph["pkg.a"] == {"pkg.sub.c"} and graph["pkg.sub.c"] == {"pkg.a"}
+    assert graph["pkg.b"] == {"pkg.sub.c"}
+    assert circles(graph) == [["pkg.a", "pkg.sub.c"]]

@@ -136,6 +136,16 @@ def task_options(num_cpus: int) -> dict[str, Any]:
     return {"num_cpus": num_cpus, "retry_exceptions": False}
 
 
+def check_backend(backend: str, address: str | None) -> None:
+    """`backend` is "local" or "ray"; an address is for Ray only."""
+    from LudoGame._core import InvalidArgumentError
+
+    if backend not in ("local", "ray"):
+        raise InvalidArgumentError(f'backend must be "local" or "ray", not {backend!r}')
+    if address is not None and backend != "ray":
+        raise InvalidArgumentError('an address is for backend="ray" only')
+
+
 def play_games(
     config: tuple[Any, ...], start: int, count: int, threads: int
 ) -> Any:  # pragma: no cover - runs on a Ray worker
@@ -144,15 +154,6 @@ def play_games(
 
     rules, players, bots, seed, opts = config
     return Simulation(rules, players, bots, seed, **opts).run(start, count, threads)
-
-
-def play_matches(
-    ais: Any, matches: Sequence[tuple[str, str, int | str]], max_plies: Any, time_budget: Any
-) -> list[Any]:  # pragma: no cover - runs on a Ray worker
-    """A task: the refereed matches `(a, b, setup)`, in order."""
-    from LudoGame.onitama import play_match
-
-    return [play_match(ais[a], ais[b], s, max_plies, time_budget) for a, b, s in matches]
 
 
 _REMOTE: dict[str, Any] = {}

@@ -21,6 +21,7 @@ from LudoGame._core import (
     __version__,
 )
 from LudoGame.enums import Phase
+from LudoGame.progress import ProgressBar
 from LudoGame.sim import RayTaskError, TournamentResult, simulate, tournament, wilson_interval
 
 WORKED_EXAMPLE = [
@@ -83,34 +84,6 @@ def _parse_turns(words: Sequence[str]) -> list[tuple[str, int]]:
             raise UsageError(f"{word!r} is not a turn such as A6 (position, then roll)")
         turns.append((m.group(1), int(m.group(2))))
     return turns
-
-
-class ProgressBar:
-    """A one-line progress bar on stderr (only when stderr is a terminal, or when forced)."""
-
-    def __init__(self, label: str, enabled: bool | None = None) -> None:
-        self.label = label
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.start = time.perf_counter()
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        width = 30
-        filled = width * done // max(total, 1)
-        elapsed = time.perf_counter() - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        sys.stderr.write(
-            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games"
-            f"  {rate:,.0f}/s "
-        )
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        """End the bar's line."""
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
 
 
 def _rules(rules: str, pairs: Sequence[str]) -> str:

@@ -233,9 +233,9 @@ def round_robin(
     AIs that do not depend on time). A failed task raises ``RayTaskError`` naming its
     matches, its ``partial`` the standings of the games finished, as for Ctrl-C.
     """
-    from LudoGame.sim import _check_backend
+    from LudoGame import _ray
 
-    _check_backend(backend, address)
+    _ray.check_backend(backend, address)
     if not isinstance(ais, Mapping):
         raise TypeError(f"ais must be a dict of name -> AI, not {type(ais).__name__}")
     names = list(ais)
@@ -292,6 +292,13 @@ def round_robin(
     return standings()
 
 
+def _play_matches(
+    ais: Any, matches: Sequence[tuple[str, str, int | str]], max_plies: Any, time_budget: Any
+) -> list[Any]:  # pragma: no cover - runs on a Ray worker
+    """A Ray task: the refereed matches `(a, b, setup)`, in order."""
+    return [play_match(ais[a], ais[b], s, max_plies, time_budget) for a, b, s in matches]
+
+
 def _round_robin_ray(
     ais: Mapping[str, AIFunction],
     schedule: list[tuple[str, str, int | str]],
@@ -308,7 +315,7 @@ def _round_robin_ray(
 
     with _ray.connected(address) as ray:
         size = _ray.task_size(len(schedule), _ray.cpus(ray))
-        task = _ray.remote(ray, _ray.play_matches).options(**_ray.task_options(1))
+        task = _ray.remote(ray, _play_matches).options(**_ray.task_options(1))
         shared = ray.put(dict(ais))
         batches = [schedule[k : k + size] for k in range(0, len(schedule), size)]
         refs = [task.remote(shared, batch, max_plies, time_budget) for batch in batches]

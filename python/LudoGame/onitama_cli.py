@@ -350,7 +350,7 @@ def tournament_ais(args: argparse.Namespace) -> dict[str, BuiltinAI]:
 
 def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
     """`onitama tournament`."""
-    from LudoGame.cli import ProgressBar
+    from LudoGame.progress import ProgressBar
     from LudoGame.sim import RayTaskError
 
     check_save_path(args.save)

@@ -46,7 +46,7 @@ def simulate(
     naming its games.
     """
     _check_count("games", games)
-    _check_backend(backend, address)
+    _ray.check_backend(backend, address)
     sim = Simulation(rules, players, bots, seed, **options)
     if backend == "ray":
         sim.run(0, 0, threads)  # checks the thread count before Ray starts
@@ -78,14 +78,6 @@ def simulate(
         if progress is not None:
             progress(done, games)
     return result
-
-
-def _check_backend(backend: str, address: str | None) -> None:
-    """`backend` is "local" or "ray"; an address is for Ray only."""
-    if backend not in ("local", "ray"):
-        raise InvalidArgumentError(f'backend must be "local" or "ray", not {backend!r}')
-    if address is not None and backend != "ray":
-        raise InvalidArgumentError('an address is for backend="ray" only')
 
 
 def _check_count(what: str, value: int) -> None:
@@ -170,7 +162,7 @@ def tournament(
             f"a tournament needs two or more different bots, not {', '.join(names) or 'none'}"
         )
     _check_count("games", games)
-    _check_backend(backend, address)
+    _ray.check_backend(backend, address)
     # Checks the seed, the thread count, the rules and every bot before any game is played.
     for name in names:
         Simulation(rules, "AC", name, seed, **options).run(0, 0, threads)
