@@ -202,7 +202,9 @@ def test_rule_options_are_read_by_the_engine() -> None:
     by_option = run(
         shlex.split("ludo simulate --rules standard --option six_limit=2 --games 40 --seed 3")
     )
-    by_notation = run(shlex.split("ludo simulate --rules standard[six_limit=2] --games 40 --seed 3"))
+    by_notation = run(
+        shlex.split("ludo simulate --rules standard[six_limit=2] --games 40 --seed 3")
+    )
     assert by_option.returncode == 0, by_option.stderr
     assert by_option.stdout.splitlines()[1:] == by_notation.stdout.splitlines()[1:]
     bad = run(shlex.split("ludo simulate --option six_limit=TRUE --games 5"))

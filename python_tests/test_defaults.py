@@ -35,8 +35,8 @@ def test_a_games_default_players_follow_its_rules() -> None:
 
 
 def test_the_onitama_defaults_are_the_engines() -> None:
-    assert (onitama.DEFAULT_SETUP, onitama.DEFAULT_PLIES) == ("21", 20)
-    assert default_of(onitama.play_match, "setup") == onitama.DEFAULT_SETUP
+    assert (onitama.MATCH_SETUP, onitama.DEFAULT_PLIES) == ("21", 20)
+    assert default_of(onitama.play_match, "setup") == onitama.MATCH_SETUP
     assert default_of(onitama.play_match, "max_plies") == onitama.DEFAULT_PLIES
     record = _core.onitama_play_match(onitama.builtin_ai(0), onitama.builtin_ai(0))
     assert record.setup == "case21"
@@ -48,3 +48,18 @@ def test_the_roll_cap_is_the_engines() -> None:
     # A cap of MAX_ROLLS plays a whole game (none lasts that long).
     game.autoplay("random", max_rolls=_core.MAX_ROLLS)
     assert game.is_over()
+
+
+def test_the_coursework_texts_are_the_engines() -> None:
+    """The terminal game speaks with the engine's words (the transcript tests check the
+    words themselves against the recorded sessions)."""
+    from LudoGame import onitama_cli
+
+    texts = _core.ONITAMA_TEXTS
+    assert onitama_cli.CARD_PROMPT == texts["card_prompt"]
+    assert texts["your_turn"].format(player="A") == "Player A, it is your turn."
+    game = onitama.Onitama.setup(21)
+    listing = game.move_listing()
+    pawn_moves = {(a.card, a.move_from, a.move_to) for a in game.legal_actions if not a.is_pass}
+    assert len(listing) == len(pawn_moves) and listing[0].startswith("Card 1, ")
+    assert game.win_message() is None

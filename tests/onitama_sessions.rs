@@ -8,60 +8,8 @@ mod common;
 use common::json::Golden;
 
 use common::{key_of_action, key_of_json, load, player_of, position_of, setup};
-use ludogame::onitama::{
-    Action, PawnChoice, Piece, Position, Slot, Square, Status, WinKind, judge_pawn, judge_wall,
-};
-
-/// Column-major index of a square (MATLAB's order: down column 1, then column 2, …).
-fn col_major(sq: Square) -> u8 {
-    sq.col() * 5 + sq.row()
-}
-
-/// The Part 1 program's "0" listing: every pawn move, by card, then start and target
-/// square in column-major order.
-fn listing(pos: &Position) -> Vec<String> {
-    let mut moves: Vec<(Slot, Square, Square)> = pos
-        .legal_actions()
-        .iter()
-        .filter_map(|a| Some((a.slot(), a.from()?, a.to()?)))
-        .collect();
-    moves.sort_by_key(|&(s, f, t)| (s, col_major(f), col_major(t)));
-    moves.dedup();
-    moves
-        .into_iter()
-        .map(|(s, f, t)| format!("Card {}, {f}->{t}", s.number()))
-        .collect()
-}
-
-/// The event messages the Part 1 program prints for an action played in `before`.
-fn messages(before: &Position, a: Action, after: &Position) -> Vec<String> {
-    let me = before.side();
-    let mut out = Vec::new();
-    if a.is_pass() {
-        out.push("There is no valid move.".to_owned());
-    }
-    if let (Some(f), Some(t)) = (a.from(), a.to()) {
-        match before.win_kind(f, t) {
-            Some(WinKind::Base) => out.push(format!(
-                "Player {me}, your general reaches opponent's military base. You win."
-            )),
-            Some(WinKind::Capture) => out.push(format!(
-                "Player {me}, you capture opponent's general. You win."
-            )),
-            None => {
-                if before.piece_at(t) == Some(Piece::Soldier(me.other())) {
-                    out.push(format!(
-                        "Player {me}, you capture opponent's soldier. The soldier is removed from the board."
-                    ));
-                }
-            }
-        }
-    }
-    if after.status() == Status::Tie {
-        out.push("This is the last turn. The game is tied.".to_owned());
-    }
-    out
-}
+use ludogame::onitama::coursework::{listing, ply_messages as messages};
+use ludogame::onitama::{Action, PawnChoice, Slot, Status, WinKind, judge_pawn, judge_wall};
 
 #[test]
 fn every_session_replays() {

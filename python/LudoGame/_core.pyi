@@ -23,8 +23,11 @@ ENV_PLAYERS: int
 ENV_TABLE_PLAYERS: int
 #: An environment episode's roll limit when none is said.
 ENV_MAX_ROLLS: int
-#: The Onitama setup a match or game starts from when none is said.
-ONITAMA_DEFAULT_SETUP: str
+#: The Onitama setup a refereed match starts from when none is said.
+ONITAMA_MATCH_SETUP: str
+#: The coursework's Part 1 program's words by name ("card_prompt", "your_turn", ...), the
+#: variable parts as {player}, {n} and {answer}.
+ONITAMA_TEXTS: dict[str, str]
 #: The coursework's ply limit of a game.
 ONITAMA_DEFAULT_PLIES: int
 __all__ = [
@@ -73,7 +76,8 @@ __all__ = [
     "ENV_TABLE_PLAYERS",
     "MAX_ROLLS",
     "ONITAMA_DEFAULT_PLIES",
-    "ONITAMA_DEFAULT_SETUP",
+    "ONITAMA_MATCH_SETUP",
+    "ONITAMA_TEXTS",
 ]
 
 class LudoError(ValueError):
@@ -638,6 +642,12 @@ class Onitama:
     def result_reason(self) -> Reason | None:
         """How the game ended, or None while it goes on."""
 
+    def move_listing(self) -> list[str]:
+        """The coursework program's "0" listing of the moves now (`Card 1, e2->d3`)."""
+    def capture_message(self, action: Action | str) -> str | None:
+        """The coursework's words for `action` if its pawn move captures a soldier."""
+    def win_message(self) -> str | None:
+        """The coursework's words for the winner of a won game."""
     @property
     def status(self) -> str:
         """A sentence on where the game stands."""

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
 from LudoGame._core import ONITAMA_DEFAULT_PLIES as DEFAULT_PLIES
-from LudoGame._core import ONITAMA_DEFAULT_SETUP as DEFAULT_SETUP
+from LudoGame._core import ONITAMA_MATCH_SETUP as MATCH_SETUP
 from LudoGame._core import (
     Action,
     BuiltinAI,
@@ -149,7 +149,7 @@ def builtin_ai(
 def play_match(
     ai_a: AIFunction,
     ai_b: AIFunction,
-    setup: int | str | Onitama = DEFAULT_SETUP,
+    setup: int | str | Onitama = MATCH_SETUP,
     max_plies: int | None = DEFAULT_PLIES,
     time_budget: float | None = None,
 ) -> MatchRecord:
@@ -369,7 +369,7 @@ __all__ = [
     "AI",
     "AIFunction",
     "DEFAULT_PLIES",
-    "DEFAULT_SETUP",
+    "MATCH_SETUP",
     "GAMES_FORMAT",
     "REASONS",
     "STANDARD_CARDS",

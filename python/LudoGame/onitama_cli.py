@@ -26,7 +26,7 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn, TextIO
 
-from LudoGame._core import __version__
+from LudoGame._core import ONITAMA_TEXTS, __version__
 from LudoGame.onitama import (
     Action,
     BuiltinAI,
@@ -44,12 +44,14 @@ from LudoGame.onitama import (
 )
 from LudoGame.onitama import Game as RoundRobinGame
 
-CARD_PROMPT = "Pick a card (1 or 2) or enter 0 to list all moves: "
-PASS_PROMPT = "Simply pick a card you want to swap with the side card (1 or 2): "
-FROM_PROMPT = "Input the position of your pawn you want to move: "
-TO_PROMPT = "Input the position you want to move the selected pawn: "
-WALL_PROMPT = "u(up), l(left), d(down), r(right), s(stay): "
-SETUP_PROMPT = "Input the test case number: "
+#: The coursework program's words, from the engine (one home for every text).
+TEXTS = ONITAMA_TEXTS
+CARD_PROMPT = TEXTS["card_prompt"]
+PASS_PROMPT = TEXTS["pass_prompt"]
+FROM_PROMPT = TEXTS["from_prompt"]
+TO_PROMPT = TEXTS["to_prompt"]
+WALL_PROMPT = TEXTS["wall_prompt"]
+SETUP_PROMPT = TEXTS["setup_prompt"]
 
 
 class InputEndedError(Exception):
@@ -65,19 +67,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
-
-
-def col_major(square: str) -> int:
-    """MATLAB's column-major index of a square: down column 1, then column 2, ..."""
-    return (int(square[1]) - 1) * 5 + (ord(square[0]) - ord("a"))
-
-
-def listing(game: Onitama) -> list[str]:
-    """The Part 1 program's '0' listing: every pawn move by card, start, then target, in
-    column-major order (wall steps aside)."""
-    moves = {(a.card, a.move_from, a.move_to) for a in game.legal_actions if not a.is_pass}
-    ordered = sorted(moves, key=lambda m: (m[0], col_major(m[1]), col_major(m[2])))
-    return [f"Card {c}, {f}->{t}" for c, f, t in ordered]
 
 
 class Screen:
@@ -133,7 +122,7 @@ def human_ply(screen: Screen, game: Onitama, player: str) -> Action | None:
     """Read one ply from the keyboard; returns the action, or None after a winning move
     (already played, with its message)."""
     if all(a.is_pass for a in game.legal_actions):
-        screen.say("There is no valid move.")
+        screen.say(TEXTS["no_valid_move"])
         while True:
             card = screen.ask(PASS_PROMPT)
             try:
@@ -148,7 +137,7 @@ def human_ply(screen: Screen, game: Onitama, player: str) -> Action | None:
         while True:
             card = screen.ask(CARD_PROMPT)
             if card == "0":
-                for line in listing(game):
+                for line in game.move_listing():
                     screen.say(line)
                 continue
             try:
@@ -179,7 +168,7 @@ def ai_ply(screen: Screen, game: Onitama, player: str, ai: Player) -> Action | N
     """One ply of an AI, shown as if its answers were typed at the prompts."""
     card, move_from, move_to, wall = ai(game)
     if all(a.is_pass for a in game.legal_actions):
-        screen.say("There is no valid move.")
+        screen.say(TEXTS["no_valid_move"])
         screen.typed(PASS_PROMPT, str(card))
     else:
         screen.typed(CARD_PROMPT, str(card))
@@ -196,24 +185,13 @@ def ai_ply(screen: Screen, game: Onitama, player: str, ai: Player) -> Action | N
 
 
 def win_message(game: Onitama, player: str) -> str:
-    """The coursework's words for a game `player` has just won."""
-    if game.result_reason == "base_reached":
-        return f"Player {player}, your general reaches opponent's military base. You win."
-    return f"Player {player}, you capture opponent's general. You win."
+    """The coursework's words for a game `player` has just won (the engine's)."""
+    return game.win_message() or ""
 
 
 def capture_message(game: Onitama, player: str, action: Action) -> str | None:
     """The coursework's words for `action` (not yet played) if it captures a soldier."""
-    if action.is_pass:
-        return None
-    row, col = ord(action.move_to[0]) - ord("a"), int(action.move_to[1]) - 1
-    enemy = "b" if player == "A" else "a"
-    if game.board[row][col] == enemy:
-        return (
-            f"Player {player}, you capture opponent's soldier. "
-            "The soldier is removed from the board."
-        )
-    return None
+    return game.capture_message(action)
 
 
 def finish_win(screen: Screen, game: Onitama, player: str, action: Action) -> None:
@@ -234,7 +212,7 @@ def show_before_wall(screen: Screen, game: Onitama, player: str, action: Action)
     preview = game.copy()
     preview.play(f"{action.card} {action.move_from} {action.move_to} s")
     screen.write(preview.draw(player))
-    screen.say(f"Player {player}, choose the movement of W.")
+    screen.say(TEXTS["choose_wall"].format(player=player))
 
 
 def play_game(
@@ -244,10 +222,10 @@ def play_game(
 ) -> None:
     """Play `game` to its end, each side by keyboard (None) or an AI."""
     while not game.is_over():
-        screen.say(f"Number of turns left: {game.plies_left}")
+        screen.say(TEXTS["turns_left"].format(n=game.plies_left))
         screen.write(str(game))
         player = game.turn
-        screen.say(f"Player {player}, it is your turn.")
+        screen.say(TEXTS["your_turn"].format(player=player))
         ai = players[player]
         action = human_ply(screen, game, player) if ai is None else ai_ply(screen, game, player, ai)
         if action is None:
@@ -255,7 +233,7 @@ def play_game(
         game.play(action)
         screen.say()
     if game.result_reason == "ply_limit":
-        screen.say("This is the last turn. The game is tied.")
+        screen.say(TEXTS["tied"])
 
 
 def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
@@ -279,7 +257,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
                     game = Onitama.setup(answer, args.max_plies)
                     break
                 except UnknownSetupError:
-                    screen.say(f"There is no test case {answer}.")
+                    screen.say(TEXTS["no_test_case"].format(answer=answer))
         play_game(screen, game, players)
     except InputEndedError:
         if out.isatty():

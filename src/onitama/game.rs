@@ -20,7 +20,7 @@ pub const JSON_FORMAT: &str = "ludogame-onitama/1";
 pub const DEFAULT_SETUP: &str = "case22";
 
 /// The ply limit of a game that does not give one.
-pub const DEFAULT_PLIES: u16 = 20;
+pub use super::setups::DEFAULT_PLIES;
 
 /// A card and the five rows it is drawn with.
 pub type Drawing = (Card, [String; 5]);

@@ -3,6 +3,7 @@
 //!
 //! - [`square`]: squares `a1`..`e5`, the players, wall directions, 25-bit masks;
 //! - [`card`]: movement cards, any 5×5 pattern, and the 16 standard cards;
+//! - [`coursework`]: the Part 1 program's prompts, messages and move listing;
 //! - [`position`]: the position ([`Position`]), small and `Copy`, with make/unmake;
 //! - [`action`]: one ply ([`Action`]) and the fixed-size [`ActionList`];
 //! - [`movegen`]: the legal actions (on [`Position`]);
@@ -26,6 +27,7 @@
 pub mod action;
 pub mod ai;
 pub mod card;
+pub mod coursework;
 pub mod env;
 pub mod error;
 pub mod game;

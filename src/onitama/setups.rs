@@ -30,9 +30,9 @@ pub struct Setup {
 /// The ply limit used when a setup does not give one: the tournament's 20.
 pub const DEFAULT_PLIES: u16 = 20;
 
-/// The setup a match or a game starts from when none is said: the tournament's first
-/// (`case21`).
-pub const DEFAULT_SETUP: &str = "21";
+/// The setup a refereed match starts from when none is said: the tournament's first
+/// (`case21`). (A game made without a setup starts from [`crate::onitama::game::DEFAULT_SETUP`].)
+pub const MATCH_SETUP: &str = "21";
 
 impl Setup {
     /// The five cards.

@@ -65,14 +65,16 @@ mod core_module {
         m.add("ENV_PLAYERS", crate::ludo::env::DEFAULT_PLAYERS)?;
         m.add("ENV_TABLE_PLAYERS", crate::ludo::env::DEFAULT_TABLE_PLAYERS)?;
         m.add("ENV_MAX_ROLLS", crate::ludo::env::DEFAULT_MAX_ROLLS)?;
-        m.add(
-            "ONITAMA_DEFAULT_SETUP",
-            crate::onitama::setups::DEFAULT_SETUP,
-        )?;
+        m.add("ONITAMA_MATCH_SETUP", crate::onitama::setups::MATCH_SETUP)?;
         m.add(
             "ONITAMA_DEFAULT_PLIES",
             crate::onitama::setups::DEFAULT_PLIES,
         )?;
+        let texts = pyo3::types::PyDict::new(m.py());
+        for (name, text) in crate::onitama::coursework::texts() {
+            texts.set_item(name, text)?;
+        }
+        m.add("ONITAMA_TEXTS", texts)?;
         m.add("__version__", env!("CARGO_PKG_VERSION"))
     }
 }

@@ -9,11 +9,12 @@ use super::convert::{
     Nodes, NotationText, PerftDepth, SearchTime, SetupId, ToMove, Viewer, WallLetter,
 };
 use super::{PyAction, PyCard, actions_list, letter};
+use crate::onitama::coursework;
 use crate::onitama::game::{DEFAULT_PLIES, DEFAULT_SETUP, game_over};
 use crate::onitama::setups::find_setup;
 use crate::onitama::{
-    Action, Ai, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, SearchInfo, env,
-    perft_until,
+    Action, Ai, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, SearchInfo,
+    WinKind, env, perft_until,
 };
 use crate::python::convert::Seed;
 use crate::python::errors::IllegalActionError;
@@ -382,6 +383,27 @@ impl PyOnitama {
             .outcome()
             .map(|o| super::REASON.of(py, o.reason()))
             .transpose()
+    }
+
+    /// The coursework program's "0" listing of the moves now: `Card 1, e2->d3`, by card,
+    /// then start and target square in MATLAB's column-major order.
+    fn move_listing(&self) -> Vec<String> {
+        coursework::listing(self.game.position())
+    }
+
+    /// The coursework program's words for `action` (not yet played) when its pawn move
+    /// captures a soldier, else None.
+    fn capture_message(&self, action: super::convert::ActionArg) -> Option<String> {
+        coursework::capture_message(self.game.position(), action.0.to()?)
+    }
+
+    /// The coursework program's words for the winner of a won game, else None.
+    fn win_message(&self) -> Option<String> {
+        match self.game.outcome()? {
+            Outcome::BaseReached(p) => Some(coursework::win_message(p, WinKind::Base)),
+            Outcome::GeneralCaptured(p) => Some(coursework::win_message(p, WinKind::Capture)),
+            Outcome::PlyLimit => None,
+        }
     }
 
     /// A sentence on where the game stands, e.g. 'Player A to move, 20 plies left.'.

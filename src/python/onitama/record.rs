@@ -10,7 +10,7 @@ use pyo3::types::PyDict;
 use super::convert::{MaxPlies, SetupId, TimeBudget, read_answer};
 use super::game::{PyOnitama, borrow_game, contract_args};
 use super::{PyAction, PyAi, actions_list, answer_tuple, letter};
-use crate::onitama::setups::DEFAULT_SETUP;
+use crate::onitama::setups::MATCH_SETUP;
 use crate::onitama::{
     AiFailure, Answer, EndReason, Game, GameRecord, MatchConfig, Player, Position, SavedMatch,
     play_refereed,
@@ -226,7 +226,7 @@ pub(crate) fn onitama_play_match<'py>(
     let start = match setup {
         Some(MatchStart::Game(game)) => game.match_start(config.max_plies),
         Some(MatchStart::Setup(id)) => Game::from_setup(&id.0, config.max_plies)?,
-        None => Game::from_setup(DEFAULT_SETUP, config.max_plies)?,
+        None => Game::from_setup(MATCH_SETUP, config.max_plies)?,
     };
     // A Ctrl-C (or any other BaseException that is not an Exception, raised by a Python
     // AI) is not the mover's failure: it stops the match, and is raised again with the
