@@ -106,17 +106,17 @@ class LudoSession(Session):
         s.restore_common(record)
         return s
 
-    async def machine_step(self, think: Think) -> None:
+    async def machine_step(self, think: Think, bot: str | None = None) -> None:
         """The bot whose turn it is takes one step: a roll, or a move (thought out on a copy
-        of the game)."""
+        of the game); with `bot`, that bot steps for the person to act."""
         if self.to_act is None:
             raise conflict("GameOverError", f"the game is over: {self.game.status}")
-        if self.to_act == HUMAN:
+        if self.to_act == HUMAN and bot is None:
             raise conflict(
                 "NotBotTurn",
                 f"it is a person's turn ({self.game.current_player}), not a bot's",
             )
-        name = self.seats[self.game.current_player]
+        name = bot or self.seats[self.game.current_player]
         try:
             if self.game.phase == Phase.ROLL:
                 self.game.roll()
@@ -128,6 +128,17 @@ class LudoSession(Session):
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         self.changed("bot")
+
+    def check_timer_bot(self, name: str) -> str:
+        return check_bot(name, self.game)
+
+    def rematch_game(self, seed: int | None) -> LudoSession:
+        g = self.game
+        try:
+            game = Game(g.rules_notation, g.players, seed)
+        except ENGINE_ERRORS as e:
+            raise engine_error(e) from e
+        return LudoSession(game, dict(self.seats))
 
     def state(self, fields: frozenset[str]) -> dict[str, Any]:
         """The game's state as the API answers it."""
@@ -159,6 +170,7 @@ class LudoSession(Session):
             "steps": g.steps,
             "position": g.to_notation(),
             "can_undo": self.can_undo(),
+            **self.common_state(),
         }
         if "history" in fields:
             # the events are dicts whose enum values are str: JSON as they are
@@ -253,6 +265,7 @@ def router(games: Games) -> APIRouter:
         session = LudoSession(game, _seats(body, game))
         session.keys = {p: new_id() for p, k in session.seats.items() if k == REMOTE}
         session.pace = body.pace
+        session.set_timer(body.turn_timer)
         await games.add(session)
         return created(request, session, fields, request.app.state.public_url)
 
