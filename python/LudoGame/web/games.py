@@ -172,7 +172,6 @@ class Games:
                 raise
             if s.version == before:
                 return
-            s.stamp_timer()
             try:
                 stored = await self._call(self.storage.update, self._row(s), before)
             except BaseException:
@@ -412,6 +411,7 @@ class Games:
         except ValueError:
             seen = None
         queue: asyncio.Queue[Item] = asyncio.Queue()
+        self._arrive(s.id, seats, +1)  # (before the first state, which shows it)
         recent = self._recent.setdefault(s.id, deque(maxlen=RECENT))
         # the events a reconnecting client missed, if all are still known; else the state now
         missed = [item for item in recent if seen is not None and item[0] > seen]
@@ -420,7 +420,6 @@ class Games:
         for item in missed:
             queue.put_nowait(item)
         self._listeners.setdefault(s.id, set()).add(queue)
-        self._arrive(s.id, seats, +1)
         return StreamingResponse(
             self._stream(s.id, queue, chosen, s.large, seats),
             media_type="text/event-stream",

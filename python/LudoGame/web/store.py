@@ -265,9 +265,11 @@ class Session(Held):
         self.bump()
 
     def bump(self) -> None:
-        """The version goes up: a change is applied (and not yet committed)."""
+        """The version goes up: a change is applied (and not yet committed); the turn timer
+        starts for the seat to act now."""
         self.version += 1
         self.settled.clear()
+        self.stamp_timer()
 
     def undo_seat(self) -> str | None:
         """The seat whose decision an undo would take back (to act again after it)."""
