@@ -17,6 +17,8 @@ pytest.importorskip("uvicorn")
 
 import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
+
+from LudoGame.web import create_app  # noqa: E402
 from test_web_online import (  # noqa: E402
     LUDO,
     ONI,
@@ -27,8 +29,6 @@ from test_web_online import (  # noqa: E402
     ludo_step,
     start_serve,
 )
-
-from LudoGame.web import create_app  # noqa: E402
 
 
 @pytest.fixture
