@@ -163,6 +163,18 @@ class OnitamaSession(Session):
         else:
             self.message = captured
 
+    def history_players(self) -> list[str]:
+        """Who played each ply of the history (the sides take turns from the start's)."""
+        n = len(self.game.actions)
+        first = self.game.turn
+        if n:
+            start = self.game.copy()
+            for _ in range(n):
+                start.undo()
+            first = start.turn
+        other = "B" if first == "A" else "A"
+        return [first if k % 2 == 0 else other for k in range(n)]
+
     def check_timer_bot(self, name: str) -> str:
         _ai(_timer_side(name))
         return name
@@ -212,6 +224,7 @@ class OnitamaSession(Session):
             "reason": None if reason is None else reason.value,
             "message": self.message,
             "history": [str(a) for a in g.actions],
+            "history_players": self.history_players(),
             "position": g.to_notation(),
             "can_undo": self.can_undo(),
             "sides": {p: s.model_dump() for p, s in self.sides.items()},
