@@ -111,9 +111,17 @@ export function adoptRematch(kind, from, to) {
   keep(kind, to, { ...held(kind, to), host: old.host, seats: { ...old.seats }, links: old.links || {}, since: Date.now() });
 }
 
-/** A game that has a rematch: go on to it (keeping this browser's seats); true if going. */
-export function leadOn(kind, state) {
+/**
+ * A game that has a rematch: go on to it (keeping this browser's seats); true if going. With
+ * `mineOnly`, only a browser that plays in the game goes on (a spectator opening a finished
+ * game's address sees it, with a link to the rematch).
+ */
+export function leadOn(kind, state, mineOnly) {
   if (!state || !state.rematch) return false;
+  if (mineOnly) {
+    const h = held(kind, state.id);
+    if (!h.host && !Object.keys(h.seats).length) return false;
+  }
   adoptRematch(kind, state.id, state.rematch);
   location.replace(`/${kind}?game=${encodeURIComponent(state.rematch)}`);
   return true;
@@ -148,6 +156,7 @@ export function overPanel(panel, kind, state, seats, lines) {
       "p",
       { class: "controls" },
       seats.mayRematch(state) ? rematch : null,
+      !seats.mayRematch(state) && state.rematch ? el("a", { href: `/${kind}?game=${encodeURIComponent(state.rematch)}`, class: "button primary", id: "watch-rematch" }, "Watch the rematch") : null,
       el("a", { href: `/${kind}`, class: "button", id: "new-game" }, "New game"),
     ),
     seats.mayRematch(state) ? el("p", { class: "hint" }, "A rematch keeps the seats: the same invite links lead into it.") : null,
@@ -243,6 +252,7 @@ export function claimFromAddress(kind, params) {
   if (!id || !seat || !key) return;
   const mine = held(kind, id);
   mine.seats[seat] = key;
+  if (!mine.since) mine.since = Date.now();
   keep(kind, id, mine);
   params.delete("seat");
   history.replaceState(null, "", `${location.pathname}?${params.toString()}`);

@@ -15,7 +15,7 @@ export async function show(params) {
   const position = params.get("position");
   if (id) {
     const state = await guarded(() => api("GET", `/api/ludo/games/${encodeURIComponent(id)}`)).catch(() => null);
-    if (leadOn("ludo", state)) return null; // its rematch, with this browser's seats
+    if (leadOn("ludo", state, true)) return null; // its rematch, with this browser's seats
     if (state) return play(state);
     if (position) {
       clearError();

@@ -38,7 +38,7 @@ export async function show(params) {
   if (id) {
     try {
       const state = await api("GET", `/api/onitama/games/${encodeURIComponent(id)}`);
-      if (leadOn("onitama", state)) return null; // its rematch, with this browser's seats
+      if (leadOn("onitama", state, true)) return null; // its rematch, with this browser's seats
       return play(state);
     } catch (err) {
       if (position) return startFromPosition(position, "That game is no longer on this server: it goes on here from the position in the link.");
@@ -485,9 +485,8 @@ function play(initial, note) {
     if (state.to_act === null) {
       over.hidden = false;
       const how = REASONS[state.reason] || "";
-      const sideWord = (p) => (sides[p] && sides[p].kind === "ai" ? `${p} (AI)` : p);
       overPanel(over, "onitama", state, seats, [
-        el("p", { id: "result" }, state.winner ? `${sideWord(state.winner)} wins${how ? `, ${how}` : ""}.` : `A tie${how ? `: ${how}` : ""}.`),
+        el("p", { id: "result" }, state.winner ? `${state.winner} wins${how ? `, ${how}` : ""}.` : `A tie${how ? `: ${how}` : ""}.`),
         el("p", { class: "meta" }, state.status),
       ]);
     } else {
