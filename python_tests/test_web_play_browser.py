@@ -250,6 +250,12 @@ def test_unknown_pages_and_replays_say_so(browser: Any, server: str) -> None:
     assert shown_element(browser, "replay-form") is not None
 
 
+SQUARES_SPAN = """
+const boxes = [...document.querySelectorAll("#board g.square")]
+  .map((g) => g.getBoundingClientRect());
+return Math.max(...boxes.map((b) => b.right)) - Math.min(...boxes.map((b) => b.left));
+"""
+
 SMALL_CONTROLS = """
 const small = [];
 for (const e of document.querySelectorAll(
@@ -286,6 +292,9 @@ def test_a_phone_sized_page_has_a_full_width_board_and_44_px_controls(
         width = phone.execute_script("return document.documentElement.clientWidth")
         board = svg.size
         assert board["width"] >= 0.9 * width, f"{game}: board {board} on a {width}-px page"
+        if game == "onitama":  # the squares themselves, not only the picture holding them
+            squares = phone.execute_script(SQUARES_SPAN)
+            assert squares >= 0.8 * width, f"the 5x5 squares span {squares} of {width} px"
         assert phone.execute_script(SMALL_CONTROLS) == [], f"{game} play view"
         scroll = phone.execute_script("return document.documentElement.scrollWidth")
         assert scroll <= width
