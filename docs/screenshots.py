@@ -119,6 +119,10 @@ def replay(b: Any, base: str) -> None:
     wait_until(lambda: "game=" in b.current_url)
     Select(b.find_element(By.ID, "speed")).select_by_index(3)
     wait_until(lambda: shown_element(b, "game-over"), timeout=120)
+    # opened again: Chromium throttles the navigations of a page that rewrote its address
+    # for every fast bot step
+    b.get(b.current_url)
+    wait_until(lambda: shown_element(b, "game-over"))
     b.find_element(By.ID, "replay-game").click()
     wait_until(lambda: shown_element(b, "frame-label"))
     for _ in range(30):
@@ -139,9 +143,35 @@ def phone(base: str) -> None:
         b.quit()
 
 
+def phone_onitama(base: str) -> None:
+    """Onitama on a phone, side B on it by an invite link from a desktop page: the board
+    takes the width, who is connected and B's turn timer show."""
+    host = start_browser()
+    b = start_browser(PHONE)
+    try:
+        host.get(base + "onitama")
+        wait_until(lambda: shown_element(host, "start"))
+        Select(host.find_element(By.ID, "side-B")).select_by_value("remote")
+        Select(host.find_element(By.ID, "timer-seconds")).select_by_value("60")
+        host.find_element(By.ID, "start").click()
+        link = wait_until(lambda: shown_element(host, "invite-B")).get_attribute("value")
+        b.get(link)
+        wait_until(lambda: "You play B" in "".join(e.text for e in b.find_elements(By.ID, "role")))
+        host.find_elements(By.CSS_SELECTOR, "#board g.square.movable")[1].click()
+        host.find_elements(By.CSS_SELECTOR, "#board g.square.target")[0].click()
+        walls = host.find_elements(By.CSS_SELECTOR, "#wall-choice button[data-action]")
+        if walls:
+            walls[0].click()
+        wait_until(lambda: shown_element(b, "turn-timer"))
+        save(b, "web-phone-onitama.png")
+    finally:
+        b.quit()
+        host.quit()
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
-    with running_server() as base:
+    with running_server("--store", "memory") as base:
         b = start_browser()
         try:
             ludo_form(b, base)
@@ -152,6 +182,7 @@ def main() -> None:
         finally:
             b.quit()
         phone(base)
+        phone_onitama(base)
 
 
 if __name__ == "__main__":

@@ -210,7 +210,9 @@ def test_onitama_against_ai_level_1_to_the_end(browser: Any, server: str) -> Non
     assert state["to_act"] is None and state["status"] == by_id(browser, "status").text
     assert mine >= 2
     plies = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#history li")]
-    assert plies == state["history"]
+    # each ply with the side that played it
+    by = state["history_players"]
+    assert plies == [f"{p}: {a}" for p, a in zip(by, state["history"], strict=True)]
     assert by_id(browser, "plies").text.startswith(f"Ply {state['plies']} played")
     assert by_id(browser, "result").text.startswith(
         f"{state['winner']} wins" if state["winner"] else "A tie"

@@ -313,3 +313,35 @@ def test_the_bots_of_a_killed_process_are_played_on_by_another(postgres: Postgre
     while t["to_act"] is not None:
         t = ludo_step(stepped, t)
     assert t["history"] == final["history"] and t["position"] == final["position"]
+
+
+def test_the_turn_timer_of_a_killed_process_is_played_by_another(postgres: Postgres) -> None:
+    """A game with a 1-second turn timer, changed last through process A, which is killed
+    with SIGKILL while remote seat B's timer runs: B takes the game up and plays B's turn."""
+    url = fresh(postgres)
+    timer = {"seconds": 1, "bot": "random"}
+    body = {"players": "AB", "seats": {"B": "remote"}, "seed": 6, "turn_timer": timer}
+    a, base_a = start_serve("--store", url)
+    try:
+        with live_server(store=url, heartbeat=1, take_up=0.5) as (base_b, _):
+            with httpx.Client(base_url=base_b, timeout=30) as cb:
+                s, keys = created(httpx.post(base_a + LUDO, json=body))
+                with httpx.Client(base_url=base_a, timeout=30) as ca:
+                    while s["current_player"] == "A":
+                        s = ludo_step(ca, s, keys["host_key"])
+                assert s["turn_timer"]["left"] > 0
+                a.send_signal(signal.SIGKILL)
+                a.wait(timeout=20)
+                killed_at = time.monotonic()
+                while True:
+                    now = cb.get(f"{LUDO}/{s['id']}?fields=history").json()
+                    if now["current_player"] != "B" or now["phase"] == "over":
+                        break
+                    assert time.monotonic() - killed_at < 20, "B's timer was not taken up"
+                    time.sleep(0.1)
+                played = now["history"][len(s["history"]) :]
+                assert played and all(e["player"] == "B" for e in played)
+    finally:
+        if a.poll() is None:
+            a.kill()
+        a.communicate(timeout=20)

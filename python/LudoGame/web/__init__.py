@@ -97,7 +97,7 @@ def create_app(
     app.state.games = games
     app.state.store = replays
     app.state.public_url = public_url
-    errors.install(app)
+    errors.install(app, STATIC / "index.html")
     app.add_middleware(errors.BodyLimit)
     app.include_router(ludo.router(games))
     app.include_router(onitama.router(games))

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -97,8 +98,10 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "bad request: " + "; ".join(parts) if parts else "bad request"
 
 
-def install(app: FastAPI) -> None:
-    """Make every error of `app` answer in the one shape."""
+def install(app: FastAPI, page: Path | None = None) -> None:
+    """Make every error of `app` answer in the one shape; an unknown address outside the
+    API (``/api``) and the static files answers 404 with the HTML `page` if given (its
+    script says there is no such page)."""
 
     @app.exception_handler(ApiError)
     async def _api(request: Request, exc: ApiError) -> JSONResponse:
@@ -113,6 +116,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
         status = exc.status_code
+        path = request.url.path
+        if status == 404 and page is not None and not path.startswith(("/api/", "/static/")):
+            if path != "/api":
+                return FileResponse(page, status_code=404, media_type="text/html")  # type: ignore[return-value]
         if status == 404:
             message = f"there is nothing at {request.url.path}"
         else:

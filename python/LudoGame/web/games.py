@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from LudoGame.web.errors import ApiError, conflict, not_found
 from LudoGame.web.storage import Row, Storage, StorageError
-from LudoGame.web.store import Change, Session, fields_of, off_loop
+from LudoGame.web.store import Change, RematchBody, Session, fields_of, off_loop
 
 #: How many of a game's latest states are kept (once it has been watched) for clients that
 #: reconnect to its events.
@@ -31,6 +31,11 @@ WORKERS = 2
 TAKE_UP = 5.0
 
 S = TypeVar("S", bound=Session)
+
+#: A queued event of a stream: (version, state), (PRESENCE, connected seats), or None (the
+#: game is gone).
+PRESENCE = -1
+Item = tuple[int, dict[str, Any]] | None
 
 
 def unavailable(e: Exception) -> ApiError:
@@ -64,7 +69,9 @@ class Games:
         self.heartbeat = heartbeat
         self.workers = workers
         self._sessions: dict[str, Session] = {}
-        self._listeners: dict[str, set[asyncio.Queue[tuple[int, dict[str, Any]] | None]]] = {}
+        self._listeners: dict[str, set[asyncio.Queue[Item]]] = {}
+        #: how many event streams each seat of a game has open here (by the key given)
+        self._present: dict[str, dict[str, int]] = {}
         self._recent: dict[str, deque[tuple[int, dict[str, Any]]]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pool: asyncio.Semaphore | None = None
@@ -86,7 +93,13 @@ class Games:
 
     def _make(self, row: Row) -> Session:
         cls = self.kinds[row.kind]
-        return cls.from_record(row.id, row.version, json.loads(row.record))
+        return self._watched(cls.from_record(row.id, row.version, json.loads(row.record)))
+
+    def _watched(self, s: Session) -> Session:
+        """`s`, able to say which of its seats have a page open on its events here."""
+        ident = s.id
+        s.presence = lambda: {p: n > 0 for p, n in self._present.get(ident, {}).items()}
+        return s
 
     async def count(self) -> int:
         """How many games are stored."""
@@ -102,8 +115,9 @@ class Games:
                     f"this server holds {self.limit:,} games, its limit: delete finished "
                     "ones (DELETE /api/KIND/games/ID), or start it with a larger --max-games",
                 )
+            s.stamp_timer()
             await self._call(self.storage.insert, self._row(s))
-        self._sessions[s.id] = s
+        self._sessions[s.id] = self._watched(s)
         self.drive(s)
 
     async def get(self, cls: type[S], ident: str, what: str) -> S:
@@ -237,8 +251,10 @@ class Games:
                     task = self._drivers.get(row.id)
                     if row.kind not in self.kinds or (task is not None and not task.done()):
                         continue
-                    pace = json.loads(row.record).get("pace") or 0.0
-                    if now - row.updated < pace + every:
+                    record = json.loads(row.record)
+                    paced = row.updated + (record.get("pace") or 0.0)
+                    soonest = min(paced, record.get("deadline") or now)
+                    if now < soonest + every:
                         continue
                     s = self._sessions.get(row.id)
                     if s is not None and s.lock.locked():
@@ -249,8 +265,8 @@ class Games:
                         s = self._replace(s, row, remote=True)
                     if s is None or s.version != row.version:
                         continue
-                    seat = s.seat_to_act()
-                    if seat is not None and s.seat_kinds()[seat] == s.machine:
+                    due = s.due_at(row.updated)
+                    if due is not None and now >= due + every:
                         s.remote = False
                         self.drive(s)
 
@@ -293,6 +309,41 @@ class Games:
             if not await self._call(self.storage.delete, s.id):
                 raise not_found(what, ident)
             self._gone(s.id)
+
+    async def rematch(
+        self, cls: type[S], ident: str, what: str, key: str | None, seed: int | None
+    ) -> tuple[Session, bool]:
+        """The rematch of a finished game: a new game with the same seats, keys (so the
+        invite links and seat keys of the old game act in it), pace and turn timer, and a
+        new seed unless `seed` is given. The old game records its id (a change, so its
+        event streams announce it). Asked again, the same rematch (False: not new)."""
+        made: Session | None = None
+        try:
+            async with self.changing(cls, ident, what, None) as s:
+                s.may_rematch(key)
+                if s.rematch is not None:
+                    with contextlib.suppress(ApiError):
+                        return await self.read(cls, s.rematch, what), False
+                if not s.is_over():
+                    raise conflict(
+                        "GameNotOver", "a rematch is for a finished game: play this one out first"
+                    )
+                made = s.rematch_game(seed)
+                made.keys = dict(s.keys)
+                made.host_key = s.host_key
+                made.pace = s.pace
+                made.timer = None if s.timer is None else dict(s.timer)
+                made.rematch_of = s.id
+                await self.add(made)
+                s.rematch = made.id
+                s.bump()
+            return made, True
+        except BaseException:
+            if made is not None and made.id in self._sessions:  # the old game was not changed
+                with contextlib.suppress(ApiError):
+                    await self._call(self.storage.delete, made.id)
+                self._gone(made.id)
+            raise
 
     async def expire(self, days: float) -> int:
         """Delete the games over and unchanged for `days` days; how many."""
@@ -342,16 +393,25 @@ class Games:
             q.put_nowait(item)
 
     async def events(
-        self, cls: type[Session], ident: str, what: str, fields: str | None, last: str | None
+        self,
+        cls: type[Session],
+        ident: str,
+        what: str,
+        fields: str | None,
+        last: str | None,
+        key: str | None = None,
     ) -> StreamingResponse:
-        """The game's events as a Server-Sent Events stream (see `stream`)."""
+        """The game's events as a Server-Sent Events stream (see `stream`); `key`, a seat's
+        key (or the host's), marks its seats as connected while the stream is open."""
         s = await self.read(cls, ident, what)
         chosen = fields_of(fields, s.large)
+        seats = s.seats_of(key)
         try:
             seen = int(last) if last is not None and last.strip() else None
         except ValueError:
             seen = None
-        queue: asyncio.Queue[tuple[int, dict[str, Any]] | None] = asyncio.Queue()
+        queue: asyncio.Queue[Item] = asyncio.Queue()
+        self._arrive(s.id, seats, +1)  # (before the first state, which shows it)
         recent = self._recent.setdefault(s.id, deque(maxlen=RECENT))
         # the events a reconnecting client missed, if all are still known; else the state now
         missed = [item for item in recent if seen is not None and item[0] > seen]
@@ -361,17 +421,39 @@ class Games:
             queue.put_nowait(item)
         self._listeners.setdefault(s.id, set()).add(queue)
         return StreamingResponse(
-            self._stream(s.id, queue, chosen, s.large),
+            self._stream(s.id, queue, chosen, s.large, seats),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
+    def _arrive(self, ident: str, seats: list[str], step: int) -> None:
+        """A stream holding the key of `seats` opened (`step` 1) or closed (-1): when a seat
+        comes or goes, every stream of the game gets a `presence` event."""
+        if not seats:
+            return
+        counts = self._present.setdefault(ident, {})
+        before = {p: n > 0 for p, n in counts.items()}
+        for p in seats:
+            counts[p] = max(0, counts.get(p, 0) + step)
+        now = {p: n > 0 for p, n in counts.items()}
+        if not any(now.values()):
+            self._present.pop(ident, None)
+        if now == before:
+            return
+        s = self._sessions.get(ident)
+        if s is None:
+            return
+        connected = s.common_state()["connected"]
+        for q in self._listeners.get(ident, ()):
+            q.put_nowait((PRESENCE, {"connected": connected}))
+
     async def _stream(
         self,
         ident: str,
-        queue: asyncio.Queue[tuple[int, dict[str, Any]] | None],
+        queue: asyncio.Queue[Item],
         fields: frozenset[str],
         large: tuple[str, ...],
+        seats: list[str] | None = None,
     ) -> AsyncIterator[str]:
         try:
             yield f"retry: 1000\n: events of game {ident}\n\n"
@@ -385,6 +467,9 @@ class Games:
                     yield 'event: gone\ndata: {"gone": true}\n\n'
                     return
                 version, state = item
+                if version == PRESENCE:
+                    yield f"event: presence\ndata: {json.dumps(state)}\n\n"
+                    continue
                 data = json.dumps({k: v for k, v in state.items() if k in fields or k not in large})
                 yield f"id: {version}\nevent: state\ndata: {data}\n\n"
         finally:
@@ -393,6 +478,7 @@ class Games:
                 queues.discard(queue)
                 if not queues:
                     del self._listeners[ident]
+            self._arrive(ident, seats or [], -1)
 
     # ---- the server's bots ---------------------------------------------------------------
 
@@ -426,18 +512,27 @@ class Games:
             if s is None or s.deleted or s.remote or not s.driven:
                 return  # (remote: its bots are played by the process that changed it)
             s.wake.clear()
-            kinds = s.seat_kinds()
-            seat = s.seat_to_act()
-            if seat is None or kinds[seat] != s.machine:
+            due = s.due_at(time.time())
+            if due is None:  # a person's turn (without a turn timer)
                 await s.wake.wait()
                 continue
-            await asyncio.sleep(s.pace or 0)
+            if s.seat_kinds().get(s.seat_to_act() or "") == s.machine:
+                await asyncio.sleep(s.pace or 0)
+            else:  # a remote seat's turn: its timer runs out, unless a change comes first
+                try:
+                    await asyncio.wait_for(s.wake.wait(), max(0.0, due - time.time()))
+                    continue
+                except TimeoutError:
+                    pass
             cls = type(s)
             try:
                 async with self.changing(cls, ident, "game", None) as now:
                     seat = now.seat_to_act()
-                    if seat is not None and now.seat_kinds()[seat] == now.machine:
+                    kind = None if seat is None else now.seat_kinds()[seat]
+                    if kind == now.machine and now.pace is not None:
                         await now.machine_step(self.think)
+                    elif now.timer_due():
+                        await now.timer_step(self.think)
             except ApiError as e:
                 if e.status == 404:
                     return
@@ -497,11 +592,14 @@ def shared_routes(
         game_id: str,
         fields: str | None = None,
         last_event_id: str | None = Header(default=None, alias="Last-Event-ID"),
+        seat_key: str | None = None,
     ) -> StreamingResponse:
         """The game's changes as Server-Sent Events: one `state` event per change (`id:`
         the version, `data:` the state with the `?fields=` asked for), the state now first,
-        a comment at least every 15 s; `Last-Event-ID` resumes with the missed events."""
-        return await games.events(cls, game_id, what, fields, last_event_id)
+        a comment at least every 15 s; `Last-Event-ID` resumes with the missed events.
+        `?seat_key=` (a seat's key, or the host's) shows its seats as connected while the
+        stream is open: a `presence` event tells every stream when a seat comes or goes."""
+        return await games.events(cls, game_id, what, fields, last_event_id, seat_key)
 
     @api.post(f"/games/{{game_id}}/{machine_path}", name=f"{cls.kind}_{machine_path}")
     async def machine(
@@ -534,6 +632,27 @@ def shared_routes(
             s.check_key(s.undo_seat(), x_seat_key)
             s.take_back()
             return JSONResponse(s.state(chosen))
+
+    @api.post(
+        "/games/{game_id}/rematch",
+        name=f"{cls.kind}_rematch",
+        status_code=201,
+        responses={200: {"description": "the rematch asked for before"}},
+    )
+    async def rematch(
+        game_id: str,
+        body: RematchBody | None = None,
+        fields: str | None = None,
+        x_seat_key: str | None = SeatKey,
+    ) -> JSONResponse:
+        """A rematch of the finished game: a new game with the same seats (the same keys
+        and invite links act in it), a new seed unless `seed` is given; the old game's
+        state names it (`rematch`). Only a player (a seat's key) or whoever started the game
+        may ask; asked again, the same rematch (200)."""
+        fields_of(fields, cls.large)
+        seed = body.seed if body is not None else None
+        new, fresh = await games.rematch(cls, game_id, what, x_seat_key, seed)
+        return answer(new, fields, 201 if fresh else 200)
 
     @api.get("/games/{game_id}/save", name=f"{cls.kind}_save")
     async def save(game_id: str, format: Literal["json", "notation"] = "json") -> Response:

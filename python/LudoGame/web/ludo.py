@@ -79,6 +79,7 @@ class LudoSession(Session):
     ) -> None:
         super().__init__(game, len(game.history), ident, version)
         self.seats = seats
+        self._names: list[dict[str, str]] = []
 
     def seat_kinds(self) -> dict[str, str]:
         return {p: k if k in PEOPLE else "bot" for p, k in self.seats.items()}
@@ -106,17 +107,17 @@ class LudoSession(Session):
         s.restore_common(record)
         return s
 
-    async def machine_step(self, think: Think) -> None:
+    async def machine_step(self, think: Think, bot: str | None = None) -> None:
         """The bot whose turn it is takes one step: a roll, or a move (thought out on a copy
-        of the game)."""
+        of the game); with `bot`, that bot steps for the person to act."""
         if self.to_act is None:
             raise conflict("GameOverError", f"the game is over: {self.game.status}")
-        if self.to_act == HUMAN:
+        if self.to_act == HUMAN and bot is None:
             raise conflict(
                 "NotBotTurn",
                 f"it is a person's turn ({self.game.current_player}), not a bot's",
             )
-        name = self.seats[self.game.current_player]
+        name = bot or self.seats[self.game.current_player]
         try:
             if self.game.phase == Phase.ROLL:
                 self.game.roll()
@@ -128,6 +129,27 @@ class LudoSession(Session):
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         self.changed("bot")
+
+    def square_names(self) -> list[dict[str, str]]:
+        """For each history event, a move's squares by the rule set's names (see
+        `square_names`), worked out once per event."""
+        self._names = square_names(self.game, self._names)
+        return self._names
+
+    def take_back(self) -> None:
+        super().take_back()
+        self._names = []
+
+    def check_timer_bot(self, name: str) -> str:
+        return check_bot(name, self.game)
+
+    def rematch_game(self, seed: int | None) -> LudoSession:
+        g = self.game
+        try:
+            game = Game(g.rules_notation, g.players, seed)
+        except ENGINE_ERRORS as e:
+            raise engine_error(e) from e
+        return LudoSession(game, dict(self.seats))
 
     def state(self, fields: frozenset[str]) -> dict[str, Any]:
         """The game's state as the API answers it."""
@@ -159,23 +181,64 @@ class LudoSession(Session):
             "steps": g.steps,
             "position": g.to_notation(),
             "can_undo": self.can_undo(),
+            **self.common_state(),
         }
         if "history" in fields:
-            # the events are dicts whose enum values are str: JSON as they are
-            out["history"] = [{**e, "text": event_text(e)} for e in g.history]
+            # the events are dicts whose enum values are str: JSON as they are; a move's
+            # squares by the board's names
+            names = self.square_names()
+            out["history"] = [
+                {**e, **names[k], "text": event_text(e, names[k])} for k, e in enumerate(g.history)
+            ]
         if "svg" in fields:
             out["svg"] = g._repr_svg_()
         return out
 
 
-def event_text(event: dict[str, Any]) -> str:
+def square_names(game: Game, known: list[dict[str, str]] | None = None) -> list[dict[str, str]]:
+    """For each event of `game`'s history, a move's squares by the rule set's names
+    (``from_square``, ``to_square``: e.g. ``H``, ``12``, ``A1``, ``E`` in CS162), found by
+    taking the game back; `known`, the names of the first events found before."""
+    history = game.history
+    names = list(known or [])[: len(history)]
+    if len(names) < len(history):
+        back = game.copy()
+        found: list[dict[str, str]] = []
+        for event in reversed(history[len(names) :]):
+            after = back.squares
+            back.undo()
+            found.append(_moved(event, back.squares, after))
+        names += reversed(found)
+    return names
+
+
+def _moved(
+    event: dict[str, Any], before: dict[str, list[str]], after: dict[str, list[str]]
+) -> dict[str, str]:
+    """The squares a move event's token went from and to (by the board's names; nothing
+    for a roll, or a move that left every token of its player where it was)."""
+    if str(event["kind"]) != "move":
+        return {}
+    who = event["player"]
+    for was, now in zip(before.get(who, []), after.get(who, []), strict=False):
+        if was != now:
+            return {"from_square": was, "to_square": now}
+    return {}
+
+
+def event_text(event: dict[str, Any], squares: dict[str, str] | None = None) -> str:
     """A history event in words, as the play view's history and the replay's steps show it:
-    'A rolls 3 (cannot move)', 'A moves Ap 0→6, captures Bq, rolls again'."""
+    'A rolls 3 (cannot move)', 'A moves Ap 0→6, captures Bq, rolls again'; with `squares`
+    (``from_square``, ``to_square``), the move's squares by their names on the board."""
     who = event["player"]
     if str(event["kind"]) == "roll":
         result = str(event["result"])
         return f"{who} rolls {event['value']}" + ("" if result == "move" else f" ({result})")
-    parts = [f"{who} moves {event['move']} {event['from']}→{event['to']}"]
+    if squares:
+        where = f"square {squares['from_square']}→{squares['to_square']}"
+    else:
+        where = f"{event['from']}→{event['to']}"
+    parts = [f"{who} moves {event['move']} {where}"]
     if len(event["tokens"]) > 1:
         parts.append("stack " + "+".join(event["tokens"]))
     if event["captured"]:
@@ -253,6 +316,7 @@ def router(games: Games) -> APIRouter:
         session = LudoSession(game, _seats(body, game))
         session.keys = {p: new_id() for p, k in session.seats.items() if k == REMOTE}
         session.pace = body.pace
+        session.set_timer(body.turn_timer)
         await games.add(session)
         return created(request, session, fields, request.app.state.public_url)
 

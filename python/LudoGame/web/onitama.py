@@ -3,6 +3,7 @@ the built-in AIs. Every action is judged by the engine's referee (`Onitama.judge
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -130,13 +131,14 @@ class OnitamaSession(Session):
         super().take_back()
         self.message = None
 
-    async def machine_step(self, think: Think) -> None:
-        """The AI side to move plays one ply, thought out on a copy of the game."""
+    async def machine_step(self, think: Think, bot: str | None = None) -> None:
+        """The AI side to move plays one ply, thought out on a copy of the game; with `bot`
+        (an AI level), that AI plays for the person to move."""
         if self.to_act is None:
             raise conflict("GameOverError", f"the game is over: {self.game.status}")
-        if self.to_act == HUMAN:
+        if self.to_act == HUMAN and bot is None:
             raise conflict("NotAITurn", f"it is a person's turn ({self.game.turn}), not an AI's")
-        player = self.ai_player()
+        player = self.ai_player() if bot is None else _ai(_timer_side(bot))
         copy = self.game.copy()
         try:
             chosen = await think(player.choose, copy)
@@ -160,6 +162,35 @@ class OnitamaSession(Session):
             self.message = "This is the last turn. The game is tied."
         else:
             self.message = captured
+
+    def history_players(self) -> list[str]:
+        """Who played each ply of the history (the sides take turns from the start's)."""
+        n = len(self.game.actions)
+        first = self.game.turn
+        if n:
+            start = self.game.copy()
+            for _ in range(n):
+                start.undo()
+            first = start.turn
+        other = "B" if first == "A" else "A"
+        return [first if k % 2 == 0 else other for k in range(n)]
+
+    def check_timer_bot(self, name: str) -> str:
+        _ai(_timer_side(name))
+        return name
+
+    def rematch_game(self, seed: int | None) -> OnitamaSession:
+        start = self.game.copy()  # the same setup, position or saved game's start
+        for _ in range(len(start.actions)):
+            start.undo()
+        if self.setup == "random":  # new cards, dealt from a new seed
+            dealt = seed if seed is not None else secrets.randbelow(1 << 53)
+            try:
+                start = Onitama.dealt(dealt, start.plies_left)
+            except ENGINE_ERRORS as e:
+                raise engine_error(e) from e
+        sides = {p: s.model_copy() for p, s in self.sides.items()}
+        return OnitamaSession(start, sides, self.setup)
 
     def state(self, fields: frozenset[str]) -> dict[str, Any]:
         """The game's state as the API answers it."""
@@ -193,14 +224,22 @@ class OnitamaSession(Session):
             "reason": None if reason is None else reason.value,
             "message": self.message,
             "history": [str(a) for a in g.actions],
+            "history_players": self.history_players(),
             "position": g.to_notation(),
             "can_undo": self.can_undo(),
             "sides": {p: s.model_dump() for p, s in self.sides.items()},
             "pace": self.pace,
+            **self.common_state(),
         }
         if "svg" in fields:
             out["svg"] = g._repr_svg_()
         return out
+
+
+def _timer_side(level: str) -> Side:
+    """The AI a turn timer names by its level (``0``-``2``, ``random``, ``baseline``,
+    ``search``), thinking half a second a ply."""
+    return Side(kind="ai", level=level, time=0.5)
 
 
 def _new_game(body: NewOnitama) -> tuple[Onitama, str | None]:
@@ -260,6 +299,7 @@ def router(games: Games) -> APIRouter:
         session = OnitamaSession(game, sides, setup)
         session.keys = {p: new_id() for p, side in sides.items() if side.kind == REMOTE}
         session.pace = body.pace
+        session.set_timer(body.turn_timer)
         await games.add(session)
         return created(request, session, fields, request.app.state.public_url)
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
@@ -57,15 +59,39 @@ class Change(BaseModel):
     version: int | None = None
 
 
+#: The longest turn timer, in seconds (a day).
+MAX_TURN_SECONDS = 86_400
+
+
+class TurnTimer(BaseModel):
+    """A turn timer for the remote seats: a remote seat that has not acted `seconds` after
+    its turn came has that turn played by the bot (or AI level) `bot`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seconds: float
+    bot: str
+
+
 class NewGame(BaseModel):
     """What both games' new-game bodies may carry instead of a new game: a position's
-    notation, or a saved game's JSON (the key ``json``); and the pace of the server's bots."""
+    notation, or a saved game's JSON (the key ``json``); the pace of the server's bots; and
+    a turn timer for the remote seats."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     position: str | None = None
     saved: str | None = Field(default=None, alias="json")
     pace: float | None = Field(default=None, ge=0, le=60)
+    turn_timer: TurnTimer | None = None
+
+
+class RematchBody(BaseModel):
+    """The body of ``POST .../rematch``: the new game's seed (by default a new one)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seed: int | None = None
 
 
 class SavedGame(Protocol):
@@ -121,6 +147,17 @@ class Session(Held):
         #: made from another process's change to a shared store (whose bots that process
         #: plays)
         self.remote = False
+        #: the turn timer of the remote seats ({"seconds": N, "bot": NAME}), or None
+        self.timer: dict[str, Any] | None = None
+        #: when (Unix time) the turn timer plays for the remote seat to act, or None
+        self.deadline: float | None = None
+        #: the remote seat whose turn the timer's bot is playing (it plays on at once)
+        self.timed_out: str | None = None
+        #: the id of this game's rematch, and of the game this one is the rematch of
+        self.rematch: str | None = None
+        self.rematch_of: str | None = None
+        #: which seats have a page open on the game's events now (set by `Games`)
+        self.presence: Callable[[], dict[str, bool]] | None = None
 
     # ---- what a subclass says ------------------------------------------------------------
 
@@ -145,8 +182,19 @@ class Session(Held):
         """The session a record saved (`record`)."""
         raise NotImplementedError
 
-    async def machine_step(self, think: Think) -> None:
-        """The machine whose turn it is takes one step (409 if it is a person's turn)."""
+    async def machine_step(self, think: Think, bot: str | None = None) -> None:
+        """The machine whose turn it is takes one step (409 if it is a person's turn); with
+        `bot`, that bot plays one step for the remote seat to act (its turn timer ran out)."""
+        raise NotImplementedError
+
+    def check_timer_bot(self, name: str) -> str:
+        """`name` if it names a bot (Ludo) or an AI level (Onitama) the turn timer may use;
+        otherwise a 400."""
+        raise NotImplementedError
+
+    def rematch_game(self, seed: int | None) -> Session:
+        """A new game like this one from its start (same rules, players and seats; a new
+        seed unless `seed` is given), not yet stored."""
         raise NotImplementedError
 
     # ---- seats and keys ------------------------------------------------------------------
@@ -181,6 +229,18 @@ class Session(Held):
             "X-Seat-Key header" + ("" if given is None else " (the key given is not it)"),
         )
 
+    def seats_of(self, key: str | None) -> list[str]:
+        """The seats `key` plays: a remote seat's own, or the host's people on its screen
+        (none for a missing or unknown key)."""
+        if key is None or not self.online:
+            return []
+        for seat, needed in self.keys.items():
+            if secrets.compare_digest(key, needed):
+                return [seat]
+        if secrets.compare_digest(key, self.host_key):
+            return [p for p, k in self.seat_kinds().items() if k == HUMAN]
+        return []
+
     def links(self, base: str) -> dict[str, str]:
         """The invite address of each remote seat (the key in the fragment, which browsers
         do not send to servers)."""
@@ -205,9 +265,11 @@ class Session(Held):
         self.bump()
 
     def bump(self) -> None:
-        """The version goes up: a change is applied (and not yet committed)."""
+        """The version goes up: a change is applied (and not yet committed); the turn timer
+        starts for the seat to act now."""
         self.version += 1
         self.settled.clear()
+        self.stamp_timer()
 
     def undo_seat(self) -> str | None:
         """The seat whose decision an undo would take back (to act again after it)."""
@@ -241,12 +303,13 @@ class Session(Held):
 
     @property
     def driven(self) -> bool:
-        """Does the server drive this game's bots now (a pace, a bot seat, not over)?"""
-        return (
-            self.pace is not None
-            and not self.is_over()
-            and self.machine in self.seat_kinds().values()
-        )
+        """Does the server drive this game's bots now (a pace and a bot seat, or a turn
+        timer; not over)?"""
+        if self.is_over():
+            return False
+        if self.timer is not None:
+            return True
+        return self.pace is not None and self.machine in self.seat_kinds().values()
 
     def record(self) -> str:
         """The game as stored: the engine's own JSON save and what the server adds."""
@@ -257,6 +320,11 @@ class Session(Held):
                 "keys": self.keys,
                 "host_key": self.host_key,
                 "pace": self.pace,
+                "timer": self.timer,
+                "deadline": self.deadline,
+                "timed_out": self.timed_out,
+                "rematch": self.rematch,
+                "rematch_of": self.rematch_of,
                 **self.extra_record(),
             }
         )
@@ -267,6 +335,113 @@ class Session(Held):
         self.keys = dict(record["keys"])
         self.host_key = str(record["host_key"])
         self.pace = record["pace"]
+        self.timer = record.get("timer")
+        self.deadline = record.get("deadline")
+        self.timed_out = record.get("timed_out")
+        self.rematch = record.get("rematch")
+        self.rematch_of = record.get("rematch_of")
+
+    def common_state(self) -> dict[str, Any]:
+        """The parts of the state every kind of game has beside its own: its rematch (and
+        the game it is the rematch of), its turn timer with the time left for the seat to
+        act, and which people's seats have a page open now (an online game)."""
+        timer = None
+        if self.timer is not None:
+            left = None
+            if self.deadline is not None and not self.is_over():
+                left = round(max(0.0, self.deadline - time.time()), 1)
+            timer = {**self.timer, "deadline": self.deadline, "left": left}
+        connected: dict[str, bool] = {}
+        if self.online:
+            here = self.presence() if self.presence is not None else {}
+            connected = {p: here.get(p, False) for p, k in self.seat_kinds().items() if k in PEOPLE}
+        return {
+            "rematch": self.rematch,
+            "rematch_of": self.rematch_of,
+            "turn_timer": timer,
+            "connected": connected,
+        }
+
+    # ---- the turn timer ------------------------------------------------------------------
+
+    def set_timer(self, timer: TurnTimer | None) -> None:
+        """Take a new game's turn timer (400 for a bad one)."""
+        if timer is None:
+            return
+        if not (math.isfinite(timer.seconds) and 1 <= timer.seconds <= MAX_TURN_SECONDS):
+            raise ApiError(
+                400,
+                "InvalidTurnTimer",
+                f"turn_timer.seconds must be from 1 to {MAX_TURN_SECONDS:,} (a day), "
+                f"not {timer.seconds:g}",
+            )
+        if REMOTE not in self.seat_kinds().values():
+            raise ApiError(
+                400,
+                "InvalidTurnTimer",
+                "a turn timer plays for absent people on other devices: give the game at "
+                "least one remote seat",
+            )
+        self.timer = {"seconds": timer.seconds, "bot": self.check_timer_bot(timer.bot)}
+
+    def stamp_timer(self) -> None:
+        """After a change: start the turn timer of the remote seat to act (at once if the
+        timer's bot is playing that seat's turn), or stop it."""
+        seat = self.seat_to_act()
+        if self.timer is None or seat is None or self.seat_kinds().get(seat) != REMOTE:
+            self.deadline = self.timed_out = None
+            return
+        if self.timed_out != seat:
+            self.timed_out = None
+            self.deadline = time.time() + float(self.timer["seconds"])
+        else:
+            self.deadline = time.time()
+
+    def timer_due(self) -> bool:
+        """Has the turn timer of the remote seat to act run out?"""
+        seat = self.seat_to_act()
+        return (
+            self.timer is not None
+            and self.deadline is not None
+            and seat is not None
+            and self.seat_kinds().get(seat) == REMOTE
+            and time.time() >= self.deadline
+        )
+
+    async def timer_step(self, think: Think) -> None:
+        """The turn timer's bot plays one step for the remote seat to act."""
+        assert self.timer is not None
+        self.timed_out = self.seat_to_act()
+        await self.machine_step(think, str(self.timer["bot"]))
+
+    def due_at(self, since: float) -> float | None:
+        """When the server should next play in this game by itself (a bot at its pace after
+        the last change at `since`, or the turn timer), as a Unix time; None: not before a
+        person acts."""
+        seat = self.seat_to_act()
+        if seat is None:
+            return None
+        kind = self.seat_kinds().get(seat)
+        if kind == self.machine and self.pace is not None:
+            return since + self.pace
+        if kind == REMOTE and self.timer is not None and self.deadline is not None:
+            return self.deadline
+        return None
+
+    def may_rematch(self, key: str | None) -> None:
+        """Refuse (403) a rematch asked without the key of a seat or of the host."""
+        if not self.online:
+            return
+        for needed in (self.host_key, *self.keys.values()):
+            if key is not None and secrets.compare_digest(key, needed):
+                return
+        raise ApiError(
+            403,
+            "NotYourSeat",
+            "only a player of this game (or whoever started it) may ask for a rematch: "
+            "send your seat's key in the X-Seat-Key header"
+            + ("" if key is None else " (the key given is not one)"),
+        )
 
     def download(self, format: Literal["json", "notation"]) -> Response:
         """The game as a file: its JSON (the whole game) or the position's notation."""

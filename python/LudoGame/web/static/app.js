@@ -300,7 +300,7 @@ export class AutoPlayer {
   }
 }
 
-function home() {
+async function home() {
   const main = page("");
   main.append(
     el("h1", {}, "Play, watch and replay"),
@@ -312,6 +312,8 @@ function home() {
       el("a", { href: "/replay", id: "open-replay" }, el("strong", {}, "Replay a file"), "A saved game, a match record or a tournament's games, step by step."),
     ),
   );
+  const mine = (await import("./live.js")).myGamesPanel();
+  if (mine) main.append(mine);
 }
 
 function notFound() {
@@ -326,7 +328,7 @@ async function route() {
   }
   const params = new URLSearchParams(location.search);
   try {
-    if (path === "/") home();
+    if (path === "/") await home();
     else if (path === "/ludo") (await import("./ludo.js")).show(params);
     else if (path === "/onitama") (await import("./onitama.js")).show(params);
     else if (path === "/replay") (await import("./replay.js")).show(params);

@@ -2,7 +2,7 @@
 // localStorage, so a reload keeps them), invite links, and the live connection to a game's
 // events (Server-Sent Events), so a move made on one device shows on the others at once.
 
-import { copyText, el } from "./app.js";
+import { api, copyText, el, guarded } from "./app.js";
 
 const storeName = (kind, id) => `ludogame:${kind}:${id}`;
 
@@ -28,7 +28,217 @@ function keep(kind, id, value) {
 /** Keeps what only a new game's answer shows: the host's key and the invite links. */
 export function rememberCreated(kind, answer) {
   if (!answer || !answer.id) return;
-  keep(kind, answer.id, { ...held(kind, answer.id), host: answer.host_key || null, links: answer.links || {} });
+  keep(kind, answer.id, { ...held(kind, answer.id), host: answer.host_key || null, links: answer.links || {}, since: Date.now() });
+}
+
+// ---- the games of this browser ("my games") -------------------------------------------------
+
+/** Every game this browser started or holds a seat in: {kind, id, since, seats, host}. */
+export function myGames(onlyKind) {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const name = localStorage.key(i) || "";
+      const m = /^ludogame:(ludo|onitama):(.+)$/.exec(name);
+      if (!m || (onlyKind && m[1] !== onlyKind)) continue;
+      const h = held(m[1], m[2]);
+      out.push({ kind: m[1], id: m[2], since: h.since || 0, seats: Object.keys(h.seats || {}), host: Boolean(h.host), gone: Boolean(h.gone) });
+    }
+  } catch (err) {
+    // no storage: no list
+  }
+  return out.sort((a, b) => b.since - a.since);
+}
+
+/** Forgets game `id` in this browser (its keys too). */
+export function forget(kind, id) {
+  try {
+    localStorage.removeItem(storeName(kind, id));
+  } catch (err) {
+    // nothing kept
+  }
+}
+
+const GAME_NAMES = { ludo: "Ludo", onitama: "Onitama" };
+
+/** Whose turn it is in a state, in words. */
+function turnWords(state) {
+  if (state.to_act === null) return "over";
+  const seat = state.kind === "ludo" ? state.current_player : state.turn;
+  return `${seat}'s turn`;
+}
+
+/**
+ * The "My games" panel: each game this browser started or holds a seat in (newest first, at
+ * most 30), with a link, its status and whose turn it is, read from the server now.
+ */
+export function myGamesPanel(onlyKind) {
+  const games = myGames(onlyKind).slice(0, 30);
+  if (!games.length) return null;
+  const list = el("ul", { class: "my-games", id: "my-games-list" });
+  const panel = el("section", { class: "panel", id: "my-games", "aria-label": "My games" }, el("h2", {}, "My games in this browser"), list);
+  for (const g of games) {
+    const who = g.seats.length ? `you play ${g.seats.join(", ")}` : g.host ? "you started it" : "";
+    const link = el("a", { href: `/${g.kind}?game=${encodeURIComponent(g.id)}`, class: "button" }, `${GAME_NAMES[g.kind]} ${g.id.slice(0, 6)}`);
+    const info = el("span", { class: "meta" }, "…");
+    const drop = el("button", { type: "button", class: "forget", "aria-label": `Forget ${GAME_NAMES[g.kind]} game ${g.id.slice(0, 6)} in this browser` }, "Forget");
+    const item = el("li", { dataset: { game: g.id, kind: g.kind } }, link, info, drop);
+    drop.addEventListener("click", () => {
+      forget(g.kind, g.id);
+      item.remove();
+      if (!list.children.length) panel.remove();
+    });
+    list.append(item);
+    api("GET", `/api/${g.kind}/games/${encodeURIComponent(g.id)}?fields=`)
+      .then((state) => {
+        item.dataset.status = state.to_act === null ? "over" : "playing";
+        info.textContent = [turnWords(state), state.status, who].filter(Boolean).join(" · ");
+      })
+      .catch((err) => {
+        item.dataset.status = "gone";
+        info.textContent = err.status === 404 ? "no longer on the server" : "cannot be read now";
+      });
+  }
+  return panel;
+}
+
+// ---- rematch -----------------------------------------------------------------------------------
+
+/** The keys this browser holds for game `from` act in its rematch `to` too: keep them there. */
+export function adoptRematch(kind, from, to) {
+  const old = held(kind, from);
+  if (!old.host && !Object.keys(old.seats).length) return;
+  keep(kind, to, { ...held(kind, to), host: old.host, seats: { ...old.seats }, links: old.links || {}, since: Date.now() });
+}
+
+/**
+ * A game that has a rematch: go on to it (keeping this browser's seats); true if going. With
+ * `mineOnly`, only a browser that plays in the game goes on (a spectator opening a finished
+ * game's address sees it, with a link to the rematch).
+ */
+export function leadOn(kind, state, mineOnly) {
+  if (!state || !state.rematch) return false;
+  if (mineOnly) {
+    const h = held(kind, state.id);
+    if (!h.host && !Object.keys(h.seats).length) return false;
+  }
+  adoptRematch(kind, state.id, state.rematch);
+  location.replace(`/${kind}?game=${encodeURIComponent(state.rematch)}`);
+  return true;
+}
+
+/** Asks for the rematch of a finished game and goes to it. */
+export async function askRematch(kind, state, seats) {
+  const next = await api("POST", `/api/${kind}/games/${encodeURIComponent(state.id)}/rematch`, {}, seats.headers(null));
+  leadOn(kind, { ...state, rematch: next.id });
+}
+
+/**
+ * The game-over panel: a title, the game's own lines (ranking, winner), and the buttons for a
+ * rematch (a player or whoever started the game) and a new game.
+ */
+export function overPanel(panel, kind, state, seats, lines) {
+  const rematch = el("button", { type: "button", class: "primary", id: "rematch" }, state.rematch ? "Go to the rematch" : "Rematch");
+  rematch.addEventListener("click", () =>
+    guarded(async () => {
+      rematch.disabled = true;
+      try {
+        await askRematch(kind, state, seats);
+      } finally {
+        rematch.disabled = false;
+      }
+    }),
+  );
+  panel.replaceChildren(
+    el("h2", {}, "Game over"),
+    ...lines,
+    el(
+      "p",
+      { class: "controls" },
+      seats.mayRematch(state) ? rematch : null,
+      !seats.mayRematch(state) && state.rematch ? el("a", { href: `/${kind}?game=${encodeURIComponent(state.rematch)}`, class: "button primary", id: "watch-rematch" }, "Watch the rematch") : null,
+      el("a", { href: `/${kind}`, class: "button", id: "new-game" }, "New game"),
+    ),
+    seats.mayRematch(state) ? el("p", { class: "hint" }, "A rematch keeps the seats: the same invite links lead into it.") : null,
+  );
+}
+
+// ---- who is connected, and the turn timer -------------------------------------------------------
+
+/** The line saying which people's seats have a page open now (an online game). */
+export function presenceLine(node, connected) {
+  const seats = Object.entries(connected || {});
+  node.hidden = !seats.length;
+  node.replaceChildren(
+    "Connected: ",
+    ...seats.flatMap(([seat, on], i) => [
+      i ? " · " : "",
+      el("span", { class: on ? "online" : "offline", dataset: { seat, online: String(on) } }, `${seat} ${on ? "● online" : "○ away"}`),
+    ]),
+  );
+}
+
+let ticking = null;
+
+/** The turn timer's countdown for the remote seat to act, kept up to date every 1/4 s. */
+export function timerLine(node, state) {
+  if (ticking) clearInterval(ticking);
+  ticking = null;
+  const timer = state.turn_timer;
+  if (!timer || timer.left === null || timer.left === undefined || state.to_act === null) {
+    node.hidden = true;
+    node.replaceChildren();
+    return;
+  }
+  const seat = state.kind === "ludo" ? state.current_player : state.turn;
+  const until = performance.now() + timer.left * 1000;
+  const show = () => {
+    if (!document.body.contains(node)) {
+      clearInterval(ticking);
+      ticking = null;
+      return;
+    }
+    const left = Math.max(0, Math.ceil((until - performance.now()) / 1000));
+    node.dataset.left = String(left);
+    node.textContent = left > 0 ? `${seat} has ${left} s to play, then the bot ${timer.bot} plays for ${seat}.` : `Time is up: the bot ${timer.bot} plays for ${seat}.`;
+  };
+  node.hidden = false;
+  show();
+  ticking = setInterval(show, 250);
+}
+
+// ---- the new-game forms: pace and turn timer --------------------------------------------------
+
+/** The pace chooser of a new game with bots or AIs: who steps them, and how fast. */
+export function paceField() {
+  const select = el(
+    "select",
+    { id: "pace", name: "pace" },
+    el("option", { value: "" }, "This page steps them (speed chosen while watching)"),
+    [
+      ["0", "The server, as fast as it can"],
+      ["0.5", "The server, every 0.5 s"],
+      ["1", "The server, every second"],
+      ["2", "The server, every 2 s"],
+      ["5", "The server, every 5 s"],
+    ].map(([v, label]) => el("option", { value: v }, label)),
+  );
+  return { node: el("label", { id: "pace-field" }, "Bots play at", select), value: () => (select.value === "" ? null : Number(select.value)) };
+}
+
+/** The turn timer of a new game's remote seats: off, or seconds and the bot that plays. */
+export function timerField(bots) {
+  const seconds = el(
+    "select",
+    { id: "timer-seconds", name: "timer-seconds" },
+    el("option", { value: "" }, "Off"),
+    [10, 30, 60, 120, 300].map((s) => el("option", { value: s }, `${s} s`)),
+  );
+  const bot = el("select", { id: "timer-bot", name: "timer-bot" }, bots.map(([v, label]) => el("option", { value: v }, label)));
+  return {
+    node: el("div", { class: "row", id: "timer-field" }, el("label", {}, "Turn timer (seats on other devices)", seconds), el("label", {}, "then played by", bot)),
+    value: () => (seconds.value === "" ? null : { seconds: Number(seconds.value), bot: bot.value }),
+  };
 }
 
 /**
@@ -42,6 +252,7 @@ export function claimFromAddress(kind, params) {
   if (!id || !seat || !key) return;
   const mine = held(kind, id);
   mine.seats[seat] = key;
+  if (!mine.since) mine.since = Date.now();
   keep(kind, id, mine);
   params.delete("seat");
   history.replaceState(null, "", `${location.pathname}?${params.toString()}`);
@@ -78,6 +289,16 @@ export class Seats {
   /** Does this browser step the bots (a game without a server pace, that it started)? */
   drivesBots(state) {
     return state.pace === null && (!this.online(state) || Boolean(this.keys.host));
+  }
+
+  /** The key this browser holds (a seat's, else the host's), for the events stream. */
+  key() {
+    return Object.values(this.keys.seats)[0] || this.keys.host || null;
+  }
+
+  /** May this browser ask for a rematch (a player, or whoever started the game)? */
+  mayRematch(state) {
+    return !this.online(state) || Boolean(this.key());
   }
 
   /** The header that acts for `seat` (null: whatever this browser holds). */
@@ -127,12 +348,15 @@ export class Seats {
  */
 let following = null;
 
-export function follow(kind, id, onState, alive, onGone) {
+export function follow(kind, id, onState, alive, onGone, seats, onPresence) {
   // one live connection per page: a browser opens only a few at once to one server
   if (following) following();
   following = null;
   if (typeof EventSource === "undefined") return () => {};
-  const source = new EventSource(`/api/${kind}/games/${encodeURIComponent(id)}/events`);
+  // the stream carries this browser's key, so the others see its seats connected
+  const key = seats ? seats.key() : null;
+  const query = key ? `?seat_key=${encodeURIComponent(key)}` : "";
+  const source = new EventSource(`/api/${kind}/games/${encodeURIComponent(id)}/events${query}`);
   const stop = () => source.close();
   following = stop;
   window.addEventListener("pagehide", stop, { once: true });
@@ -148,6 +372,14 @@ export function follow(kind, id, onState, alive, onGone) {
       return;
     }
     onState(state);
+  });
+  source.addEventListener("presence", (event) => {
+    if (!alive() || !onPresence) return;
+    try {
+      onPresence(JSON.parse(event.data).connected);
+    } catch (err) {
+      // not JSON: nothing to show
+    }
   });
   source.addEventListener("gone", () => {
     source.close();

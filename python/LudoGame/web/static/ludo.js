@@ -2,7 +2,7 @@
 // everything; this file shows its state and sends the person's clicks and keys.
 
 import { AutoPlayer, api, ApiError, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./app.js";
-import { Seats, claimFromAddress, follow, rememberCreated } from "./live.js";
+import { Seats, claimFromAddress, follow, leadOn, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine } from "./live.js";
 
 const POSITIONS = ["A", "B", "C", "D"];
 // Bot names offered in the form; the server asks the engine, so any name it knows works.
@@ -15,6 +15,7 @@ export async function show(params) {
   const position = params.get("position");
   if (id) {
     const state = await guarded(() => api("GET", `/api/ludo/games/${encodeURIComponent(id)}`)).catch(() => null);
+    if (leadOn("ludo", state, true)) return null; // its rematch, with this browser's seats
     if (state) return play(state);
     if (position) {
       clearError();
@@ -95,6 +96,25 @@ function form() {
     }
   });
   const start = el("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
+  const pace = paceField();
+  const timer = timerField(BOTS.map((b) => [b, `Bot: ${b}`]));
+  const gtHint = el("p", { class: "hint", id: "gt-seats", hidden: true }, "GT is always played by four seats, A to D.");
+  // the seats a rule set allows: GT plays with all four; show the pace and timer only when
+  // they apply (a bot seat; a seat on another device)
+  const sync = () => {
+    const gt = rules.value === "gt";
+    gtHint.hidden = !gt;
+    for (const pos of POSITIONS) {
+      const s = document.getElementById(`seat-${pos}`);
+      if (!s) continue;
+      s.querySelector('option[value="off"]').disabled = gt;
+      if (gt && s.value === "off") s.value = "human";
+    }
+    const kinds = POSITIONS.map((pos) => (document.getElementById(`seat-${pos}`) || {}).value);
+    pace.node.hidden = !kinds.some((k) => k && !["off", "human", "remote"].includes(k));
+    timer.node.hidden = !kinds.includes("remote");
+  };
+  rules.addEventListener("change", sync);
 
   const seatMap = (only) => {
     const out = {};
@@ -121,7 +141,10 @@ function form() {
       el("legend", {}, "Players"),
       el("div", { class: "row" }, seatRows),
       el("p", { class: "hint" }, "Each seat is a person or a bot; at least two seats play, in the order A, B, C, D."),
+      gtHint,
       allBots,
+      el("div", { class: "row" }, pace.node),
+      timer.node,
     ),
     start,
   );
@@ -133,6 +156,8 @@ function form() {
       const players = Object.keys(seatKinds);
       const body = { rules: rules.value, players, seats: seatKinds, options: parseOptions(options.value) };
       if (seed.value !== "") body.seed = Number(seed.value);
+      if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
+      if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
       play(await create(body));
     });
   });
@@ -149,6 +174,11 @@ function form() {
   );
 
   main.append(el("h1", {}, "New Ludo game"), newForm, loadLudo);
+  const mine = myGamesPanel("ludo");
+  if (mine) main.append(mine);
+  newForm.addEventListener("change", sync);
+  allBots.addEventListener("click", sync);
+  sync();
   rules.focus();
 }
 
@@ -166,6 +196,45 @@ function describe(event) {
 const seatWord = (kind) => (kind === "human" ? "person" : kind === "remote" ? "person on another device" : kind);
 
 const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+
+// The players' colours on the engine's board.
+const COLOURS = { A: "#d62728", B: "#2ca02c", C: "#e6b800", D: "#1f77b4" };
+
+/**
+ * A cell holding tokens of several players (the finish, where every finished token ends up)
+ * is drawn by the engine as one grey disc: show each token in its player's colour instead,
+ * in a ring, each with its name for screen readers.
+ */
+function colourStacks(svg) {
+  const ns = "http://www.w3.org/2000/svg";
+  for (const cell of svg.querySelectorAll("g.tokens[data-tokens]")) {
+    const names = cell.dataset.tokens.split(/\s+/).filter(Boolean);
+    const owners = new Set(names.map((n) => n[0].toUpperCase()));
+    const disc = cell.querySelector("circle");
+    if (owners.size < 2 || !disc) continue;
+    const cx = Number(disc.getAttribute("cx"));
+    const cy = Number(disc.getAttribute("cy"));
+    const r = Number(disc.getAttribute("r"));
+    for (const old of cell.querySelectorAll("circle, text")) old.remove();
+    const small = names.length > 4 ? r * 0.45 : r * 0.6;
+    names.forEach((name, i) => {
+      const angle = (2 * Math.PI * i) / names.length - Math.PI / 2;
+      const dot = document.createElementNS(ns, "circle");
+      dot.setAttribute("cx", String(cx + r * 0.9 * Math.cos(angle)));
+      dot.setAttribute("cy", String(cy + r * 0.9 * Math.sin(angle)));
+      dot.setAttribute("r", String(small));
+      dot.setAttribute("fill", COLOURS[name[0].toUpperCase()] || "#444");
+      dot.setAttribute("stroke", "#000");
+      dot.setAttribute("class", "finished-token");
+      dot.dataset.token = name;
+      const title = document.createElementNS(ns, "title");
+      title.textContent = name;
+      dot.append(title);
+      cell.append(dot);
+    });
+    cell.setAttribute("aria-label", `Finished: ${names.join(", ")}`);
+  }
+}
 
 /** The play view of one game, kept in step with the server's state. */
 function play(initial, note) {
@@ -190,6 +259,8 @@ function play(initial, note) {
   const save = saveControls("ludo");
   const meta = el("p", { class: "meta", id: "meta" });
   const role = el("p", { class: "role", id: "role", "aria-live": "polite" });
+  const connected = el("p", { class: "meta connected", id: "connected", hidden: true });
+  const clock = el("p", { class: "notice turn-timer", id: "turn-timer", role: "timer", hidden: true });
   const invite = seats.invitePanel();
   const auto = new AutoPlayer(() => send("bot"));
   const watch = el("div", { id: "watch" }, auto.controls("Bots"));
@@ -211,6 +282,8 @@ function play(initial, note) {
         {},
         status,
         role,
+        clock,
+        connected,
         el("div", { class: "controls" }, rollButton, dieShown, undoButton),
         moves,
         choice,
@@ -270,9 +343,12 @@ function play(initial, note) {
   }
 
   function markBoard() {
+    // a redraw keeps the keyboard focus on the cell it was on
+    const focused = document.activeElement && board.contains(document.activeElement) ? document.activeElement.getAttribute("data-tokens") : null;
     const svg = putSvg(board, state.svg);
     if (!svg) return;
     svg.setAttribute("aria-label", `Ludo board: ${state.status}`);
+    colourStacks(svg);
     const legal = new Set(legalNames());
     for (const cell of svg.querySelectorAll("g.tokens[data-tokens]")) {
       const here = cell.dataset.tokens.split(/\s+/).filter((n) => legal.has(n));
@@ -290,6 +366,7 @@ function play(initial, note) {
           activate();
         }
       });
+      if (focused && cell.getAttribute("data-tokens") === focused) cell.focus({ preventScroll: true });
     }
   }
 
@@ -303,6 +380,8 @@ function play(initial, note) {
 
     const human = myTurn();
     role.textContent = seats.role(state);
+    presenceLine(connected, state.connected);
+    timerLine(clock, state);
     rollButton.disabled = !(human && state.phase === "roll");
     rollButton.replaceChildren("Roll ", el("kbd", {}, "Space"));
     const lastRoll = [...(state.history || [])].reverse().find((e) => e.kind === "roll");
@@ -328,13 +407,11 @@ function play(initial, note) {
 
     if (state.phase === "over") {
       over.hidden = false;
-      over.replaceChildren(
-        el("h2", {}, "Game over"),
-        el("p", {}, state.winner ? `Winner: ${state.winner} (${seatWord(state.seats[state.winner])})` : "No winner."),
-        el("p", {}, "Ranking:"),
+      overPanel(over, "ludo", state, seats, [
+        el("p", { id: "winner" }, state.winner ? `Winner: ${state.winner} (${seatWord(state.seats[state.winner])})` : "No winner."),
+        el("p", {}, "Finishing order:"),
         el("ol", { id: "ranking" }, state.ranking.map((p) => el("li", {}, `${p} — ${seatWord(state.seats[p])}`))),
-        el("p", { class: "controls" }, el("a", { href: "/ludo", class: "button primary", id: "new-game" }, "New game")),
-      );
+      ]);
     } else {
       over.hidden = true;
       over.replaceChildren();
@@ -388,10 +465,21 @@ function play(initial, note) {
     "ludo",
     state.id,
     (next) => {
+      if (leadOn("ludo", next)) return; // a rematch: every page goes on to it
       if (next.version > state.version) render(next);
+      else if (next.version === state.version && next.connected) {
+        // the same game (the stream's first state): only who is connected may be newer
+        state = { ...state, connected: next.connected };
+        presenceLine(connected, next.connected);
+      }
     },
     () => document.body.contains(board),
     () => showError(new ApiError("This game was deleted on the server.", "Gone", 404)),
+    seats,
+    (now) => {
+      state = { ...state, connected: now };
+      presenceLine(connected, now);
+    },
   );
   render(state);
   rollButton.focus({ preventScroll: true });

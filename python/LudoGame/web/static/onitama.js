@@ -2,7 +2,7 @@
 // ply; this file only offers the legal actions the server lists and shows the answers.
 
 import { AutoPlayer, ApiError, api, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./app.js";
-import { Seats, claimFromAddress, follow, rememberCreated } from "./live.js";
+import { Seats, claimFromAddress, follow, leadOn, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine } from "./live.js";
 
 const LEVELS = [
   ["0", "AI level 0 (random)"],
@@ -10,6 +10,25 @@ const LEVELS = [
   ["2", "AI level 2 (search)"],
 ];
 const WALL_WORDS = { u: "up", d: "down", l: "left", r: "right", s: "stays" };
+const REASONS = {
+  general_captured: "by capturing the other side's general",
+  base_reached: "by bringing the general onto the other side's base",
+  ply_limit: "the ply limit was reached",
+};
+
+/** A setup by its name: "Coursework case 21", "AI test 1 (A)", "README: start". */
+export function setupName(id) {
+  if (id === null || id === undefined) return "a position";
+  if (id === "random") return "random cards";
+  const text = String(id);
+  let m = /^(?:case)?(\d+)$/.exec(text);
+  if (m) return `Coursework case ${m[1]}`;
+  m = /^(aitest|basic)(\d+)_([AB])$/.exec(text);
+  if (m) return `${m[1] === "aitest" ? "AI test" : "Basic test"} ${m[2]} (${m[3]})`;
+  m = /^readme_(.+)$/.exec(text);
+  if (m) return `README: ${m[1].replace(/_/g, " ")}`;
+  return text.replace(/_/g, " ");
+}
 
 /** Shows the page the query asks for: the chooser, a live game, or a game from a position. */
 export async function show(params) {
@@ -18,7 +37,9 @@ export async function show(params) {
   const position = params.get("position");
   if (id) {
     try {
-      return play(await api("GET", `/api/onitama/games/${encodeURIComponent(id)}`));
+      const state = await api("GET", `/api/onitama/games/${encodeURIComponent(id)}`);
+      if (leadOn("onitama", state, true)) return null; // its rematch, with this browser's seats
+      return play(state);
     } catch (err) {
       if (position) return startFromPosition(position, "That game is no longer on this server: it goes on here from the position in the link.");
       showError(err);
@@ -85,11 +106,13 @@ async function chooser() {
     "select",
     { id: "setup" },
     el("option", { value: "random" }, "Random cards (dealt from the seed)"),
-    ids.map((id) => el("option", { value: id, selected: id === "21" }, `Setup ${id}`)),
+    ids.map((id) => el("option", { value: id, selected: id === "21" }, setupName(id))),
   );
   const seed = el("input", { id: "seed", type: "number", min: 0, step: 1, placeholder: "0" });
   const maxPlies = el("input", { id: "max-plies", type: "number", min: 1, step: 1, placeholder: "the setup's" });
   const start = el("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
+  const pace = paceField();
+  const timer = timerField(LEVELS);
   const form = el(
     "form",
     { id: "new-onitama-form" },
@@ -106,6 +129,8 @@ async function chooser() {
       el("div", { class: "row" }, sideFields("A", "human")),
       el("div", { class: "row" }, sideFields("B", "1")),
       el("p", { class: "hint" }, "A moves first. Two AIs play by themselves: watch them at the speed you choose."),
+      el("div", { class: "row" }, pace.node),
+      timer.node,
     ),
     start,
   );
@@ -114,6 +139,8 @@ async function chooser() {
     guarded(async () => {
       clearError();
       const body = { setup: setup.value, sides: readSides() };
+      if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
+      if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
       if (seed.value !== "") body.seed = Number(seed.value);
       if (maxPlies.value !== "") body.max_plies = Number(maxPlies.value);
       play(await create(body));
@@ -125,17 +152,29 @@ async function chooser() {
     play(await create(body));
   });
   main.append(el("h1", {}, "New Onitama game"), form, load);
+  const mine = myGamesPanel("onitama");
+  if (mine) main.append(mine);
+  // the pace applies to AI sides, the timer to sides on other devices
+  const sync = () => {
+    const kinds = ["A", "B"].map((s) => document.getElementById(`side-${s}`).value);
+    pace.node.hidden = !kinds.some((k) => k !== "human" && k !== "remote");
+    timer.node.hidden = !kinds.includes("remote");
+  };
+  form.addEventListener("change", sync);
+  sync();
   setup.focus();
 }
 
 function cardPicture(slot, card) {
   const cells = card.rows.flatMap((row) => [...row.padEnd(5, ".").slice(0, 5)].map((c) => el("span", { class: c === "o" ? "o" : c === "x" ? "x" : "" })));
   const name = card.name || "custom";
+  // B's cards are turned round, as on the board: each side reads its cards from its own end
+  const turned = slot.startsWith("B");
   return el(
     "figure",
-    { class: "card", dataset: { card: slot } },
-    el("div", { class: "grid", role: "img", "aria-label": `${name}: ${card.rows.join(" / ")}` }, cells),
-    el("figcaption", {}, `${slot}: ${name}`),
+    { class: `card${turned ? " turned" : ""}`, dataset: { card: slot } },
+    el("div", { class: "grid", role: "img", "aria-label": `${name}: ${card.rows.join(" / ")}${turned ? " (turned round, as B sees it)" : ""}` }, cells),
+    el("figcaption", {}, `${slot}: ${name}${turned ? " ↻" : ""}`),
   );
 }
 
@@ -164,6 +203,9 @@ function play(initial, note) {
   const save = saveControls("onitama");
   const meta = el("p", { class: "meta", id: "meta" });
   const role = el("p", { class: "role", id: "role", "aria-live": "polite" });
+  const connected = el("p", { class: "meta connected", id: "connected", hidden: true });
+  const clock = el("p", { class: "notice turn-timer", id: "turn-timer", role: "timer", hidden: true });
+  const wallNote = el("p", { class: "hint", id: "wall-note" });
   const invite = seats.invitePanel();
   const auto = new AutoPlayer(() => send("ai"));
   const watch = el("div", { id: "watch" }, auto.controls("AI"));
@@ -183,12 +225,14 @@ function play(initial, note) {
     el(
       "div",
       { class: "play" },
-      el("div", {}, board, el("h2", {}, "Cards"), cards),
+      el("div", {}, board, wallNote, el("h2", {}, "Cards"), cards),
       el(
         "div",
         {},
         status,
         role,
+        clock,
+        connected,
         plies,
         message,
         choices,
@@ -339,10 +383,52 @@ function play(initial, note) {
     }
   }
 
+  // The wall's square ("c5"), from the board rows (row a first), or null.
+  function wallSquare() {
+    for (let r = 0; r < state.board.length; r += 1) {
+      const c = state.board[r].indexOf("W");
+      if (c >= 0) return `${"abcde"[r]}${c + 1}`;
+    }
+    return null;
+  }
+
   function drawBoard() {
+    const focused = document.activeElement && board.contains(document.activeElement) ? document.activeElement.getAttribute("data-square") : null;
     const svg = putSvg(board, state.svg);
     if (!svg) return;
     svg.setAttribute("aria-label", `Onitama board: ${state.status}`);
+    // the board alone (the cards are shown below it, as pictures): it fills the width
+    let right = 0;
+    let bottom = 0;
+    for (const r of svg.querySelectorAll("g.square > rect:first-child")) {
+      right = Math.max(right, Number(r.getAttribute("x")) + Number(r.getAttribute("width")));
+      bottom = Math.max(bottom, Number(r.getAttribute("y")) + Number(r.getAttribute("height")));
+    }
+    if (right > 0) {
+      svg.setAttribute("viewBox", `0 0 ${right + 12} ${bottom + 28}`);
+      for (const card of svg.querySelectorAll("g.card")) card.remove();
+    }
+    // the wall: labelled on the board, and in words below it
+    const wall = wallSquare();
+    const wallCell = wall ? svg.querySelector(`g.square[data-square="${wall}"]`) : null;
+    if (wallCell) {
+      const r = wallCell.querySelector("rect");
+      const x = Number(r.getAttribute("x"));
+      const y = Number(r.getAttribute("y"));
+      const w = Number(r.getAttribute("width"));
+      const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+      label.setAttribute("x", String(x + w / 2));
+      label.setAttribute("y", String(y + w / 2 + 4));
+      label.setAttribute("font-size", "11");
+      label.setAttribute("font-weight", "bold");
+      label.setAttribute("text-anchor", "middle");
+      label.setAttribute("fill", "#fff");
+      label.setAttribute("class", "wall-label");
+      label.textContent = "WALL";
+      wallCell.append(label);
+      wallCell.setAttribute("aria-label", `The wall, on ${wall}`);
+    }
+    wallNote.textContent = wall ? `The grey square marked WALL (${wall}) is the wall: no piece may enter it; each ply moves it one square (up, down, left, right) or leaves it.` : "";
     for (const g of svg.querySelectorAll("g.square[data-square]")) {
       g.addEventListener("click", () => clickSquare(g.dataset.square));
       g.addEventListener("keydown", (event) => {
@@ -353,13 +439,23 @@ function play(initial, note) {
         }
       });
     }
+    if (focused) {
+      const again = svg.querySelector(`g.square[data-square="${focused}"]`);
+      if (again) setTimeout(() => again.focus({ preventScroll: true }), 0);
+    }
   }
 
   function render(next) {
+    const before = state;
     state = next;
-    selFrom = selTo = cardFilter = null;
+    // a redraw that changed nothing on the board keeps the player's choice so far
+    if (next.position !== before.position || next.version < before.version || !fromSquares().has(selFrom)) {
+      selFrom = selTo = cardFilter = null;
+    } else if (selTo && !targets(selFrom).has(selTo)) {
+      selTo = cardFilter = null;
+    }
     setQuery({ game: state.id, position: state.position });
-    document.getElementById("title").textContent = `Onitama — ${state.setup === null || state.setup === undefined ? "position" : state.setup === "random" ? "random cards" : `setup ${state.setup}`}`;
+    document.getElementById("title").textContent = `Onitama — ${setupName(state.setup)}`;
     status.textContent = state.status;
     plies.textContent = `Ply ${state.plies} played · ${state.plies_left} left`;
     message.hidden = !state.message;
@@ -376,21 +472,23 @@ function play(initial, note) {
     );
     typed.disabled = !(state.to_act === "human" && seats.canAct(state, state.turn));
     role.textContent = seats.role(state);
+    presenceLine(connected, state.connected);
+    timerLine(clock, state);
     undoButton.disabled = !state.can_undo;
     cards.replaceChildren(...["A1", "A2", "side", "B1", "B2"].filter((k) => state.cards[k]).map((k) => cardPicture(k, state.cards[k])));
-    historyList.replaceChildren(...state.history.map((text) => el("li", {}, text)));
+    const by = state.history_players || [];
+    historyList.replaceChildren(...state.history.map((text, i) => el("li", {}, by[i] ? `${by[i]}: ${text}` : text)));
     historyList.scrollTop = historyList.scrollHeight;
 
     const sides = state.sides || {};
     watch.hidden = !Object.values(sides).some((s) => s.kind === "ai") || state.to_act === null || !seats.drivesBots(state);
     if (state.to_act === null) {
       over.hidden = false;
-      over.replaceChildren(
-        el("h2", {}, "Game over"),
-        el("p", { id: "result" }, state.winner ? `${state.winner} wins` : "A tie", state.reason ? ` (${state.reason})` : ""),
-        el("p", {}, state.status),
-        el("p", { class: "controls" }, el("a", { href: "/onitama", class: "button primary", id: "new-game" }, "New game")),
-      );
+      const how = REASONS[state.reason] || "";
+      overPanel(over, "onitama", state, seats, [
+        el("p", { id: "result" }, state.winner ? `${state.winner} wins${how ? `, ${how}` : ""}.` : `A tie${how ? `: ${how}` : ""}.`),
+        el("p", { class: "meta" }, state.status),
+      ]);
     } else {
       over.hidden = true;
       over.replaceChildren();
@@ -435,10 +533,21 @@ function play(initial, note) {
     "onitama",
     state.id,
     (next) => {
+      if (leadOn("onitama", next)) return; // a rematch: every page goes on to it
       if (next.version > state.version) render(next);
+      else if (next.version === state.version && next.connected) {
+        // the same game (the stream's first state): only who is connected may be newer
+        state = { ...state, connected: next.connected };
+        presenceLine(connected, next.connected);
+      }
     },
     () => document.body.contains(board),
     () => showError(new ApiError("This game was deleted on the server.", "Gone", 404)),
+    seats,
+    (now) => {
+      state = { ...state, connected: now };
+      presenceLine(connected, now);
+    },
   );
   render(state);
 }

@@ -7,13 +7,24 @@ import { api, ApiError, clearError, el, guarded, page, putSvg, readFile, setQuer
 export async function show(params) {
   const id = params.get("id");
   if (!id) return loader();
+  let replay = null;
   try {
-    const replay = await api("GET", `/api/replays/${encodeURIComponent(id)}`);
-    viewer(replay, Number(params.get("game") || 0), Number(params.get("frame") || 0));
+    replay = await api("GET", `/api/replays/${encodeURIComponent(id)}`);
   } catch (err) {
     loader();
-    throw err;
+    const gone = err.status === 404;
+    document.querySelector("main h1").after(
+      el(
+        "p",
+        { class: "notice", id: "replay-missing" },
+        gone
+          ? `There is no replay ${id.length > 24 ? `${id.slice(0, 24)}…` : id} on this server: replays are kept in memory only until the server stops (or many others are loaded). Load the file again below.`
+          : `The replay cannot be read now: ${err.message}`,
+      ),
+    );
+    return;
   }
+  viewer(replay, Number(params.get("game") || 0), Number(params.get("frame") || 0));
 }
 
 function loader() {
