@@ -248,10 +248,15 @@ def test_undo_against_a_bot_returns_to_the_persons_decision(browser: Any, server
     Select(by_id(browser, "speed")).select_by_index(3)
     by_id(browser, "roll").click()
     # wait until the bot has played and it is the person's turn again
+    # (the roll button is still enabled for a moment after the click: wait for the bot's
+    # events too, not only for an enabled button)
     wait_until(
         lambda: (
-            by_id(browser, "roll").is_enabled()
-            or browser.find_elements(By.CSS_SELECTOR, "#moves button")
+            history_len(browser) >= 2
+            and (
+                by_id(browser, "roll").is_enabled()
+                or browser.find_elements(By.CSS_SELECTOR, "#moves button")
+            )
         ),
         what="the person's turn again",
     )

@@ -28,6 +28,7 @@ from typing import NoReturn, TextIO
 
 from LudoGame._core import ONITAMA_TEXTS, __version__
 from LudoGame.onitama import (
+    MATCH_SETUP,
     Action,
     BuiltinAI,
     IllegalActionError,
@@ -184,25 +185,15 @@ def ai_ply(screen: Screen, game: Onitama, player: str, ai: Player) -> Action | N
     return action
 
 
-def win_message(game: Onitama, player: str) -> str:
-    """The coursework's words for a game `player` has just won (the engine's)."""
-    return game.win_message() or ""
-
-
-def capture_message(game: Onitama, player: str, action: Action) -> str | None:
-    """The coursework's words for `action` (not yet played) if it captures a soldier."""
-    return game.capture_message(action)
-
-
 def finish_win(screen: Screen, game: Onitama, player: str, action: Action) -> None:
     """Play a winning move and say how it won."""
     game.play(action)
-    screen.say(win_message(game, player))
+    screen.say(game.win_message() or "")
 
 
 def announce_capture(screen: Screen, game: Onitama, player: str, action: Action) -> None:
     """The message for a pawn move that captures a soldier."""
-    message = capture_message(game, player, action)
+    message = game.capture_message(action)
     if message is not None:
         screen.say(message)
 
@@ -409,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "b", type=int, nargs="?", default=1, metavar="LEVEL_B", help="level of B's AI (0-2; 1)"
     )
-    match.add_argument("--setup", default="21", help="the setup id (21)")
+    match.add_argument("--setup", default=MATCH_SETUP, help=f"the setup id ({MATCH_SETUP})")
     match.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
     match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
     match.add_argument("--seed", type=int, default=0, help="seed of both AIs (0)")

@@ -10,8 +10,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from LudoGame.onitama import Action, BuiltinAI, Onitama
-from LudoGame.onitama_cli import capture_message, win_message
+from LudoGame._core import ONITAMA_TEXTS
+from LudoGame.onitama import MATCH_SETUP, Action, BuiltinAI, Onitama
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
 from LudoGame.web.games import Games, SeatKey, created, shared_routes
 from LudoGame.web.store import HUMAN, REMOTE, Change, NewGame, Session, Think, fields_of, new_id
@@ -149,17 +149,16 @@ class OnitamaSession(Session):
     def play(self, actor: str, action: Action) -> None:
         """Play `action` for `actor`, bump the version, and keep the coursework's words
         for what it did (a capture, a win, the tie at the ply limit)."""
-        player = self.game.turn
-        captured = capture_message(self.game, player, action)
+        captured = self.game.capture_message(action)
         try:
             self.game.play(action)
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         self.changed(actor)
         if self.game.winner is not None:
-            self.message = win_message(self.game, player)
+            self.message = self.game.win_message()
         elif self.game.is_over():
-            self.message = "This is the last turn. The game is tied."
+            self.message = ONITAMA_TEXTS["tied"]
         else:
             self.message = captured
 
@@ -252,7 +251,7 @@ def _new_game(body: NewOnitama) -> tuple[Onitama, str | None]:
         if body.saved is not None:
             game = Onitama.from_json(body.saved)
             return game, game.setup_id
-        setup = "21" if body.setup is None else str(body.setup)
+        setup = MATCH_SETUP if body.setup is None else str(body.setup)
         if setup == "random":
             return Onitama.dealt(body.seed or 0, body.max_plies), "random"
         game = Onitama.setup(setup, body.max_plies)
