@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from import_graph import circles, describe, python_graph, rust_graph
+from import_graph import circles, describe, js_graph, python_graph, rust_graph
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,3 +63,20 @@ def test_the_checker_finds_a_python_circle(tmp_path: Path) -> None:
     assert graph["pkg.a"] == {"pkg.sub.c"} and graph["pkg.sub.c"] == {"pkg.a"}
     assert graph["pkg.b"] == {"pkg.sub.c"}
     assert circles(graph) == [["pkg.a", "pkg.sub.c"]]
+
+
+def test_the_page_scripts_have_no_circle() -> None:
+    graph = js_graph(ROOT / "python" / "LudoGame" / "web" / "static")
+    assert {"app.js", "common.js", "ludo.js", "onitama.js", "live.js"} <= set(graph)
+    assert "ludo.js" in graph["app.js"], "the router's dynamic imports were not found"
+    found = circles(graph)
+    assert not found, "page scripts in a circle:\n" + describe(graph, found)
+
+
+def test_the_checker_finds_a_page_script_circle(tmp_path: Path) -> None:
+    (tmp_path / "a.js").write_text('import { b } from "./b.js";\nexport const a = 1;\n')
+    (tmp_path / "b.js").write_text('export const b = 2;\nconst a = await import("./a.js");\n')
+    (tmp_path / "c.js").write_text('// import { a } from "./a.js";\nexport { b } from "./b.js";\n')
+    graph = js_graph(tmp_path)
+    assert graph == {"a.js": {"b.js"}, "b.js": {"a.js"}, "c.js": {"b.js"}}
+    assert circles(graph) == [["a.js", "b.js"]]

@@ -2,7 +2,7 @@
 // localStorage, so a reload keeps them), invite links, and the live connection to a game's
 // events (Server-Sent Events), so a move made on one device shows on the others at once.
 
-import { api, copyText, el, guarded } from "./app.js";
+import { api, copyText, el, guarded } from "./common.js";
 
 const storeName = (kind, id) => `ludogame:${kind}:${id}`;
 

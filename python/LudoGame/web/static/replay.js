@@ -1,7 +1,7 @@
 // The replay pages: load a game file (any of the server's formats), then step through each
 // game's frames. Frames are drawn by the server (the engine takes the game back).
 
-import { api, ApiError, clearError, el, guarded, page, putSvg, readFile, setQuery, SPEEDS, typingTarget } from "./app.js";
+import { api, ApiError, clearError, el, guarded, page, putSvg, readFile, setQuery, SPEEDS, typingTarget } from "./common.js";
 
 /** Shows the loader, or the replay the query names. */
 export async function show(params) {
