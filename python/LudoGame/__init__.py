@@ -50,6 +50,7 @@ from LudoGame._core import (
 )
 from LudoGame.enums import EventKind, Phase, Reason
 from LudoGame.events import Event, MoveEvent, RollEvent
+from LudoGame.outcome import Outcome
 from LudoGame.sim import TournamentResult, simulate, tournament
 
 
@@ -83,6 +84,7 @@ __all__ = [
     "LudoError",
     "LudoGame",
     "Move",
+    "Outcome",
     "MoveEvent",
     "NoGameError",
     "Phase",

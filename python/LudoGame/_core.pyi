@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from LudoGame.enums import Phase, Reason
 from LudoGame.events import MoveEvent, RollEvent
+from LudoGame.outcome import Outcome
 
 __version__: str
 #: Rolls after which a game is cut off (a simulation counts it unfinished; autoplay stops).
@@ -310,6 +311,9 @@ class Game:
     @property
     def winner(self) -> str | None:
         """The first player to bring every token home; None before anyone has."""
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (termination, winner, ranking), or None while it goes on."""
 
     @property
     def ranking(self) -> list[str]:
@@ -646,6 +650,8 @@ class Onitama:
         """The coursework program's "0" listing of the moves now (`Card 1, e2->d3`)."""
     def capture_message(self, action: Action | str) -> str | None:
         """The coursework's words for `action` if its pawn move captures a soldier."""
+    def outcome(self) -> Outcome | None:
+        """How the game ended (termination, winner, ranking), or None while it goes on."""
     def win_message(self) -> str | None:
         """The coursework's words for the winner of a won game."""
     @property

@@ -25,7 +25,8 @@ class EventKind(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why an Onitama game or refereed match ended."""
+    """Why a game ended: an Onitama game or refereed match (the first seven), or a Ludo
+    game (the last two)."""
 
     GENERAL_CAPTURED = "general_captured"
     BASE_REACHED = "base_reached"
@@ -34,6 +35,8 @@ class Reason(StrEnum):
     PROGRAMMING_ERROR = "programming_error"
     TIMEOUT = "timeout"
     INTERRUPTED = "interrupted"
+    FIRST_HOME = "first_home"
+    ALL_RANKED = "all_ranked"
 
 
 __all__ = ["EventKind", "Phase", "Reason"]

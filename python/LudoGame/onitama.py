@@ -52,6 +52,7 @@ from LudoGame._core import (
     onitama_standard_cards,
 )
 from LudoGame.enums import Reason
+from LudoGame.outcome import Outcome
 from LudoGame.standings import Standing, Table
 
 GameOverError = OnitamaGameOverError
@@ -392,6 +393,7 @@ __all__ = [
     "OnitamaError",
     "OnitamaGameOverError",
     "OnitamaNotationError",
+    "Outcome",
     "Reason",
     "Standing",
     "Standings",

@@ -38,6 +38,6 @@ pub use bots as policy;
 pub use bots::Bot;
 pub use cs162::{Cs162Game, SpaceName};
 pub use error::LudoError;
-pub use game::{Event, Game, GameRecord, Move, MoveList, Phase, RollResult};
+pub use game::{Event, Game, GameRecord, Move, MoveList, Outcome, Phase, RollResult};
 pub use rules::Rules;
 pub use seat::{MAX_SEATS, MAX_TOKENS, Seat, Token};

@@ -31,6 +31,15 @@ impl PackageClass {
         self.call(py, value)
     }
 
+    /// The class called with a tuple of arguments.
+    pub(crate) fn call_with<'py, A>(&self, py: Python<'py>, args: A) -> PyResult<Bound<'py, PyAny>>
+    where
+        A: pyo3::call::PyCallArgs<'py>,
+    {
+        let class = self.class.import(py, self.module, self.name)?;
+        class.call1(args)
+    }
+
     /// The class called with one argument.
     pub(crate) fn call<'py, A>(&self, py: Python<'py>, arg: A) -> PyResult<Bound<'py, PyAny>>
     where
@@ -39,4 +48,23 @@ impl PackageClass {
         let class = self.class.import(py, self.module, self.name)?;
         class.call1((arg,))
     }
+}
+
+/// The `Reason` enum of `LudoGame.enums` (why a game ended).
+pub(crate) static REASON: PackageClass = PackageClass::new("LudoGame.enums", "Reason");
+
+/// The `Outcome` class of `LudoGame.outcome`.
+static OUTCOME: PackageClass = PackageClass::new("LudoGame.outcome", "Outcome");
+
+/// An `Outcome(termination, winner, ranking)` of either game.
+pub(crate) fn outcome_object<'py>(
+    py: Python<'py>,
+    termination: &str,
+    ranking: Vec<char>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let reason = REASON.of(py, termination)?;
+    let winner = ranking.first().map(char::to_string);
+    let ranking: Vec<String> = ranking.iter().map(char::to_string).collect();
+    let ranking = pyo3::types::PyTuple::new(py, ranking)?;
+    OUTCOME.call_with(py, (reason, winner, ranking))
 }

@@ -14,6 +14,41 @@ mod turn;
 
 pub use moves::{Event, Move, MoveList, Phase, RollResult};
 pub use record::GameRecord;
+
+/// How a game of Ludo ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The first player to bring every token home ends it (GT).
+    FirstHome,
+    /// It goes on until one player is left, so every player is ranked (CS162, standard).
+    AllRanked,
+}
+
+impl Termination {
+    /// Its name: `first_home` or `all_ranked`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::FirstHome => "first_home",
+            Termination::AllRanked => "all_ranked",
+        }
+    }
+}
+
+/// How a finished game ended: why, and the finishing order (the winner first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Why it ended.
+    pub termination: Termination,
+    /// The finishing order: everyone in an all-ranked game, the winner alone in GT.
+    pub ranking: Vec<Seat>,
+}
+
+impl Outcome {
+    /// The winner: the first player home.
+    pub fn winner(&self) -> Option<Seat> {
+        self.ranking.first().copied()
+    }
+}
 pub(crate) use turn::{GameEnd, Geo, Turn, TurnBuilder, nth_token, random_index, random_token};
 
 /// A game in progress, over any [`Rules`].
@@ -108,6 +143,38 @@ impl Game {
         self.turn.ranking[..self.turn.ranked as usize]
             .iter()
             .map(|&s| Seat::wrapping(s as usize))
+    }
+
+    /// How the game ended (as python-chess's `outcome()`), or `None` while it goes on.
+    ///
+    /// ```
+    /// use ludogame::ludo::{Game, Rules, Seat, game::Termination};
+    ///
+    /// let seats: Vec<Seat> = [0, 2].into_iter().filter_map(Seat::new).collect();
+    /// let mut game = Game::new(Rules::CS162, &seats, 3).unwrap();
+    /// assert!(game.outcome().is_none());
+    /// while !game.is_over() {
+    ///     game.roll_die().unwrap();
+    ///     if let Some(mv) = game.legal_moves().get(0) {
+    ///         game.play(mv).unwrap();
+    ///     }
+    /// }
+    /// let outcome = game.outcome().unwrap();
+    /// assert_eq!(outcome.termination, Termination::AllRanked);
+    /// assert_eq!(outcome.winner(), game.winner());
+    /// ```
+    pub fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let termination = match self.rules.end {
+            EndCondition::FirstWinner => Termination::FirstHome,
+            EndCondition::FullRanking => Termination::AllRanked,
+        };
+        Some(Outcome {
+            termination,
+            ranking: self.ranking().collect(),
+        })
     }
 
     /// Has `seat` brought every token home?

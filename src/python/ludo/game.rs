@@ -275,6 +275,16 @@ impl PyGame {
         self.game().winner().map(|s| self.label(s))
     }
 
+    /// How the game ended (an `Outcome`: termination, winner, ranking), or None while it
+    /// goes on.
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(o) = self.game().outcome() else {
+            return Ok(None);
+        };
+        let ranking = o.ranking.iter().map(|&s| self.label(s)).collect();
+        crate::python::enums::outcome_object(py, o.termination.name(), ranking).map(Some)
+    }
+
     /// The finishing order so far.
     #[getter]
     fn ranking(&self) -> Vec<char> {

@@ -397,6 +397,20 @@ impl PyOnitama {
         coursework::capture_message(self.game.position(), action.0.to()?)
     }
 
+    /// How the game ended (an `Outcome`: termination, winner, ranking), or None while it
+    /// goes on.
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(o) = self.game.outcome() else {
+            return Ok(None);
+        };
+        let ranking = match o.winner() {
+            Some(w) => vec![w, w.other()],
+            None => Vec::new(),
+        };
+        let ranking = ranking.into_iter().map(|p| p.letter()).collect();
+        crate::python::enums::outcome_object(py, o.reason(), ranking).map(Some)
+    }
+
     /// The coursework program's words for the winner of a won game, else None.
     fn win_message(&self) -> Option<String> {
         match self.game.outcome()? {

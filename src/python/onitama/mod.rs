@@ -10,7 +10,6 @@
 use pyo3::prelude::*;
 
 use crate::onitama::{Action, Answer, Card, Player, STANDARD_CARDS};
-use crate::python::enums::PackageClass;
 use convert::{CardSpec, Viewer};
 
 pub(crate) mod ai;
@@ -18,13 +17,11 @@ pub(crate) mod convert;
 pub(crate) mod game;
 pub(crate) mod record;
 
+pub(crate) use crate::python::enums::REASON;
 pub use ai::PyAi;
 pub use game::PyOnitama;
 pub use record::PyMatchRecord;
 pub(crate) use record::onitama_play_match;
-
-/// The `Reason` enum of `LudoGame.enums` (why a game ended).
-pub(crate) static REASON: PackageClass = PackageClass::new("LudoGame.enums", "Reason");
 
 /// A player as Python sees it: 'A' or 'B'.
 fn letter(p: Player) -> String {
