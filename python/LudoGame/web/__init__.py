@@ -21,13 +21,14 @@ import threading
 import webbrowser
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from LudoGame._core import __version__
-from LudoGame.web import errors, ludo, onitama, replay
+from LudoGame.web import errors, ludo, models, onitama, replay
 from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
 from LudoGame.web.storage import Storage, StorageError, StoreUrlError, default_url, open_storage
 from LudoGame.web.store import Replays
@@ -94,6 +95,14 @@ def create_app(
         description="Play, watch and replay Ludo and Onitama: every rule is the engine's.",
         lifespan=lifespan,
     )
+    base_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        first = app.openapi_schema is None
+        schema = base_openapi()
+        return models.add_links(schema) if first else schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.state.games = games
     app.state.store = replays
     app.state.public_url = public_url

@@ -14,10 +14,12 @@ from typing import Any, Literal, TypeVar
 
 from fastapi import APIRouter, Header, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel
 
 from LudoGame.web.errors import ApiError, conflict, not_found
+from LudoGame.web.models import EVENTS_CONTENT, SAVE_CONTENT, errors
 from LudoGame.web.storage import Row, Storage, StorageError
-from LudoGame.web.store import Change, Session, fields_of, off_loop
+from LudoGame.web.store import Change, Session, fields_of, fields_query, off_loop
 
 #: How many of a game's latest states are kept (once it has been watched) for clients that
 #: reconnect to its events.
@@ -476,13 +478,22 @@ SeatKey = Header(default=None, alias="X-Seat-Key", description="the key of the s
 
 
 def shared_routes(
-    api: APIRouter, games: Games, cls: type[Session], what: str, machine_path: str
+    api: APIRouter,
+    games: Games,
+    cls: type[Session],
+    what: str,
+    machine_path: str,
+    state: type[BaseModel],
 ) -> None:
-    """The routes every kind of game has: its state, events, a machine step, undo, save
-    and delete."""
+    """The routes every kind of game has: its state (answered as the model `state`),
+    events, a machine step, undo, save and delete."""
+    acting = errors(403, 404, 409)
+    Fields = fields_query(cls.large)  # noqa: N806 (a parameter's default, as FastAPI's Query)
 
-    @api.get("/games/{game_id}", name=f"{cls.kind}_state")
-    async def get(game_id: str, fields: str | None = None) -> JSONResponse:
+    @api.get(
+        "/games/{game_id}", name=f"{cls.kind}_state", response_model=state, responses=errors(404)
+    )
+    async def get(game_id: str, fields: str | None = Fields) -> JSONResponse:
         """The game's state (read-only: anyone with its id may watch; keys are never
         shown)."""
         return answer(await games.read(cls, game_id, what), fields)
@@ -491,11 +502,11 @@ def shared_routes(
         "/games/{game_id}/events",
         name=f"{cls.kind}_events",
         response_class=StreamingResponse,
-        responses={200: {"content": {"text/event-stream": {}}}},
+        responses={200: {"content": EVENTS_CONTENT}, **errors(404)},
     )
     async def events(
         game_id: str,
-        fields: str | None = None,
+        fields: str | None = Fields,
         last_event_id: str | None = Header(default=None, alias="Last-Event-ID"),
     ) -> StreamingResponse:
         """The game's changes as Server-Sent Events: one `state` event per change (`id:`
@@ -503,11 +514,16 @@ def shared_routes(
         a comment at least every 15 s; `Last-Event-ID` resumes with the missed events."""
         return await games.events(cls, game_id, what, fields, last_event_id)
 
-    @api.post(f"/games/{{game_id}}/{machine_path}", name=f"{cls.kind}_{machine_path}")
+    @api.post(
+        f"/games/{{game_id}}/{machine_path}",
+        name=f"{cls.kind}_{machine_path}",
+        response_model=state,
+        responses=acting,
+    )
     async def machine(
         game_id: str,
         body: Change | None = None,
-        fields: str | None = None,
+        fields: str | None = Fields,
         x_seat_key: str | None = SeatKey,
     ) -> Any:
         """The bot or AI whose turn it is takes one step, thought out on a worker thread on
@@ -520,11 +536,13 @@ def shared_routes(
             await s.machine_step(games.think)
             return JSONResponse(s.state(chosen))
 
-    @api.post("/games/{game_id}/undo", name=f"{cls.kind}_undo")
+    @api.post(
+        "/games/{game_id}/undo", name=f"{cls.kind}_undo", response_model=state, responses=acting
+    )
     async def undo(
         game_id: str,
         body: Change | None = None,
-        fields: str | None = None,
+        fields: str | None = Fields,
         x_seat_key: str | None = SeatKey,
     ) -> Any:
         """Take back the last decision of a person, with every machine step after it (an
@@ -535,12 +553,23 @@ def shared_routes(
             s.take_back()
             return JSONResponse(s.state(chosen))
 
-    @api.get("/games/{game_id}/save", name=f"{cls.kind}_save")
+    @api.get(
+        "/games/{game_id}/save",
+        name=f"{cls.kind}_save",
+        response_class=Response,
+        responses={200: {"content": SAVE_CONTENT}, **errors(404)},
+    )
     async def save(game_id: str, format: Literal["json", "notation"] = "json") -> Response:
         """The game as a file: its JSON (the whole game) or the position's notation."""
         return (await games.read(cls, game_id, what)).download(format)
 
-    @api.delete("/games/{game_id}", status_code=204, name=f"{cls.kind}_delete")
+    @api.delete(
+        "/games/{game_id}",
+        status_code=204,
+        name=f"{cls.kind}_delete",
+        response_class=Response,
+        responses=errors(403, 404),
+    )
     async def delete(game_id: str, x_seat_key: str | None = SeatKey) -> Response:
         """Delete the game (an online game: with the host's key): its bots stop and its
         event streams end."""
