@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import socket
 import threading
 import webbrowser
@@ -199,9 +200,16 @@ def serve(
         access_log=False,
         timeout_graceful_shutdown=1,  # Ctrl-C: stop at once, even while an AI thinks
     )
+    games: Games = app.state.games
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            games.stop()  # answer what waits on a search before uvicorn would cancel it
+            await super().shutdown(sockets)
+
     try:
         with sock:
-            uvicorn.Server(config).run(sockets=[sock])
+            Server(config).run(sockets=[sock])
     finally:
         storage.close()
 
@@ -216,19 +224,29 @@ def _url_host(host: str) -> str:
 
 def _shown_hosts(host: str) -> list[str]:
     """The addresses to print for a server bound to `host`: the host itself, or for a
-    wildcard (0.0.0.0, ::) this machine's own addresses that another device can open."""
+    wildcard (0.0.0.0, ::) this machine's own addresses that another device can open (its
+    host name's, and the one its default route leaves from), then ``localhost``."""
     if host not in ("0.0.0.0", "::", ""):
         return [host]
-    found: list[str] = []
+    family = socket.AF_INET6 if host == "::" else socket.AF_INET
+    candidates: list[str] = []
     with contextlib.suppress(OSError):
-        for info in socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM):
-            addr = str(info[4][0])
-            if addr.startswith("127.") or addr == "::1" or addr.startswith("fe80"):
-                continue
-            if (info[0] == socket.AF_INET6) != (host == "::") or addr in found:
-                continue
+        for info in socket.getaddrinfo(socket.gethostname(), None, family, socket.SOCK_STREAM):
+            candidates.append(str(info[4][0]))
+    # the address a packet to the outside would leave from (a UDP connect sends nothing)
+    probe = "2001:db8::1" if family == socket.AF_INET6 else "192.0.2.1"
+    with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as udp:
+        udp.connect((probe, 9))
+        candidates.append(str(udp.getsockname()[0]))
+    found: list[str] = []
+    for addr in candidates:
+        try:
+            ip = ipaddress.ip_address(addr.split("%")[0])
+        except ValueError:
+            continue
+        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified) and addr not in found:
             found.append(addr)
-    return found or ["127.0.0.1" if host != "::" else "::1"]
+    return [*found, "localhost"]
 
 
 def _bind(host: str, port: int) -> socket.socket:

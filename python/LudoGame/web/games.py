@@ -34,6 +34,10 @@ TAKE_UP = 5.0
 
 S = TypeVar("S", bound=Session)
 
+#: Put in an event stream's queue when the server stops: the stream ends (no `gone` event:
+#: the game is not deleted).
+_STOP: tuple[int, dict[str, Any]] = (-1, {})
+
 
 def unavailable(e: Exception) -> ApiError:
     """The answer while the store cannot be used: 503, nothing changed."""
@@ -70,6 +74,7 @@ class Games:
         self._recent: dict[str, deque[tuple[int, dict[str, Any]]]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pool: asyncio.Semaphore | None = None
+        self._stopping: asyncio.Event | None = None
         #: searches running now, and the most that ever ran at once
         self.thinking = 0
         self.most_thinking = 0
@@ -386,6 +391,8 @@ class Games:
                 if item is None:
                     yield 'event: gone\ndata: {"gone": true}\n\n'
                     return
+                if item is _STOP:
+                    return
                 version, state = item
                 data = json.dumps({k: v for k, v in state.items() if k in fields or k not in large})
                 yield f"id: {version}\nevent: state\ndata: {data}\n\n"
@@ -399,16 +406,39 @@ class Games:
     # ---- the server's bots ---------------------------------------------------------------
 
     async def think(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """`fn(*args)` off the event loop, at most `workers` at once (a bounded pool)."""
+        """`fn(*args)` off the event loop, at most `workers` at once (a bounded pool); 503
+        if the server starts stopping first (the search's result is then dropped)."""
         if self._pool is None:
             self._pool = asyncio.Semaphore(self.workers)
+        if self._stopping is None:
+            self._stopping = asyncio.Event()
         async with self._pool:
             self.thinking += 1
             self.most_thinking = max(self.most_thinking, self.thinking)
+            search = asyncio.ensure_future(off_loop(fn, *args))
+            stop = asyncio.ensure_future(self._stopping.wait())
             try:
-                return await off_loop(fn, *args)
+                await asyncio.wait({search, stop}, return_when=asyncio.FIRST_COMPLETED)
+                if not search.done():
+                    raise ApiError(
+                        503, "ServerStopping", "the server is stopping: try again once it is back"
+                    )
+                return search.result()
             finally:
+                search.cancel()
+                stop.cancel()
                 self.thinking -= 1
+
+    def stop(self) -> None:
+        """The server starts stopping: searches being awaited answer 503 (nothing changed)
+        and event streams end (a browser reconnects to the server once it is back), so that
+        no request is left for the server to cancel."""
+        if self._stopping is None:
+            self._stopping = asyncio.Event()
+        self._stopping.set()
+        for queues in self._listeners.values():
+            for q in queues:
+                q.put_nowait(_STOP)
 
     def drive(self, s: Session) -> None:
         """Make sure the server plays the bots of `s` if it should (a pace, a bot's seat,
