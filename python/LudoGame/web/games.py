@@ -74,7 +74,9 @@ class Games:
         self._recent: dict[str, deque[tuple[int, dict[str, Any]]]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pool: asyncio.Semaphore | None = None
-        self._stopping: asyncio.Event | None = None
+        #: set once the server stops; a future per search being awaited, to end the wait
+        self._stopping = False
+        self._waiting: set[asyncio.Future[None]] = set()
         #: searches running now, and the most that ever ran at once
         self.thinking = 0
         self.most_thinking = 0
@@ -410,21 +412,22 @@ class Games:
         if the server starts stopping first (the search's result is then dropped)."""
         if self._pool is None:
             self._pool = asyncio.Semaphore(self.workers)
-        if self._stopping is None:
-            self._stopping = asyncio.Event()
         async with self._pool:
             self.thinking += 1
             self.most_thinking = max(self.most_thinking, self.thinking)
+            stop: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiting.add(stop)
             search = asyncio.ensure_future(off_loop(fn, *args))
-            stop = asyncio.ensure_future(self._stopping.wait())
             try:
-                await asyncio.wait({search, stop}, return_when=asyncio.FIRST_COMPLETED)
+                if not self._stopping:
+                    await asyncio.wait({search, stop}, return_when=asyncio.FIRST_COMPLETED)
                 if not search.done():
                     raise ApiError(
                         503, "ServerStopping", "the server is stopping: try again once it is back"
                     )
                 return search.result()
             finally:
+                self._waiting.discard(stop)
                 search.cancel()
                 stop.cancel()
                 self.thinking -= 1
@@ -433,9 +436,10 @@ class Games:
         """The server starts stopping: searches being awaited answer 503 (nothing changed)
         and event streams end (a browser reconnects to the server once it is back), so that
         no request is left for the server to cancel."""
-        if self._stopping is None:
-            self._stopping = asyncio.Event()
-        self._stopping.set()
+        self._stopping = True
+        for stop in self._waiting:
+            if not stop.done():
+                stop.set_result(None)
         for queues in self._listeners.values():
             for q in queues:
                 q.put_nowait(_STOP)
