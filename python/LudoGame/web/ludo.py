@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from pydantic import ConfigDict
 
 from LudoGame._core import Game, Simulation
 from LudoGame.enums import Phase
@@ -39,6 +40,17 @@ MAX_PLAYOUTS = 5_000
 class NewLudo(NewGame):
     """The body of ``POST /api/ludo/games``: a new game, a position, or a saved game."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"rules": "cs162", "players": ["A", "C"], "seats": {"C": "random"}, "seed": 7},
+                {"players": "AB", "seats": {"B": "remote"}, "seed": "6602659055284519226"},
+                {"rules": "standard", "options": {"six_limit": 3}, "seats": {"C": "cs162"}},
+                {"position": "cs162 A-1.-1/B-1.-1 A:r:0:0 - - 0000000000000003"},
+            ]
+        }
+    )
+
     rules: Name | None = None
     players: list[Name] | Name | Int | None = None
     seats: dict[Name, Name] | None = None
@@ -48,6 +60,8 @@ class NewLudo(NewGame):
 
 class MoveBody(Change):
     """The body of ``POST .../move``: the move's name, e.g. ``"Ap"``."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"move": "Ap", "version": 3}]})
 
     move: Name
 

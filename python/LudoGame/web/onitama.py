@@ -48,6 +48,15 @@ class Side(BaseModel):
 class NewOnitama(NewGame):
     """The body of ``POST /api/onitama/games``: a setup, a position, or a saved game."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"setup": "21", "sides": {"B": {"kind": "ai", "level": 1, "time": 0.5}}},
+                {"setup": "random", "seed": 5, "sides": {"B": {"kind": "remote"}}},
+            ]
+        }
+    )
+
     setup: Name | Int | None = None
     seed: Seed | None = None
     max_plies: Int | None = None
@@ -58,7 +67,17 @@ class ActionBody(Change):
     """A person's ply: the action's text (``"1 e1 d1 u"``, a pass ``"1 XX XX s"``) or its
     parts, judged part by part as the coursework's referee does."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {"action": "1 e1 d1 u"},
+                {"card": 1, "from": "e1", "to": "d1", "wall": "u"},
+            ]
+        },
+    )
 
     action: Name | None = None
     card: Int | None = None

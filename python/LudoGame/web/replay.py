@@ -25,7 +25,13 @@ ONITAMA_FORMAT = "ludogame-onitama/1"
 class ReplayBody(BaseModel):
     """The body of ``POST /api/replays``: the file's text."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [{"text": "cs162 A-1.-1/B-1.-1 A:r:0:0 - - 0000000000000003"}]
+        },
+    )
 
     text: str
 

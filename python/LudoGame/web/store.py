@@ -12,7 +12,6 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, ClassVar, Literal, Protocol, TypeVar
 
-from annotated_types import Ge
 from fastapi import Query, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
@@ -28,6 +27,40 @@ PEOPLE = (HUMAN, REMOTE)
 def new_id() -> str:
     """An unguessable id (or key): 128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
+
+
+def _integral(value: Any) -> Any:
+    """A float with no fraction as the int it is (JSON Schema's integers include 3.0)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: An integer of a request's body: a JSON number without a fraction (3 or 3.0; not "3" or
+#: true: request bodies are read strictly, as the schema says).
+Int = Annotated[int, BeforeValidator(_integral)]
+
+#: A name a request gives (a rule set, bot, setup, AI level, move, square, seat): at most
+#: 100 characters, so that no refusal quotes more.
+Name = Annotated[str, StringConstraints(max_length=100)]
+
+#: A seed: a number from 0 to 2**64 - 1, or the same as decimal text (JavaScript's numbers
+#: round integers above 2**53). Past 2**64 - 1 it is refused with a 400, not by the schema
+#: (JSON Schema validators compare such numbers as doubles, 2**64 - 1 as 2**64).
+Seed = (
+    Annotated[int, Field(ge=0), BeforeValidator(_integral)]
+    | Annotated[str, StringConstraints(pattern=r"^[0-9]{1,20}$")]
+)
+
+
+def seed_of(seed: int | str | None) -> int | None:
+    """A request's seed as a number (400 past 2**64 - 1)."""
+    if seed is None:
+        return None
+    value = int(seed)
+    if value >= 2**64:
+        raise ApiError(400, "InvalidArgument", f"the seed {short(str(seed))} is over 2**64 - 1")
+    return value
 
 
 class Held:
@@ -77,40 +110,6 @@ class SavedGame(Protocol):
     def to_json(self) -> str: ...
     def to_notation(self) -> str: ...
     def is_over(self) -> bool: ...
-
-
-def _integral(value: Any) -> Any:
-    """A float with no fraction as the int it is (JSON Schema's integers include 3.0)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-#: An integer of a request's body: a JSON number without a fraction (3 or 3.0; not "3" or
-#: true: request bodies are read strictly, as the schema says).
-Int = Annotated[int, BeforeValidator(_integral)]
-
-#: A name a request gives (a rule set, bot, setup, AI level, move, square, seat): at most
-#: 100 characters, so that no refusal quotes more.
-Name = Annotated[str, StringConstraints(max_length=100)]
-
-#: A seed: a number from 0 to 2**64 - 1, or the same as decimal text (JavaScript's numbers
-#: round integers above 2**53). Past 2**64 - 1 it is refused with a 400, not by the schema
-#: (JSON Schema validators compare such numbers as doubles, 2**64 - 1 as 2**64).
-Seed = (
-    Annotated[int, Ge(0), BeforeValidator(_integral)]
-    | Annotated[str, StringConstraints(pattern=r"^[0-9]{1,20}$")]
-)
-
-
-def seed_of(seed: int | str | None) -> int | None:
-    """A request's seed as a number (400 past 2**64 - 1)."""
-    if seed is None:
-        return None
-    value = int(seed)
-    if value >= 2**64:
-        raise ApiError(400, "InvalidArgument", f"the seed {short(str(seed))} is over 2**64 - 1")
-    return value
 
 
 #: How a machine step thinks: `think(fn, *args)` runs `fn` off the event loop.
