@@ -147,6 +147,9 @@ def install(app: FastAPI) -> None:
         status = exc.status_code
         if status == 404:
             message = f"there is nothing at {request.url.path}"
+        elif status == 400 and exc.detail == "There was an error parsing the body":
+            # FastAPI's answer when json.loads itself fails, as on JSON nested too deep
+            message = "the request body cannot be read as JSON (it may nest too deep)"
         else:
             message = str(exc.detail)
         answer = error_response(status, _HTTP_TYPES.get(status, "HTTPError"), message)
