@@ -201,15 +201,17 @@ def serve(
         timeout_graceful_shutdown=1,  # Ctrl-C: stop at once, even while an AI thinks
     )
     games: Games = app.state.games
+    server = uvicorn.Server(config)
+    shutdown = server.shutdown
 
-    class Server(uvicorn.Server):
-        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            games.stop()  # answer what waits on a search before uvicorn would cancel it
-            await super().shutdown(sockets)
+    async def stop_searches_first(sockets: list[socket.socket] | None = None) -> None:
+        games.stop()  # answer what waits on a search before uvicorn would cancel it
+        await shutdown(sockets)
 
+    server.shutdown = stop_searches_first  # type: ignore[method-assign]
     try:
         with sock:
-            Server(config).run(sockets=[sock])
+            server.run(sockets=[sock])
     finally:
         storage.close()
 

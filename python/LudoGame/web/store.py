@@ -10,7 +10,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, ClassVar, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol, TypeVar
 
 from fastapi import Query, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
@@ -36,13 +36,18 @@ def _integral(value: Any) -> Any:
     return value
 
 
-#: An integer of a request's body: a JSON number without a fraction (3 or 3.0; not "3" or
-#: true: request bodies are read strictly, as the schema says).
-Int = Annotated[int, BeforeValidator(_integral)]
-
-#: A name a request gives (a rule set, bot, setup, AI level, move, square, seat): at most
-#: 100 characters, so that no refusal quotes more.
-Name = Annotated[str, StringConstraints(max_length=100)]
+if TYPE_CHECKING:
+    # for the type checker (and stubtest, which would take these aliases for classes of
+    # their own), the plain types
+    from builtins import int as Int  # noqa: N812
+    from builtins import str as Name  # noqa: N812
+else:
+    #: An integer of a request's body: a JSON number without a fraction (3 or 3.0; not "3"
+    #: or true: request bodies are read strictly, as the schema says).
+    Int = Annotated[int, BeforeValidator(_integral)]
+    #: A name a request gives (a rule set, bot, setup, AI level, move, square, seat): at
+    #: most 100 characters, so that no refusal quotes more.
+    Name = Annotated[str, StringConstraints(max_length=100)]
 
 #: A seed: a number from 0 to 2**64 - 1, or the same as decimal text (JavaScript's numbers
 #: round integers above 2**53). Past 2**64 - 1 it is refused with a 400, not by the schema
