@@ -283,7 +283,7 @@ def test_fields_leaves_out_the_large_parts(client: TestClient) -> None:
         ({"players": "AAB"}, 400, "InvalidPlayersError"),
         ({"options": {"six_limit": "lots"}}, 400, "InvalidRulesError"),
         ({"options": {"no_such_option": True}}, 400, "InvalidRulesError"),
-        ({"seed": -1}, 400, None),
+        ({"seed": -1}, 422, "ValidationError"),
         ({"seed": 2**70}, 400, None),
         ({"seats": {"A": "greedy"}}, 400, "InvalidBotError"),
         ({"seats": {"A": "mcts:100000"}}, 400, "InvalidBotError"),

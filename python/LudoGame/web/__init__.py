@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import socket
 import threading
 import webbrowser
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from LudoGame._core import __version__
-from LudoGame.web import errors, ludo, onitama, replay
+from LudoGame.web import errors, ludo, models, onitama, replay
 from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
 from LudoGame.web.storage import Storage, StorageError, StoreUrlError, default_url, open_storage
 from LudoGame.web.store import Replays
@@ -94,6 +96,14 @@ def create_app(
         description="Play, watch and replay Ludo and Onitama: every rule is the engine's.",
         lifespan=lifespan,
     )
+    base_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        first = app.openapi_schema is None
+        schema = base_openapi()
+        return models.add_links(schema) if first else schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.state.games = games
     app.state.store = replays
     app.state.public_url = public_url
@@ -144,9 +154,9 @@ def serve(
     store: str | None = None,
     expire_days: float | None = None,
 ) -> None:
-    """Serve the app on uvicorn until Ctrl-C. Prints the address to open (the replay's page
-    with `replay_file`, which is loaded first) and where the games are stored and, with
-    `open_browser`, opens it. `store` is a `--store` URL (by default an SQLite file in the
+    """Serve the app on uvicorn until Ctrl-C. Once it answers, prints the address to open
+    (the replay's page with `replay_file`, which is loaded first) and where the games are
+    stored and, with `open_browser`, opens it. `store` is a `--store` URL (by default an SQLite file in the
     user's data directory, `storage.default_url()`).
 
     The address is bound before anything is printed, so a port in use or an unknown host
@@ -176,12 +186,15 @@ def serve(
             sock.close()
             raise ReplayError(e.message) from e
     url = f"{public}{page}"
-    print(f"LudoGame is serving at {url}", flush=True)
-    for other in shown[1:]:
-        print(f"  and at http://{_url_host(other)}:{port}/{page}", flush=True)
-    print(f"Games are stored in {storage.where}", flush=True)
-    if open_browser:
-        threading.Timer(1.0, webbrowser.open, (url,)).start()
+
+    def announce() -> None:
+        print(f"LudoGame is serving at {url}", flush=True)
+        for other in shown[1:]:
+            print(f"  and at http://{_url_host(other)}:{port}/{page}", flush=True)
+        print(f"Games are stored in {storage.where}", flush=True)
+        if open_browser:
+            threading.Timer(1.0, webbrowser.open, (url,)).start()
+
     config = uvicorn.Config(
         app,
         host=host,
@@ -190,9 +203,28 @@ def serve(
         access_log=False,
         timeout_graceful_shutdown=1,  # Ctrl-C: stop at once, even while an AI thinks
     )
+    games: Games = app.state.games
+    server = uvicorn.Server(config)
+    shutdown = server.shutdown
+
+    async def stop_searches_first(sockets: list[socket.socket] | None = None) -> None:
+        games.stop()  # answer what waits on a search before uvicorn would cancel it
+        await shutdown(sockets)
+
+    server.shutdown = stop_searches_first  # type: ignore[method-assign]
+    startup = server.startup
+
+    async def announce_once_serving(sockets: list[socket.socket] | None = None) -> None:
+        # The address is printed once the server answers (the app started): whoever waits
+        # for the line can use the server at once, or stop it with Ctrl-C.
+        await startup(sockets)
+        if server.started:
+            announce()
+
+    server.startup = announce_once_serving  # type: ignore[method-assign]
     try:
         with sock:
-            uvicorn.Server(config).run(sockets=[sock])
+            server.run(sockets=[sock])
     finally:
         storage.close()
 
@@ -207,19 +239,29 @@ def _url_host(host: str) -> str:
 
 def _shown_hosts(host: str) -> list[str]:
     """The addresses to print for a server bound to `host`: the host itself, or for a
-    wildcard (0.0.0.0, ::) this machine's own addresses that another device can open."""
+    wildcard (0.0.0.0, ::) this machine's own addresses that another device can open (its
+    host name's, and the one its default route leaves from), then ``localhost``."""
     if host not in ("0.0.0.0", "::", ""):
         return [host]
-    found: list[str] = []
+    family = socket.AF_INET6 if host == "::" else socket.AF_INET
+    candidates: list[str] = []
     with contextlib.suppress(OSError):
-        for info in socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM):
-            addr = str(info[4][0])
-            if addr.startswith("127.") or addr == "::1" or addr.startswith("fe80"):
-                continue
-            if (info[0] == socket.AF_INET6) != (host == "::") or addr in found:
-                continue
+        for info in socket.getaddrinfo(socket.gethostname(), None, family, socket.SOCK_STREAM):
+            candidates.append(str(info[4][0]))
+    # the address a packet to the outside would leave from (a UDP connect sends nothing)
+    probe = "2001:db8::1" if family == socket.AF_INET6 else "192.0.2.1"
+    with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as udp:
+        udp.connect((probe, 9))
+        candidates.append(str(udp.getsockname()[0]))
+    found: list[str] = []
+    for addr in candidates:
+        try:
+            ip = ipaddress.ip_address(addr.split("%")[0])
+        except ValueError:
+            continue
+        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified) and addr not in found:
             found.append(addr)
-    return found or ["127.0.0.1" if host != "::" else "::1"]
+    return [*found, "localhost"]
 
 
 def _bind(host: str, port: int) -> socket.socket:

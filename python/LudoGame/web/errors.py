@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from LudoGame._core import GameOverError, LudoError
@@ -49,9 +51,27 @@ def not_found(what: str, ident: str) -> ApiError:
     )
 
 
-def short(text: str, limit: int = 40) -> str:
-    """`text` quoted for a message, cut to its first `limit` characters."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+#: The most characters of an input a message quotes (as the engine's `common::excerpt`).
+EXCERPT_CHARS = 60
+#: The longest message an error answer carries: a last guard against a message that quotes
+#: a whole input (the engine's and this server's messages quote excerpts).
+MAX_MESSAGE = 600
+
+
+def excerpt(text: str) -> str:
+    """`text` as a message quotes it, in the engine's way (`common::excerpt`, which the
+    binding does not expose): whole when it is one line of at most `EXCERPT_CHARS`
+    characters, else its first characters up to the first line break, ``...`` and its
+    length."""
+    first = text.split("\n", 1)[0]
+    if first == text and len(text) <= EXCERPT_CHARS:
+        return text
+    return f"{first[:EXCERPT_CHARS]}... ({len(text)} characters)"
+
+
+def short(text: str) -> str:
+    """`text` quoted for a message: its `excerpt`, in quotes."""
+    return repr(excerpt(text))
 
 
 def conflict(kind: str, message: str) -> ApiError:
@@ -76,6 +96,8 @@ ENGINE_ERRORS = (LudoError, ValueError, TypeError, OverflowError)
 
 def error_body(status: int, kind: str, message: str) -> dict[str, Any]:
     """The JSON body of an error answer."""
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE] + f"... ({len(message)} characters)"
     return {"error": {"status": status, "type": kind, "message": message}}
 
 
@@ -84,10 +106,20 @@ def error_response(status: int, kind: str, message: str) -> JSONResponse:
     return JSONResponse(error_body(status, kind, message), status_code=status)
 
 
+_UNION_MEMBER = re.compile(
+    r"^(constrained-|function-|list\[|dict\[|literal\[|nullable\[|model\b)|^(int|str|float|bool)$"
+)
+
+
 def _validation_message(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors()[:5]:
-        loc = [str(x) for x in err.get("loc", ()) if x != "body"]
+        loc = []
+        for x in err.get("loc", ()):
+            if isinstance(x, str) and _UNION_MEMBER.match(x):
+                break  # which member of a union failed: pydantic's names, not the field's
+            if x != "body":
+                loc.append(excerpt(str(x)))
         where = ".".join(loc) if loc else "the body"
         msg = str(err.get("msg", "is not valid"))
         if err.get("type") == "json_invalid":
@@ -122,9 +154,27 @@ def install(app: FastAPI, page: Path | None = None) -> None:
                 return FileResponse(page, status_code=404, media_type="text/html")  # type: ignore[return-value]
         if status == 404:
             message = f"there is nothing at {request.url.path}"
+        elif status == 400 and exc.detail == "There was an error parsing the body":
+            # FastAPI's answer when json.loads itself fails, as on JSON nested too deep
+            message = "the request body cannot be read as JSON (it may nest too deep)"
         else:
             message = str(exc.detail)
-        return error_response(status, _HTTP_TYPES.get(status, "HTTPError"), message)
+        answer = error_response(status, _HTTP_TYPES.get(status, "HTTPError"), message)
+        answer.headers.update(exc.headers or {})
+        if status == 405:
+            answer.headers["Allow"] = ", ".join(sorted(_allowed(request)))
+        return answer
+
+
+def _allowed(request: Request) -> set[str]:
+    """Every method some route serves at the request's path (Starlette's own 405 names
+    only the first route's)."""
+    allowed: set[str] = set()
+    for route in request.app.router.routes:
+        methods = getattr(route, "methods", None)
+        if methods and route.matches(request.scope)[0] != Match.NONE:
+            allowed |= methods
+    return allowed
 
 
 class BodyLimit:

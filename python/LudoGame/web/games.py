@@ -14,10 +14,12 @@ from typing import Any, Literal, TypeVar
 
 from fastapi import APIRouter, Header, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel
 
 from LudoGame.web.errors import ApiError, conflict, not_found
+from LudoGame.web.models import EVENTS_CONTENT, SAVE_CONTENT, errors
 from LudoGame.web.storage import Row, Storage, StorageError
-from LudoGame.web.store import Change, RematchBody, Session, fields_of, off_loop
+from LudoGame.web.store import Change, RematchBody, Session, fields_of, fields_query, off_loop
 
 #: How many of a game's latest states are kept (once it has been watched) for clients that
 #: reconnect to its events.
@@ -36,6 +38,9 @@ S = TypeVar("S", bound=Session)
 #: game is gone).
 PRESENCE = -1
 Item = tuple[int, dict[str, Any]] | None
+#: Put in an event stream's queue when the server stops: the stream ends (no `gone` event:
+#: the game is not deleted).
+_STOP: tuple[int, dict[str, Any]] = (-2, {})
 
 
 def unavailable(e: Exception) -> ApiError:
@@ -75,6 +80,9 @@ class Games:
         self._recent: dict[str, deque[tuple[int, dict[str, Any]]]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pool: asyncio.Semaphore | None = None
+        #: set once the server stops; a future per search being awaited, to end the wait
+        self._stopping = False
+        self._waiting: set[asyncio.Future[None]] = set()
         #: searches running now, and the most that ever ran at once
         self.thinking = 0
         self.most_thinking = 0
@@ -466,6 +474,8 @@ class Games:
                 if item is None:
                     yield 'event: gone\ndata: {"gone": true}\n\n'
                     return
+                if item is _STOP:
+                    return
                 version, state = item
                 if version == PRESENCE:
                     yield f"event: presence\ndata: {json.dumps(state)}\n\n"
@@ -483,16 +493,41 @@ class Games:
     # ---- the server's bots ---------------------------------------------------------------
 
     async def think(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """`fn(*args)` off the event loop, at most `workers` at once (a bounded pool)."""
+        """`fn(*args)` off the event loop, at most `workers` at once (a bounded pool); 503
+        if the server starts stopping first (the search's result is then dropped)."""
         if self._pool is None:
             self._pool = asyncio.Semaphore(self.workers)
         async with self._pool:
             self.thinking += 1
             self.most_thinking = max(self.most_thinking, self.thinking)
+            stop: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiting.add(stop)
+            search = asyncio.ensure_future(off_loop(fn, *args))
             try:
-                return await off_loop(fn, *args)
+                if not self._stopping:
+                    await asyncio.wait({search, stop}, return_when=asyncio.FIRST_COMPLETED)
+                if not search.done():
+                    raise ApiError(
+                        503, "ServerStopping", "the server is stopping: try again once it is back"
+                    )
+                return search.result()
             finally:
+                self._waiting.discard(stop)
+                search.cancel()
+                stop.cancel()
                 self.thinking -= 1
+
+    def stop(self) -> None:
+        """The server starts stopping: searches being awaited answer 503 (nothing changed)
+        and event streams end (a browser reconnects to the server once it is back), so that
+        no request is left for the server to cancel."""
+        self._stopping = True
+        for stop in self._waiting:
+            if not stop.done():
+                stop.set_result(None)
+        for queues in self._listeners.values():
+            for q in queues:
+                q.put_nowait(_STOP)
 
     def drive(self, s: Session) -> None:
         """Make sure the server plays the bots of `s` if it should (a pace, a bot's seat,
@@ -571,13 +606,22 @@ SeatKey = Header(default=None, alias="X-Seat-Key", description="the key of the s
 
 
 def shared_routes(
-    api: APIRouter, games: Games, cls: type[Session], what: str, machine_path: str
+    api: APIRouter,
+    games: Games,
+    cls: type[Session],
+    what: str,
+    machine_path: str,
+    state: type[BaseModel],
 ) -> None:
-    """The routes every kind of game has: its state, events, a machine step, undo, save
-    and delete."""
+    """The routes every kind of game has: its state (answered as the model `state`),
+    events, a machine step, undo, save and delete."""
+    acting = errors(403, 404, 409)
+    Fields = fields_query(cls.large)  # noqa: N806 (a parameter's default, as FastAPI's Query)
 
-    @api.get("/games/{game_id}", name=f"{cls.kind}_state")
-    async def get(game_id: str, fields: str | None = None) -> JSONResponse:
+    @api.get(
+        "/games/{game_id}", name=f"{cls.kind}_state", response_model=state, responses=errors(404)
+    )
+    async def get(game_id: str, fields: str | None = Fields) -> JSONResponse:
         """The game's state (read-only: anyone with its id may watch; keys are never
         shown)."""
         return answer(await games.read(cls, game_id, what), fields)
@@ -586,11 +630,11 @@ def shared_routes(
         "/games/{game_id}/events",
         name=f"{cls.kind}_events",
         response_class=StreamingResponse,
-        responses={200: {"content": {"text/event-stream": {}}}},
+        responses={200: {"content": EVENTS_CONTENT}, **errors(404)},
     )
     async def events(
         game_id: str,
-        fields: str | None = None,
+        fields: str | None = Fields,
         last_event_id: str | None = Header(default=None, alias="Last-Event-ID"),
         seat_key: str | None = None,
     ) -> StreamingResponse:
@@ -601,11 +645,16 @@ def shared_routes(
         stream is open: a `presence` event tells every stream when a seat comes or goes."""
         return await games.events(cls, game_id, what, fields, last_event_id, seat_key)
 
-    @api.post(f"/games/{{game_id}}/{machine_path}", name=f"{cls.kind}_{machine_path}")
+    @api.post(
+        f"/games/{{game_id}}/{machine_path}",
+        name=f"{cls.kind}_{machine_path}",
+        response_model=state,
+        responses=acting,
+    )
     async def machine(
         game_id: str,
         body: Change | None = None,
-        fields: str | None = None,
+        fields: str | None = Fields,
         x_seat_key: str | None = SeatKey,
     ) -> Any:
         """The bot or AI whose turn it is takes one step, thought out on a worker thread on
@@ -618,11 +667,13 @@ def shared_routes(
             await s.machine_step(games.think)
             return JSONResponse(s.state(chosen))
 
-    @api.post("/games/{game_id}/undo", name=f"{cls.kind}_undo")
+    @api.post(
+        "/games/{game_id}/undo", name=f"{cls.kind}_undo", response_model=state, responses=acting
+    )
     async def undo(
         game_id: str,
         body: Change | None = None,
-        fields: str | None = None,
+        fields: str | None = Fields,
         x_seat_key: str | None = SeatKey,
     ) -> Any:
         """Take back the last decision of a person, with every machine step after it (an
@@ -637,12 +688,13 @@ def shared_routes(
         "/games/{game_id}/rematch",
         name=f"{cls.kind}_rematch",
         status_code=201,
-        responses={200: {"description": "the rematch asked for before"}},
+        response_model=state,
+        responses={200: {"model": state, "description": "the rematch asked for before"}, **acting},
     )
     async def rematch(
         game_id: str,
         body: RematchBody | None = None,
-        fields: str | None = None,
+        fields: str | None = Fields,
         x_seat_key: str | None = SeatKey,
     ) -> JSONResponse:
         """A rematch of the finished game: a new game with the same seats (the same keys
@@ -654,12 +706,23 @@ def shared_routes(
         new, fresh = await games.rematch(cls, game_id, what, x_seat_key, seed)
         return answer(new, fields, 201 if fresh else 200)
 
-    @api.get("/games/{game_id}/save", name=f"{cls.kind}_save")
+    @api.get(
+        "/games/{game_id}/save",
+        name=f"{cls.kind}_save",
+        response_class=Response,
+        responses={200: {"content": SAVE_CONTENT}, **errors(404)},
+    )
     async def save(game_id: str, format: Literal["json", "notation"] = "json") -> Response:
         """The game as a file: its JSON (the whole game) or the position's notation."""
         return (await games.read(cls, game_id, what)).download(format)
 
-    @api.delete("/games/{game_id}", status_code=204, name=f"{cls.kind}_delete")
+    @api.delete(
+        "/games/{game_id}",
+        status_code=204,
+        name=f"{cls.kind}_delete",
+        response_class=Response,
+        responses=errors(403, 404),
+    )
     async def delete(game_id: str, x_seat_key: str | None = SeatKey) -> Response:
         """Delete the game (an online game: with the host's key): its bots stop and its
         event streams end."""

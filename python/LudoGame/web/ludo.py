@@ -9,21 +9,28 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from pydantic import ConfigDict
 
 from LudoGame._core import Game, Simulation
 from LudoGame.enums import Phase
-from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
+from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
 from LudoGame.web.games import Games, SeatKey, created, shared_routes
+from LudoGame.web.models import LudoCreated, LudoState, errors
 from LudoGame.web.store import (
     HUMAN,
     PEOPLE,
     REMOTE,
     Change,
+    Int,
+    Name,
     NewGame,
+    Seed,
     Session,
     Think,
     fields_of,
+    fields_query,
     new_id,
+    seed_of,
 )
 
 #: The largest MCTS playout count a seat may ask for (a bot move stays well under a second).
@@ -33,17 +40,30 @@ MAX_PLAYOUTS = 5_000
 class NewLudo(NewGame):
     """The body of ``POST /api/ludo/games``: a new game, a position, or a saved game."""
 
-    rules: str | None = None
-    players: list[str] | str | int | None = None
-    seats: dict[str, str] | None = None
-    options: dict[str, bool | int | str] | None = None
-    seed: int | None = None
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"rules": "cs162", "players": ["A", "C"], "seats": {"C": "random"}, "seed": 7},
+                {"players": "AB", "seats": {"B": "remote"}, "seed": "6602659055284519226"},
+                {"rules": "standard", "options": {"six_limit": 3}, "seats": {"C": "cs162"}},
+                {"position": "cs162 A-1.-1/B-1.-1 A:r:0:0 - - 0000000000000003"},
+            ]
+        }
+    )
+
+    rules: Name | None = None
+    players: list[Name] | Name | Int | None = None
+    seats: dict[Name, Name] | None = None
+    options: dict[Name, bool | Int | Name] | None = None
+    seed: Seed | None = None
 
 
 class MoveBody(Change):
     """The body of ``POST .../move``: the move's name, e.g. ``"Ap"``."""
 
-    move: str
+    model_config = ConfigDict(json_schema_extra={"examples": [{"move": "Ap", "version": 3}]})
+
+    move: Name
 
 
 def check_bot(name: str, game: Game) -> str:
@@ -59,7 +79,7 @@ def check_bot(name: str, game: Game) -> str:
         raise ApiError(
             400,
             "InvalidBotError",
-            f"invalid bot: {name!r}: this server allows at most {MAX_PLAYOUTS:,} playouts",
+            f"invalid bot: {short(name)}: this server allows at most {MAX_PLAYOUTS:,} playouts",
         )
     return name
 
@@ -166,6 +186,7 @@ class LudoSession(Session):
             "seats": self.seats,
             "pace": self.pace,
             "seed": g.seed,
+            "seed_text": None if g.seed is None else str(g.seed),
             "phase": phase.value,
             "current_player": None if phase == Phase.OVER else g.current_player,
             "to_act": self.to_act,
@@ -276,7 +297,8 @@ def _new_game(body: NewLudo) -> Game:
             return Game.from_notation(body.position)
         if body.saved is not None:
             return Game.from_json(body.saved)
-        return Game(body.rules or "cs162", body.players, body.seed, **(body.options or {}))
+        seed = seed_of(body.seed)
+        return Game(body.rules or "cs162", body.players, seed, **(body.options or {}))
     except ENGINE_ERRORS as e:
         raise engine_error(e) from e
 
@@ -288,7 +310,7 @@ def _seats(body: NewLudo, game: Game) -> dict[str, str]:
             raise ApiError(
                 400,
                 "InvalidSeatError",
-                f"seat {pos!r} does not play in this game: the players are "
+                f"seat {short(pos)} does not play in this game: the players are "
                 + ", ".join(game.players),
             )
         seats[pos] = kind if kind in PEOPLE else check_bot(kind, game)
@@ -303,11 +325,12 @@ def _bot_seed(game: Game, events: int) -> int:
 
 def router(games: Games) -> APIRouter:
     """The routes of the Ludo API, holding games in `games`."""
-    api = APIRouter(prefix="/api/ludo")
+    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 422, 503))
     what = "Ludo game"
+    Fields = fields_query(LudoSession.large)  # noqa: N806 (a parameter's default)
 
-    @api.post("/games", status_code=201)
-    async def create(request: Request, body: NewLudo, fields: str | None = None) -> JSONResponse:
+    @api.post("/games", status_code=201, response_model=LudoCreated, responses=errors(409))
+    async def create(request: Request, body: NewLudo, fields: str | None = Fields) -> JSONResponse:
         """Start a game: a new one, from a position notation, or a saved game's JSON. The
         answer is the state with, once only, `seat_keys` and `links` (a key and an invite
         address per remote seat) and `host_key`."""
@@ -320,13 +343,14 @@ def router(games: Games) -> APIRouter:
         await games.add(session)
         return created(request, session, fields, request.app.state.public_url)
 
-    shared_routes(api, games, LudoSession, what, "bot")
+    shared_routes(api, games, LudoSession, what, "bot", LudoState)
+    acting = errors(403, 404, 409)
 
-    @api.post("/games/{game_id}/roll")
+    @api.post("/games/{game_id}/roll", response_model=LudoState, responses=acting)
     async def roll(
         game_id: str,
         body: Change | None = None,
-        fields: str | None = None,
+        fields: str | None = Fields,
         x_seat_key: str | None = SeatKey,
     ) -> Any:
         """A person rolls the seeded die."""
@@ -340,9 +364,9 @@ def router(games: Games) -> APIRouter:
             s.changed(HUMAN)
             return JSONResponse(s.state(chosen))
 
-    @api.post("/games/{game_id}/move")
+    @api.post("/games/{game_id}/move", response_model=LudoState, responses=acting)
     async def move(
-        game_id: str, body: MoveBody, fields: str | None = None, x_seat_key: str | None = SeatKey
+        game_id: str, body: MoveBody, fields: str | None = Fields, x_seat_key: str | None = SeatKey
     ) -> Any:
         """A person plays a legal move by its name."""
         chosen = fields_of(fields, LudoSession.large)

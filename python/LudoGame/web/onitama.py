@@ -14,7 +14,22 @@ from LudoGame._core import ONITAMA_TEXTS
 from LudoGame.onitama import MATCH_SETUP, Action, BuiltinAI, Onitama
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
 from LudoGame.web.games import Games, SeatKey, created, shared_routes
-from LudoGame.web.store import HUMAN, REMOTE, Change, NewGame, Session, Think, fields_of, new_id
+from LudoGame.web.models import OnitamaCreated, OnitamaState, Setups, errors
+from LudoGame.web.store import (
+    HUMAN,
+    REMOTE,
+    Change,
+    Int,
+    Name,
+    NewGame,
+    Seed,
+    Session,
+    Think,
+    fields_of,
+    fields_query,
+    new_id,
+    seed_of,
+)
 
 #: The longest an AI may think about one ply, in seconds.
 MAX_AI_TIME = 10.0
@@ -24,19 +39,28 @@ class Side(BaseModel):
     """Who plays a side: a person here, a person on another device (``remote``), or a
     built-in AI with its level and seconds per ply."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     kind: Literal["human", "remote", "ai"] = "human"
-    level: int | str = 1
+    level: Int | Name = 1
     time: float = 1.0
 
 
 class NewOnitama(NewGame):
     """The body of ``POST /api/onitama/games``: a setup, a position, or a saved game."""
 
-    setup: str | int | None = None
-    seed: int | None = None
-    max_plies: int | None = None
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"setup": "21", "sides": {"B": {"kind": "ai", "level": 1, "time": 0.5}}},
+                {"setup": "random", "seed": 5, "sides": {"B": {"kind": "remote"}}},
+            ]
+        }
+    )
+
+    setup: Name | Int | None = None
+    seed: Seed | None = None
+    max_plies: Int | None = None
     sides: dict[Literal["A", "B"], Side] | None = None
 
 
@@ -44,13 +68,23 @@ class ActionBody(Change):
     """A person's ply: the action's text (``"1 e1 d1 u"``, a pass ``"1 XX XX s"``) or its
     parts, judged part by part as the coursework's referee does."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {"action": "1 e1 d1 u"},
+                {"card": 1, "from": "e1", "to": "d1", "wall": "u"},
+            ]
+        },
+    )
 
-    action: str | None = None
-    card: int | None = None
-    move_from: str | None = Field(default=None, alias="from")
-    move_to: str | None = Field(default=None, alias="to")
-    wall: str | None = None
+    action: Name | None = None
+    card: Int | None = None
+    move_from: Name | None = Field(default=None, alias="from")
+    move_to: Name | None = Field(default=None, alias="to")
+    wall: Name | None = None
 
 
 def _ai(side: Side) -> BuiltinAI:
@@ -253,7 +287,7 @@ def _new_game(body: NewOnitama) -> tuple[Onitama, str | None]:
             return game, game.setup_id
         setup = MATCH_SETUP if body.setup is None else str(body.setup)
         if setup == "random":
-            return Onitama.dealt(body.seed or 0, body.max_plies), "random"
+            return Onitama.dealt(seed_of(body.seed) or 0, body.max_plies), "random"
         game = Onitama.setup(setup, body.max_plies)
         return game, game.setup_id
     except ENGINE_ERRORS as e:
@@ -278,16 +312,19 @@ def _parse(game: Onitama, body: ActionBody) -> Action:
 
 def router(games: Games) -> APIRouter:
     """The routes of the Onitama API, holding games in `games`."""
-    api = APIRouter(prefix="/api/onitama")
+    api = APIRouter(prefix="/api/onitama", responses=errors(400, 413, 422, 503))
     what = "Onitama game"
+    Fields = fields_query(OnitamaSession.large)  # noqa: N806 (a parameter's default)
 
-    @api.get("/setups")
+    @api.get("/setups", response_model=Setups)
     async def setups() -> dict[str, list[str]]:
         """The engine's setup ids, for a new game's `setup` (plus `"random"` cards)."""
         return {"setups": Onitama.setup_ids()}
 
-    @api.post("/games", status_code=201)
-    async def create(request: Request, body: NewOnitama, fields: str | None = None) -> JSONResponse:
+    @api.post("/games", status_code=201, response_model=OnitamaCreated, responses=errors(409))
+    async def create(
+        request: Request, body: NewOnitama, fields: str | None = Fields
+    ) -> JSONResponse:
         """Start a game: a coursework setup, random cards, a position or a saved game. The
         answer is the state with, once only, `seat_keys` and `links` (a key and an invite
         address per remote side) and `host_key`."""
@@ -302,11 +339,16 @@ def router(games: Games) -> APIRouter:
         await games.add(session)
         return created(request, session, fields, request.app.state.public_url)
 
-    shared_routes(api, games, OnitamaSession, what, "ai")
+    shared_routes(api, games, OnitamaSession, what, "ai", OnitamaState)
 
-    @api.post("/games/{game_id}/action")
+    @api.post(
+        "/games/{game_id}/action", response_model=OnitamaState, responses=errors(403, 404, 409)
+    )
     async def action(
-        game_id: str, body: ActionBody, fields: str | None = None, x_seat_key: str | None = SeatKey
+        game_id: str,
+        body: ActionBody,
+        fields: str | None = Fields,
+        x_seat_key: str | None = SeatKey,
     ) -> Any:
         """A person plays one ply."""
         chosen = fields_of(fields, OnitamaSession.large)

@@ -15,6 +15,7 @@ from LudoGame._core import Game
 from LudoGame.onitama import GAMES_FORMAT, Onitama
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError
 from LudoGame.web.ludo import event_text, square_names
+from LudoGame.web.models import Frame, ReplaySummary, errors
 from LudoGame.web.store import Held, Replays
 
 LUDO_FORMAT = "ludogame-game/1"
@@ -24,7 +25,13 @@ ONITAMA_FORMAT = "ludogame-onitama/1"
 class ReplayBody(BaseModel):
     """The body of ``POST /api/replays``: the file's text."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [{"text": "cs162 A-1.-1/B-1.-1 A:r:0:0 - - 0000000000000003"}]
+        },
+    )
 
     text: str
 
@@ -175,19 +182,19 @@ def load(store: Replays, text: str) -> Replay:
 
 def router(store: Replays) -> APIRouter:
     """The routes of the replay API, holding replays in `store`."""
-    api = APIRouter(prefix="/api/replays")
+    api = APIRouter(prefix="/api/replays", responses=errors(400, 413, 422))
 
-    @api.post("", status_code=201)
+    @api.post("", status_code=201, response_model=ReplaySummary)
     async def create(body: ReplayBody) -> JSONResponse:
         """Load a file's text to replay."""
         return JSONResponse(load(store, body.text).summary(), status_code=201)
 
-    @api.get("/{replay_id}")
+    @api.get("/{replay_id}", response_model=ReplaySummary, responses=errors(404))
     async def get(replay_id: str) -> JSONResponse:
         """A loaded replay's games."""
         return JSONResponse(store.get(Replay, replay_id, "replay").summary())
 
-    @api.get("/{replay_id}/games/{g}/frames/{k}")
+    @api.get("/{replay_id}/games/{g}/frames/{k}", response_model=Frame, responses=errors(404))
     async def frame(replay_id: str, g: int, k: int) -> JSONResponse:
         """Frame `k` of game `g` (0 is the start)."""
         replay = store.get(Replay, replay_id, "replay")

@@ -12,12 +12,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol, TypeVar
 
-from fastapi import Response
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import Query, Response
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
-from LudoGame.web.errors import ApiError, conflict, not_found
+from LudoGame.web.errors import ApiError, conflict, not_found, short
 
 #: The kinds of seat a person plays: on the screen that started the game, or on a device of
 #: their own (invited by a link, acting with the seat's key).
@@ -29,6 +29,45 @@ PEOPLE = (HUMAN, REMOTE)
 def new_id() -> str:
     """An unguessable id (or key): 128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
+
+
+def _integral(value: Any) -> Any:
+    """A float with no fraction as the int it is (JSON Schema's integers include 3.0)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+if TYPE_CHECKING:
+    # for the type checker (and stubtest, which would take these aliases for classes of
+    # their own), the plain types
+    from builtins import int as Int  # noqa: N812
+    from builtins import str as Name  # noqa: N812
+else:
+    #: An integer of a request's body: a JSON number without a fraction (3 or 3.0; not "3"
+    #: or true: request bodies are read strictly, as the schema says).
+    Int = Annotated[int, BeforeValidator(_integral)]
+    #: A name a request gives (a rule set, bot, setup, AI level, move, square, seat): at
+    #: most 100 characters, so that no refusal quotes more.
+    Name = Annotated[str, StringConstraints(max_length=100)]
+
+#: A seed: a number from 0 to 2**64 - 1, or the same as decimal text (JavaScript's numbers
+#: round integers above 2**53). Past 2**64 - 1 it is refused with a 400, not by the schema
+#: (JSON Schema validators compare such numbers as doubles, 2**64 - 1 as 2**64).
+Seed = (
+    Annotated[int, Field(ge=0), BeforeValidator(_integral)]
+    | Annotated[str, StringConstraints(pattern=r"^[0-9]{1,20}$")]
+)
+
+
+def seed_of(seed: int | str | None) -> int | None:
+    """A request's seed as a number (400 past 2**64 - 1)."""
+    if seed is None:
+        return None
+    value = int(seed)
+    if value >= 2**64:
+        raise ApiError(400, "InvalidArgument", f"the seed {short(str(seed))} is over 2**64 - 1")
+    return value
 
 
 class Held:
@@ -54,9 +93,9 @@ class Change(BaseModel):
     """The body of a change (a roll, move, ply, bot or AI step, undo): optionally the
     version it was made against (see `Held.check_version`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
-    version: int | None = None
+    version: Int | None = None
 
 
 #: The longest turn timer, in seconds (a day).
@@ -78,7 +117,7 @@ class NewGame(BaseModel):
     notation, or a saved game's JSON (the key ``json``); the pace of the server's bots; and
     a turn timer for the remote seats."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
 
     position: str | None = None
     saved: str | None = Field(default=None, alias="json")
@@ -459,19 +498,33 @@ class Session(Held):
 
 def fields_of(fields: str | None, large: tuple[str, ...]) -> frozenset[str]:
     """The large state fields a request's ``?fields=`` asks for (a comma-separated list out
-    of `large`; without it, all of them); 400 for a name that is not one of them."""
+    of `large`, empty for none; without it, all of them); 400 naming the names that are
+    not among them."""
     if fields is None:
         return frozenset(large)
-    names = {f.strip() for f in fields.split(",")} - {""}
+    names = set(fields.split(",")) if fields else set()
     unknown = sorted(names - set(large))
     if unknown:
+        named = ", ".join(short(n) for n in unknown[:5]) + (", ..." if unknown[5:] else "")
         raise ApiError(
             400,
             "BadRequest",
-            f"?fields= names {unknown[0][:20]!r}, which is not a large field of this game: "
-            f"choose among {', '.join(large)} (or leave it empty for none)",
+            f"?fields= names {named}, not a large field of this game: choose among "
+            f"{', '.join(large)}, comma-separated (or leave it empty for none)",
         )
     return frozenset(names)
+
+
+def fields_query(large: tuple[str, ...]) -> Any:
+    """The ``?fields=`` parameter of a route answering a game's state: its schema names
+    the choices; `fields_of` refuses anything else with a 400."""
+    one = "(" + "|".join(large) + ")"
+    return Query(
+        default=None,
+        description="the large fields to include, comma-separated (empty: none; without "
+        f"it: all of {', '.join(large)})",
+        json_schema_extra={"pattern": f"^({one}(,{one})*)?$"},
+    )
 
 
 H = TypeVar("H", bound=Held)

@@ -86,7 +86,8 @@ function form() {
     el("option", { value: "gt" }, "GT (Glamorous Toolkit)"),
   );
   const options = el("input", { id: "options", name: "options", type: "text", placeholder: "e.g. six_limit=3 capture_bonus=true", size: 32 });
-  const seed = el("input", { id: "seed", name: "seed", type: "number", min: 0, step: 1, placeholder: "random" });
+  // text, not a number input: seeds are 64-bit and JavaScript's numbers round them past 2**53
+  const seed = el("input", { id: "seed", name: "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", placeholder: "random" });
   const seatRows = POSITIONS.map((pos) => el("label", {}, `Seat ${pos}`, seatSelect(pos, seats[pos])));
   const allBots = el("button", { type: "button", id: "all-bots" }, "Every seat a bot (watch)");
   allBots.addEventListener("click", () => {
@@ -155,7 +156,7 @@ function form() {
       const seatKinds = seatMap();
       const players = Object.keys(seatKinds);
       const body = { rules: rules.value, players, seats: seatKinds, options: parseOptions(options.value) };
-      if (seed.value !== "") body.seed = Number(seed.value);
+      if (seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
       if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
       if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
       play(await create(body));
@@ -422,7 +423,7 @@ function play(initial, note) {
 
     save.update(state.id);
     meta.replaceChildren(
-      `Players ${state.players.join(", ")} · seed ${state.seed ?? "none"} · move ${(state.history || []).length} · position `,
+      `Players ${state.players.join(", ")} · seed ${state.seed_text ?? "none"} · move ${(state.history || []).length} · position `,
       el("code", { id: "position" }, state.position),
     );
 

@@ -108,7 +108,8 @@ async function chooser() {
     el("option", { value: "random" }, "Random cards (dealt from the seed)"),
     ids.map((id) => el("option", { value: id, selected: id === "21" }, setupName(id))),
   );
-  const seed = el("input", { id: "seed", type: "number", min: 0, step: 1, placeholder: "0" });
+  // text, not a number input: seeds are 64-bit and JavaScript's numbers round them past 2**53
+  const seed = el("input", { id: "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", placeholder: "0" });
   const maxPlies = el("input", { id: "max-plies", type: "number", min: 1, step: 1, placeholder: "the setup's" });
   const start = el("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
   const pace = paceField();
@@ -141,7 +142,7 @@ async function chooser() {
       const body = { setup: setup.value, sides: readSides() };
       if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
       if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
-      if (seed.value !== "") body.seed = Number(seed.value);
+      if (seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
       if (maxPlies.value !== "") body.max_plies = Number(maxPlies.value);
       play(await create(body));
     });
