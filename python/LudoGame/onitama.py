@@ -21,6 +21,7 @@ type or an invalid answer loses at once), and ``round_robin`` plays a whole tour
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import warnings
@@ -164,8 +165,26 @@ def play_match(
     ``Interrupted`` (a ``KeyboardInterrupt``) whose ``partial`` is the record of the plies
     played so far (reason ``'interrupted'``). A ``KeyboardInterrupt`` raised inside a
     Python AI is never counted as its failure: it ends the match the same way.
+
+    An AI with a ``session()`` method (a MATLAB AI, `LudoGame.matlab.MatlabAI`) plays
+    through a fresh session for this game, closed at its end (the sessions'
+    ``wait_ready()``, if any, is called for both sides before the first ply).
     """
-    return onitama_play_match(ai_a, ai_b, setup, max_plies, time_budget)
+    with contextlib.ExitStack() as stack:
+        players = []
+        for ai in (ai_a, ai_b):
+            opener = getattr(ai, "session", None)
+            if callable(opener):
+                session = opener()
+                stack.callback(session.close)
+                players.append(session)
+            else:
+                players.append(ai)
+        for p in players:
+            ready = getattr(p, "wait_ready", None)
+            if callable(ready):
+                ready()
+        return onitama_play_match(players[0], players[1], setup, max_plies, time_budget)
 
 
 @dataclass
