@@ -25,6 +25,7 @@ import re
 import secrets
 import select
 import shutil
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -113,7 +114,8 @@ def _decode(word: str) -> Any:
     if kind == "n":
         value = float(rest)
         return int(value) if value.is_integer() else value
-    return OctaveValue(rest.replace(".", " ", 1).rstrip("x"))
+    cls, _, size = rest.partition(".")
+    return OctaveValue(f"{size.rstrip('x')} {cls}")
 
 
 def _unhex(text: str) -> str:
@@ -218,11 +220,17 @@ class MatlabSession:
             size = self._stderr.tell()
             self._stderr.seek(max(0, size - 2000))
             tail = self._stderr.read().decode(errors="replace").strip()
-        code = None if self._box is None else self._box.process.poll()
+        code = None
+        if self._box is not None and line == "":  # it ended: wait a moment for its code
+            try:
+                code = self._box.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                code = None
         what = "its Octave process ended" + ("" if code is None else f" (exit code {code})")
         if code is not None and code < 0:
             what += " (killed: out of memory or a limit)" if code == -9 else ""
-        return what + (f": {tail.splitlines()[-1]}" if tail else "")
+        last = [t for t in tail.splitlines() if t.strip()][-6:]
+        return what + (":\n" + "\n".join(last) if last else "")
 
     def _read_line(self, deadline: float) -> str | None:
         """The next line from the worker (None on timeout); '' when it ended."""

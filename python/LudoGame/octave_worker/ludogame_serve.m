@@ -1,7 +1,6 @@
 function ludogame_serve(in, out, token, name)
 % The worker's loop (see ludogame_worker.m): a function, so that the AI cannot see or
 % change the loop's variables.
-  handle = str2func(name);
   while true
     block = fread(in, [1 4096], 'char=>char');
     if numel(block) < 4096 || strcmp(block(1:3), 'BYE')
@@ -15,7 +14,7 @@ function ludogame_serve(in, out, token, name)
     end
     turn = str2double(strtrim(block(155:170)));
     try
-      [cardPicked, moveFrom, moveTo, wDir] = feval(handle, player, board, cards{:}, turn);
+      [cardPicked, moveFrom, moveTo, wDir] = feval(name, player, board, cards{:}, turn);
       line = sprintf('%s OK %s %s %s %s\n', token, ludogame_enc(cardPicked), ...
         ludogame_enc(moveFrom), ludogame_enc(moveTo), ludogame_enc(wDir));
     catch err
