@@ -22,16 +22,18 @@ working folder and minimal environment, but sees the whole file system and the n
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import resource
 import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import IO, Any
+from typing import IO, Any, cast
 
 #: The defaults of every limit, in one place (the Octave bridge and the CLI use them).
 DEFAULT_MEMORY_MB = 1024
@@ -206,6 +208,22 @@ class Sandboxed:
         self.close()
 
 
+_SPAWNER: concurrent.futures.ThreadPoolExecutor | None = None
+_SPAWNER_LOCK = threading.Lock()
+
+
+def _spawn_from_spawner(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+    """`subprocess.Popen` run on the module's spawner thread (made once, never ended)."""
+    global _SPAWNER
+    with _SPAWNER_LOCK:
+        if _SPAWNER is None:
+            _SPAWNER = concurrent.futures.ThreadPoolExecutor(
+                1, thread_name_prefix="ludogame-sandbox-spawner"
+            )
+    started = _SPAWNER.submit(subprocess.Popen, *args, **kwargs)
+    return cast("subprocess.Popen[bytes]", started.result())
+
+
 def popen(
     argv: Sequence[str],
     *,
@@ -256,8 +274,14 @@ def popen(
         cmd += ["--chdir", "/tmp", "--", *argv]
     else:
         cmd = list(argv)
+    spawn: Callable[..., subprocess.Popen[bytes]] = subprocess.Popen
+    if threading.current_thread() is not threading.main_thread():
+        # bubblewrap dies with the *thread* that started it (--die-with-parent is the
+        # kernel's parent-death signal, which follows the thread): a short-lived thread
+        # (a web request's) hands the start to one thread that lives as long as we do
+        spawn = _spawn_from_spawner
     try:
-        process = subprocess.Popen(
+        process = spawn(
             cmd,
             stdin=stdin,
             stdout=stdout,
