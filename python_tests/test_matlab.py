@@ -306,3 +306,19 @@ def test_a_syntax_error_loses_with_octaves_message(tmp_path: Path) -> None:
     assert (record.reason, record.failed) == ("programming_error", "A")
     assert "parse error" in record.detail
     next_game_runs()
+
+
+def test_round_robin_on_ray_and_in_processes_is_the_local_one() -> None:
+    pytest.importorskip("ray")
+    ais = {
+        "AIFirst": matlab.matlab_ai(FIRST),
+        "AIWall": matlab.matlab_ai(ms.TEST_AIS / "AIWall.m"),
+        "L1": onitama.builtin_ai(1, seed=3),
+    }
+
+    def games(standings: onitama.Standings) -> list[tuple[object, ...]]:
+        return [(g.a, g.b, g.setup, g.record.actions, g.record.reason) for g in standings.games]
+
+    local = onitama.round_robin(ais, [21], time_budget=10)
+    assert games(onitama.round_robin(ais, [21], time_budget=10, jobs=2)) == games(local)
+    assert games(onitama.round_robin(ais, [21], time_budget=10, backend="ray")) == games(local)
