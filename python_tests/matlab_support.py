@@ -42,6 +42,8 @@ PARITY_GAMES = [
         ("Oops", "Wall"),
         ("Wall", "Bad"),
         ("Bad", "First"),
+        ("Bad", "Wall"),
+        ("First", "Bad"),
     )
     for s in (21, 22, 23)
 ]

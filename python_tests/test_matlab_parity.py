@@ -33,6 +33,10 @@ def test_the_recording_covers_every_parity_game_and_every_way_to_end() -> None:
     ends = {lines[-1].split(" as ")[-1] for lines in games.values()}
     assert {"Player A win.", "Player B win.", "player A has programming error.",
             "player A input invalid.", "player B input invalid."} <= ends  # fmt: skip
+    invalid = [lines[-2] for lines in games.values() if lines[-1].endswith("input invalid.")]
+    assert any(a.startswith("Card 7,") for a in invalid)  # each wrong output of AIBad
+    assert any("->z9," in a for a in invalid)
+    assert any(a.endswith("W x") for a in invalid)
 
 
 @pytest.mark.parametrize(("a", "b", "setup"), ms.PARITY_GAMES)

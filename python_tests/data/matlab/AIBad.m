@@ -1,9 +1,11 @@
 function [cardPicked, moveFrom, moveTo, wDir] = AIBad(currentPlayer, board, cardA1, cardA2, cardB1, cardB2, sideCard, turn)
 % LudoGame's test AI: plays as AIWall, then with 16 or fewer turns left gives a wrong
-% output: card 7 (turns left a multiple of 3), square z9 (one more), else wall x.
+% output, by the turns left plus the wall's column: card 7 (a multiple of 3), square z9
+% (one more), else wall x.
 [cardPicked, moveFrom, moveTo, wDir] = wall_move(currentPlayer, board, cardA1, cardA2, cardB1, cardB2, sideCard, turn);
+[~, wallColumn] = find(board == 'W');
 if turn <= 16
-    switch mod(turn, 3)
+    switch mod(turn + wallColumn, 3)
         case 0
             cardPicked = 7;
         case 1
