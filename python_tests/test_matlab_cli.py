@@ -83,6 +83,13 @@ def test_play_against_a_matlab_ai(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert out.rstrip().endswith("Player B win as player A has programming error.")
     assert "out of ideas with 16 turns left" in out
+    sys.stdin = io.StringIO("")
+    try:
+        assert main(["play", "--setup", "21", "--ai-a", BAD, "--ai-b", FIRST]) == 0
+    finally:
+        sys.stdin = sys_stdin
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("Player B win as player A input invalid.")
 
 
 def test_a_bad_ai_name_and_a_missing_octave_are_one_line(tmp_path: Path) -> None:

@@ -83,7 +83,8 @@ class CourseResult:
                 for g in games:
                     side = "A" if g.a == name else "B"
                     other = g.b if side == "A" else g.a
-                    detail = g.record.detail.strip().replace("\n\n", " ").replace("\n", " ")
+                    detail = g.record.detail.removeprefix("MatlabError: ").strip()
+                    detail = detail.replace("\n\n", " ").replace("\n", " ")
                     lines.append(
                         f"    setup {g.setup} as {side} vs {other}: {g.record.reason}: {detail}"
                     )

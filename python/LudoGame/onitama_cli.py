@@ -252,7 +252,7 @@ def ai_ply(screen: Screen, game: Onitama, player: str, ai: Player) -> Action | N
     try:
         action = game.judge(card, move_from, move_to, wall)
     except (IllegalActionError, TypeError, ValueError, OverflowError) as e:
-        raise AIFailedError(str(e)) from None
+        raise AIFailedError(str(e), invalid=True) from None
     if action.is_win:
         finish_win(screen, game, player, action)
         return None

@@ -5,14 +5,16 @@ user did not write. ``popen(argv, ...)`` starts ``argv`` with:
 
 - no network (``--unshare-net``), its own PID, IPC and UTS namespaces, and no capabilities;
 - a read-only view of the system (``/usr`` and the ``/lib*``, ``/bin`` links or folders,
-  a few files of ``/etc`` that shared libraries need), a fresh ``/proc`` and ``/dev``;
+  a few files of ``/etc`` that shared libraries need), a fresh ``/proc``, the devices
+  ``null zero full random urandom`` only, and a read-only root (``--remount-ro /``: no
+  file can be made outside ``/tmp``, not even in memory);
 - nothing of the user's files: no home, no project, only the folders passed in
   ``read_only`` (mounted read-only where asked) and a private writable ``/tmp`` (a new
   empty folder, removed by `Sandboxed.close`), which is also its home and working folder;
 - resource limits (``setrlimit`` in the child): address space (memory, 1 GB by default),
   CPU seconds, the size of a file it writes, the number of processes;
-- its own session and process group; it dies with its parent (``--die-with-parent``),
-  and `Sandboxed.kill` kills the whole group.
+- its own session and process group (with every process it starts); it dies with its
+  parent (``--die-with-parent``), and `Sandboxed.kill` kills the whole group at once.
 
 `available()` says whether bubblewrap works here (it is tried once per process). Where it
 does not, `popen` refuses with `SandboxUnavailableError` (one line saying what to install),
@@ -46,6 +48,9 @@ INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap)"
 
 #: The files of /etc a dynamically linked program may need (those that exist are mounted).
 ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime")
+
+#: The devices a sandboxed program sees (/dev/fd and the std streams are links to /proc).
+DEVICES = ("null", "zero", "full", "random", "urandom")
 
 
 class SandboxUnavailableError(RuntimeError):
@@ -108,6 +113,12 @@ def _system_binds() -> list[str]:
         path = f"/etc/{name}"
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
+    # a few devices, not a writable /dev (bubblewrap's --dev is a tmpfs in memory)
+    for name in DEVICES:
+        args += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    args += ["--symlink", "/proc/self/fd", "/dev/fd"]
+    for k, name in enumerate(("stdin", "stdout", "stderr")):
+        args += ["--symlink", f"/proc/self/fd/{k}", f"/dev/{name}"]
     return args
 
 
@@ -123,6 +134,13 @@ _VARIANTS: tuple[tuple[str, ...], ...] = (
 )  # fmt: skip
 
 
+#: How bubblewrap runs the command: it dies with bubblewrap, without capabilities. No
+#: ``--new-session``: `popen` starts bubblewrap in a new session already (no controlling
+#: terminal, so no TIOCSTI), and the command stays in bubblewrap's process group, so that
+#: `Sandboxed.kill` reaches every process even without a PID namespace.
+_PROCESS = ("--die-with-parent", "--cap-drop", "ALL")
+
+
 @lru_cache(maxsize=1)
 def _probe() -> tuple[tuple[str, ...] | None, str]:
     """The working variant of `_VARIANTS` (None if none works) and why not."""
@@ -131,8 +149,8 @@ def _probe() -> tuple[tuple[str, ...] | None, str]:
         return None, f"bubblewrap is not installed: {INSTALL_HINT}"
     why = ""
     for variant in _VARIANTS:
-        argv = [bwrap, *_system_binds(), "--dev", "/dev", "--tmpfs", "/tmp", *variant]
-        argv += ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "true"]
+        argv = [bwrap, *_system_binds(), "--tmpfs", "/tmp", *variant, "--remount-ro", "/"]
+        argv += [*_PROCESS, "--", "true"]
         try:
             done = subprocess.run(argv, capture_output=True, timeout=30, check=False)
         except (OSError, subprocess.TimeoutExpired) as e:
@@ -267,10 +285,10 @@ def popen(
     if sandbox:
         assert variant is not None
         bwrap = shutil.which("bwrap") or "bwrap"
-        cmd = [bwrap, *_system_binds(), "--dev", "/dev", "--bind", tmp, "/tmp"]
+        cmd = [bwrap, *_system_binds(), "--bind", tmp, "/tmp"]
         for src, dst in (read_only or {}).items():
             cmd += ["--ro-bind", src, dst]
-        cmd += [*variant, "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+        cmd += [*variant, "--remount-ro", "/", *_PROCESS]
         cmd += ["--chdir", "/tmp", "--", *argv]
     else:
         cmd = list(argv)
