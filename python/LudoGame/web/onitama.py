@@ -199,6 +199,10 @@ class OnitamaSession(Session):
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         self.changed(actor)
+        if self.game.is_over():  # a MATLAB AI's Octave process is not kept past the game
+            for ai in self.ais.values():
+                if isinstance(ai, MatlabPlayer):
+                    ai.ai.close()
         if self.game.winner is not None:
             self.message = win_message(self.game, player)
         elif self.game.is_over():
