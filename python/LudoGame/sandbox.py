@@ -34,7 +34,6 @@ import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import IO, Any, cast
 
 #: The defaults of every limit, in one place (the Octave bridge and the CLI use them).
@@ -141,9 +140,18 @@ _VARIANTS: tuple[tuple[str, ...], ...] = (
 _PROCESS = ("--die-with-parent", "--cap-drop", "ALL")
 
 
-@lru_cache(maxsize=1)
+_PROBED: list[tuple[tuple[str, ...] | None, str]] = []
+
+
 def _probe() -> tuple[tuple[str, ...] | None, str]:
-    """The working variant of `_VARIANTS` (None if none works) and why not."""
+    """The working variant of `_VARIANTS` (None if none works) and why not, tried once."""
+    if not _PROBED:
+        _PROBED.append(_try_variants())
+    return _PROBED[0]
+
+
+def _try_variants() -> tuple[tuple[str, ...] | None, str]:
+    """The first variant of `_VARIANTS` that runs `true` here, or None and why not."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return None, f"bubblewrap is not installed: {INSTALL_HINT}"
