@@ -283,6 +283,8 @@ def test_the_name_must_be_a_matlab_function_name(tmp_path: Path) -> None:
         matlab.matlab_ai(tmp_path / "AI1.py")
     with pytest.raises(ValueError, match="no MATLAB AI file"):
         matlab.matlab_ai(tmp_path / "AI1.m")
+    with pytest.raises(ValueError, match="at least 512"):
+        matlab.matlab_ai(FIRST, memory_mb=300)
 
 
 def test_a_missing_octave_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -39,6 +39,9 @@ DEFAULT_MEMORY_MB = _sandbox.DEFAULT_MEMORY_MB
 DEFAULT_QUALIFY_GAMES = 6
 DEFAULT_QUALIFY_MAX_ERRORS = 2
 
+#: The smallest memory cap Octave 7 starts under (it maps about 350 MB of address space).
+MIN_MEMORY_MB = 512
+
 #: Seconds Octave may take to start and load the worker (not counted as the AI's time).
 STARTUP_TIME = 60.0
 
@@ -326,8 +329,11 @@ class MatlabAI:
         self.name = self.path.stem
         if not move_time > 0:
             raise ValueError(f"move_time must be positive, not {move_time}")
-        if not memory_mb > 0:
-            raise ValueError(f"memory_mb must be positive, not {memory_mb}")
+        if not memory_mb >= MIN_MEMORY_MB:
+            raise ValueError(
+                f"memory_mb must be at least {MIN_MEMORY_MB} (Octave itself maps about "
+                f"350 MB, and under a smaller cap it spins instead of starting), not {memory_mb}"
+            )
         self.move_time = float(move_time)
         self.memory_mb = int(memory_mb)
         self.sandbox = bool(sandbox)
