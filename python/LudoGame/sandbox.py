@@ -80,6 +80,9 @@ class Limits:
             (resource.RLIMIT_CORE, 0),
         ):
             if value is not None:
+                _, hard = resource.getrlimit(kind)
+                if hard != resource.RLIM_INFINITY:
+                    value = min(value, hard)  # a limit can be lowered, never raised
                 resource.setrlimit(kind, (value, value))
 
 
