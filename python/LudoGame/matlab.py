@@ -20,6 +20,7 @@ An error of the AI loses with the coursework's words (``Error in function AI123(
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import secrets
@@ -28,6 +29,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import weakref
 from pathlib import Path
 from typing import IO, Any
 
@@ -61,6 +63,10 @@ WORKER_DIR = HERE / "octave_worker"
 COMPAT_DIR = HERE / "octave_compat"
 
 BLOCK = 4096
+
+#: The sessions open in this process (closed at exit if still open).
+_LIVE: weakref.WeakSet[MatlabSession] = weakref.WeakSet()
+atexit.register(lambda: _close_all())
 
 
 class OctaveNotFoundError(RuntimeError):
@@ -139,6 +145,15 @@ def _request(current_player: str, board: Any, cards: tuple[Any, ...], turn: int)
     return data.ljust(BLOCK, b" ")
 
 
+def _close_all() -> None:
+    """At exit: end the sessions still open (their processes and temporary folders)."""
+    for session in list(_LIVE):
+        try:
+            session.close()
+        except Exception:  # pragma: no cover - best effort at exit
+            pass
+
+
 class MatlabSession:
     """One Octave process playing one MATLAB AI for one game (`MatlabAI.session`). Call it
     as an AI; `close` ends the process."""
@@ -154,6 +169,7 @@ class MatlabSession:
         self._from: IO[bytes] | None = None
         self._buffer = b""
         self._ready = False
+        _LIVE.add(self)
         try:
             self._start()
         except BaseException:
@@ -305,6 +321,7 @@ class MatlabSession:
             self._box.close()
             self._box = None
         shutil.rmtree(self._copy, ignore_errors=True)
+        _LIVE.discard(self)
 
     def __enter__(self) -> MatlabSession:
         return self
