@@ -73,7 +73,7 @@ def assert_refused(done: subprocess.CompletedProcess[str], words: str) -> None:
         ("match 0 0 --seed 18446744073709551616", "seed"),
         ("match 0 0 --max-plies -1", "max_plies"),
         ("match 0 0 --max-plies 65536", "max_plies"),
-        ("match x", "LEVEL_A"),
+        ("match x", "AI_A"),
         ("match 1 2 3", "unrecognized"),
         ("frobnicate", "invalid choice"),
         ("", "required"),
@@ -119,7 +119,7 @@ def test_match_levels_default_to_2_and_1() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("setup case22: ")
     helptext = run_shell("match --help").stdout
-    assert "LEVEL_A" in helptext and "(0-2; 2)" in helptext and "(0-2; 1)" in helptext
+    assert "AI_A" in helptext and "(0-2; 2)" in helptext and "(0-2; 1)" in helptext
 
 
 def test_play_against_the_ai_with_typed_moves() -> None:

@@ -245,6 +245,22 @@ def _positive(text: str) -> int:
     return value
 
 
+def check_ai_dir(folder: str) -> str | None:
+    """Why ``--ai-dir`` cannot offer MATLAB AIs (None when it can): not a folder, no
+    Octave, or no sandbox."""
+    from LudoGame import matlab, sandbox
+
+    if not os.path.isdir(folder):
+        return f"--ai-dir {folder}: not a folder"
+    try:
+        matlab.octave_path()
+    except matlab.OctaveNotFoundError as e:
+        return str(e)
+    if not sandbox.available():
+        return f"--ai-dir needs the sandbox for untrusted AIs: {sandbox.unavailable_reason()}"
+    return None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """`ludo serve`: the web app on uvicorn until Ctrl-C."""
     try:
@@ -252,6 +268,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError:
         print('ludo: install the web extra: pip install "LudoGame[web]"', file=sys.stderr)
         return 2
+    if args.ai_dir is not None:
+        problem = check_ai_dir(args.ai_dir)
+        if problem:
+            print(f"ludo: {problem}", file=sys.stderr)
+            return 2
     try:
         web.serve(
             args.host,
@@ -261,6 +282,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             replay_file=args.replay,
             store=args.store,
             expire_days=args.expire_finished,
+            ai_dir=args.ai_dir,
         )
     except KeyboardInterrupt:
         return 0
@@ -346,6 +368,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="where games are kept: sqlite:///PATH (default: games.sqlite3 in the user's "
         "data directory), memory, or postgresql://USER@HOST:PORT/DB (shared by several "
         "servers)",
+    )
+    serve.add_argument(
+        "--ai-dir",
+        metavar="DIR",
+        help="offer the MATLAB AI files (AI<SID>.m) of DIR in the Onitama AI choice (they "
+        "run sandboxed in GNU Octave)",
     )
     serve.add_argument(
         "--expire-finished",

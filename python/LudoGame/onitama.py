@@ -21,6 +21,7 @@ type or an invalid answer loses at once), and ``round_robin`` plays a whole tour
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import warnings
@@ -167,8 +168,26 @@ def play_match(
     ``Interrupted`` (a ``KeyboardInterrupt``) whose ``partial`` is the record of the plies
     played so far (reason ``'interrupted'``). A ``KeyboardInterrupt`` raised inside a
     Python AI is never counted as its failure: it ends the match the same way.
+
+    An AI with a ``session()`` method (a MATLAB AI, `LudoGame.matlab.MatlabAI`) plays
+    through a fresh session for this game, closed at its end (the sessions'
+    ``wait_ready()``, if any, is called for both sides before the first ply).
     """
-    return onitama_play_match(ai_a, ai_b, setup, max_plies, time_budget)
+    with contextlib.ExitStack() as stack:
+        players = []
+        for ai in (ai_a, ai_b):
+            opener = getattr(ai, "session", None)
+            if callable(opener):
+                session = opener()
+                stack.callback(session.close)
+                players.append(session)
+            else:
+                players.append(ai)
+        for p in players:
+            ready = getattr(p, "wait_ready", None)
+            if callable(ready):
+                ready()
+        return onitama_play_match(players[0], players[1], setup, max_plies, time_budget)
 
 
 @dataclass
@@ -216,6 +235,7 @@ def round_robin(
     backend: Literal["local", "ray"] = "local",
     address: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
 ) -> Standings:
     """Play every pair of ``ais`` on every setup, each AI once as A and once as B.
 
@@ -233,6 +253,9 @@ def round_robin(
     do). The result is the local one, with the games in the same order (bit for bit for
     AIs that do not depend on time). A failed task raises ``RayTaskError`` naming its
     matches, its ``partial`` the standings of the games finished, as for Ctrl-C.
+
+    ``jobs`` > 1 plays the matches locally in that many processes (the AIs must pickle;
+    MATLAB AIs do), with the same result in the same order.
     """
     from LudoGame import _ray
 
@@ -277,20 +300,89 @@ def round_robin(
         for s in setup_list
         for a, b in ((x, y), (y, x))
     ]
+    play_schedule(
+        ais, schedule, max_plies, time_budget, add, standings,
+        backend=backend, address=address, progress=progress, jobs=jobs,
+    )  # fmt: skip
+    return standings()
+
+
+def play_schedule(
+    ais: Mapping[str, AIFunction],
+    schedule: Sequence[tuple[str, str, int | str]],
+    max_plies: int | None,
+    time_budget: float | None,
+    add: Callable[[str, str, int | str, MatchRecord], None],
+    partial: Callable[[], Any],
+    *,
+    backend: Literal["local", "ray"] = "local",
+    address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+) -> None:
+    """Play the matches ``(a, b, setup)`` of `schedule`, calling ``add(a, b, setup,
+    record)`` for each in schedule order: here, in ``jobs`` local processes, or as Ray
+    tasks. On Ctrl-C (or a failed Ray task) the exception's ``partial`` is ``partial()``
+    after the records that came back were added."""
     if backend == "ray":
-        _round_robin_ray(ais, schedule, max_plies, time_budget, address, progress, add, standings)
-        return standings()
+        _round_robin_ray(
+            ais, list(schedule), max_plies, time_budget, address, progress, add, partial
+        )
+        return
+    if jobs > 1 and len(schedule) > 1:
+        _play_pool(ais, schedule, max_plies, time_budget, add, partial, progress, jobs)
+        return
     for n, (a, b, s) in enumerate(schedule):
         try:
             record = play_match(ais[a], ais[b], s, max_plies, time_budget)
         except KeyboardInterrupt as e:
             stop = Interrupted(*e.args)
-            stop.partial = standings()
+            stop.partial = partial()
             raise stop from e
         add(a, b, s, record)
         if progress is not None:
             progress(n + 1, len(schedule))
-    return standings()
+
+
+def _play_batch(
+    ais: Mapping[str, AIFunction],
+    batch: Sequence[tuple[str, str, int | str]],
+    max_plies: int | None,
+    time_budget: float | None,
+) -> list[MatchRecord]:  # pragma: no cover - runs in a worker process
+    """A worker process's share of `_play_pool`: the matches of `batch`, in order."""
+    return [play_match(ais[a], ais[b], s, max_plies, time_budget) for a, b, s in batch]
+
+
+def _play_pool(
+    ais: Mapping[str, AIFunction],
+    schedule: Sequence[tuple[str, str, int | str]],
+    max_plies: int | None,
+    time_budget: float | None,
+    add: Callable[[str, str, int | str, MatchRecord], None],
+    partial: Callable[[], Any],
+    progress: Callable[[int, int], None] | None,
+    jobs: int,
+) -> None:
+    """The matches in a pool of `jobs` processes (one match a task, so that slow games
+    spread), added in schedule order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    shared = dict(ais)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = [pool.submit(_play_batch, shared, [m], max_plies, time_budget) for m in schedule]
+        try:
+            for n, ((a, b, s), future) in enumerate(zip(schedule, futures, strict=True)):
+                add(a, b, s, future.result()[0])
+                if progress is not None:
+                    progress(n + 1, len(schedule))
+        except KeyboardInterrupt as e:
+            pool.shutdown(wait=False, cancel_futures=True)
+            stop = Interrupted(*e.args)
+            stop.partial = partial()
+            raise stop from e
 
 
 def _play_matches(
@@ -400,6 +492,7 @@ __all__ = [
     "UnknownSetupError",
     "builtin_ai",
     "play_match",
+    "play_schedule",
     "record_json",
     "round_robin",
     "save_games",

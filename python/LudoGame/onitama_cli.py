@@ -24,13 +24,17 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from LudoGame._core import ONITAMA_TEXTS, __version__
+from LudoGame.matlab import (
+    DEFAULT_MOVE_TIME,
+    DEFAULT_QUALIFY_GAMES,
+    DEFAULT_QUALIFY_MAX_ERRORS,
+)
 from LudoGame.onitama import (
     MATCH_SETUP,
     Action,
-    BuiltinAI,
     IllegalActionError,
     Interrupted,
     MatchRecord,
@@ -44,6 +48,9 @@ from LudoGame.onitama import (
     setup_ids,
 )
 from LudoGame.onitama import Game as RoundRobinGame
+
+#: An AI named on the command line: a built-in level, or the path of a MATLAB file.
+AISpec = int | str
 
 #: The coursework program's words, from the engine (one home for every text).
 TEXTS = ONITAMA_TEXTS
@@ -108,15 +115,72 @@ class Screen:
 Player = Callable[[Onitama], tuple[int, str, str, str]]
 
 
-def ai_player(level: int, time: float, seed: int) -> Player:
-    """A built-in AI as a player of the terminal game."""
-    ai = builtin_ai(level, time=time, seed=seed)
+def ai_spec(text: str) -> AISpec:
+    """An AI named on the command line: a level (an int) or a MATLAB file (ends in .m)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    if text.endswith(".m"):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"an AI is a built-in level (0-2) or a MATLAB file (.m), not {text!r}"
+    )
+
+
+def spec_name(spec: AISpec) -> str:
+    """An AI's name in results: 'L2' for a level, the file's name for a MATLAB AI."""
+    return f"L{spec}" if isinstance(spec, int) else os.path.splitext(os.path.basename(spec))[0]
+
+
+def make_ai(spec: AISpec, args: argparse.Namespace, seed: int, nodes: int | None = None) -> Any:
+    """The AI `spec` names: a built-in AI (``--time``, `seed`), or a MATLAB AI in Octave
+    (``--move-time``, sandboxed unless ``--no-sandbox``); a missing Octave or sandbox is a
+    one-line `UsageError`."""
+    if isinstance(spec, int):
+        return builtin_ai(spec, time=args.time, seed=seed, nodes=nodes)
+    from LudoGame import matlab
+    from LudoGame.sandbox import SandboxUnavailableError
+
+    try:
+        return matlab.matlab_ai(spec, move_time=args.move_time, sandbox=not args.no_sandbox)
+    except (matlab.OctaveNotFoundError, SandboxUnavailableError) as e:
+        raise UsageError(str(e)) from None
+
+
+def time_budget(specs: list[AISpec], args: argparse.Namespace) -> float | None:
+    """The time budget of a match: ``--time-budget`` if given, else the MATLAB AIs' move
+    time when there are any (a slower answer is a timeout), else none."""
+    given: float | None = getattr(args, "time_budget", None)
+    if given is not None:
+        return given
+    return args.move_time if any(isinstance(s, str) for s in specs) else None
+
+
+class AIFailedError(Exception):
+    """An AI of the terminal game failed (an error, an invalid answer, a timeout): the
+    message is the referee's reason; `invalid` for an invalid answer."""
+
+    def __init__(self, message: str, invalid: bool = False) -> None:
+        super().__init__(message)
+        self.invalid = invalid
+
+
+def ai_player(spec: AISpec, args: argparse.Namespace) -> tuple[Player, Callable[[], None]]:
+    """An AI as a player of the terminal game, and how to close it (a MATLAB AI keeps one
+    Octave process for the game)."""
+    ai = make_ai(spec, args, args.seed)
+    session = ai.session() if hasattr(ai, "session") else None
+    call = ai if session is None else session
 
     def play(game: Onitama) -> tuple[int, str, str, str]:
-        card, move_from, move_to, wall = ai(*game.ai_arguments())
+        try:
+            card, move_from, move_to, wall = call(*game.ai_arguments())
+        except Exception as e:  # the AI's own error: it loses, as in the tournament
+            raise AIFailedError(str(e)) from None
         return card, move_from, move_to, wall
 
-    return play
+    return play, (lambda: None) if session is None else session.close
 
 
 def human_ply(screen: Screen, game: Onitama, player: str) -> Action | None:
@@ -173,9 +237,12 @@ def ai_ply(screen: Screen, game: Onitama, player: str, ai: Player) -> Action | N
         screen.typed(PASS_PROMPT, str(card))
     else:
         screen.typed(CARD_PROMPT, str(card))
-        screen.typed(FROM_PROMPT, move_from)
-        screen.typed(TO_PROMPT, move_to)
-    action = game.judge(card, move_from, move_to, wall)
+        screen.typed(FROM_PROMPT, str(move_from))
+        screen.typed(TO_PROMPT, str(move_to))
+    try:
+        action = game.judge(card, move_from, move_to, wall)
+    except (IllegalActionError, TypeError, ValueError, OverflowError) as e:
+        raise AIFailedError(str(e), invalid=True) from None
     if action.is_win:
         finish_win(screen, game, player, action)
         return None
@@ -235,9 +302,26 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     echo = {"yes": True, "no": False}.get(args.echo, not inp.isatty())
     screen = Screen(inp, out, echo)
     players: dict[str, Player | None] = {"A": None, "B": None}
-    for side, level in (("A", args.ai_a), ("B", args.ai_b)):
-        if level is not None:
-            players[side] = ai_player(level, args.time, args.seed)
+    closers: list[Callable[[], None]] = []
+    try:
+        for side, spec in (("A", args.ai_a), ("B", args.ai_b)):
+            if spec is not None:
+                players[side], close = ai_player(spec, args)
+                closers.append(close)
+        return play_terminal(args, screen, inp, out, players)
+    finally:
+        for close in closers:
+            close()
+
+
+def play_terminal(
+    args: argparse.Namespace,
+    screen: Screen,
+    inp: TextIO,
+    out: TextIO,
+    players: dict[str, Player | None],
+) -> int:
+    """The terminal game of `cmd_play`, its players ready."""
     try:
         if args.setup is not None:
             game = Onitama.setup(args.setup, args.max_plies)
@@ -249,7 +333,13 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
                     break
                 except UnknownSetupError:
                     screen.say(TEXTS["no_test_case"].format(answer=answer))
-        play_game(screen, game, players)
+        try:
+            play_game(screen, game, players)
+        except AIFailedError as e:
+            loser = game.turn
+            why = "input invalid" if e.invalid else "has programming error"
+            screen.say(str(e))
+            screen.say(f"Player {'B' if loser == 'A' else 'A'} win as player {loser} {why}.")
     except InputEndedError:
         if out.isatty():
             out.write("\n")  # end the prompt's line on the terminal
@@ -289,9 +379,11 @@ def check_save_path(path: str | None) -> None:
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     """`onitama match`."""
     check_save_path(args.save)
-    ais = [builtin_ai(level, time=args.time, seed=args.seed) for level in (args.a, args.b)]
+    ais = [make_ai(spec, args, args.seed) for spec in (args.a, args.b)]
     try:
-        record = play_match(ais[0], ais[1], args.setup, args.max_plies)
+        record = play_match(
+            ais[0], ais[1], args.setup, args.max_plies, time_budget([args.a, args.b], args)
+        )
     except Interrupted as e:
         if isinstance(e.partial, MatchRecord):
             show_record(e.partial, out)
@@ -300,20 +392,23 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         return 130
     show_record(record, out)
     if args.save:
-        save_games(args.save, [RoundRobinGame(f"L{args.a}", f"L{args.b}", args.setup, record)])
+        names = (spec_name(args.a), spec_name(args.b))
+        save_games(args.save, [RoundRobinGame(names[0], names[1], args.setup, record)])
     return 0
 
 
-def tournament_ais(args: argparse.Namespace) -> dict[str, BuiltinAI]:
-    """The built-in AIs of `onitama tournament`, named by level ('L2', then 'L2#2', ...)."""
-    ais: dict[str, BuiltinAI] = {}
-    for k, level in enumerate(args.levels):
-        name = f"L{level}"
+def tournament_ais(args: argparse.Namespace) -> dict[str, Any]:
+    """The AIs of `onitama tournament`, named by level ('L2', then 'L2#2', ...) or by
+    MATLAB file ('AI123')."""
+    ais: dict[str, Any] = {}
+    for k, spec in enumerate(args.levels):
+        base = spec_name(spec)
+        name = base
         copy = 1
         while name in ais:
             copy += 1
-            name = f"L{level}#{copy}"
-        ais[name] = builtin_ai(level, time=args.time, seed=args.seed + k, nodes=args.nodes)
+            name = f"{base}#{copy}"
+        ais[name] = make_ai(spec, args, args.seed + k, args.nodes)
     return ais
 
 
@@ -323,18 +418,24 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
     from LudoGame.sim import RayTaskError
 
     check_save_path(args.save)
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be 1 or more, not {args.jobs}")
     ais = tournament_ais(args)
     setups = [s.strip() for s in args.setups.split(",") if s.strip()]
+    budget = time_budget(list(args.levels), args)
     bar = ProgressBar("tournament", True if args.progress else None)
+    if args.course:
+        return course(args, ais, setups, budget, bar, out)
     try:
         standings = round_robin(
             ais,
             setups,
             args.max_plies,
-            args.time_budget,
+            budget,
             backend="local" if args.ray is None else "ray",
             address=args.ray or None,
             progress=bar,
+            jobs=args.jobs,
         )
     except (KeyboardInterrupt, RayTaskError) as e:
         bar.close()
@@ -352,6 +453,39 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{standings}\n")
     if args.save:
         save_games(args.save, standings.games)
+    return 0
+
+
+def course(
+    args: argparse.Namespace,
+    ais: dict[str, Any],
+    setups: list[str],
+    budget: float | None,
+    bar: Any,
+    out: TextIO,
+) -> int:
+    """`onitama tournament --course`: qualification against the reference AI, then the
+    round robin of the qualified AIs."""
+    from LudoGame.course import course_tournament
+
+    reference = make_ai(args.reference, args, args.seed + len(ais), args.nodes)
+    if isinstance(args.reference, str):
+        budget = budget or args.move_time
+    try:
+        result = course_tournament(
+            ais, reference, args.qualify_games, args.max_errors, setups, args.max_plies,
+            budget, jobs=args.jobs, backend="local" if args.ray is None else "ray",
+            address=args.ray or None, progress=bar,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        bar.close()
+        out.flush()
+        print("onitama: interrupted", file=sys.stderr)
+        return 130
+    bar.close()
+    out.write(f"{result}\n")
+    if args.save:
+        save_games(args.save, result.games)
     return 0
 
 
@@ -378,9 +512,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--setup", help="the setup id (default: ask, as the coursework does)")
     play.add_argument("--max-plies", type=int, help="the ply limit (default: the setup's)")
-    play.add_argument("--ai-a", type=int, metavar="LEVEL", help="a built-in AI plays A (0-2)")
-    play.add_argument("--ai-b", type=int, metavar="LEVEL", help="a built-in AI plays B (0-2)")
+    play.add_argument(
+        "--ai-a", type=ai_spec, metavar="AI", help="an AI plays A: a level (0-2) or a .m file"
+    )
+    play.add_argument(
+        "--ai-b", type=ai_spec, metavar="AI", help="an AI plays B: a level (0-2) or a .m file"
+    )
     play.add_argument("--time", type=float, default=1.0, help="AI seconds per move (1.0)")
+    add_matlab_options(play)
     play.add_argument("--seed", type=int, default=0, help="AI seed (0)")
     play.add_argument(
         "--echo",
@@ -395,11 +534,14 @@ def build_parser() -> argparse.ArgumentParser:
         "1 baseline, 2 search). Ctrl-C stops it and prints the plies played (exit 130).",
     )
     match.add_argument(
-        "a", type=int, nargs="?", default=2, metavar="LEVEL_A", help="level of A's AI (0-2; 2)"
-    )
+        "a", type=ai_spec, nargs="?", default=2, metavar="AI_A",
+        help="A's AI: a level (0-2; 2) or a MATLAB AI file AI<SID>.m",
+    )  # fmt: skip
     match.add_argument(
-        "b", type=int, nargs="?", default=1, metavar="LEVEL_B", help="level of B's AI (0-2; 1)"
-    )
+        "b", type=ai_spec, nargs="?", default=1, metavar="AI_B",
+        help="B's AI: a level (0-2; 1) or a MATLAB AI file AI<SID>.m",
+    )  # fmt: skip
+    add_matlab_options(match)
     match.add_argument("--setup", default=MATCH_SETUP, help=f"the setup id ({MATCH_SETUP})")
     match.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
     match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
@@ -412,8 +554,29 @@ def build_parser() -> argparse.ArgumentParser:
         "(2 points a win, 1 a tie). Ctrl-C prints the standings of the games finished.",
     )
     tour.add_argument(
-        "levels", type=int, nargs="*", default=[0, 1, 2], metavar="LEVEL",
-        help="the AIs' levels (0-2; default 0 1 2)",
+        "levels", type=ai_spec, nargs="*", default=[0, 1, 2], metavar="AI",
+        help="the AIs: levels (0-2) or MATLAB AI files AI<SID>.m (default 0 1 2)",
+    )  # fmt: skip
+    add_matlab_options(tour)
+    tour.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="play in N local processes (1)"
+    )
+    tour.add_argument(
+        "--course", action="store_true",
+        help="the course's format: a qualification round against --reference, then the "
+        "round robin of the AIs that qualified",
+    )  # fmt: skip
+    tour.add_argument(
+        "--reference", type=ai_spec, default=1, metavar="AI",
+        help="the qualification's reference AI: a level or a .m file (1, the baseline)",
+    )  # fmt: skip
+    tour.add_argument(
+        "--qualify-games", type=int, default=DEFAULT_QUALIFY_GAMES, metavar="N",
+        help=f"qualification games per AI ({DEFAULT_QUALIFY_GAMES})",
+    )  # fmt: skip
+    tour.add_argument(
+        "--max-errors", type=int, default=DEFAULT_QUALIFY_MAX_ERRORS, metavar="K",
+        help=f"more errors than this disqualifies ({DEFAULT_QUALIFY_MAX_ERRORS})",
     )  # fmt: skip
     tour.add_argument("--setups", default="21,22,23", help="comma-separated setup ids (21,22,23)")
     tour.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
@@ -430,6 +593,18 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     sub.add_parser("setups", help="list the coursework setups")
     return parser
+
+
+def add_matlab_options(parser: argparse.ArgumentParser) -> None:
+    """The options of MATLAB AIs: the move time and the sandbox."""
+    parser.add_argument(
+        "--move-time", type=float, default=DEFAULT_MOVE_TIME, metavar="SECONDS",
+        help=f"a MATLAB AI's time per move: slower loses ({DEFAULT_MOVE_TIME:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-sandbox", action="store_true",
+        help="run MATLAB AIs without the sandbox (only for AIs you trust)",
+    )  # fmt: skip
 
 
 def silence_stdout() -> None:

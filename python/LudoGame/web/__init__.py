@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import os
 import socket
 import threading
 import webbrowser
@@ -53,6 +54,7 @@ def create_app(
     public_url: str | None = None,
     expire_days: float | None = None,
     take_up: float = TAKE_UP,
+    ai_dir: str | os.PathLike[str] | None = None,
 ) -> FastAPI:
     """The web app: its pages, static files and JSON API.
 
@@ -64,6 +66,7 @@ def create_app(
     default the one the request came to), `expire_days` how long a finished game is kept
     (by default for ever), `take_up` how often (in seconds) a server on a shared store (a
     PostgreSQL one) takes up the bots of games whose server stopped."""
+    onitama.AI_DIR[0] = None if ai_dir is None else Path(ai_dir).resolve()
     storage = open_storage(store) if isinstance(store, str) else store
     games = Games(
         storage,
@@ -153,11 +156,13 @@ def serve(
     replay_file: str | None = None,
     store: str | None = None,
     expire_days: float | None = None,
+    ai_dir: str | None = None,
 ) -> None:
     """Serve the app on uvicorn until Ctrl-C. Once it answers, prints the address to open
     (the replay's page with `replay_file`, which is loaded first) and where the games are
-    stored and, with `open_browser`, opens it. `store` is a `--store` URL (by default an SQLite file in the
-    user's data directory, `storage.default_url()`).
+    stored and, with `open_browser`, opens it. `store` is a `--store` URL (by default an
+    SQLite file in the user's data directory, `storage.default_url()`); `ai_dir` a folder
+    of MATLAB AI files offered as Onitama AIs.
 
     The address is bound before anything is printed, so a port in use or an unknown host
     raises `OSError` and port 0 prints the port the system chose; a store that cannot be
@@ -172,7 +177,7 @@ def serve(
     port = sock.getsockname()[1]
     shown = _shown_hosts(host)
     public = f"http://{_url_host(shown[0])}:{port}/"
-    app = create_app(max_games, storage, public_url=public, expire_days=expire_days)
+    app = create_app(max_games, storage, public_url=public, expire_days=expire_days, ai_dir=ai_dir)
     page = ""
     if replay_file is not None:
         try:

@@ -228,6 +228,13 @@ class OnitamaCreated(OnitamaState, Keys):
     """A new Onitama game: its state and its keys."""
 
 
+class MatlabAIs(Answer):
+    """The MATLAB AI files of the server's folder (``ludo serve --ai-dir``), each usable as
+    a side's ``level``."""
+
+    ais: list[str]
+
+
 class Setups(Answer):
     """The engine's Onitama setup ids."""
 

@@ -4,6 +4,7 @@ the built-in AIs. Every action is judged by the engine's referee (`Onitama.judge
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -11,10 +12,18 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from LudoGame._core import ONITAMA_TEXTS
-from LudoGame.onitama import MATCH_SETUP, Action, BuiltinAI, Onitama
+from LudoGame.matlab import NAME_PATTERN, MatlabAI, MatlabError
+from LudoGame.onitama import (
+    MATCH_SETUP,
+    Action,
+    BuiltinAI,
+    IllegalActionError,
+    InvalidAIError,
+    Onitama,
+)
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
 from LudoGame.web.games import Games, SeatKey, created, shared_routes
-from LudoGame.web.models import OnitamaCreated, OnitamaState, Setups, errors
+from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
 from LudoGame.web.store import (
     HUMAN,
     REMOTE,
@@ -87,7 +96,42 @@ class ActionBody(Change):
     wall: Name | None = None
 
 
-def _ai(side: Side) -> BuiltinAI:
+#: The folder whose MATLAB AI files (``AI<SID>.m``) games may choose (``ludo serve
+#: --ai-dir``); None: only the built-in AIs.
+AI_DIR: list[Path | None] = [None]
+
+
+def matlab_ais() -> list[str]:
+    """The MATLAB AI files a game may choose: the ``.m`` files of `AI_DIR` whose names are
+    MATLAB function names, sorted."""
+    folder = AI_DIR[0]
+    if folder is None:
+        return []
+    return sorted(p.name for p in folder.glob("*.m") if p.is_file() and NAME_PATTERN.match(p.stem))
+
+
+class MatlabPlayer:
+    """A MATLAB AI of the server's folder playing a web game: one sandboxed Octave process
+    for the game (`LudoGame.matlab`), its answer judged by the referee. An error, a
+    timeout or an invalid answer is reported as the game's error (the AI cannot move)."""
+
+    def __init__(self, name: str, move_time: float) -> None:
+        if name not in matlab_ais():
+            raise ApiError(400, "InvalidAIError", f"this server has no MATLAB AI {name!r}")
+        assert AI_DIR[0] is not None
+        self.name = name
+        self.ai = MatlabAI(AI_DIR[0] / name, move_time=move_time)
+
+    def choose(self, game: Onitama) -> Action:
+        try:
+            answer = self.ai(*game.ai_arguments())
+            return game.judge(*answer)
+        except (MatlabError, IllegalActionError, TypeError, ValueError, OverflowError) as e:
+            self.ai.close()
+            raise InvalidAIError(f"the MATLAB AI {self.name} failed: {e}") from None
+
+
+def _ai(side: Side) -> BuiltinAI | MatlabPlayer:
     if side.time > MAX_AI_TIME:
         raise ApiError(
             400,
@@ -95,6 +139,8 @@ def _ai(side: Side) -> BuiltinAI:
             f"invalid AI settings: this server gives an AI at most {MAX_AI_TIME:g} seconds "
             f"a ply, not {side.time:g}",
         )
+    if isinstance(side.level, str) and side.level.endswith(".m"):
+        return MatlabPlayer(side.level, side.time)
     try:
         level: Any = int(side.level) if str(side.level).isdigit() else side.level
         return BuiltinAI(level, time=side.time)
@@ -142,7 +188,7 @@ class OnitamaSession(Session):
             return None
         return "ai" if self.sides[self.game.turn].kind == "ai" else HUMAN
 
-    def ai_player(self) -> BuiltinAI:
+    def ai_player(self) -> BuiltinAI | MatlabPlayer:
         """The AI of the side to move."""
         return self.ais[self.game.turn]
 
@@ -189,6 +235,10 @@ class OnitamaSession(Session):
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         self.changed(actor)
+        if self.game.is_over():  # a MATLAB AI's Octave process is not kept past the game
+            for ai in self.ais.values():
+                if isinstance(ai, MatlabPlayer):
+                    ai.ai.close()
         if self.game.winner is not None:
             self.message = self.game.win_message()
         elif self.game.is_over():
@@ -315,6 +365,12 @@ def router(games: Games) -> APIRouter:
     api = APIRouter(prefix="/api/onitama", responses=errors(400, 413, 422, 503))
     what = "Onitama game"
     Fields = fields_query(OnitamaSession.large)  # noqa: N806 (a parameter's default)
+
+    @api.get("/ais", response_model=MatlabAIs)
+    async def ais() -> dict[str, list[str]]:
+        """The MATLAB AI files of the server's folder (``ludo serve --ai-dir``), for a
+        side's ``level`` (``{"kind": "ai", "level": "AI123.m"}``)."""
+        return {"ais": matlab_ais()}
 
     @api.get("/setups", response_model=Setups)
     async def setups() -> dict[str, list[str]]:

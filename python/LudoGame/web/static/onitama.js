@@ -78,13 +78,23 @@ async function setupIds() {
   return answer.setups.map(String);
 }
 
-function sideFields(side, kind) {
+// The MATLAB AI files the server offers (ludo serve --ai-dir; GET /api/onitama/ais).
+async function matlabAis() {
+  try {
+    return (await api("GET", "/api/onitama/ais")).ais;
+  } catch (err) {
+    return [];
+  }
+}
+
+function sideFields(side, kind, matlab = []) {
   const select = el(
     "select",
     { id: `side-${side}`, "aria-label": `Side ${side}` },
     el("option", { value: "human", selected: kind === "human" }, "Person"),
     el("option", { value: "remote", selected: kind === "remote" }, "Person on another device"),
     LEVELS.map(([v, label]) => el("option", { value: v, selected: kind === v }, label)),
+    matlab.map((name) => el("option", { value: name, selected: kind === name }, `MATLAB AI ${name}`)),
   );
   const time = el("input", { id: `time-${side}`, type: "number", min: 0.05, max: 10, step: 0.05, value: 1, "aria-label": `Seconds per ply for side ${side}` });
   return [el("label", {}, `Side ${side}`, select), el("label", {}, "AI seconds per ply", time)];
@@ -94,7 +104,7 @@ function readSides() {
   const sides = {};
   for (const side of ["A", "B"]) {
     const kind = document.getElementById(`side-${side}`).value;
-    sides[side] = kind === "human" || kind === "remote" ? { kind } : { kind: "ai", level: Number(kind), time: Number(document.getElementById(`time-${side}`).value || 1) };
+    sides[side] = kind === "human" || kind === "remote" ? { kind } : { kind: "ai", level: kind.endsWith(".m") ? kind : Number(kind), time: Number(document.getElementById(`time-${side}`).value || 1) };
   }
   return sides;
 }
@@ -102,6 +112,7 @@ function readSides() {
 async function chooser() {
   const main = page("New Onitama game");
   const ids = await setupIds();
+  const matlab = await matlabAis();
   const setup = el(
     "select",
     { id: "setup" },
@@ -127,8 +138,8 @@ async function chooser() {
       "fieldset",
       {},
       el("legend", {}, "Sides"),
-      el("div", { class: "row" }, sideFields("A", "human")),
-      el("div", { class: "row" }, sideFields("B", "1")),
+      el("div", { class: "row" }, sideFields("A", "human", matlab)),
+      el("div", { class: "row" }, sideFields("B", "1", matlab)),
       el("p", { class: "hint" }, "A moves first. Two AIs play by themselves: watch them at the speed you choose."),
       el("div", { class: "row" }, pace.node),
       timer.node,

@@ -1,0 +1,3 @@
+function c = cellstr(s)
+  c = s.texts;
+end

@@ -1,0 +1,3 @@
+function s = ctranspose(s)
+  s.texts = s.texts.';
+end

@@ -1,0 +1,3 @@
+function disp(s)
+  disp(s.texts);
+end

@@ -1,0 +1,3 @@
+function e = isempty(s)
+  e = isempty(s.texts);
+end

@@ -1,0 +1,3 @@
+function s = transpose(s)
+  s.texts = s.texts.';
+end
