@@ -79,19 +79,17 @@ def conflict(kind: str, message: str) -> ApiError:
     return ApiError(409, kind, message)
 
 
-def engine_error(e: Exception) -> ApiError:
-    """The answer for an error the engine raised on bad input: 409 once a game is over, else
-    400, with the engine's own message and exception name."""
-    if isinstance(e, GameOverError) or type(e).__name__ == "OnitamaGameOverError":
-        return ApiError(409, type(e).__name__, str(e))
-    if isinstance(e, LudoError):
-        return ApiError(400, type(e).__name__, str(e))
-    # ValueError, TypeError, OverflowError: an argument the binding refused
-    return ApiError(400, "InvalidArgument", str(e))
+def engine_error(e: LudoError) -> ApiError:
+    """The answer for an error the engine raised on bad input, by its type in the engine's
+    exception family: 409 for a move after the game is over (a `GameOverError`, Ludo's or
+    Onitama's), else 400, with the engine's own message and exception name."""
+    status = 409 if isinstance(e, GameOverError) else 400
+    return ApiError(status, type(e).__name__, str(e))
 
 
-#: What the engine raises for input it refuses (everything else would be a server bug).
-ENGINE_ERRORS = (LudoError, ValueError, TypeError, OverflowError)
+#: What the engine raises for input it refuses: its own exception family. Anything else
+#: (a plain `TypeError`, ...) is a bug of the server, not the client's doing.
+ENGINE_ERRORS = (LudoError,)
 
 
 def error_body(status: int, kind: str, message: str) -> dict[str, Any]:
