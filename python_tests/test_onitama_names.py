@@ -19,6 +19,7 @@ OLD_NAMES = {
     "OnitamaCard": "Card",
     "OnitamaAI": "BuiltinAI",
     "OnitamaMatchRecord": "MatchRecord",
+    "Game": "RoundRobinGame",  # a round robin's record, not a game to play
 }
 
 

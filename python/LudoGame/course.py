@@ -22,9 +22,9 @@ from LudoGame.matlab import DEFAULT_QUALIFY_GAMES, DEFAULT_QUALIFY_MAX_ERRORS
 from LudoGame.onitama import (
     TOURNAMENT_SETUPS,
     AIFunction,
-    Game,
     InvalidAIError,
     MatchRecord,
+    RoundRobinGame,
     Standings,
     play_schedule,
     round_robin,
@@ -40,8 +40,8 @@ class Qualification:
     by a failure, and whether it qualified."""
 
     name: str
-    games: list[Game]
-    errors: list[Game]
+    games: list[RoundRobinGame]
+    errors: list[RoundRobinGame]
     qualified: bool
 
 
@@ -53,9 +53,9 @@ class CourseResult:
     qualification: list[Qualification]
     standings: Standings | None
     max_errors: int = DEFAULT_QUALIFY_MAX_ERRORS
-    games: list[Game] = field(default_factory=list)
+    games: list[RoundRobinGame] = field(default_factory=list)
 
-    def errors(self, name: str) -> list[Game]:
+    def errors(self, name: str) -> list[RoundRobinGame]:
         """The games `name` lost by an error, an invalid answer or a timeout."""
         return [g for g in self.games if _failed(g, name)]
 
@@ -91,7 +91,7 @@ class CourseResult:
         return "\n".join(lines)
 
 
-def _failed(game: Game, name: str) -> bool:
+def _failed(game: RoundRobinGame, name: str) -> bool:
     side = "A" if game.a == name else "B" if game.b == name else None
     return side is not None and game.record.failed == side
 
@@ -133,10 +133,10 @@ def course_tournament(
         raise ValueError("the qualification's games and errors must be 0 or more")
     everyone = {**ais, REFERENCE: reference}
     schedule = qualification_schedule(names, games, list(setups))
-    played: list[Game] = []
+    played: list[RoundRobinGame] = []
 
     def add(a: str, b: str, s: int | str, record: MatchRecord) -> None:
-        played.append(Game(a, b, s, record))
+        played.append(RoundRobinGame(a, b, s, record))
 
     play_schedule(
         everyone, schedule, max_plies, time_budget, add, lambda: None,

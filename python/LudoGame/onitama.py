@@ -92,6 +92,7 @@ _DEPRECATED = {
     "OnitamaCard": ("Card", Card),
     "OnitamaAI": ("BuiltinAI", BuiltinAI),
     "OnitamaMatchRecord": ("MatchRecord", MatchRecord),
+    "Game": ("RoundRobinGame", None),
 }
 
 
@@ -99,6 +100,7 @@ def __getattr__(name: str) -> Any:
     """The deprecated names ``OnitamaAction`` ... : the new class, with a warning."""
     if name in _DEPRECATED:
         new, value = _DEPRECATED[name]
+        value = globals()[new] if value is None else value
         warnings.warn(
             f"LudoGame.onitama.{name} is deprecated; use LudoGame.onitama.{new}",
             DeprecationWarning,
@@ -191,8 +193,9 @@ def play_match(
 
 
 @dataclass
-class Game:
-    """One game of a round robin: who played A and B, on which setup, and its record."""
+class RoundRobinGame:
+    """One game of a round robin: who played A and B, on which setup, and its record.
+    (Formerly ``onitama.Game``, a name that promised a game one could play.)"""
 
     a: str
     b: str
@@ -205,7 +208,7 @@ class Standings:
     """A round robin's result: the table, best first, and every game."""
 
     table: list[Standing]
-    games: list[Game] = field(default_factory=list)
+    games: list[RoundRobinGame] = field(default_factory=list)
 
     def __str__(self) -> str:
         width = max([4, *(len(s.name) for s in self.table)])
@@ -276,13 +279,13 @@ def round_robin(
     for s in setup_list:
         Onitama.setup(s)  # checks the id before any game is played
     table = Table(names)
-    games: list[Game] = []
+    games: list[RoundRobinGame] = []
 
     def standings() -> Standings:
         return Standings(table.ranked(), games)
 
     def add(a: str, b: str, s: int | str, record: MatchRecord) -> None:
-        games.append(Game(a, b, s, record))
+        games.append(RoundRobinGame(a, b, s, record))
         table.add(
             a,
             b,
@@ -442,13 +445,13 @@ def record_json(record: MatchRecord, a: str | None = None, b: str | None = None)
     return out
 
 
-def save_games(path: str | os.PathLike[str], games: Iterable[Game | MatchRecord]) -> None:
+def save_games(path: str | os.PathLike[str], games: Iterable[RoundRobinGame | MatchRecord]) -> None:
     """Write games to replay: ``play_match`` records or a round robin's ``Standings.games``,
     as ``{"format": "ludogame-games/1", "games": [...]}`` (each game as `record_json`
     gives it). ``ludo serve --replay FILE`` opens the file, and so does the replay page."""
     entries = []
     for g in games:
-        if isinstance(g, Game):
+        if isinstance(g, RoundRobinGame):
             entries.append(record_json(g.record, g.a, g.b))
         elif isinstance(g, MatchRecord):
             entries.append(record_json(g))
@@ -461,24 +464,20 @@ def save_games(path: str | os.PathLike[str], games: Iterable[Game | MatchRecord]
 __all__ = [
     "AI",
     "AIFunction",
-    "DEFAULT_PLIES",
-    "MATCH_SETUP",
-    "GAMES_FORMAT",
-    "REASONS",
-    "STANDARD_CARDS",
-    "TOURNAMENT_SETUPS",
     "Action",
     "BuiltinAI",
     "Card",
-    "Game",
+    "DEFAULT_PLIES",
+    "GAMES_FORMAT",
     "GameOverError",
     "IllegalActionError",
+    "Interrupted",
     "InvalidAIError",
     "InvalidActionError",
     "InvalidBoardError",
     "InvalidCardError",
     "InvalidSquareError",
-    "Interrupted",
+    "MATCH_SETUP",
     "MatchRecord",
     "NotationError",
     "Onitama",
@@ -486,9 +485,13 @@ __all__ = [
     "OnitamaGameOverError",
     "OnitamaNotationError",
     "Outcome",
+    "REASONS",
     "Reason",
+    "RoundRobinGame",
+    "STANDARD_CARDS",
     "Standing",
     "Standings",
+    "TOURNAMENT_SETUPS",
     "UnknownSetupError",
     "builtin_ai",
     "play_match",

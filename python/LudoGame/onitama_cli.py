@@ -39,6 +39,7 @@ from LudoGame.onitama import (
     Interrupted,
     MatchRecord,
     Onitama,
+    RoundRobinGame,
     Standings,
     UnknownSetupError,
     builtin_ai,
@@ -47,7 +48,6 @@ from LudoGame.onitama import (
     save_games,
     setup_ids,
 )
-from LudoGame.onitama import Game as RoundRobinGame
 
 #: An AI named on the command line: a built-in level, or the path of a MATLAB file.
 AISpec = int | str
