@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -63,3 +64,45 @@ def postgres() -> Any:
         unavailable('psycopg is not installed: pip install "LudoGame[postgres]"')
     with running_postgres() as pg:
         yield pg
+
+
+# ---- no silent skips in CI -------------------------------------------------------------
+# With LUDOGAME_NO_SKIPS=1 (.ci/check sets it) a skipped test fails the run: a missing
+# dependency must not pass as green. Only the opt-in tests may skip, those whose reason
+# names the variable that turns them on ("set LUDOGAME_...").
+
+_SKIPPED: list[str] = []
+
+
+def _skip_reason(report: pytest.CollectReport | pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2])
+    return str(longrepr)
+
+
+def _note_skip(report: pytest.CollectReport | pytest.TestReport) -> None:
+    if report.skipped and not hasattr(report, "wasxfail"):
+        reason = _skip_reason(report)
+        if "set LUDOGAME_" not in reason:
+            _SKIPPED.append(f"{report.nodeid}: {reason}")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _note_skip(report)
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    _note_skip(report)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _SKIPPED and os.environ.get("LUDOGAME_NO_SKIPS") == "1" and exitstatus == 0:
+        session.exitstatus = 1
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _SKIPPED and os.environ.get("LUDOGAME_NO_SKIPS") == "1":
+        terminalreporter.section("skipped, which LUDOGAME_NO_SKIPS=1 does not allow")
+        for line in _SKIPPED:
+            terminalreporter.line(line)
