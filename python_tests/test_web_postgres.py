@@ -82,6 +82,42 @@ def test_the_database_lets_one_of_two_writes_of_a_version_through(postgres: Post
     storage.close()
 
 
+def race_to_the_limit(stores: list[Any], limit: int, tries: int) -> int:
+    """`tries` new games stored at once through `stores` (as many processes would), with
+    the game limit `limit`; how many were stored."""
+    barrier = threading.Barrier(tries)
+    stored: list[bool] = []
+
+    def add(n: int) -> None:
+        barrier.wait()
+        row = Row(f"g{n}", "ludo", 0, False, False, "{}")
+        stored.append(stores[n % len(stores)].insert(row, limit))
+
+    threads = [threading.Thread(target=add, args=(n,)) for n in range(tries)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(stored)
+
+
+def test_the_game_limit_holds_across_processes(postgres: Postgres, tmp_path: Any) -> None:
+    """--max-games: the count and the insert are one step, so servers sharing a store
+    never pass the limit together (two PostgreSQL connections pools, two SQLite handles)."""
+    url = fresh(postgres)
+    stores = [open_storage(url), open_storage(url)]
+    assert race_to_the_limit(stores, limit=5, tries=16) == 5
+    assert stores[0].count() == 5
+    for s in stores:
+        s.close()
+    path = f"sqlite:///{tmp_path / 'games.db'}"
+    stores = [open_storage(path), open_storage(path)]
+    assert race_to_the_limit(stores, limit=5, tries=16) == 5
+    assert stores[1].count() == 5
+    for s in stores:
+        s.close()
+
+
 def test_changes_are_announced_with_notify(postgres: Postgres) -> None:
     url = fresh(postgres)
     storage = open_storage(url)

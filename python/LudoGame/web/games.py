@@ -117,14 +117,13 @@ class Games:
     async def add(self, s: Session) -> None:
         """Store a new game (409 `TooManyGames` at the limit: no game is ever dropped)."""
         async with self._adding:
-            if await self.count() >= self.limit:
+            s.stamp_timer()
+            if not await self._call(self.storage.insert, self._row(s), self.limit):
                 raise conflict(
                     "TooManyGames",
                     f"this server holds {self.limit:,} games, its limit: delete finished "
                     "ones (DELETE /api/KIND/games/ID), or start it with a larger --max-games",
                 )
-            s.stamp_timer()
-            await self._call(self.storage.insert, self._row(s))
         self._sessions[s.id] = self._watched(s)
         self.drive(s)
 

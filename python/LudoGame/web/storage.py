@@ -60,8 +60,10 @@ class Storage(ABC):
     shared: bool = False
 
     @abstractmethod
-    def insert(self, row: Row) -> None:
-        """Store a new game."""
+    def insert(self, row: Row, limit: int | None = None) -> bool:
+        """Store a new game, unless the store already holds `limit` games: then False and
+        nothing stored. The count and the insert are one step, also between processes
+        sharing the store."""
 
     @abstractmethod
     def update(self, row: Row, previous: int) -> bool:
@@ -109,11 +111,14 @@ class MemoryStorage(Storage):
         self._rows: dict[str, Row] = {}
         self._lock = threading.Lock()
 
-    def insert(self, row: Row) -> None:
+    def insert(self, row: Row, limit: int | None = None) -> bool:
         with self._lock:
             if row.id in self._rows:
                 raise StorageError(f"a game {row.id[:12]!r} is already stored")
+            if limit is not None and len(self._rows) >= limit:
+                return False
             self._rows[row.id] = _stamped(row)
+            return True
 
     def update(self, row: Row, previous: int) -> bool:
         with self._lock:
@@ -202,13 +207,17 @@ class SqliteStorage(Storage):
         except sqlite3.Error as e:
             raise StorageError(f"the store {self.path} cannot be used: {e}") from e
 
-    def insert(self, row: Row) -> None:
+    def insert(self, row: Row, limit: int | None = None) -> bool:
         now = time.time()
-        self._run(
+        # One statement: SQLite runs it in one write transaction (one writer at a time, and
+        # a snapshot another process changed meanwhile is an error, never a stale count).
+        cur = self._run(
             "INSERT INTO games (id, kind, version, over, active, created, updated, record) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.id, row.kind, row.version, row.over, row.active, now, now, row.record),
+            "SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ? IS NULL OR (SELECT count(*) FROM games) < ?",
+            (row.id, row.kind, row.version, row.over, row.active, now, now, row.record)
+            + (limit, limit),
         )
+        return cur.rowcount == 1
 
     def update(self, row: Row, previous: int) -> bool:
         cur = self._run(
@@ -274,6 +283,8 @@ CREATE TABLE IF NOT EXISTS ludogame_schema (version INTEGER NOT NULL);
 CHANNEL = "ludogame_games"
 #: The advisory lock taken while the schema is made (two servers may start at once).
 _SCHEMA_LOCK = 0x1D0_6A3E
+#: The advisory lock taken while a new game is counted against the limit and stored.
+_LIMIT_LOCK = 0x1D0_6A3F
 
 T = TypeVar("T")
 
@@ -364,17 +375,23 @@ class PostgresStorage(Storage):
     def _notify(conn: Any, ident: str, version: int) -> None:
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{ident}:{version}"))
 
-    def insert(self, row: Row) -> None:
-        def go(conn: Any) -> None:
+    def insert(self, row: Row, limit: int | None = None) -> bool:
+        def go(conn: Any) -> bool:
             now = time.time()
+            if limit is not None:
+                # processes count and insert one at a time: none passes the limit
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LIMIT_LOCK,))
+                if conn.execute("SELECT count(*) FROM ludogame_games").fetchone()[0] >= limit:
+                    return False
             conn.execute(
                 "INSERT INTO ludogame_games (id, kind, version, over, active, created, "
                 "updated, record) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                 (row.id, row.kind, row.version, row.over, row.active, now, now, row.record),
             )
             self._notify(conn, row.id, row.version)
+            return True
 
-        self._run(go)
+        return self._run(go)
 
     def update(self, row: Row, previous: int) -> bool:
         def go(conn: Any) -> bool:
