@@ -283,6 +283,8 @@ CREATE TABLE IF NOT EXISTS ludogame_schema (version INTEGER NOT NULL);
 CHANNEL = "ludogame_games"
 #: The advisory lock taken while the schema is made (two servers may start at once).
 _SCHEMA_LOCK = 0x1D0_6A3E
+#: The longest a PostgreSQL statement may run (milliseconds) before it is an error.
+STATEMENT_TIMEOUT_MS = 5_000
 #: The advisory lock taken while a new game is counted against the limit and stored.
 _LIMIT_LOCK = 0x1D0_6A3F
 
@@ -332,7 +334,18 @@ class PostgresStorage(Storage):
         self._run(schema, "open")
 
     def _connect(self) -> Any:
-        return self._pg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
+        # A statement that waits longer than STATEMENT_TIMEOUT, or a server that stops
+        # answering (TCP keepalives), is an error (503) instead of a request that hangs.
+        return self._pg.connect(
+            self.url,
+            autocommit=True,
+            connect_timeout=self.connect_timeout,
+            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+            keepalives=1,
+            keepalives_idle=10,
+            keepalives_interval=5,
+            keepalives_count=3,
+        )
 
     def _run(self, fn: Callable[[Any], T], what: str = "use") -> T:
         """`fn(connection)` in one transaction, committed when it returns."""
@@ -454,8 +467,15 @@ class PostgresStorage(Storage):
 
     async def changes(self) -> AsyncIterator[tuple[str, int]]:
         try:
+            # keepalives: a listener whose server went away notices it (and is made again)
             conn = await self._pg.AsyncConnection.connect(
-                self.url, autocommit=True, connect_timeout=self.connect_timeout
+                self.url,
+                autocommit=True,
+                connect_timeout=self.connect_timeout,
+                keepalives=1,
+                keepalives_idle=10,
+                keepalives_interval=5,
+                keepalives_count=3,
             )
         except self._pg.Error as e:
             raise StorageError(f"cannot listen to {self.where}: {_first_line(e)}") from e
