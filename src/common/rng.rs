@@ -20,7 +20,16 @@ pub fn splitmix64(x: u64) -> u64 {
     finalise(x.wrapping_add(GOLDEN_GAMMA))
 }
 
-/// A deterministic random number generator; its whole state is one `u64`.
+/// A deterministic random number generator; its whole state is one `u64` (SplitMix64: the
+/// same sequence on every machine).
+///
+/// ```
+/// use ludogame::common::rng::Rng;
+///
+/// let mut a = Rng::new(2026);
+/// let mut b = a;
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rng(u64);
 

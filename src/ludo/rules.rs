@@ -80,6 +80,23 @@ pub enum TokenNames {
 /// A rule set. Step counts ("steps") measure a token's progress along its own route:
 /// negative in the yard, `0` at the entry point, then `first_track_step..=last_track_step`
 /// on the shared track, then the seat's private home column up to `finish_step`.
+///
+/// Presets with options on top; the notation names the preset and the options changed:
+///
+/// ```
+/// use ludogame::ludo::Rules;
+/// use ludogame::ludo::rules::OptionValue;
+///
+/// let mut rules = Rules::preset("standard").unwrap();
+/// rules.set_option("six_limit", &OptionValue::Int(3)).unwrap();
+/// let text = rules.to_string();
+/// assert_eq!(text, "standard[six_limit=3]");
+/// assert_eq!(text.parse::<Rules>().unwrap(), rules);
+/// // an unknown option is refused, and so are options that do not fit together
+/// assert!(rules.set_option("colour", &OptionValue::Str("red".into())).is_err());
+/// rules.set_option("six_limit", &OptionValue::Int(1)).unwrap();
+/// assert!(rules.validate().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// The game this rule set descends from.

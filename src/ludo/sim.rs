@@ -123,7 +123,26 @@ fn play_out<G: Geometry>(
     (run.game.end(), run.rolls, run.captures)
 }
 
-/// What to simulate.
+/// What to simulate: rules, the seats that play, a bot per seat and the run's seed. Game
+/// `i` of a run is the same game whatever the chunking and the thread count.
+///
+/// ```
+/// use ludogame::ludo::sim::SimConfig;
+/// use ludogame::ludo::{Bot, Rules};
+///
+/// let config = SimConfig {
+///     rules: Rules::CS162,
+///     seats: vec![0, 2],
+///     bots: vec![Bot::Cs162, Bot::Random],
+///     seed: 42,
+/// };
+/// let whole = config.run(0, 200, 2);
+/// let mut parts = config.run(0, 120, 1);
+/// parts.extend(config.run(120, 80, 1));
+/// assert_eq!(whole, parts);
+/// assert_eq!(whole.games, 200);
+/// assert_eq!(whole.wins.iter().sum::<u64>() + whole.unfinished, 200);
+/// ```
 #[derive(Clone, Debug)]
 pub struct SimConfig {
     /// The rules.

@@ -30,7 +30,26 @@ pub use heuristics::priority_token;
 pub use mcts::{MAX_PLAYOUTS, MAX_TREE_NODES};
 use {expectimax::*, heuristics::*, mcts::*, race::*};
 
-/// A built-in bot.
+/// A built-in bot, by name (`random`, `cs162`, `safe`, `aggressive`, `expectimax:2`,
+/// `mcts:200`, ...). Random choices come from the generator given, so a seed fixes a game.
+///
+/// ```
+/// use ludogame::ludo::{Bot, Game, Rng, Rules, Seat};
+///
+/// let bot: Bot = "expectimax:1".parse().unwrap();
+/// assert_eq!(bot.to_string(), "expectimax:1");
+/// let seats: Vec<Seat> = [0, 2].into_iter().filter_map(Seat::new).collect();
+/// let mut game = Game::new(Rules::STANDARD, &seats, 1).unwrap();
+/// let mut rng = Rng::new(5);
+/// while !game.is_over() {
+///     game.roll_die().unwrap();
+///     if let Some(mv) = bot.choose(&game, &mut rng) {
+///         game.play(mv).unwrap();
+///     }
+/// }
+/// assert!(game.winner().is_some());
+/// assert!("mcts:0".parse::<Bot>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bot {
     /// Uniformly random legal move.

@@ -51,7 +51,24 @@ impl Outcome {
 }
 pub(crate) use turn::{GameEnd, Geo, Turn, TurnBuilder, nth_token, random_index, random_token};
 
-/// A game in progress, over any [`Rules`].
+/// A game in progress, over any [`Rules`]: small and `Copy`; rolls come from its seeded die.
+///
+/// ```
+/// use ludogame::ludo::{Game, Phase, Rules, Seat};
+///
+/// let seats: Vec<Seat> = [0, 2].into_iter().filter_map(Seat::new).collect();
+/// let mut game = Game::new(Rules::CS162, &seats, 7).unwrap();
+/// assert_eq!(game.phase(), Phase::Roll);
+/// game.roll_die().unwrap();
+/// // with a roll of 6 a token may enter; otherwise the turn passes
+/// if let Phase::Move(roll) = game.phase() {
+///     let mv = game.legal_moves().get(0).unwrap();
+///     assert_eq!(mv.roll, roll);
+///     game.play(mv).unwrap();
+/// }
+/// // the notation round-trips the whole position
+/// assert_eq!(Game::from_notation(&game.to_notation()).unwrap(), game);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Game {
     pub(crate) rules: Rules,
