@@ -311,7 +311,8 @@ def test_a_syntax_error_loses_with_octaves_message(tmp_path: Path) -> None:
 
 
 def test_round_robin_on_ray_and_in_processes_is_the_local_one() -> None:
-    pytest.importorskip("ray")
+    ray = pytest.importorskip("ray")
+    running = ray.is_initialized()
     ais = {
         "AIFirst": matlab.matlab_ai(FIRST),
         "AIWall": matlab.matlab_ai(ms.TEST_AIS / "AIWall.m"),
@@ -323,4 +324,9 @@ def test_round_robin_on_ray_and_in_processes_is_the_local_one() -> None:
 
     local = onitama.round_robin(ais, [21], time_budget=10)
     assert games(onitama.round_robin(ais, [21], time_budget=10, jobs=2)) == games(local)
-    assert games(onitama.round_robin(ais, [21], time_budget=10, backend="ray")) == games(local)
+    try:
+        on_ray = onitama.round_robin(ais, [21], time_budget=10, backend="ray")
+    finally:
+        if not running:  # the Ray this test started stops with it (test_ray starts its own)
+            ray.shutdown()
+    assert games(on_ray) == games(local)
