@@ -235,14 +235,14 @@ pub fn action_text(action: Action, rules: Rules) -> String {
 pub fn parse_action(text: &str, rules: Rules) -> Result<Action, OnitamaError> {
     let parts: Vec<&str> = text.split_whitespace().collect();
     match (rules, parts.len()) {
-        (Rules::Wall, 3) => Err(OnitamaError::IllegalAction {
+        (Rules::Wall, 3) => Err(OnitamaError::OtherRulesAction {
             action: text.to_owned(),
             reason: "the wall variant needs a wall step (u r d l s, or - for a win); \
                      'slot from to' is standard Onitama's form"
                 .into(),
         }),
         (Rules::Wall, _) => text.parse(),
-        (Rules::Standard, 4) => Err(OnitamaError::IllegalAction {
+        (Rules::Standard, 4) => Err(OnitamaError::OtherRulesAction {
             action: text.to_owned(),
             reason: "standard Onitama has no wall: write 'slot from to', like '1 e2 d3'".into(),
         }),
