@@ -134,3 +134,27 @@ def test_builtin_ais_and_play_match() -> None:
     )
     assert record.reason is not None
     assert all(a.standard for a in record.actions)
+
+
+def test_cli_match_and_play_standard() -> None:
+    import io
+
+    from LudoGame import onitama_cli as cli
+
+    out = io.StringIO()
+    args = cli.build_parser().parse_args(
+        ["match", "2", "1", "--standard", "--deal", "4", "--time", "0.02"]
+    )
+    assert cli.cmd_match(args, out) == 0
+    head, moves = out.getvalue().splitlines()[:2]
+    assert head.startswith("standard deal 4: ")
+    assert all(len(m.strip("[]").split()) == 3 for m in moves.split("] ["))
+
+    # Two AIs play a whole standard game at the terminal (no wall prompt).
+    args = cli.build_parser().parse_args(
+        ["play", "--standard", "--deal", "1", "--ai-a", "1", "--ai-b", "0", "--max-plies", "6"]
+    )
+    out = io.StringIO()
+    assert cli.cmd_play(args, io.StringIO(""), out) == 0
+    assert cli.WALL_PROMPT not in out.getvalue()
+    assert "W" not in out.getvalue().replace("Wall", "")

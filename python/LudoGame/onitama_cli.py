@@ -123,6 +123,8 @@ def ai_player(level: int, time: float, seed: int) -> Player:
     ai = builtin_ai(level, time=time, seed=seed)
 
     def play(game: Onitama) -> tuple[int, str, str, str]:
+        if game.rules == "standard":  # the coursework's call contract has no rule set
+            return ai.choose(game).answer
         card, move_from, move_to, wall = ai(*game.ai_arguments())
         return card, move_from, move_to, wall
 
@@ -166,6 +168,8 @@ def human_ply(screen: Screen, game: Onitama, player: str) -> Action | None:
         finish_win(screen, game, player, pawn)
         return None
     announce_capture(screen, game, player, pawn)
+    if game.rules == "standard":  # no wall: the ply is complete
+        return game.judge(int(card), move_from, move_to, "s")
     show_before_wall(screen, game, player, pawn)
     while True:
         wall = screen.ask(WALL_PROMPT)
@@ -190,6 +194,8 @@ def ai_ply(screen: Screen, game: Onitama, player: str, ai: Player) -> Action | N
         finish_win(screen, game, player, action)
         return None
     announce_capture(screen, game, player, action)
+    if game.rules == "standard":  # no wall step to show
+        return action
     show_before_wall(screen, game, player, action)
     screen.typed(WALL_PROMPT, wall)
     return action
@@ -269,8 +275,12 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     for side, level in (("A", args.ai_a), ("B", args.ai_b)):
         if level is not None:
             players[side] = ai_player(level, args.time, args.seed)
+    if args.standard and args.setup is not None:
+        raise UsageError("--standard deals its own cards: give --deal SEED, not --setup")
     try:
-        if args.setup is not None:
+        if args.standard:
+            game = Onitama.standard(seed=args.deal, max_plies=args.max_plies)
+        elif args.setup is not None:
             game = Onitama.setup(args.setup, args.max_plies)
         else:
             while True:
@@ -290,14 +300,14 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     return 0
 
 
-def show_record(record: MatchRecord, out: TextIO) -> None:
-    """A match's result line, its actions and the final board."""
+def show_record(record: MatchRecord, out: TextIO, label: str | None = None) -> None:
+    """A match's result line (headed by `label`, default the setup), its actions and the
+    final board."""
+    head = label or f"setup {record.setup}"
     if record.reason == "interrupted":
-        out.write(f"setup {record.setup}: interrupted after {record.plies} plies\n")
+        out.write(f"{head}: interrupted after {record.plies} plies\n")
     else:
-        out.write(
-            f"setup {record.setup}: {record.result} ({record.reason}) after {record.plies} plies\n"
-        )
+        out.write(f"{head}: {record.result} ({record.reason}) after {record.plies} plies\n")
     out.write(" ".join(f"[{a}]" for a in record.actions) + "\n")
     out.write(record.game().draw())
 
@@ -321,17 +331,30 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     """`onitama match`."""
     check_save_path(args.save)
     ais = [builtin_ai(level, time=args.time, seed=args.seed) for level in (args.a, args.b)]
+    start: str | Onitama = args.setup
+    label = None
+    max_plies = args.max_plies
+    if args.standard:
+        if args.setup is not None:
+            raise UsageError("--standard deals its own cards: give --deal SEED, not --setup")
+        start = Onitama.standard(seed=args.deal, max_plies=max_plies)
+        label = f"standard deal {args.deal}"
+        max_plies = None  # the game's own (1000 unless --max-plies)
+    else:
+        start = args.setup if args.setup is not None else "21"
+        max_plies = 20 if max_plies is None else max_plies
     try:
-        record = play_match(ais[0], ais[1], args.setup, args.max_plies)
+        record = play_match(ais[0], ais[1], start, max_plies)
     except Interrupted as e:
         if isinstance(e.partial, MatchRecord):
-            show_record(e.partial, out)
+            show_record(e.partial, out, label)
         out.flush()
         print("onitama: interrupted", file=sys.stderr)
         return 130
-    show_record(record, out)
+    show_record(record, out, label)
     if args.save:
-        save_games(args.save, [RoundRobinGame(f"L{args.a}", f"L{args.b}", args.setup, record)])
+        name = label or str(start)
+        save_games(args.save, [RoundRobinGame(f"L{args.a}", f"L{args.b}", name, record)])
     return 0
 
 
@@ -414,6 +437,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--time", type=float, default=1.0, help="AI seconds per move (1.0)")
     play.add_argument("--seed", type=int, default=0, help="AI seed (0)")
     play.add_argument(
+        "--standard", action="store_true", help="standard Onitama (no wall), cards dealt by --deal"
+    )
+    play.add_argument("--deal", type=int, default=0, help="seed of the --standard deal (0)")
+    play.add_argument(
         "--echo",
         choices=["auto", "yes", "no"],
         default="auto",
@@ -431,8 +458,12 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "b", type=int, nargs="?", default=1, metavar="LEVEL_B", help="level of B's AI (0-2; 1)"
     )
-    match.add_argument("--setup", default="21", help="the setup id (21)")
-    match.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
+    match.add_argument("--setup", help="the setup id (21)")
+    match.add_argument("--max-plies", type=int, help="the ply limit (20; 1000 with --standard)")
+    match.add_argument(
+        "--standard", action="store_true", help="standard Onitama (no wall), cards dealt by --deal"
+    )
+    match.add_argument("--deal", type=int, default=0, help="seed of the --standard deal (0)")
     match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
     match.add_argument("--seed", type=int, default=0, help="seed of both AIs (0)")
     match.add_argument("--save", metavar="FILE", help="write the game to FILE (JSON) to replay")
