@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo bench --bench onitama_perft_rust -- wall [depth=6] [rounds=3]
-//! cargo bench --bench onitama_perft_rust -- standard [depth=7] [rounds=1]
+//! cargo bench --bench onitama_perft_rust -- standard [depth=7] [rounds=1] [set=1-4, all]
 //! ```
 //!
 //! Prints the count, the best time of the rounds and the leaves per second; `standard`
@@ -50,9 +50,12 @@ const TABLE: [([&str; 5], Player, &[u64]); 4] = [
     ),
 ];
 
-fn standard(depth: u32, rounds: u32) {
+fn standard(depth: u32, rounds: u32, only: Option<usize>) {
     let mut ok = true;
-    for (names, first, counts) in TABLE {
+    for (k, (names, first, counts)) in TABLE.into_iter().enumerate() {
+        if only.is_some_and(|n| n != k + 1) {
+            continue;
+        }
         let cards = names.map(|n| Card::standard(n).expect("a base card"));
         let pos = Position::standard_start(cards, first, 1000).expect("a valid start");
         let (count, best) = timed(&pos, depth, rounds);
@@ -94,7 +97,8 @@ fn main() {
     let mode = args.first().map_or("wall", String::as_str);
     let arg = |i: usize, default: u32| args.get(i).and_then(|d| d.parse().ok()).unwrap_or(default);
     if mode == "standard" {
-        standard(arg(1, 7).max(1), arg(2, 1));
+        let only = args.get(3).and_then(|n| n.parse().ok());
+        standard(arg(1, 7).max(1), arg(2, 1), only);
         return;
     }
     assert_eq!(mode, "wall", "the mode is 'wall' or 'standard'");
