@@ -541,7 +541,7 @@ class Card:
 class Action:
     """One ply: a card slot, a pawn move and a wall step, written '1 e2 d3 u'."""
 
-    def __new__(cls, text: str | Action) -> Action: ...
+    def __new__(cls, text: str | Action, standard: bool = False) -> Action: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     @property
@@ -567,6 +567,10 @@ class Action:
     @property
     def is_win(self) -> bool:
         """Does this move win?"""
+
+    @property
+    def standard(self) -> bool:
+        """Is this an action of standard Onitama (no wall step, '1 e2 d3')?"""
 
     @property
     def answer(self) -> _Answer:
@@ -717,6 +721,19 @@ class Onitama:
     @staticmethod
     def dealt(seed: int, max_plies: int | None = None) -> Onitama:
         """The default start board with five standard cards dealt at random from `seed`."""
+
+    @staticmethod
+    def standard(
+        cards: Mapping[str, _CardSpec] | Sequence[_CardSpec] | None = None,
+        first: str | None = None,
+        seed: int | None = None,
+        max_plies: int | None = None,
+    ) -> Onitama:
+        """A game of standard Onitama (no wall): `cards` and `first`, or a random deal by `seed`."""
+
+    @property
+    def rules(self) -> str:
+        """'wall' or 'standard'."""
 
     def action_index(self, action: Action | str) -> int:
         """The number (0 to 7509) of `action` for the player to move."""

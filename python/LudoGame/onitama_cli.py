@@ -33,6 +33,7 @@ from LudoGame.matlab import (
     DEFAULT_QUALIFY_MAX_ERRORS,
 )
 from LudoGame.onitama import (
+    DEFAULT_PLIES,
     MATCH_SETUP,
     Action,
     IllegalActionError,
@@ -175,7 +176,13 @@ def ai_player(spec: AISpec, args: argparse.Namespace) -> tuple[Player, Callable[
 
     def play(game: Onitama) -> tuple[int, str, str, str]:
         try:
+            if game.rules == "standard":  # the coursework's call contract has no rule set
+                if not hasattr(ai, "choose"):
+                    raise AIFailedError("a MATLAB AI plays the wall variant only")
+                return ai.choose(game).answer
             card, move_from, move_to, wall = call(*game.ai_arguments())
+        except AIFailedError:
+            raise
         except Exception as e:  # the AI's own error: it loses, as in the tournament
             raise AIFailedError(str(e)) from None
         return card, move_from, move_to, wall
@@ -220,6 +227,8 @@ def human_ply(screen: Screen, game: Onitama, player: str) -> Action | None:
         finish_win(screen, game, player, pawn)
         return None
     announce_capture(screen, game, player, pawn)
+    if game.rules == "standard":  # no wall: the ply is complete
+        return game.judge(int(card), move_from, move_to, "s")
     show_before_wall(screen, game, player, pawn)
     while True:
         wall = screen.ask(WALL_PROMPT)
@@ -247,6 +256,8 @@ def ai_ply(screen: Screen, game: Onitama, player: str, ai: Player) -> Action | N
         finish_win(screen, game, player, action)
         return None
     announce_capture(screen, game, player, action)
+    if game.rules == "standard":  # no wall step to show
+        return action
     show_before_wall(screen, game, player, action)
     screen.typed(WALL_PROMPT, wall)
     return action
@@ -302,6 +313,8 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     echo = {"yes": True, "no": False}.get(args.echo, not inp.isatty())
     screen = Screen(inp, out, echo)
     players: dict[str, Player | None] = {"A": None, "B": None}
+    if args.standard and args.setup is not None:
+        raise UsageError("--standard deals its own cards: give --deal SEED, not --setup")
     closers: list[Callable[[], None]] = []
     try:
         for side, spec in (("A", args.ai_a), ("B", args.ai_b)):
@@ -323,7 +336,9 @@ def play_terminal(
 ) -> int:
     """The terminal game of `cmd_play`, its players ready."""
     try:
-        if args.setup is not None:
+        if args.standard:
+            game = Onitama.standard(seed=args.deal, max_plies=args.max_plies)
+        elif args.setup is not None:
             game = Onitama.setup(args.setup, args.max_plies)
         else:
             while True:
@@ -349,14 +364,14 @@ def play_terminal(
     return 0
 
 
-def show_record(record: MatchRecord, out: TextIO) -> None:
-    """A match's result line, its actions and the final board."""
+def show_record(record: MatchRecord, out: TextIO, label: str | None = None) -> None:
+    """A match's result line (headed by `label`, default the setup), its actions and the
+    final board."""
+    head = label or f"setup {record.setup}"
     if record.reason == "interrupted":
-        out.write(f"setup {record.setup}: interrupted after {record.plies} plies\n")
+        out.write(f"{head}: interrupted after {record.plies} plies\n")
     else:
-        out.write(
-            f"setup {record.setup}: {record.result} ({record.reason}) after {record.plies} plies\n"
-        )
+        out.write(f"{head}: {record.result} ({record.reason}) after {record.plies} plies\n")
     out.write(" ".join(f"[{a}]" for a in record.actions) + "\n")
     out.write(record.game().draw())
 
@@ -380,20 +395,31 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     """`onitama match`."""
     check_save_path(args.save)
     ais = [make_ai(spec, args, args.seed) for spec in (args.a, args.b)]
+    start: str | Onitama
+    label = None
+    max_plies = args.max_plies
+    if args.standard:
+        if args.setup is not None:
+            raise UsageError("--standard deals its own cards: give --deal SEED, not --setup")
+        start = Onitama.standard(seed=args.deal, max_plies=max_plies)
+        label = f"standard deal {args.deal}"
+        max_plies = None  # the game's own (1000 unless --max-plies)
+    else:
+        start = args.setup if args.setup is not None else MATCH_SETUP
+        max_plies = DEFAULT_PLIES if max_plies is None else max_plies
     try:
-        record = play_match(
-            ais[0], ais[1], args.setup, args.max_plies, time_budget([args.a, args.b], args)
-        )
+        record = play_match(ais[0], ais[1], start, max_plies, time_budget([args.a, args.b], args))
     except Interrupted as e:
         if isinstance(e.partial, MatchRecord):
-            show_record(e.partial, out)
+            show_record(e.partial, out, label)
         out.flush()
         print("onitama: interrupted", file=sys.stderr)
         return 130
-    show_record(record, out)
+    show_record(record, out, label)
     if args.save:
         names = (spec_name(args.a), spec_name(args.b))
-        save_games(args.save, [RoundRobinGame(names[0], names[1], args.setup, record)])
+        name = label or str(start)
+        save_games(args.save, [RoundRobinGame(names[0], names[1], name, record)])
     return 0
 
 
@@ -522,6 +548,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_matlab_options(play)
     play.add_argument("--seed", type=int, default=0, help="AI seed (0)")
     play.add_argument(
+        "--standard", action="store_true", help="standard Onitama (no wall), cards dealt by --deal"
+    )
+    play.add_argument("--deal", type=int, default=0, help="seed of the --standard deal (0)")
+    play.add_argument(
         "--echo",
         choices=["auto", "yes", "no"],
         default="auto",
@@ -542,8 +572,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="B's AI: a level (0-2; 1) or a MATLAB AI file AI<SID>.m",
     )  # fmt: skip
     add_matlab_options(match)
-    match.add_argument("--setup", default=MATCH_SETUP, help=f"the setup id ({MATCH_SETUP})")
-    match.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
+    match.add_argument("--setup", help=f"the setup id ({MATCH_SETUP})")
+    match.add_argument(
+        "--max-plies", type=int, help=f"the ply limit ({DEFAULT_PLIES}; 1000 with --standard)"
+    )
+    match.add_argument(
+        "--standard", action="store_true", help="standard Onitama (no wall), cards dealt by --deal"
+    )
+    match.add_argument("--deal", type=int, default=0, help="seed of the --standard deal (0)")
     match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
     match.add_argument("--seed", type=int, default=0, help="seed of both AIs (0)")
     match.add_argument("--save", metavar="FILE", help="write the game to FILE (JSON) to replay")

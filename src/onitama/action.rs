@@ -52,6 +52,12 @@ const NO_WALL: u16 = 7;
 ///   swapped and the wall step still made.
 ///
 /// Text form (`Display`/`FromStr`): `1 e2 d3 u`, `2 c3 a3 -` (a win), `1 XX XX s` (a pass).
+///
+/// Under the standard rules an action has no wall part: its text is `slot from to`
+/// (`1 e2 d3`, a win too) or `slot XX XX` (a card played with no move); write and read it
+/// with [`Position::action_text`](super::position::Position::action_text) and
+/// [`Position::parse_action`](super::position::Position::parse_action), which know the
+/// rules. A standard non-winning move is packed with the wall part "stays".
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Action(u16);
 
@@ -74,6 +80,19 @@ impl Action {
     /// A winning pawn move (no wall part).
     pub const fn winning(slot: Slot, from: Square, to: Square) -> Action {
         Action::pack(slot as u16, from.index() as u16, to.index() as u16, NO_WALL)
+    }
+
+    /// A standard-rules pawn move (no wall part; [`Position::normalize`] marks a winning
+    /// one as a win).
+    ///
+    /// [`Position::normalize`]: super::position::Position::normalize
+    pub const fn standard(slot: Slot, from: Square, to: Square) -> Action {
+        Action::pack(
+            slot as u16,
+            from.index() as u16,
+            to.index() as u16,
+            WallDir::Stay as u16,
+        )
     }
 
     /// A pass: the card in `slot` is swapped with the side card and the wall steps.

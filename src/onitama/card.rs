@@ -201,6 +201,19 @@ impl Card {
             .map(|i| STANDARD_NAMES[i])
     }
 
+    /// Who moves first in standard Onitama when this card is the side card of a random
+    /// deal: A for a blue stamp, B for a red one (see [`STANDARD_BLUE`]); `None` for a
+    /// card that is not one of the 16 base cards.
+    pub fn first_player(self) -> Option<Player> {
+        STANDARD_CARDS.iter().position(|&c| c == self).map(|i| {
+            if STANDARD_BLUE[i] {
+                Player::A
+            } else {
+                Player::B
+            }
+        })
+    }
+
     /// The packed representation (canonical `x` bits and `o` index), unique per set of
     /// moves: for hashing positions.
     #[inline]
@@ -333,6 +346,14 @@ pub const COBRA: Card = Card::from_rows_const([".....", "...x.", ".xo..", "...x.
 pub const STANDARD_CARDS: [Card; 16] = [
     TIGER, DRAGON, FROG, RABBIT, CRAB, ELEPHANT, GOOSE, ROOSTER, MONKEY, MANTIS, HORSE, OX, CRANE,
     BOAR, EEL, COBRA,
+];
+
+/// The stamp colour of each of [`STANDARD_CARDS`] (same order), which decides who moves
+/// first in standard Onitama when the cards are dealt at random: the player whose colour
+/// is on the side card. Blue (`true`) is player A (row `e`), red (`false`) is player B.
+pub const STANDARD_BLUE: [bool; 16] = [
+    true, false, false, true, true, false, true, false, true, false, false, true, true, false,
+    true, false,
 ];
 
 /// The names of [`STANDARD_CARDS`], same order.

@@ -202,7 +202,7 @@ pub fn write_observation(pos: &Position, viewer: Player, out: &mut [f32]) {
         pos.soldiers[viewer.index()],
         pos.generals[opp.index()],
         pos.soldiers[opp.index()],
-        pos.wall_square().bit(),
+        pos.wall().map_or(0, Square::bit),
     ];
     let (pieces, rest) = out.split_at_mut(5 * 25);
     for (plane, mask) in pieces.chunks_exact_mut(25).zip(masks) {

@@ -27,6 +27,15 @@ pub enum OnitamaError {
     /// Text that is not a valid action (`1 e2 d3 u`, `2 c3 a3 -`, `1 XX XX s`).
     #[error("invalid action text '{0}'")]
     BadAction(String),
+    /// Action text of the other rule set: a wall step given to standard Onitama, or none
+    /// given to the wall variant.
+    #[error("invalid action text '{action}': {reason}")]
+    OtherRulesAction {
+        /// The text given.
+        action: String,
+        /// Which form the rules take.
+        reason: String,
+    },
     /// An action number (of the learning environment's numbering) that is out of range or
     /// not a number at all.
     #[error(

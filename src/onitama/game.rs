@@ -185,6 +185,7 @@ impl Game {
     /// Play `action`; refused (nothing changes) when it is illegal or the game is over.
     pub fn play(&mut self, action: Action) -> Result<(), OnitamaError> {
         let before = self.pos;
+        let action = before.normalize(action);
         self.pos.play(action)?;
         self.history.push((before, action));
         Ok(())
@@ -307,7 +308,12 @@ impl Game {
             ("start".into(), Json::Str(self.notation_of(&self.start))),
             (
                 "actions".into(),
-                strings(self.actions().map(|a| a.to_string()).collect()),
+                strings(
+                    self.history
+                        .iter()
+                        .map(|(p, a)| p.action_text(*a))
+                        .collect(),
+                ),
             ),
             (
                 "patterns".into(),
@@ -391,7 +397,8 @@ impl Game {
             .ok_or_else(|| bad("the JSON's 'actions' is not a list of strings".into()))?;
         let mut game = Game::from_position(start, patterns, setup);
         for a in actions {
-            game.play(a.parse()?)?;
+            let action = game.pos.parse_action(&a)?;
+            game.play(action)?;
         }
         if let Some(p) = value.get("position").and_then(Json::as_str)
             && Position::from_notation(p).ok() != Some(game.pos)

@@ -48,7 +48,7 @@ pub use card::{Card, STANDARD_CARDS, STANDARD_NAMES};
 pub use error::OnitamaError;
 pub use game::{Drawing, Game, Outcome};
 pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake, perft_until};
-pub use position::{CardSlot, Piece, Position, Status, Undo, WinKind};
+pub use position::{CardSlot, Piece, Position, Rules, Status, Undo, WinKind};
 pub use referee::{
     AiFailure, Answer, EndReason, GameRecord, GameResult, InvalidAnswer, MatchConfig, PawnChoice,
     judge, judge_pawn, judge_typed, judge_wall, play_match, play_refereed,

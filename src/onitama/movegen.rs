@@ -9,11 +9,15 @@
 //! mover's own general (an own soldier there swaps with the wall). Only when neither card
 //! gives a pawn move does the player pass: `(slot, wall step)` on the unchanged board.
 //!
+//! Under the standard rules ([`Rules::Standard`](super::position::Rules)) there is no wall:
+//! a pawn move is one action (packed with the wall part "stays", or as a win), and a
+//! player with no pawn move plays either card without moving (a pass, `1 XX XX`).
+//!
 //! The generator works offset by offset on 25-bit masks: one shift of the own-pawn mask
 //! per card offset gives every target of that offset at once.
 
 use super::action::{Action, ActionList};
-use super::position::{Position, Status};
+use super::position::{NO_WALL, Position, Status};
 use super::square::{BASES, BOARD_MASK, NEIGHBOUR, Player, SOURCE_OK, WALL_STEPS, shift};
 
 const STAY: u16 = 4;
@@ -60,6 +64,10 @@ impl Position {
         if self.plies_left == 0 {
             return;
         }
+        if self.wall == NO_WALL {
+            self.generate_standard(list);
+            return;
+        }
         let p = self.side.index();
         let own_g = self.generals[p];
         let opp_g = self.generals[1 - p];
@@ -96,6 +104,54 @@ impl Position {
         }
     }
 
+    /// The number of pawn moves of the side to move (both cards), by one popcount per
+    /// card offset: the standard rules' bulk count.
+    #[inline]
+    fn count_pawn_moves(&self) -> u64 {
+        let p = self.side.index();
+        let own = self.generals[p] | self.soldiers[p];
+        let free = !own & BOARD_MASK;
+        let sign = if p == 0 { 1 } else { -1 };
+        let mut n = 0;
+        for k in 0..2 {
+            let card = self.cards[2 * p + k];
+            let o = card.o_index() as i32;
+            let (or, oc) = (o / 5, o % 5);
+            let mut xs = card.xmask();
+            while xs != 0 {
+                let i = xs.trailing_zeros() as i32;
+                xs &= xs - 1;
+                let (dr, dc) = (sign * (i / 5 - or), sign * (i % 5 - oc));
+                let src = own & SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
+                n += (shift(src, dr * 5 + dc) & free).count_ones() as u64;
+            }
+        }
+        n
+    }
+
+    /// [`Position::generate`] under the standard rules (no wall steps).
+    fn generate_standard(&self, list: &mut ActionList) {
+        let p = self.side.index();
+        let own_g = self.generals[p];
+        let opp_g = self.generals[1 - p];
+        let goal = self.side.target_base().bit();
+        self.for_each_pawn_move(|k, f, t| {
+            let tb = 1u32 << t;
+            let win = tb & opp_g != 0 || (tb == goal && own_g == 1 << f);
+            list.push(Action::pack(
+                k as u16,
+                f as u16,
+                t as u16,
+                if win { WIN } else { STAY },
+            ));
+        });
+        if list.is_empty() {
+            for k in 0..2u16 {
+                list.push(Action::pack(k, 31, 31, STAY));
+            }
+        }
+    }
+
     /// The number of legal actions, counted without listing them (the same as
     /// `generate` then `len`; perft's bulk count at the last ply).
     #[inline]
@@ -108,6 +164,10 @@ impl Position {
         let opp_g = self.generals[1 - p];
         let opp = opp_g | self.soldiers[1 - p];
         let goal = self.side.target_base().bit();
+        if self.wall == NO_WALL {
+            let n = self.count_pawn_moves();
+            return if n == 0 { 2 } else { n };
+        }
         let steps = WALL_STEPS[self.wall as usize];
         let mut n = 0u64;
         self.for_each_pawn_move(|_, f, t| {

@@ -13,6 +13,11 @@
 //!    any other card's canonical holder-view pattern, rows separated by `/`
 //!    (`A1:.x.../.xo.x/...../...../.....`).
 //!
+//! 5. standard Onitama only: the word `standard`. A standard position's board has no `W`
+//!    (`bbBbb/...../...../...../aaAaa A n=1000 A1:Ox A2:Boar B1:Horse B2:Elephant
+//!    side:Crab standard`); a wall-variant board without a `W`, or a standard one with
+//!    a `W`, is an error.
+//!
 //! Reading also accepts card names in any case and patterns whose `o` is off-centre.
 //!
 //! **Drawings.** A card may be drawn with its `o` anywhere and any filler characters
@@ -28,10 +33,11 @@ use crate::common::excerpt::excerpt;
 use std::fmt;
 use std::str::FromStr;
 
+use super::action::{Action, Slot};
 use super::card::Card;
 use super::error::OnitamaError;
-use super::position::{CardSlot, Position};
-use super::square::Player;
+use super::position::{CardSlot, Position, Rules};
+use super::square::{Player, Square, WallDir};
 
 /// One row of a card's drawing, escaped for the notation (see the [module docs](self)).
 fn escape_row(row: &str) -> String {
@@ -134,6 +140,9 @@ impl Position {
                 card_text(self.card(*place), rows)
             ));
         }
+        if self.is_standard() {
+            s.push_str(" standard");
+        }
         s
     }
 
@@ -148,10 +157,17 @@ impl Position {
     pub fn from_notation_drawn(text: &str) -> Result<(Position, [[String; 5]; 5]), OnitamaError> {
         let bad =
             |what: String| OnitamaError::BadNotation(format!("{what} in '{}'", excerpt(text)));
-        let fields: Vec<&str> = text.split_whitespace().collect();
+        let mut fields: Vec<&str> = text.split_whitespace().collect();
+        let rules = if fields.len() == 9 && fields[8] == "standard" {
+            fields.pop();
+            Rules::Standard
+        } else {
+            Rules::Wall
+        };
         if fields.len() != 8 {
             return Err(bad(format!(
-                "expected 8 fields (board, side, n=, A1:, A2:, B1:, B2:, side:), found {}",
+                "expected 8 fields (board, side, n=, A1:, A2:, B1:, B2:, side:) and, for \
+                 standard Onitama, the word 'standard'; found {}",
                 fields.len()
             )));
         }
@@ -191,8 +207,94 @@ impl Position {
         }
         let cards: [Card; 5] = cards.try_into().expect("five cards");
         let drawings: [[String; 5]; 5] = drawings.try_into().expect("five cards");
-        let pos = Position::from_rows(&rows, cards, side, plies).map_err(|e| bad(e.to_string()))?;
+        let pos = Position::from_rows_with(rules, &rows, cards, side, plies)
+            .map_err(|e| bad(e.to_string()))?;
         Ok((pos, drawings))
+    }
+}
+
+/// An action as text under `rules` (see [`Action`]): the wall variant's `1 e2 d3 u` /
+/// `2 c3 a3 -` / `1 XX XX s`, standard Onitama's `1 e2 d3` / `1 XX XX`.
+pub fn action_text(action: Action, rules: Rules) -> String {
+    if rules == Rules::Wall {
+        return action.to_string();
+    }
+    let n = action.slot().number();
+    match (action.from(), action.to()) {
+        (Some(from), Some(to)) => format!("{n} {from} {to}"),
+        _ => format!("{n} XX XX"),
+    }
+}
+
+/// Read an action written for `rules`: four parts with a wall step (`1 e2 d3 u`,
+/// `2 c3 a3 -`, `1 XX XX s`) for the wall variant, three (`1 e2 d3`, `1 XX XX`) for
+/// standard Onitama (a standard move is read as [`Action::standard`], not yet marked as a
+/// win: see [`Position::normalize`]).
+///
+/// Errors: text of the other rule set (saying so), or not an action at all.
+pub fn parse_action(text: &str, rules: Rules) -> Result<Action, OnitamaError> {
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    match (rules, parts.len()) {
+        (Rules::Wall, 3) => Err(OnitamaError::OtherRulesAction {
+            action: text.to_owned(),
+            reason: "the wall variant needs a wall step (u r d l s, or - for a win); \
+                     'slot from to' is standard Onitama's form"
+                .into(),
+        }),
+        (Rules::Wall, _) => text.parse(),
+        (Rules::Standard, 4) => Err(OnitamaError::OtherRulesAction {
+            action: text.to_owned(),
+            reason: "standard Onitama has no wall: write 'slot from to', like '1 e2 d3'".into(),
+        }),
+        (Rules::Standard, 3) => {
+            let bad = || OnitamaError::BadAction(text.to_owned());
+            let slot = match parts[0] {
+                "1" => Slot::One,
+                "2" => Slot::Two,
+                _ => return Err(bad()),
+            };
+            if parts[1] == "XX" && parts[2] == "XX" {
+                return Ok(Action::pass(slot, WallDir::Stay));
+            }
+            let from = Square::parse(parts[1]).ok_or_else(bad)?;
+            let to = Square::parse(parts[2]).ok_or_else(bad)?;
+            Ok(Action::standard(slot, from, to))
+        }
+        (Rules::Standard, _) => Err(OnitamaError::BadAction(text.to_owned())),
+    }
+}
+
+/// Actions as text, knowing the rules of the position.
+impl Position {
+    /// An action of this position's rules as text ([`action_text`]).
+    pub fn action_text(&self, action: Action) -> String {
+        action_text(action, self.rules())
+    }
+
+    /// Read an action written for this position's rules ([`parse_action`]); a winning
+    /// standard move is marked as one ([`Position::normalize`]). Legality is not checked.
+    pub fn parse_action(&self, text: &str) -> Result<Action, OnitamaError> {
+        parse_action(text, self.rules()).map(|a| self.normalize(a))
+    }
+
+    /// The action as this position's generator writes it: under the standard rules a pawn
+    /// move with no wall step, or with the wall part "stays" or "win", becomes a win when
+    /// it wins and a plain move when not (so `1 c3 a3` typed for a winning move is that
+    /// move). Anything else, and every wall-variant action, is returned unchanged.
+    pub fn normalize(&self, action: Action) -> Action {
+        if !self.is_standard() || action.is_pass() {
+            return action;
+        }
+        match (action.from(), action.to(), action.wall()) {
+            (Some(from), Some(to), None | Some(WallDir::Stay)) => {
+                if self.win_kind(from, to).is_some() {
+                    Action::winning(action.slot(), from, to)
+                } else {
+                    Action::standard(action.slot(), from, to)
+                }
+            }
+            _ => action,
+        }
     }
 }
 

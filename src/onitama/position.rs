@@ -9,7 +9,7 @@
 use std::fmt;
 
 use super::action::{Action, Slot};
-use super::card::Card;
+use super::card::{Card, STANDARD_CARDS};
 use super::error::OnitamaError;
 use super::square::{NEIGHBOUR, Player, Square, WallDir};
 use crate::common::rng::{GOLDEN_GAMMA, finalise};
@@ -136,9 +136,38 @@ pub struct Undo {
     swapped: bool,
 }
 
-/// A position of the wall variant: 25-bit masks of each side's general and soldiers, the
-/// wall's square, the five cards (`A1 A2 B1 B2 side`), the side to move and the number of
-/// plies left (`n`, counting the coming ply; 0 means the game is over).
+/// The `wall` byte of a position under the standard rules (no wall): one past the board,
+/// like the "off the board" entries of the neighbour table, so `1 << wall` is outside the
+/// 25-bit board mask and the move generator's "free squares" need no special case.
+pub(crate) const NO_WALL: u8 = 25;
+
+/// Which rules a position is played under. The one engine plays both; the rule set is
+/// part of the position (its `wall` byte: [`NO_WALL`] for standard), so [`Position`]
+/// stays 40 bytes and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// The coursework's wall variant: a wall on the board, a wall step after every ply
+    /// that does not win, a pass when no pawn can move.
+    Wall,
+    /// Standard Onitama: no wall; a ply is a card and a pawn move (or, when no pawn can
+    /// move, a card played with no move); five distinct cards.
+    Standard,
+}
+
+impl Rules {
+    /// `"wall"` or `"standard"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rules::Wall => "wall",
+            Rules::Standard => "standard",
+        }
+    }
+}
+
+/// A position: 25-bit masks of each side's general and soldiers, the wall's square
+/// ([`NO_WALL`] under the standard rules), the five cards (`A1 A2 B1 B2 side`), the side
+/// to move and the number of plies left (`n`, counting the coming ply; 0 means the game
+/// is over).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) generals: [u32; 2],
@@ -155,6 +184,18 @@ impl Position {
     /// to move and the plies left. The position is checked as [`Position::from_parts`]
     /// says.
     pub fn from_rows<S: AsRef<str>>(
+        board: &[S],
+        cards: [Card; 5],
+        side: Player,
+        plies_left: u16,
+    ) -> Result<Position, OnitamaError> {
+        Position::from_rows_with(Rules::Wall, board, cards, side, plies_left)
+    }
+
+    /// [`Position::from_rows`] under either rule set: a wall-variant board must have one
+    /// wall `W`, a standard board none.
+    pub fn from_rows_with<S: AsRef<str>>(
+        rules: Rules,
         board: &[S],
         cards: [Card; 5],
         side: Player,
@@ -207,8 +248,92 @@ impl Position {
                 }
             }
         }
-        let wall = wall.ok_or_else(|| OnitamaError::BadBoard("there is no wall 'W'".into()))?;
-        Position::from_parts(generals, soldiers, wall, cards, side, plies_left)
+        match (rules, wall) {
+            (Rules::Wall, Some(wall)) => {
+                Position::from_parts(generals, soldiers, wall, cards, side, plies_left)
+            }
+            (Rules::Wall, None) => Err(OnitamaError::BadBoard(
+                "there is no wall 'W' (a wall-variant board has one; standard Onitama is \
+                 asked for explicitly)"
+                    .into(),
+            )),
+            (Rules::Standard, Some(wall)) => Err(OnitamaError::BadBoard(format!(
+                "standard Onitama has no wall, but there is a 'W' at {wall}"
+            ))),
+            (Rules::Standard, None) => {
+                Position::standard_from_parts(generals, soldiers, cards, side, plies_left)
+            }
+        }
+    }
+
+    /// A standard-rules position from its parts (as [`Position::from_parts`], without a
+    /// wall). Checked as there, and also: the five cards are distinct.
+    pub fn standard_from_parts(
+        generals: [Option<Square>; 2],
+        soldiers: [u32; 2],
+        cards: [Card; 5],
+        side: Player,
+        plies_left: u16,
+    ) -> Result<Position, OnitamaError> {
+        let pos = Position {
+            generals: generals.map(|g| g.map_or(0, Square::bit)),
+            soldiers,
+            cards,
+            wall: NO_WALL,
+            side,
+            plies_left,
+        };
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    /// The standard start: each side's master in the middle of its home row (A on row
+    /// `e`, B on row `a`) between its four students, the cards `A1 A2 B1 B2 side`, `first`
+    /// to move, `plies_left` plies before the game is called a tie.
+    pub fn standard_start(
+        cards: [Card; 5],
+        first: Player,
+        plies_left: u16,
+    ) -> Result<Position, OnitamaError> {
+        Position::from_rows_with(
+            Rules::Standard,
+            &["bbBbb", ".....", ".....", ".....", "aaAaa"],
+            cards,
+            first,
+            plies_left,
+        )
+    }
+
+    /// A standard game dealt at random from the 16 base cards by `seed` (the same deal on
+    /// every machine): the side card's colour decides who moves first, as in the box
+    /// (see [`Card::first_player`]).
+    pub fn standard_deal(seed: u64, plies_left: u16) -> Position {
+        let mut deck = STANDARD_CARDS;
+        let mut state = seed;
+        for i in (1..deck.len()).rev() {
+            state = state.wrapping_add(GOLDEN_GAMMA);
+            let j = (finalise(state) % (i as u64 + 1)) as usize;
+            deck.swap(i, j);
+        }
+        let cards = [deck[0], deck[1], deck[2], deck[3], deck[4]];
+        let first = cards[4].first_player().unwrap_or(Player::A);
+        Position::standard_start(cards, first, plies_left).expect("a valid deal")
+    }
+
+    /// The rules this position is played under.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        if self.wall == NO_WALL {
+            Rules::Standard
+        } else {
+            Rules::Wall
+        }
+    }
+
+    /// Is this a standard-rules position (no wall)?
+    #[inline]
+    pub fn is_standard(&self) -> bool {
+        self.wall == NO_WALL
     }
 
     /// A position from its parts: each side's general (`None` only just after it was
@@ -242,13 +367,13 @@ impl Position {
     /// Check the rules of [`Position::from_parts`].
     fn validate(&self) -> Result<(), OnitamaError> {
         let bad = |m: String| Err(OnitamaError::BadBoard(m));
-        let wall = self.wall_square();
+        let wall = self.wall();
         let masks = [
             self.generals[0],
             self.soldiers[0],
             self.generals[1],
             self.soldiers[1],
-            wall.bit(),
+            wall.map_or(0, Square::bit),
         ];
         let mut seen = 0u32;
         for m in masks {
@@ -261,8 +386,25 @@ impl Position {
             }
             seen |= m;
         }
-        if wall.is_base() {
+        if let Some(wall) = wall
+            && wall.is_base()
+        {
             return bad(format!("the wall is on the base {wall}"));
+        }
+        if wall.is_none() {
+            for i in 0..5 {
+                for j in i + 1..5 {
+                    if self.cards[i] == self.cards[j] {
+                        return Err(OnitamaError::BadCard(format!(
+                            "standard Onitama deals five different cards, but {} and {} \
+                             are both {}",
+                            CardSlot::ALL[i].name(),
+                            CardSlot::ALL[j].name(),
+                            self.cards[i]
+                        )));
+                    }
+                }
+            }
         }
         for p in Player::BOTH {
             let n = self.soldiers[p.index()].count_ones();
@@ -339,10 +481,18 @@ impl Position {
         Ok(pos)
     }
 
-    /// The wall's square.
+    /// The wall's square (wall variant). A standard position has no wall: this is then
+    /// `a1`, never to be used; see [`Position::wall`].
     #[inline]
     pub fn wall_square(&self) -> Square {
-        Square::at(self.wall as u32)
+        debug_assert!(!self.is_standard(), "a standard position has no wall");
+        Square::at(self.wall as u32 % 25)
+    }
+
+    /// The wall's square, `None` under the standard rules.
+    #[inline]
+    pub fn wall(&self) -> Option<Square> {
+        Square::from_index(self.wall)
     }
 
     /// `player`'s general (`None` once captured).

@@ -30,6 +30,10 @@ pub struct Setup {
 /// The ply limit used when a setup does not give one: the tournament's 20.
 pub const DEFAULT_PLIES: u16 = 20;
 
+/// The ply limit of a standard Onitama game that does not give one (the rules have none;
+/// the engine keeps one so that every game ends).
+pub const STANDARD_PLIES: u16 = 1000;
+
 /// The setup a refereed match starts from when none is said: the tournament's first
 /// (`case21`). (A game made without a setup starts from [`crate::onitama::game::DEFAULT_SETUP`].)
 pub const MATCH_SETUP: &str = "21";

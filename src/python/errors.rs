@@ -336,9 +336,9 @@ impl From<OniError> for PyErr {
             OniError::BadCard(_) => InvalidCardError::new_err(msg),
             OniError::BadBoard(_) => InvalidBoardError::new_err(msg),
             OniError::BadNotation(_) => OnitamaNotationError::new_err(msg),
-            OniError::BadAction(_) | OniError::BadActionIndex { .. } => {
-                InvalidActionError::new_err(msg)
-            }
+            OniError::BadAction(_)
+            | OniError::BadActionIndex { .. }
+            | OniError::OtherRulesAction { .. } => InvalidActionError::new_err(msg),
             OniError::IllegalAction { .. } | OniError::NothingToUndo => {
                 IllegalActionError::new_err(msg)
             }

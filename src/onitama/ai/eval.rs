@@ -105,7 +105,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     if gt != 0 && rt.general & base_m != 0 {
         score -= 40;
     }
-    if gt != 0 && chebyshev(pos.wall as u32, gt.trailing_zeros()) == 1 {
+    if gt != 0 && pos.wall < 25 && chebyshev(pos.wall as u32, gt.trailing_zeros()) == 1 {
         score += 6;
     }
     score + 10

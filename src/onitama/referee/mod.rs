@@ -231,7 +231,7 @@ pub fn judge_pawn(
     if pos.pawns(me) & t.bit() != 0 {
         return Err(InvalidAnswer::TargetOwnPawn(t));
     }
-    if pos.wall_square() == t {
+    if pos.wall() == Some(t) {
         return Err(InvalidAnswer::TargetWall(t));
     }
     Ok(PawnChoice {
@@ -264,6 +264,14 @@ pub fn judge_wall(pos: &Position, choice: PawnChoice, wall: &str) -> Result<Acti
         _ => None,
     }
     .ok_or_else(|| InvalidAnswer::BadWallLetter(wall.to_owned()))?;
+    if pos.is_standard() {
+        // Standard Onitama has no wall: the answer's wall part must be 's' (stay).
+        return match (dir, choice.step) {
+            (WallDir::Stay, Some((f, t))) => Ok(pos.normalize(Action::standard(slot, f, t))),
+            (WallDir::Stay, None) => Ok(Action::pass(slot, WallDir::Stay)),
+            _ => Err(InvalidAnswer::BadWallLetter(wall.to_owned())),
+        };
+    }
     let me = pos.side();
     let (mut general, mut opponent) = (pos.pawns(me) & !pos.soldiers(me), pos.pawns(me.other()));
     if let Some((f, t)) = choice.step {
@@ -345,6 +353,7 @@ impl Position {
     /// Play a legal action. An illegal action, or any action once the game is over, is
     /// refused with an error and the position is unchanged.
     pub fn play(&mut self, action: Action) -> Result<Undo, OnitamaError> {
+        let action = self.normalize(action);
         match self.status() {
             Status::Ongoing => {}
             Status::Tie => return Err(OnitamaError::GameOver("no plies are left (a tie)".into())),
@@ -360,7 +369,7 @@ impl Position {
         }
         if !self.is_legal(action) {
             return Err(OnitamaError::IllegalAction {
-                action: action.to_string(),
+                action: self.action_text(action),
                 reason: why_illegal(self, action),
             });
         }
@@ -374,6 +383,9 @@ impl Position {
 pub(crate) fn why_illegal(pos: &Position, action: Action) -> String {
     let square = |s: Option<Square>| s.map_or_else(|| "XX".to_owned(), |s| s.to_string());
     let card = action.slot().number() as i64;
+    if pos.is_standard() && action.wall().is_some_and(|w| w != WallDir::Stay) {
+        return "standard Onitama has no wall, so an action has no wall step".into();
+    }
     let choice = match judge_pawn(pos, card, &square(action.from()), &square(action.to())) {
         Ok(c) => c,
         Err(reason) => return reason.to_string(),

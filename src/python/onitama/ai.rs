@@ -156,7 +156,7 @@ impl PyAi {
         }
         let inner = interruptible_or_raise(py, |stop| self.lock().choose_until(&pos, stop))?
             .ok_or_else(|| PyErr::from(game_over(&pos)))?;
-        Ok(PyAction { inner })
+        Ok(PyAction::of(inner, pos.rules()))
     }
 
     /// Pickle support (for multiprocessing and Ray): a new AI with the same settings

@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::PyCard;
-use crate::onitama::{Action, Card, CardSlot, Drawing, OnitamaError, Player, Position};
+use crate::onitama::notation::parse_action;
+use crate::onitama::{Card, CardSlot, Drawing, OnitamaError, Player, Position, Rules};
 use crate::python::convert::{InvalidArgumentError, int_in, seconds_in};
 use crate::python::{describe, type_error};
 
@@ -425,17 +426,21 @@ pub(crate) fn contract_position(args: &[&Bound<'_, PyAny>; 8]) -> PyResult<Posit
     Ok(Position::from_rows(&board, cards, side, turn)?)
 }
 
-/// An action argument: an `Action`, or its text ('1 e2 d3 u').
-pub(crate) struct ActionArg(pub Action);
+/// An action argument: an `Action`, or its text ('1 e2 d3 u'; standard Onitama's
+/// '1 e2 d3'), as a Python `Action` (which knows the rules its text is written for).
+pub(crate) struct ActionArg(pub super::PyAction);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for ActionArg {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         if let Ok(a) = obj.cast::<super::PyAction>() {
-            return Ok(ActionArg(a.get().inner));
+            return Ok(ActionArg(*a.get()));
         }
         let s = str_arg(&obj, "action", "an Action or its text such as '1 e2 d3 u'")?;
-        Ok(ActionArg(s.parse::<Action>()?))
+        Ok(ActionArg(super::PyAction::of(
+            parse_action(&s, Rules::Wall)?,
+            Rules::Wall,
+        )))
     }
 }

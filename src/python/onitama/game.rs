@@ -11,10 +11,11 @@ use super::convert::{
 use super::{PyAction, PyCard, actions_list, letter};
 use crate::onitama::coursework;
 use crate::onitama::game::{DEFAULT_PLIES, DEFAULT_SETUP, game_over};
+use crate::onitama::setups::STANDARD_PLIES;
 use crate::onitama::setups::find_setup;
 use crate::onitama::{
-    Action, Ai, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, SearchInfo,
-    WinKind, env, perft_until,
+    Action, Ai, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, Rules,
+    SearchInfo, WinKind, env, perft_until,
 };
 use crate::python::convert::Seed;
 use crate::python::errors::IllegalActionError;
@@ -117,6 +118,13 @@ fn run_ai(
         .ok_or_else(|| game_over(&pos).into())
 }
 
+impl PyOnitama {
+    /// The rules the game is played under.
+    fn rules_now(&self) -> Rules {
+        self.game.position().rules()
+    }
+}
+
 #[pymethods]
 impl PyOnitama {
     #[new]
@@ -164,6 +172,51 @@ impl PyOnitama {
         })
     }
 
+    /// A game of standard Onitama (no wall; see docs/rules.md): either `cards`, the five
+    /// cards A1, A2, B1, B2, side (a list, or a dict with those keys; names or patterns,
+    /// all different) with `first` ('A' or 'B', default 'A') to move, or `seed` for five
+    /// of the 16 base cards dealt at random, the side card's stamp colour deciding who
+    /// moves first (blue A, red B). A starts on row e, B on row a. `max_plies` (default
+    /// 1000) ends the game in a tie.
+    #[staticmethod]
+    #[pyo3(signature = (cards = None, first = None, seed = None, max_plies = None))]
+    fn standard(
+        cards: Option<Cards>,
+        first: Option<ToMove>,
+        seed: Option<Seed>,
+        max_plies: Option<MaxPlies>,
+    ) -> PyResult<PyOnitama> {
+        let plies = max_plies.map_or(STANDARD_PLIES, |n| n.0);
+        let bad = |m: &str| PyErr::from(crate::onitama::OnitamaError::BadCard(m.into()));
+        let (pos, drawings) = match (cards, seed) {
+            (Some(cards), None) => {
+                if cards.0.len() != 5 {
+                    return Err(bad("five cards are needed (A1, A2, B1, B2, side)"));
+                }
+                let values: [crate::onitama::Card; 5] = std::array::from_fn(|i| cards.0[i].0);
+                let first = first.map_or(Player::A, |p| p.0);
+                (Position::standard_start(values, first, plies)?, cards.0)
+            }
+            (None, Some(seed)) => {
+                if first.is_some() {
+                    return Err(bad("with a seed the side card decides who moves first"));
+                }
+                let pos = Position::standard_deal(seed.0, plies);
+                (pos, pos.cards().map(|c| (c, c.rows())).to_vec())
+            }
+            _ => return Err(bad("give either cards or a seed")),
+        };
+        Ok(PyOnitama {
+            game: Game::from_position(pos, drawings, None),
+        })
+    }
+
+    /// The rules: 'wall' (the coursework's variant) or 'standard' (no wall).
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.rules_now().name()
+    }
+
     /// Size of the learning environment's action numbering (7510): see `action_index`.
     #[classattr]
     const ACTION_COUNT: usize = env::ACTIONS;
@@ -177,7 +230,7 @@ impl PyOnitama {
     /// 0 or 1, squares row * 5 + col and the wall step 0-4 (u r d l s) in the mover's view
     /// (turned 180 degrees for B), and wall 5 for a winning move. Legal or not.
     fn action_index(&self, action: super::convert::ActionArg) -> usize {
-        env::action_index(&action.0, self.game.position())
+        env::action_index(&action.0.action(), self.game.position())
     }
 
     /// The action numbered `index` for the player to move (the inverse of
@@ -185,9 +238,7 @@ impl PyOnitama {
     fn action_of(&self, index: &Bound<'_, PyAny>) -> PyResult<PyAction> {
         let pos = self.game.position();
         let i = action_number(index, pos)?;
-        Ok(PyAction {
-            inner: env::action_of(i, pos)?,
-        })
+        Ok(PyAction::of(env::action_of(i, pos)?, pos.rules()))
     }
 
     /// The numbers of the legal actions, ascending (empty once the game is over).
@@ -231,7 +282,7 @@ impl PyOnitama {
         }
         let inner = env::legal_action_of(action_number(index, &pos)?, &pos)?;
         self.game.play(inner)?;
-        Ok(PyAction { inner })
+        Ok(PyAction::of(inner, pos.rules()))
     }
 
     /// The ids of every setup, as `setup` accepts them ('1', ..., '23', 'aitest1_A', ...).
@@ -280,13 +331,13 @@ impl PyOnitama {
     /// The actions played so far, oldest first.
     #[getter]
     fn actions(&self) -> Vec<PyAction> {
-        actions_list(self.game.actions())
+        actions_list(self.game.actions(), self.rules_now())
     }
 
     /// Every legal action now (empty once the game is over), in generator order.
     #[getter]
     fn legal_actions(&self) -> Vec<PyAction> {
-        actions_list(self.game.legal_actions())
+        actions_list(self.game.legal_actions(), self.rules_now())
     }
 
     /// Play an action: an `Action`, its text ('1 e2 d3 u'), or an AI answer tuple
@@ -314,11 +365,29 @@ impl PyOnitama {
                 wall.extract()?,
             );
             self.judge(answer.0, answer.1, answer.2, answer.3)?.inner
+        } else if let Ok(text) = action.cast::<pyo3::types::PyString>() {
+            // Text is read for the game's rules (a wall step or none), with a clear error
+            // for the other rule set's form.
+            self.game.position().parse_action(text.to_str()?)?
         } else {
-            action.extract::<super::convert::ActionArg>()?.0
+            let arg = action.extract::<super::convert::ActionArg>()?.0;
+            let rules = self.rules_now();
+            if arg.rules() != rules {
+                return Err(crate::onitama::OnitamaError::IllegalAction {
+                    action: arg.__str__(),
+                    reason: format!(
+                        "an action of the {} rules, but this game plays the {} rules",
+                        arg.rules().name(),
+                        rules.name()
+                    ),
+                }
+                .into());
+            }
+            arg.action()
         };
+        let inner = self.game.position().normalize(inner);
         self.game.play(inner)?;
-        Ok(PyAction { inner })
+        Ok(PyAction::of(inner, self.rules_now()))
     }
 
     /// Judge an AI answer exactly as the tournament referee does: the legal action it
@@ -333,7 +402,7 @@ impl PyOnitama {
     ) -> PyResult<PyAction> {
         self.game
             .judge(card.0, &move_from.0, &move_to.0, &wall_dir.0)
-            .map(|inner| PyAction { inner })
+            .map(|inner| PyAction::of(inner, self.rules_now()))
             .map_err(|reason| judge_error(&self.game, reason))
     }
 
@@ -353,15 +422,13 @@ impl PyOnitama {
         let to = move_to.as_ref().map(|m| m.0.as_str());
         self.game
             .judge_typed(&card.0, from, to)
-            .map(|a| a.map(|inner| PyAction { inner }))
+            .map(|a| a.map(|inner| PyAction::of(inner, self.rules_now())))
             .map_err(|reason| judge_error(&self.game, reason))
     }
 
     /// Take back the last action; returns it.
     fn undo(&mut self) -> PyResult<PyAction> {
-        Ok(PyAction {
-            inner: self.game.undo()?,
-        })
+        Ok(PyAction::of(self.game.undo()?, self.rules_now()))
     }
 
     /// Is the game over (won, or no plies left)?
@@ -394,7 +461,7 @@ impl PyOnitama {
     /// The coursework program's words for `action` (not yet played) when its pawn move
     /// captures a soldier, else None.
     fn capture_message(&self, action: super::convert::ActionArg) -> Option<String> {
-        coursework::capture_message(self.game.position(), action.0.to()?)
+        coursework::capture_message(self.game.position(), action.0.action().to()?)
     }
 
     /// How the game ended (an `Outcome`: termination, winner, ranking), or None while it
@@ -448,7 +515,8 @@ impl PyOnitama {
         depth: Option<Depth>,
     ) -> PyResult<PyAction> {
         let info = run_ai(slf, level, time, seed, nodes, depth)?;
-        Ok(PyAction { inner: info.action })
+        let rules = borrow_game(slf)?.rules_now();
+        Ok(PyAction::of(info.action, rules))
     }
 
     /// What a built-in AI finds now, as a dict: action, score (for the side to move; above
@@ -468,12 +536,13 @@ impl PyOnitama {
     ) -> PyResult<Bound<'py, PyDict>> {
         let info = run_ai(slf, level, time, seed, nodes, depth)?;
         let d = PyDict::new(slf.py());
-        d.set_item("action", PyAction { inner: info.action })?;
+        let rules = borrow_game(slf)?.rules_now();
+        d.set_item("action", PyAction::of(info.action, rules))?;
         d.set_item("score", info.score)?;
         d.set_item("depth", info.depth)?;
         d.set_item("nodes", info.nodes)?;
         d.set_item("exact", info.exact)?;
-        d.set_item("pv", actions_list(info.pv))?;
+        d.set_item("pv", actions_list(info.pv, rules))?;
         Ok(d)
     }
 

@@ -9,7 +9,8 @@
 
 use pyo3::prelude::*;
 
-use crate::onitama::{Action, Answer, Card, Player, STANDARD_CARDS};
+use crate::onitama::notation::{action_text, parse_action};
+use crate::onitama::{Action, Answer, Card, Player, Rules, STANDARD_CARDS, Square, WallDir};
 use convert::{CardSpec, Viewer};
 
 pub(crate) mod ai;
@@ -108,18 +109,79 @@ impl PyCard {
 
 /// One ply: a card slot (1 or 2), a pawn move and a wall step. Written '1 e2 d3 u'; a
 /// winning move has no wall step ('2 c3 a3 -'); a pass, only when no pawn can move, is
-/// '1 XX XX s'. `Action(text)` reads that text.
+/// '1 XX XX s'. In standard Onitama (no wall) an action is '1 e2 d3' (a winning move
+/// too), or '1 XX XX' when no pawn can move. `Action(text)` reads either form.
 #[pyclass(module = "LudoGame.onitama", name = "Action", frozen, eq, hash)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 pub struct PyAction {
     inner: Action,
+    /// An action of standard Onitama (written without a wall step)?
+    standard: bool,
+}
+
+impl PyAction {
+    /// An action of a game under `rules`.
+    pub(crate) fn of(inner: Action, rules: Rules) -> PyAction {
+        PyAction {
+            inner,
+            standard: rules == Rules::Standard,
+        }
+    }
+
+    /// The rules the action is written for.
+    pub(crate) fn rules(&self) -> Rules {
+        if self.standard {
+            Rules::Standard
+        } else {
+            Rules::Wall
+        }
+    }
+
+    /// The engine action.
+    pub(crate) fn action(&self) -> Action {
+        self.inner
+    }
+
+    /// What equality looks at: a standard action is its card, start and target (whether
+    /// it wins is the position's business); a wall-variant action everything.
+    fn key(&self) -> (bool, u8, Option<Square>, Option<Square>, Option<WallDir>) {
+        let a = self.inner;
+        let wall = if self.standard { None } else { a.wall() };
+        (self.standard, a.slot().number(), a.from(), a.to(), wall)
+    }
+}
+
+impl PartialEq for PyAction {
+    fn eq(&self, other: &PyAction) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for PyAction {}
+
+impl std::hash::Hash for PyAction {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
 }
 
 #[pymethods]
 impl PyAction {
+    /// `Action(text)` reads the wall variant's form, `Action(text, standard=True)`
+    /// standard Onitama's ('1 e2 d3', '1 XX XX').
     #[new]
-    fn new(text: convert::ActionArg) -> PyAction {
-        PyAction { inner: text.0 }
+    #[pyo3(signature = (text, standard = false))]
+    fn new(text: &Bound<'_, PyAny>, standard: bool) -> PyResult<PyAction> {
+        if let Ok(a) = text.cast::<PyAction>() {
+            return Ok(*a.get());
+        }
+        let rules = if standard {
+            Rules::Standard
+        } else {
+            Rules::Wall
+        };
+        let s = convert::str_arg(text, "action", "an Action or its text such as '1 e2 d3 u'")?;
+        Ok(PyAction::of(parse_action(&s, rules)?, rules))
     }
 
     /// The card slot played: 1 or 2.
@@ -140,10 +202,20 @@ impl PyAction {
         self.inner.to().map_or("XX".into(), |s| s.to_string())
     }
 
-    /// The wall step: 'u', 'r', 'd', 'l' or 's'; None for a winning move (the game ends).
+    /// The wall step: 'u', 'r', 'd', 'l' or 's'; None for a winning move (the game ends)
+    /// and for every action of standard Onitama (no wall).
     #[getter]
     fn wall(&self) -> Option<String> {
+        if self.standard {
+            return None;
+        }
         self.inner.wall().map(|w| w.letter().to_string())
+    }
+
+    /// Is this an action of standard Onitama (written without a wall step)?
+    #[getter]
+    fn standard(&self) -> bool {
+        self.standard
     }
 
     /// Is this a pass (no pawn could move)?
@@ -166,23 +238,28 @@ impl PyAction {
     }
 
     fn __str__(&self) -> String {
-        self.inner.to_string()
+        action_text(self.inner, self.rules())
     }
 
     fn __repr__(&self) -> String {
-        format!("Action('{}')", self.inner)
+        if self.standard {
+            format!("Action('{}', standard=True)", self.__str__())
+        } else {
+            format!("Action('{}')", self.__str__())
+        }
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((slf.get_type().into_any(), (slf.get().inner.to_string(),)))
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, bool))> {
+        let a = slf.get();
+        Ok((slf.get_type().into_any(), (a.__str__(), a.standard)))
     }
 }
 
-/// Actions as Python `Action`s.
-fn actions_list(actions: impl IntoIterator<Item = Action>) -> Vec<PyAction> {
+/// Actions of a game under `rules` as Python `Action`s.
+fn actions_list(actions: impl IntoIterator<Item = Action>, rules: Rules) -> Vec<PyAction> {
     actions
         .into_iter()
-        .map(|inner| PyAction { inner })
+        .map(|inner| PyAction::of(inner, rules))
         .collect()
 }
 

@@ -50,7 +50,10 @@ impl PyMatchRecord {
     /// Every accepted action, in order.
     #[getter]
     fn actions(&self) -> Vec<PyAction> {
-        actions_list(self.record.actions.iter().copied())
+        actions_list(
+            self.record.actions.iter().copied(),
+            self.start.position().rules(),
+        )
     }
 
     /// The winner, 'A' or 'B', or None for a tie.

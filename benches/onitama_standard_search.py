@@ -1,0 +1,71 @@
+"""Search speed on standard Onitama (issue #24): nodes a second and the depth reached in
+``--time`` seconds on 20 standard positions (not part of the tests).
+
+Usage::
+
+    python benches/onitama_standard_search.py [--positions 20] [--time 1.0] [--plies 6]
+
+Position k is the random deal ``Onitama.standard(seed=k)`` after ``--plies`` random legal
+plies (seeded by k, so the positions are the same on every run; a deal that ends early
+keeps its last unfinished position). Each is searched once by the built-in search
+(level 2) for ``--time`` seconds; the script prints each position's depth, nodes and
+nodes a second, then the median and the totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from LudoGame import onitama
+
+
+def position(k: int, plies: int) -> onitama.Onitama:
+    """Position k: deal k after `plies` seeded random plies."""
+    game = onitama.Onitama.standard(seed=k)
+    rng = random.Random(k)
+    for _ in range(plies):
+        legal = game.legal_actions
+        after = game.copy()
+        after.play(rng.choice(legal))
+        if after.is_over():
+            break
+        game = after
+    return game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=20, help="how many positions (20)")
+    parser.add_argument("--time", type=float, default=1.0, help="seconds a search (1.0)")
+    parser.add_argument("--plies", type=int, default=6, help="random plies from the deal (6)")
+    args = parser.parse_args()
+    depths: list[int] = []
+    rates: list[float] = []
+    total_nodes = 0
+    for k in range(args.positions):
+        game = position(k, args.plies)
+        t0 = time.perf_counter()
+        info = game.analyse(level=2, time=args.time)
+        elapsed = time.perf_counter() - t0
+        nodes = int(info["nodes"])
+        depth = int(info["depth"])
+        rate = nodes / max(elapsed, 1e-9)
+        depths.append(depth)
+        rates.append(rate)
+        total_nodes += nodes
+        print(
+            f"{k:2d} {game.to_notation()}\n   depth {depth:2d}  nodes {nodes:>10d}  "
+            f"{rate / 1e6:5.2f} M nodes/s  best {info['action']}  score {info['score']}"
+        )
+    print(
+        f"median depth {statistics.median(depths)}, min {min(depths)}, max {max(depths)}; "
+        f"median {statistics.median(rates) / 1e6:.2f} M nodes/s; "
+        f"total {total_nodes} nodes"
+    )
+
+
+if __name__ == "__main__":
+    main()

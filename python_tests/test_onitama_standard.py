@@ -1,0 +1,160 @@
+"""Standard Onitama (no wall) through ``LudoGame.onitama``: ``Onitama.standard``, perft
+against the community table, the action text without a wall step, notation/JSON/pickle
+round trips, drawings without a wall, the built-in AIs and ``play_match``, and the errors
+for mixing the two rule sets."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from LudoGame import LudoError
+from LudoGame import onitama as o
+
+# The community perft table (TangilJ/Onitama): blue hand, red hand, side card, who moves
+# first (blue is A, red is B), counts from depth 1 (the Rust tests check deeper).
+TABLE = [
+    (["ox", "boar", "horse", "elephant", "crab"], "A", [10, 130, 1989, 28509, 487780]),
+    (["rabbit", "cobra", "rooster", "tiger", "frog"], "B", [9, 72, 880, 10374, 138879]),
+    (["goose", "dragon", "mantis", "eel", "crane"], "A", [10, 120, 1272, 16445, 211643]),
+    (["monkey", "tiger", "crab", "dragon", "mantis"], "B", [11, 143, 1807, 23949, 325011]),
+]
+
+
+@pytest.mark.parametrize(("cards", "first", "counts"), TABLE)
+def test_perft_agrees_with_the_community_table(
+    cards: list[str], first: str, counts: list[int]
+) -> None:
+    game = o.Onitama.standard(cards=cards, first=first)
+    assert game.rules == "standard"
+    assert game.turn == first
+    assert [game.perft(d) for d in range(1, len(counts) + 1)] == counts
+
+
+def test_standard_start_and_action_text() -> None:
+    game = o.Onitama.standard(cards=["Ox", "Boar", "Horse", "Elephant", "Crab"])
+    assert game.board == ["bbBbb", "     ", "     ", "     ", "aaAaa"]
+    assert game.to_notation().endswith(" standard")
+    actions = game.legal_actions
+    assert len(actions) == 10
+    for a in actions:
+        assert a.standard and a.wall is None
+        assert len(str(a).split()) == 3
+        assert o.Action(str(a), standard=True) == a
+    played = game.play("1 e3 d3")
+    assert str(played) == "1 e3 d3"
+    assert game.turn == "B"
+    assert game.undo() == played
+
+
+def test_a_winning_move_is_written_like_any_other() -> None:
+    game = o.Onitama.from_notation(
+        "bb.bb/..A../B..../...../aa.aa A n=50 A1:Ox A2:Boar B1:Horse B2:Elephant side:Crab standard"
+    )
+    a = game.play("2 b3 a3")
+    assert a.is_win and str(a) == "2 b3 a3"
+    assert game.is_over() and game.winner == "A"
+
+
+def test_the_rule_sets_do_not_mix() -> None:
+    std = o.Onitama.standard(seed=5)
+    wall = o.Onitama.setup(21)
+    with pytest.raises(LudoError, match="no wall"):
+        std.play("1 e1 d1 s")
+    with pytest.raises(LudoError, match="wall step"):
+        wall.play("1 e2 d2")
+    with pytest.raises(LudoError):
+        std.play(wall.legal_actions[0])
+    with pytest.raises(LudoError):
+        wall.play(std.legal_actions[0])
+    with pytest.raises(LudoError):
+        o.Onitama.standard(cards=["ox", "ox", "horse", "elephant", "crab"])
+    with pytest.raises(LudoError):
+        o.Onitama.standard(cards=["ox", "boar", "horse", "elephant", "unicorn"])
+    with pytest.raises(LudoError):
+        o.Onitama.standard()
+    with pytest.raises(LudoError):
+        o.Onitama.standard(seed=1, first="A")
+    # Nothing changed.
+    assert std.actions == [] and wall.actions == []
+
+
+def test_random_deals() -> None:
+    blue = {"Tiger", "Rabbit", "Crab", "Goose", "Monkey", "Ox", "Crane", "Eel"}
+    for seed in range(30):
+        game = o.Onitama.standard(seed=seed)
+        side = game.cards["side"]
+        assert game.turn == ("A" if side.name in blue else "B")
+        assert len({c.name for c in game.cards.values()}) == 5
+    assert o.Onitama.standard(seed=3) == o.Onitama.standard(seed=3)
+
+
+def test_drawings_have_no_wall() -> None:
+    game = o.Onitama.standard(seed=2)
+    assert "W" not in game.draw()
+    svg = game._repr_svg_()
+    assert "<svg" in svg
+    assert game.rgb_array().shape[2] == 3
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), choices=st.lists(st.integers(0, 10**6), max_size=30))
+def test_round_trips(seed: int, choices: list[int]) -> None:
+    game = o.Onitama.standard(seed=seed)
+    for c in choices:
+        legal = game.legal_actions
+        if not legal:
+            break
+        action = legal[c % len(legal)]
+        assert o.Action(str(action), standard=True) == action
+        assert pickle.loads(pickle.dumps(action)) == action
+        game.play(str(action))
+    assert o.Onitama.from_json(game.to_json()) == game
+    again = o.Onitama.from_notation(game.to_notation())
+    assert again.to_notation() == game.to_notation()
+    assert pickle.loads(pickle.dumps(game)) == game
+    assert [str(a) for a in o.Onitama.from_json(game.to_json()).actions] == [
+        str(a) for a in game.actions
+    ]
+
+
+def test_builtin_ais_and_play_match() -> None:
+    game = o.Onitama.standard(seed=11, max_plies=80)
+    for level in (0, 1, 2):
+        a = game.best_action(level=level, nodes=2000, time=None)
+        assert a.standard and a in game.legal_actions
+    record = o.play_match(
+        o.builtin_ai(2, time=None, nodes=500),
+        o.builtin_ai(1, seed=3),
+        setup=game,
+        max_plies=None,
+    )
+    assert record.reason is not None
+    assert all(a.standard for a in record.actions)
+
+
+def test_cli_match_and_play_standard() -> None:
+    import io
+
+    from LudoGame import onitama_cli as cli
+
+    out = io.StringIO()
+    args = cli.build_parser().parse_args(
+        ["match", "2", "1", "--standard", "--deal", "4", "--time", "0.02"]
+    )
+    assert cli.cmd_match(args, out) == 0
+    head, moves = out.getvalue().splitlines()[:2]
+    assert head.startswith("standard deal 4: ")
+    assert all(len(m.strip("[]").split()) == 3 for m in moves.split("] ["))
+
+    # Two AIs play a whole standard game at the terminal (no wall prompt).
+    args = cli.build_parser().parse_args(
+        ["play", "--standard", "--deal", "1", "--ai-a", "1", "--ai-b", "0", "--max-plies", "6"]
+    )
+    out = io.StringIO()
+    assert cli.cmd_play(args, io.StringIO(""), out) == 0
+    assert cli.WALL_PROMPT not in out.getvalue()
+    assert "W" not in out.getvalue().replace("Wall", "")
