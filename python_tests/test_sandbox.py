@@ -102,8 +102,12 @@ def test_the_memory_cap() -> None:
 def test_kill_ends_the_whole_group_at_once(variant: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # every variant the probe may pick (with a PID namespace or without one)
     monkeypatch.setattr(sandbox, "_probe", lambda: (sandbox._VARIANTS[variant], ""))
+    # a duration no other process on the machine is likely to sleep for, so that pgrep
+    # below finds only this test's sleepers
+    nap = f"{60 + variant}.{os.getpid()}"
     box = sandbox.popen(
-        ["/bin/sh", "-c", "sleep 60 & sleep 60 & echo started; wait"], stdout=subprocess.PIPE
+        ["/bin/sh", "-c", f"sleep {nap} & sleep {nap} & echo started; wait"],
+        stdout=subprocess.PIPE,
     )
     assert box.process.stdout is not None
     assert box.process.stdout.readline() == b"started\n"
@@ -112,7 +116,7 @@ def test_kill_ends_the_whole_group_at_once(variant: int, monkeypatch: pytest.Mon
     assert time.monotonic() - t0 < 5
     assert box.process.returncode is not None and not os.path.exists(box.tmp)
     done = subprocess.run(
-        ["pgrep", "-f", "^sleep 60$"], capture_output=True, text=True, check=False
+        ["pgrep", "-f", f"^sleep {nap}$"], capture_output=True, text=True, check=False
     )
     assert done.stdout.strip() == "" or all(
         not Path(f"/proc/{pid}").exists() for pid in done.stdout.split()
