@@ -136,6 +136,10 @@ def test_a_new_ludo_game_is_the_engines_game(client: TestClient) -> None:
     assert s["position"] == g.to_notation() and s["status"] == g.status
     assert s["svg"] == g._repr_svg_() and s["history"] == [] and s["can_undo"] is False
     assert s["options"] == g.options and s["squares"] == g.squares and s["steps"] == g.steps
+    # the page sends the options as the rules notation, which the engine reads
+    by_notation = new_ludo(client, rules="standard[six_limit=3]", players="AC", seed=5)
+    assert by_notation["rules_notation"] == "standard[six_limit=3]"
+    assert by_notation["position"] == s["position"]
 
 
 def test_a_person_plays_a_whole_game_against_random_to_its_end(client: TestClient) -> None:

@@ -24,6 +24,7 @@ from LudoGame.web.store import (
     Int,
     Name,
     NewGame,
+    RulesText,
     Seed,
     Session,
     Think,
@@ -51,7 +52,7 @@ class NewLudo(NewGame):
         }
     )
 
-    rules: Name | None = None
+    rules: RulesText | None = None
     players: list[Name] | Name | Int | None = None
     seats: dict[Name, Name] | None = None
     options: dict[Name, bool | Int | Name] | None = None

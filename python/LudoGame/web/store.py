@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     # their own), the plain types
     from builtins import int as Int  # noqa: N812
     from builtins import str as Name  # noqa: N812
+    from builtins import str as RulesText  # noqa: N812
 else:
     #: An integer of a request's body: a JSON number without a fraction (3 or 3.0; not "3"
     #: or true: request bodies are read strictly, as the schema says).
@@ -50,6 +51,8 @@ else:
     #: A name a request gives (a rule set, bot, setup, AI level, move, square, seat): at
     #: most 100 characters, so that no refusal quotes more.
     Name = Annotated[str, StringConstraints(max_length=100)]
+    #: Rules: a preset's name, or the rules notation with options (``standard[six_limit=3]``).
+    RulesText = Annotated[str, StringConstraints(max_length=500)]
 
 #: A seed: a number from 0 to 2**64 - 1, or the same as decimal text (JavaScript's numbers
 #: round integers above 2**53). Past 2**64 - 1 it is refused with a 400, not by the schema

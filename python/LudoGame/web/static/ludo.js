@@ -51,19 +51,11 @@ async function create(body) {
 }
 
 /** Turns "six_limit=3, capture_bonus=true" into {six_limit: 3, capture_bonus: true}. */
-function parseOptions(text) {
-  const options = {};
-  for (const part of text.split(/[\s,;]+/).filter(Boolean)) {
-    const eq = part.indexOf("=");
-    if (eq <= 0) throw new ApiError(`The option "${part}" needs a value: write name=value, e.g. six_limit=3.`, "InvalidOption", 0);
-    const key = part.slice(0, eq);
-    const raw = part.slice(eq + 1);
-    let value = raw;
-    if (raw === "true" || raw === "false") value = raw === "true";
-    else if (/^-?\d+$/.test(raw)) value = Number(raw);
-    options[key] = value;
-  }
-  return options;
+// The rules with the options typed ("six_limit=3, capture_bonus=true") as the rules
+// notation, "standard[six_limit=3,capture_bonus=true]": the engine reads it (one parser).
+function rulesNotation(rules, optionsText) {
+  const parts = optionsText.split(/[\s,;]+/).filter(Boolean);
+  return parts.length ? `${rules}[${parts.join(",")}]` : rules;
 }
 
 function seatSelect(pos, initial) {
@@ -155,7 +147,7 @@ function form() {
       clearError();
       const seatKinds = seatMap();
       const players = Object.keys(seatKinds);
-      const body = { rules: rules.value, players, seats: seatKinds, options: parseOptions(options.value) };
+      const body = { rules: rulesNotation(rules.value, options.value), players, seats: seatKinds };
       if (seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
       if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
       if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
