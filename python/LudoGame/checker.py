@@ -57,7 +57,7 @@ STUDENT_NAME = "LudoGame.py"
 #: Where the sandbox sees the runner and the student's file (read-only).
 INSIDE = "/ludo-check"
 DEFAULT_TIMEOUT = 5.0
-SHRINK_BUDGET = 400  # games played on each side while shrinking one difference
+SHRINK_BUDGET = 4000  # games played on each side while shrinking one difference
 
 
 #: The engine's "answer" where the student's game found no Player (the engine finds one).
@@ -83,6 +83,7 @@ class Difference:
     board: str
     decisions: list[str]
     shrunk: Turns
+    shrunk_players: list[str]
     open: bool
     seed: int
 
@@ -105,7 +106,7 @@ class Difference:
             )
         lines.append("  board before that turn:")
         lines += ["    " + row for row in self.board.splitlines()]
-        lines.append(f"  shortest turns list showing it ({len(self.shrunk)} turns):")
+        lines.append(f"  shrunk to {len(self.shrunk)} turns that still show it:")
         lines.append(f"    play_game({self.players!r}, {_turns_text(self.shrunk)})")
         return "\n".join(lines)
 
@@ -454,30 +455,53 @@ class Checker:
         return len(turns) - 1
 
     def shrink(self, players: Sequence[str], turns: Turns, kind: str) -> Turns:
-        """Delta debugging: drop chunks of turns while the same kind of difference remains."""
+        """Delta debugging: drop chunks of turns (halving their size down to single turns)
+        while the same kind of difference remains; ends when no single turn can go."""
         budget = SHRINK_BUDGET
         size = max(1, len(turns) // 2)
-        while size >= 1 and budget > 0 and turns:
-            candidates = [turns[:i] + turns[i + size :] for i in range(0, len(turns), size)]
-            budget -= len(candidates)
-            theirs = self.play(players, candidates)
-            if theirs is None:
-                break
-            smaller = None
-            for cand, answer in zip(candidates, theirs, strict=True):
-                key = first_field(self.ours(players, cand), answer)
-                if key is not None and kind_of(key, answer) == kind:
-                    smaller = cand
+        while turns and budget > 0:
+            changed = False
+            i = 0
+            while i < len(turns) and budget > 0:
+                starts = list(range(i, len(turns), size))
+                candidates = [turns[:j] + turns[j + size :] for j in starts]
+                budget -= len(candidates)
+                theirs = self.play(players, candidates)
+                if theirs is None:
+                    return turns
+                hit = None
+                for j, cand, answer in zip(starts, candidates, theirs, strict=True):
+                    key = first_field(self.ours(players, cand), answer)
+                    if key is not None and kind_of(key, answer) == kind:
+                        hit = (j, cand)
+                        break
+                if hit is None:
                     break
-            if smaller is not None:
-                turns = smaller
-                size = min(size, max(1, len(turns) // 2))
-            else:
+                i, turns = hit
+                changed = True
+            if not changed:
+                if size == 1:
+                    break
                 size //= 2
+            else:
+                size = max(1, min(size, len(turns) // 2))
         return turns
+
+    def fewer_players(self, players: list[str], turns: Turns, kind: str) -> list[str]:
+        """`players` without those that have no turn in `turns`, when the same kind of
+        difference remains (in the players' order)."""
+        fewer = [p for p in players if any(t[0] == p for t in turns)]
+        if not fewer or fewer == players:
+            return players
+        theirs = self.play(fewer, [turns])
+        if theirs is None:
+            return players
+        key = first_field(self.ours(fewer, turns), theirs[0])
+        return fewer if key is not None and kind_of(key, theirs[0]) == kind else players
 
     def explain(self, source: str, players: list[str], turns: Turns, key: str) -> Difference:
         """Explain and shrink a game whose answers differ at `key`."""
+        original = players
         k = self.first_turn(players, turns)
         prefix = turns[: k + 1]
         theirs = self.play(players, [prefix])
@@ -496,9 +520,10 @@ class Checker:
         if key.endswith("completed") and "D10" not in decisions:
             decisions.append("D10")
         shrunk = self.shrink(players, prefix, kind)
+        players = self.fewer_players(players, shrunk, kind)
         return Difference(
             source=source,
-            players=players,
+            players=original,
             turns=turns,
             turn=k,
             field=key,
@@ -508,6 +533,7 @@ class Checker:
             board=str(board),
             decisions=decisions,
             shrunk=shrunk,
+            shrunk_players=players,
             open=any(DECISIONS[d][1] == "open" for d in decisions),
             seed=self.seed,
         )
@@ -612,6 +638,7 @@ def _compare_names(checker: Checker, report: Report) -> None:
                     board=str(board),
                     decisions=["D1"],
                     shrunk=[],
+                    shrunk_players=[pos],
                     open=False,
                     seed=checker.seed,
                 )
