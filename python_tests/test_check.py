@@ -86,6 +86,8 @@ def test_other_readings_are_found_explained_and_shrunk(
     )
     # the shrunk list is no longer, still shows the same kind, and no single turn can go
     assert 0 < len(diff.shrunk) <= len(first)
+    assert f"play_game({diff.shrunk_players!r}, " in text
+    assert set(diff.shrunk_players) <= set(diff.players)
     ours = _check_runner.answers(LudoGame, diff.shrunk_players, diff.shrunk)
     theirs = _check_runner.answers(student, diff.shrunk_players, diff.shrunk)
     key = checker.first_field(ours, theirs)

@@ -107,7 +107,7 @@ class Difference:
         lines.append("  board before that turn:")
         lines += ["    " + row for row in self.board.splitlines()]
         lines.append(f"  shrunk to {len(self.shrunk)} turns that still show it:")
-        lines.append(f"    play_game({self.players!r}, {_turns_text(self.shrunk)})")
+        lines.append(f"    play_game({self.shrunk_players!r}, {_turns_text(self.shrunk)})")
         return "\n".join(lines)
 
 
