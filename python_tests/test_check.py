@@ -208,3 +208,25 @@ def test_the_generated_games_reach_every_decision_they_name() -> None:
     for source, players, turns in checker.scenarios(random.Random(0)):
         decision = source.rsplit(" ", 1)[-1]
         assert decision in checker.trace(players, turns)[-1]
+
+
+@pytest.mark.parametrize(
+    ("before", "turn", "after", "decisions"),
+    [
+        ({"A": (-1, -1, False)}, ("A", 6), {"A": (0, -1, False)}, ["D4", "D9"]),
+        ({"A": (0, -1, False)}, ("A", 4), {"A": (4, -1, False)}, ["D4"]),
+        ({"A": (4, 9, False)}, ("A", 2), {"A": (6, 9, False)}, ["D9"]),
+        ({"A": (55, 55, False)}, ("A", 4), {"A": (53, 53, False)}, ["D5", "D8"]),
+        (
+            {"A": (5, -1, False), "B": (43, 43, False)},
+            ("A", 1),
+            {"A": (6, -1, False), "B": (-1, -1, False)},
+            ["D7"],
+        ),
+        ({"A": (57, 57, True)}, ("A", 3), {"A": (57, 57, True)}, ["D10"]),
+    ],
+)
+def test_the_decisions_a_turn_touches(
+    before: dict[str, Any], turn: tuple[str, int], after: dict[str, Any], decisions: list[str]
+) -> None:
+    assert checker.turn_decisions(before, *turn, after) == decisions

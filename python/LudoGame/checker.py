@@ -307,42 +307,40 @@ def _state(game: LudoGame) -> dict[str, tuple[int, int, bool]]:
 def turn_decisions(
     before: dict[str, tuple[int, int, bool]], pos: str, roll: int, after: dict[str, Any]
 ) -> list[str]:
-    """The decisions one turn (`pos` rolls `roll`) touches, from the engine's states."""
+    """The decisions one turn (`pos` rolls `roll`) touches, from the engine's states: what
+    happened (a kick D7, a stack D8, a bounce or a finish D5, a finished player's turn D10)
+    first; otherwise what was decided (a yard token D4, a start space by R D6, a choice D9,
+    else a plain move D5)."""
     p, q, done = before[pos]
-    tags: set[str] = set()
     if done:
-        tags.add("D10")
-        return sorted(tags, key=lambda d: int(d[1:]))
+        return ["D10"]
     a, b, _ = after[pos]
-    if -1 in (p, q):
-        tags.add("D4")
-    if p == q and 1 <= p <= 56:
-        tags.add("D8")
-    if (a == b and 1 <= a <= 56) and not (p == q):
-        tags.add("D8")
+    events: set[str] = set()
+    if (p == q and 1 <= p <= 56) or (a == b and 1 <= a <= 56 and p != q):
+        events.add("D8")
     for old, new in ((p, a), (q, b)):
-        if old >= 0 and new != old and old + roll > 57:
-            tags.add("D5")
-        if new == 57 and old != 57:
-            tags.add("D5")
-        if old == 0 and new > 0:
-            tags.add("D5")
-    movable = [s for s in (p, q) if s != 57 and (s >= 0 or roll == 6)]
-    if len(movable) == 2 and not (p == q and p >= 0):
-        tags.add("D9")
+        if new != old and old >= 0 and (old + roll > 57 or new == 57):
+            events.add("D5")
+    quiet: set[str] = set()
     for other, (op, oq, _) in before.items():
         if other == pos:
             continue
         ap, aq, _ = after[other]
         if (op >= 1 and ap == -1) or (oq >= 1 and aq == -1):
-            tags.add("D7")
+            events.add("D7")
         if 0 in (op, oq):  # landing on the start space of a player with a token on R
             for new in (a, b):
                 if 1 <= new <= 50 and _space(pos, new) == START[other]:
-                    tags.add("D6")
-    if not tags:
-        tags.add("D5")
-    return sorted(tags, key=lambda d: int(d[1:]))
+                    quiet.add("D6")
+    movable = [s for s in (p, q) if s != 57 and (s >= 0 or roll == 6)]
+    if len(movable) == 2 and not (p == q and p >= 0):
+        quiet.add("D9")  # a choice (also when a kick decided it)
+    if not events:
+        if -1 in (p, q) and (roll == 6 or (a, b) == (p, q) or "D9" not in quiet):
+            quiet.add("D4")
+        if not quiet:
+            quiet.add("D5")
+    return sorted(events | quiet, key=lambda d: int(d[1:]))
 
 
 def trace(players: Sequence[str], turns: Turns) -> list[list[str]]:
