@@ -230,3 +230,16 @@ def test_the_decisions_a_turn_touches(
     before: dict[str, Any], turn: tuple[str, int], after: dict[str, Any], decisions: list[str]
 ) -> None:
     assert checker.turn_decisions(before, *turn, after) == decisions
+
+
+def test_without_the_sandbox_on_request() -> None:
+    report = checker.check(str(DATA / "agree"), games=30, sandboxed=False)
+    assert report.agrees and report.checked == 30
+
+
+def test_check_is_exported_and_a_folder_means_its_ludogame_py() -> None:
+    import LudoGame
+
+    assert LudoGame.check is checker.check
+    report = LudoGame.check(str(DATA / "no_stacking"), games=20)
+    assert report.path.endswith("no_stacking/LudoGame.py") and not report.agrees

@@ -85,7 +85,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         print("ludo check: --timeout must be positive", file=sys.stderr)
         return 2
-    reports = run_all(args.files, args.seed, args.games, args.timeout, sandboxed, args.jobs)
+    try:
+        reports = run_all(args.files, args.seed, args.games, args.timeout, sandboxed, args.jobs)
+    except KeyboardInterrupt:  # the students' processes end with ours (and are killed)
+        print("ludo check: interrupted", file=sys.stderr)
+        return 130
     if args.json:
         data: Any = [r.to_json() for r in reports]
         print(json.dumps(data if len(reports) > 1 else data[0], indent=2))
