@@ -243,3 +243,12 @@ def test_check_is_exported_and_a_folder_means_its_ludogame_py() -> None:
     assert LudoGame.check is checker.check
     report = LudoGame.check(str(DATA / "no_stacking"), games=20)
     assert report.path.endswith("no_stacking/LudoGame.py") and not report.agrees
+
+
+def test_a_second_play_game_on_the_same_object_starts_afresh_d11() -> None:
+    report = checker.check(str(DATA / "keeps_state"), games=30)
+    (diff,) = report.differences
+    assert (
+        diff.decisions == ["D11"] and diff.open and "played by the LudoGame object" in diff.source
+    )
+    assert "board of a fresh game at the end" in diff.explain()

@@ -55,13 +55,23 @@ def method(obj: Any, name: str, *args: Any) -> tuple[dict[str, Any], Any]:
     return call(lambda: getattr(obj, name)(*args))
 
 
-def answers(cls: Any, players: Sequence[str], turns: Sequence[Sequence[Any]]) -> dict[str, Any]:
+def answers(
+    cls: Any,
+    players: Sequence[str],
+    turns: Sequence[Sequence[Any]],
+    before: Sequence[Any] | None = None,
+) -> dict[str, Any]:
     """Every answer of one game: ``play_game``, each player's step counts and completion,
-    and ``get_player_by_position`` of a position that does not play."""
+    and ``get_player_by_position`` of a position that does not play. With `before` (a
+    players list and a turns list), the same object plays that game first (D11)."""
     out: dict[str, Any] = {}
     new, game = call(cls)
     if game is None:
         return {"new": new}
+    if before is not None:
+        first, _ = method(game, "play_game", list(before[0]), [tuple(t) for t in before[1]])
+        if "x" in first:
+            return {"first play_game": first}
     out["play_game"], _ = method(game, "play_game", list(players), [tuple(t) for t in turns])
     for pos in players:
         found, player = method(game, "get_player_by_position", pos)
@@ -98,7 +108,8 @@ def handle(cls: Any, request: dict[str, Any]) -> Any:
     ``{"op": "names", "position"}``."""
     if request["op"] == "names":
         return space_names(cls, request["position"])
-    return [answers(cls, request["players"], turns) for turns in request["games"]]
+    before = request.get("before")
+    return [answers(cls, request["players"], turns, before) for turns in request["games"]]
 
 
 def _load(path: str) -> tuple[Any, dict[str, str]]:

@@ -91,7 +91,10 @@ class Difference:
         """The difference in words, several lines."""
         lines = [f"Difference in {self.source} (players {''.join(self.players)}):"]
         where = "before any turn" if self.turn < 0 else f"after turn {self.turn + 1}"
-        if self.turn >= 0:
+        reused = self.kind.startswith("D11")
+        if reused:
+            where = "at the end of the game (a fresh game's answers differ)"
+        elif self.turn >= 0:
             pos, roll = self.turns[self.turn]
             where += f" ({pos} rolls {roll})"
         lines.append(f"  the answers part {where}: {self.field}")
@@ -104,7 +107,9 @@ class Difference:
                 "  the assignment leaves this open: the student's reading may be one the "
                 "course allows (the engine's is a documented choice, not the only one)"
             )
-        lines.append("  board before that turn:")
+        lines.append(
+            "  board of a fresh game at the end:" if reused else "  board before that turn:"
+        )
         lines += ["    " + row for row in self.board.splitlines()]
         lines.append(f"  shrunk to {len(self.shrunk)} turns that still show it:")
         lines.append(f"    play_game({self.shrunk_players!r}, {_turns_text(self.shrunk)})")
@@ -409,15 +414,20 @@ class Checker:
         self.seed = seed
         self.failure: str | None = None
 
-    def play(self, players: Sequence[str], games: Sequence[Turns]) -> list[Any] | None:
-        """The student's answers to each game (None after a failure: see `failure`)."""
+    def play(
+        self, players: Sequence[str], games: Sequence[Turns], before: Any = None
+    ) -> list[Any] | None:
+        """The student's answers to each game (None after a failure: see `failure`); with
+        `before` (players, turns) each game is played by an object that played it first."""
         if self.failure is not None:
             return None
-        req = {
+        req: dict[str, Any] = {
             "op": "games",
             "players": list(players),
             "games": [list(map(list, g)) for g in games],
         }
+        if before is not None:
+            req["before"] = [list(before[0]), [list(t) for t in before[1]]]
         got = self.student.ask(req, calls=max(1, len(games) // 50))
         if isinstance(got, tuple):
             self.failure = _failure_text(got, self.student.timeout)
@@ -577,6 +587,7 @@ def check(
         while len(plan) < games:
             players, turns = random_turns(rng)
             plan.append((f"random game {len(plan) + 1} (seed {seed})", players, turns))
+        _compare_reuse(checker, report, plan[: report.cases])
         kinds = {d.kind for d in report.differences}
         for n, (source, players, turns) in enumerate(plan):
             diff = checker.differs(players, turns)
@@ -605,6 +616,46 @@ def check(
         student.close()
     report.seconds = time.monotonic() - started
     return report
+
+
+def _compare_reuse(
+    checker: Checker, report: Report, cases: list[tuple[str, list[str], Turns]]
+) -> None:
+    """D11: each published case played by an object that played the case before it first
+    must answer as a fresh one (the engine's answers are those of a fresh game). Only the
+    cases a fresh object answers as the engine does count (other differences are reported
+    on their own)."""
+    for (first, players0, turns0), (source, players, turns) in zip(cases, cases[1:], strict=False):
+        ours = _check_runner.answers(LudoGame, players, turns)
+        fresh = checker.play(players, [turns])
+        theirs = checker.play(players, [turns], before=(players0, turns0))
+        if fresh is None or theirs is None:
+            report.failure = f"{checker.failure} (in {source} after {first})"
+            return
+        key = first_field(ours, theirs[0])
+        if key is None or first_field(ours, fresh[0]) is not None:
+            continue
+        board = LudoGame()
+        board.play_game(players, turns)
+        report.differences.append(
+            Difference(
+                source=f"{source}, played by the LudoGame object that played {first} first",
+                players=players,
+                turns=turns,
+                turn=len(turns) - 1,
+                field=key,
+                kind=f"D11 {kind_of(key, theirs[0])}",
+                ours=ours.get(key, EXPECTED_PLAYER if key.endswith(".player") else None),
+                theirs=theirs[0].get(key),
+                board=str(board),
+                decisions=["D11"],
+                shrunk=turns,
+                shrunk_players=players,
+                open=True,
+                seed=checker.seed,
+            )
+        )
+        return
 
 
 def _compare_names(checker: Checker, report: Report) -> None:
