@@ -60,6 +60,7 @@ def test_the_agreeing_file_is_not_the_engine_in_disguise() -> None:
         ("stack_kicked_apart", "D7", True),
         ("enter_any_roll", "D4", False),
         ("no_stacking", "D8", True),
+        ("always_p", "D9", None),
     ],
 )
 def test_other_readings_are_found_explained_and_shrunk(
@@ -252,3 +253,14 @@ def test_a_second_play_game_on_the_same_object_starts_afresh_d11() -> None:
         diff.decisions == ["D11"] and diff.open and "played by the LudoGame object" in diff.source
     )
     assert "board of a fresh game at the end" in diff.explain()
+
+
+def test_a_wrong_space_name_is_found_before_any_game_d1() -> None:
+    report = checker.check(str(DATA / "space_zero"), games=80)
+    names = report.differences[0]
+    assert names.decisions == ["D1"] and names.field == "B.get_space_name(42)"
+    assert (names.ours, names.theirs) == ({"t": "str", "v": "56"}, {"t": "str", "v": "0"})
+    assert "get_space_name" in names.source and not names.open
+    assert "game.get_player_by_position('B').get_space_name(42)" in names.explain()
+    (named,) = [d for d in report.differences if d.field == "play_game"]
+    assert named.decisions == ["D1"]  # the steps agree: only the name differs
