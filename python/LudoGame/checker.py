@@ -193,7 +193,11 @@ class Student:
             # hidden: an empty folder is mounted over it)
             self._empty = tempfile.mkdtemp(prefix="ludo-check-empty-")
             os.chmod(self._empty, 0o755)
-            read_only = {prefix: prefix, self._empty: _site_packages(prefix)}
+            read_only = {prefix: prefix}
+            for k, folder in enumerate(_site_packages(prefix)):
+                empty = os.path.join(self._empty, str(k))
+                os.mkdir(empty, 0o755)
+                read_only[empty] = folder
             read_only[runner] = f"{INSIDE}/{RUNNER_NAME}"
             read_only[self.path] = f"{INSIDE}/{STUDENT_NAME}"
             argv = [python, "-I", "-S", "-B", f"{INSIDE}/{RUNNER_NAME}", f"{INSIDE}/{STUDENT_NAME}"]
@@ -260,11 +264,17 @@ class Student:
             self._empty = None
 
 
-def _site_packages(prefix: str) -> str:
-    """The site-packages folder of the Python install at `prefix`."""
-    return os.path.join(
-        prefix, "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages"
-    )
+def _site_packages(prefix: str) -> list[str]:
+    """The site-packages folders of the Python install that exist (an installed LudoGame
+    may be there), those the sandbox sees: under `prefix` or /usr."""
+    import site
+
+    found = []
+    for folder in site.getsitepackages():
+        real = os.path.realpath(folder)
+        if os.path.isdir(real) and (real.startswith(prefix + os.sep) or real.startswith("/usr/")):
+            found.append(real)
+    return found
 
 
 def _failure_text(got: tuple[Any, ...], timeout: float) -> str:
