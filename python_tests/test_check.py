@@ -264,3 +264,10 @@ def test_a_wrong_space_name_is_found_before_any_game_d1() -> None:
     assert "game.get_player_by_position('B').get_space_name(42)" in names.explain()
     (named,) = [d for d in report.differences if d.field == "play_game"]
     assert named.decisions == ["D1"]  # the steps agree: only the name differs
+
+
+def test_move_token_is_compared_after_the_published_cases_d12() -> None:
+    report = checker.check(str(DATA / "move_token_from_yard"), games=30)
+    (diff,) = report.differences
+    assert diff.decisions == ["D12"] and diff.open and ", then move_token(" in diff.source
+    assert diff.field.endswith((".p", ".q")) and "after the move_token call" in diff.explain()

@@ -60,10 +60,13 @@ def answers(
     players: Sequence[str],
     turns: Sequence[Sequence[Any]],
     before: Sequence[Any] | None = None,
+    move: Sequence[Any] | None = None,
 ) -> dict[str, Any]:
     """Every answer of one game: ``play_game``, each player's step counts and completion,
     and ``get_player_by_position`` of a position that does not play. With `before` (a
-    players list and a turns list), the same object plays that game first (D11)."""
+    players list and a turns list), the same object plays that game first (D11). With
+    `move` (position, token name, steps), ``move_token`` is called after ``play_game`` on
+    that position's player (D12; what it returns is not compared, only whether it raises)."""
     out: dict[str, Any] = {}
     new, game = call(cls)
     if game is None:
@@ -73,6 +76,13 @@ def answers(
         if "x" in first:
             return {"first play_game": first}
     out["play_game"], _ = method(game, "play_game", list(players), [tuple(t) for t in turns])
+    if move is not None:
+        found, player = method(game, "get_player_by_position", move[0])
+        if player is None or isinstance(player, str):
+            out["move_token"] = found
+        else:
+            moved, _ = method(game, "move_token", player, move[1], move[2])
+            out["move_token"] = moved if "x" in moved else {"t": "ok", "v": None}
     for pos in players:
         found, player = method(game, "get_player_by_position", pos)
         if player is None or isinstance(player, str):
@@ -108,8 +118,8 @@ def handle(cls: Any, request: dict[str, Any]) -> Any:
     ``{"op": "names", "position"}``."""
     if request["op"] == "names":
         return space_names(cls, request["position"])
-    before = request.get("before")
-    return [answers(cls, request["players"], turns, before) for turns in request["games"]]
+    before, move = request.get("before"), request.get("move")
+    return [answers(cls, request["players"], turns, before, move) for turns in request["games"]]
 
 
 def _load(path: str) -> tuple[Any, dict[str, str]]:

@@ -91,8 +91,10 @@ class Difference:
         """The difference in words, several lines."""
         lines = [f"Difference in {self.source} (players {''.join(self.players)}):"]
         where = "before any turn" if self.turn < 0 else f"after turn {self.turn + 1}"
-        reused = self.kind.startswith("D11")
-        if reused:
+        reused = self.kind.startswith(("D11", "D12"))
+        if self.kind.startswith("D12"):
+            where = "after the move_token call"
+        elif reused:
             where = "at the end of the game (a fresh game's answers differ)"
         elif self.turn >= 0:
             pos, roll = self.turns[self.turn]
@@ -116,6 +118,9 @@ class Difference:
             lines.append("  to see it:")
             lines.append(f"    game.play_game([{pos!r}], [])")
             lines.append(f"    game.get_player_by_position({pos!r}).{self.field.split('.', 1)[1]}")
+            return "\n".join(lines)
+        if reused:
+            lines.append(f"  the game: play_game({self.players!r}, {_turns_text(self.turns)})")
             return "\n".join(lines)
         lines.append(f"  shrunk to {len(self.shrunk)} turns that still show it:")
         lines.append(f"    play_game({self.shrunk_players!r}, {_turns_text(self.shrunk)})")
@@ -431,7 +436,7 @@ class Checker:
         self.failure: str | None = None
 
     def play(
-        self, players: Sequence[str], games: Sequence[Turns], before: Any = None
+        self, players: Sequence[str], games: Sequence[Turns], before: Any = None, move: Any = None
     ) -> list[Any] | None:
         """The student's answers to each game (None after a failure: see `failure`); with
         `before` (players, turns) each game is played by an object that played it first."""
@@ -444,6 +449,8 @@ class Checker:
         }
         if before is not None:
             req["before"] = [list(before[0]), [list(t) for t in before[1]]]
+        if move is not None:
+            req["move"] = list(move)
         got = self.student.ask(req, calls=max(1, len(games) // 50))
         if isinstance(got, tuple):
             self.failure = _failure_text(got, self.student.timeout)
@@ -606,6 +613,7 @@ def check(
             players, turns = random_turns(rng)
             plan.append((f"random game {len(plan) + 1} (seed {seed})", players, turns))
         _compare_reuse(checker, report, plan[: report.cases])
+        _compare_moves(checker, report, plan[: report.cases])
         kinds = {d.kind for d in report.differences}
         for n, (source, players, turns) in enumerate(plan):
             diff = checker.differs(players, turns)
@@ -686,6 +694,55 @@ def _compare_reuse(
             )
         )
         return
+
+
+def _compare_moves(
+    checker: Checker, report: Report, cases: list[tuple[str, list[str], Turns]]
+) -> None:
+    """D12: after each published case, ``move_token`` of the first player's p and q by 1
+    and by 6; then every answer. Only the cases a fresh object answers right count, and one
+    difference is reported."""
+    for source, players, turns in cases:
+        ours = _check_runner.answers(LudoGame, players, turns)
+        fresh = checker.play(players, [turns])
+        if fresh is None:
+            report.failure = f"{checker.failure} (in {source})"
+            return
+        if first_field(ours, fresh[0]) is not None:
+            continue
+        for token in "pq":
+            for steps in (1, 6):
+                move = (players[0], token, steps)
+                theirs = checker.play(players, [turns], move=move)
+                if theirs is None:
+                    report.failure = f"{checker.failure} (in move_token after {source})"
+                    return
+                mine = _check_runner.answers(LudoGame, players, turns, move=move)
+                key = first_field(mine, theirs[0])
+                if key is None:
+                    continue
+                board = LudoGame()
+                board.play_game(players, turns)
+                report.differences.append(
+                    Difference(
+                        source=f"{source}, then move_token({players[0]}'s player, "
+                        f"{token!r}, {steps})",
+                        players=players,
+                        turns=turns,
+                        turn=len(turns) - 1,
+                        field=key,
+                        kind=f"D12 {kind_of(key, theirs[0])}",
+                        ours=mine.get(key, EXPECTED_PLAYER if key.endswith(".player") else None),
+                        theirs=theirs[0].get(key),
+                        board=str(board),
+                        decisions=["D12"],
+                        shrunk=turns,
+                        shrunk_players=players,
+                        open=True,
+                        seed=checker.seed,
+                    )
+                )
+                return
 
 
 def _compare_names(checker: Checker, report: Report) -> None:

@@ -40,6 +40,8 @@ class Player:
 
 
 def advance(old, roll):
+    if old == 57:
+        return 57
     if old == -1:
         return 0 if roll == 6 else -1
     new = old + roll
