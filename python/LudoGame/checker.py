@@ -5,7 +5,8 @@ The student's file runs in its own sandboxed process (`LudoGame.sandbox`): a sma
 assignment's questions over a pipe. The same games are played on it and on the engine through
 the assignment's API only; every answer is compared (what ``play_game`` returns, each
 player's step counts and ``get_completed``, ``get_space_name`` of every step count, and
-``get_player_by_position`` of a position not in the game).
+``get_player_by_position`` of a position not in the game); after the published cases, D11
+(a second ``play_game`` on the same object) and D12 (``move_token``) are checked too.
 
 The games: the course's published cases first (the worked example and the nine instructor
 cases), then generated games that reach each rule and decision (D1-D13), then random games,
