@@ -145,6 +145,7 @@ def test_summary_of_a_class(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
         ("no_class.py", "defines no LudoGame class"),
         ("missing_module.py", "imports a missing module: numpy_that_does_not_exist"),
         ("not_python.py", "not a Python file"),
+        ("../../known_cases.json", "not a Python file"),
         ("nowhere.py", "no such file"),
         ("", "a folder with no LudoGame.py"),
     ],
