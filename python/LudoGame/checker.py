@@ -194,6 +194,8 @@ class Student:
         runner = os.path.join(here, "_check_runner.py")
         prefix = os.path.realpath(sys.base_prefix)
         python = os.path.realpath(sys.executable)
+        if not python.startswith(prefix + os.sep):  # a venv of copies: its base's python
+            python = os.path.join(prefix, "bin", f"python{sys.version_info[0]}")
         if self.use_sandbox:
             # the Python install, without its site-packages (an installed LudoGame stays
             # hidden: an empty folder is mounted over it)
