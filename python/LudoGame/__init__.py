@@ -48,6 +48,7 @@ from LudoGame._core import (
     Simulation,
     __version__,
 )
+from LudoGame.checker import check
 from LudoGame.enums import EventKind, Phase, Reason
 from LudoGame.events import Event, MoveEvent, RollEvent
 from LudoGame.outcome import Outcome
@@ -95,6 +96,7 @@ __all__ = [
     "Simulation",
     "TournamentResult",
     "__version__",
+    "check",
     "simulate",
     "svg",
     "tournament",

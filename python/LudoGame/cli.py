@@ -381,6 +381,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=float,
         help="delete finished games after DAYS days (default: keep them)",
     )
+    check = sub.add_parser(
+        "check",
+        help="a student's LudoGame.py against the engine: every difference found, explained "
+        "and shrunk (it runs sandboxed)",
+    )
+    check.add_argument("files", nargs="+", metavar="FILE", help="LudoGame.py files or folders")
+    check.add_argument("--seed", type=int, default=0, help="seed of the generated games (0)")
+    check.add_argument("--games", type=_positive, default=200, help="games per file (200)")
+    check.add_argument(
+        "--timeout", type=float, default=5.0, help="seconds per call of the student's code (5)"
+    )
+    check.add_argument("--json", action="store_true", help="the reports as JSON")
+    check.add_argument("--summary", action="store_true", help="one table row per file")
+    check.add_argument("--html", metavar="PATH", help="also write the reports as an HTML page")
+    check.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, help="files at once")
+    check.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run the student's code without the sandbox (only where bubblewrap is missing)",
+    )
     args = parser.parse_args(argv)
     if args.command == "serve":
         return cmd_serve(args)
@@ -437,6 +457,10 @@ def _run(args: argparse.Namespace) -> int:
         return cmd_simulate(args)
     elif args.command == "tournament":
         return cmd_tournament(args)
+    elif args.command == "check":
+        from LudoGame.check_cli import cmd_check
+
+        return cmd_check(args)
     return 0
 
 

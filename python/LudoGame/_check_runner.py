@@ -1,0 +1,178 @@
+"""The runner of `ludo check`: asks a LudoGame class the assignment's questions.
+
+Standard library only, and no import of the package: the checker copies this file alone into
+the sandbox, where it loads the student's ``LudoGame.py`` by path and answers requests (one
+JSON line each on stdin, one JSON line back on the protocol stream). The checker also calls
+`answers` in its own process on the engine's `LudoGame`, so both sides are asked the very
+same questions through the assignment's API only.
+
+Before the student's file is loaded, the protocol stream is moved to a private descriptor
+and the student's stdout goes to stderr, so a ``print`` cannot corrupt the answers.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+NOT_FOUND_PROBE = "Z"
+
+
+def value(v: Any, depth: int = 0) -> dict[str, Any]:
+    """An answer as JSON: its type name and its value (a repr for other types)."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return {"t": type(v).__name__, "v": v}
+    if isinstance(v, (list, tuple)) and depth < 2:
+        return {"t": type(v).__name__, "v": [value(x, depth + 1) for x in v][:64]}
+    try:
+        text = repr(v)[:200]
+    except BaseException:  # noqa: BLE001 - the student's __repr__ may do anything
+        text = "?"
+    return {"t": type(v).__name__, "v": text}
+
+
+def call(f: Callable[..., Any], *args: Any) -> tuple[dict[str, Any], Any]:
+    """Call `f`: its answer as JSON (or the exception it raised), and the raw answer."""
+    try:
+        raw = f(*args)
+    except SystemExit as e:
+        return {"x": "SystemExit", "m": f"sys.exit({e.code!r})"}, None
+    except BaseException as e:  # noqa: BLE001 - the student's code may raise anything
+        try:
+            message = str(e)[:300]
+        except BaseException:  # noqa: BLE001
+            message = "?"
+        return {"x": type(e).__name__, "m": message}, None
+    return value(raw), raw
+
+
+def method(obj: Any, name: str, *args: Any) -> tuple[dict[str, Any], Any]:
+    """Call the method `name` of `obj` (a missing method is an answer too: AttributeError)."""
+    return call(lambda: getattr(obj, name)(*args))
+
+
+def answers(
+    cls: Any,
+    players: Sequence[str],
+    turns: Sequence[Sequence[Any]],
+    before: Sequence[Any] | None = None,
+    move: Sequence[Any] | None = None,
+) -> dict[str, Any]:
+    """Every answer of one game: ``play_game``, each player's step counts and completion,
+    and ``get_player_by_position`` of a position that does not play. With `before` (a
+    players list and a turns list), the same object plays that game first (D11). With
+    `move` (position, token name, steps), ``move_token`` is called after ``play_game`` on
+    that position's player (D12; what it returns is not compared, only whether it raises)."""
+    out: dict[str, Any] = {}
+    new, game = call(cls)
+    if game is None:
+        return {"new": new}
+    if before is not None:
+        first, _ = method(game, "play_game", list(before[0]), [tuple(t) for t in before[1]])
+        if "x" in first:
+            return {"first play_game": first}
+    out["play_game"], _ = method(game, "play_game", list(players), [tuple(t) for t in turns])
+    if move is not None:
+        found, player = method(game, "get_player_by_position", move[0])
+        if player is None or isinstance(player, str):
+            out["move_token"] = found
+        else:
+            moved, _ = method(game, "move_token", player, move[1], move[2])
+            out["move_token"] = moved if "x" in moved else {"t": "ok", "v": None}
+    for pos in players:
+        found, player = method(game, "get_player_by_position", pos)
+        if player is None or isinstance(player, str):
+            out[f"{pos}.player"] = found
+            continue
+        out[f"{pos}.p"], _ = method(player, "get_token_p_step_count")
+        out[f"{pos}.q"], _ = method(player, "get_token_q_step_count")
+        out[f"{pos}.completed"], _ = method(player, "get_completed")
+    missing = next(p for p in "ABCD" + NOT_FOUND_PROBE if p not in players)
+    out[f"get_player_by_position({missing!r})"], _ = method(game, "get_player_by_position", missing)
+    return out
+
+
+def space_names(cls: Any, position: str) -> dict[str, Any]:
+    """``get_space_name(steps)`` for every step count -1..57 of `position`'s player."""
+    out: dict[str, Any] = {}
+    new, game = call(cls)
+    if game is None:
+        return {"new": new}
+    started, _ = method(game, "play_game", [position], [])
+    if "x" in started:
+        return {"play_game": started}
+    found, player = method(game, "get_player_by_position", position)
+    if player is None or isinstance(player, str):
+        return {f"{position}.player": found}
+    for steps in range(-1, 58):
+        out[f"{position}.get_space_name({steps})"], _ = method(player, "get_space_name", steps)
+    return out
+
+
+def handle(cls: Any, request: dict[str, Any]) -> Any:
+    """One request: ``{"op": "games", "players", "games": [turns...]}`` or
+    ``{"op": "names", "position"}``."""
+    if request["op"] == "names":
+        return space_names(cls, request["position"])
+    before, move = request.get("before"), request.get("move")
+    return [answers(cls, request["players"], turns, before, move) for turns in request["games"]]
+
+
+def _load(path: str) -> tuple[Any, dict[str, str]]:
+    """The student's LudoGame class, or None and why not."""
+    try:
+        spec = importlib.util.spec_from_file_location("student_LudoGame", path)
+        if spec is None or spec.loader is None:
+            return None, {"load": "not_python", "message": "not a Python file"}
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["student_LudoGame"] = module
+        spec.loader.exec_module(module)
+    except SystemExit as e:
+        return None, {"load": "exit", "message": f"the file calls sys.exit({e.code!r}) on import"}
+    except (SyntaxError, ValueError) as e:
+        if not isinstance(e, SyntaxError) or e.lineno is None:
+            return None, {
+                "load": "not_python",
+                "message": "not a Python file (it cannot be read as Python source)",
+            }
+        why = f"syntax error at line {e.lineno}: {e.msg}"
+        return None, {"load": "syntax", "message": why}
+    except ModuleNotFoundError as e:
+        return None, {"load": "import", "message": f"it imports a missing module: {e.name}"}
+    except BaseException as e:  # noqa: BLE001
+        why = f"loading it raised {type(e).__name__}: {str(e)[:200]}"
+        return None, {"load": "error", "message": why}
+    cls = getattr(module, "LudoGame", None)
+    if not isinstance(cls, type):
+        return None, {"load": "no_class", "message": "the file defines no LudoGame class"}
+    return cls, {"load": "ok"}
+
+
+def main() -> None:
+    """Serve requests for the file named on the command line."""
+    proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(2, 1)  # the student's prints go to stderr, never into the answers
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
+    sys.stdout = sys.stderr
+
+    def send(obj: Any) -> None:
+        proto_out.write(json.dumps(obj) + "\n")
+        proto_out.flush()
+
+    cls, loaded = _load(sys.argv[1])
+    send(loaded)
+    if cls is None:
+        return
+    for line in proto_in:
+        send(handle(cls, json.loads(line)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""The ``ludo check`` command: reports of `LudoGame.checker` at the terminal, as JSON, as a
+table of a whole class (``--summary``) and as an HTML page (``--html``)."""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import html
+import json
+import sys
+from typing import Any
+
+from LudoGame import sandbox
+from LudoGame.checker import CheckUsageError, Report, check, render
+
+
+def _one(path: str, seed: int, games: int, timeout: float, sandboxed: bool) -> Report:
+    """Check one file; a file that cannot be checked becomes a report with its error."""
+    try:
+        return check(path, seed=seed, games=games, timeout=timeout, sandboxed=sandboxed)
+    except CheckUsageError as e:
+        return Report(path=path, seed=seed, error=str(e).removeprefix(f"{path}: "))
+
+
+def run_all(
+    paths: list[str], seed: int, games: int, timeout: float, sandboxed: bool, jobs: int
+) -> list[Report]:
+    """The reports of every file, checked `jobs` at a time in separate processes."""
+    if len(paths) == 1 or jobs <= 1:
+        return [_one(p, seed, games, timeout, sandboxed) for p in paths]
+    with concurrent.futures.ProcessPoolExecutor(min(jobs, len(paths))) as pool:
+        futures = [pool.submit(_one, p, seed, games, timeout, sandboxed) for p in paths]
+        return [f.result() for f in futures]
+
+
+def summary(reports: list[Report]) -> str:
+    """One row per file: cases passed, games agreed, the decisions where it differs."""
+    rows = [("file", "cases", "games", "differs on", "failure")]
+    for r in reports:
+        decisions = sorted(
+            {d for x in r.differences for d in x.decisions}, key=lambda d: int(d[1:])
+        )
+        failure = r.error or r.failure or ""
+        rows.append(
+            (
+                r.path,
+                f"{r.cases_passed}/{r.cases}",
+                f"{r.checked - r.differing}/{r.checked}" if not r.error else "-",
+                " ".join(decisions) or ("-" if r.differences == [] else "?"),
+                failure.split(" (")[0],
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths, strict=True)) + "  " + row[4]
+        for row in rows
+    ).rstrip()
+
+
+def to_html(reports: list[Report]) -> str:
+    """The reports as one HTML page."""
+    parts = ["<!doctype html><meta charset=utf-8><title>ludo check</title>", "<h1>ludo check</h1>"]
+    parts.append("<pre>" + html.escape(summary(reports)) + "</pre>")
+    for r in reports:
+        parts.append(f"<h2>{html.escape(r.path)}</h2><pre>{html.escape(render(r))}</pre>")
+    return "\n".join(parts) + "\n"
+
+
+def _exit_status(reports: list[Report]) -> int:
+    if any(r.error for r in reports) and len(reports) == 1:
+        return 2
+    return 0 if all(r.agrees for r in reports) else 1
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """``ludo check FILE...``: 0 all agree, 1 something differs, 2 bad use."""
+    sandboxed = not args.no_sandbox
+    if sandboxed and not sandbox.available():
+        print(
+            f"ludo check: refusing to run untrusted code without a sandbox: "
+            f"{sandbox.unavailable_reason()} (or use --no-sandbox)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.timeout <= 0:
+        print("ludo check: --timeout must be positive", file=sys.stderr)
+        return 2
+    try:
+        reports = run_all(args.files, args.seed, args.games, args.timeout, sandboxed, args.jobs)
+    except KeyboardInterrupt:  # the students' processes end with ours (and are killed)
+        print("ludo check: interrupted", file=sys.stderr)
+        return 130
+    if args.json:
+        data: Any = [r.to_json() for r in reports]
+        print(json.dumps(data if len(reports) > 1 else data[0], indent=2))
+    elif args.summary:
+        print(summary(reports))
+    else:
+        colour = sys.stdout.isatty()
+        for n, r in enumerate(reports):
+            if n:
+                print()
+            out = sys.stderr if r.error and len(reports) == 1 else sys.stdout
+            print(("ludo check: " if out is sys.stderr else "") + render(r, colour), file=out)
+    if args.html:
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(to_html(reports))
+    return _exit_status(reports)

@@ -1,0 +1,4 @@
+class LudoGame:
+    def play_game(self, players, turns):
+        while True:
+            pass

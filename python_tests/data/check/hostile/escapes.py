@@ -1,0 +1,32 @@
+import os
+import socket
+
+ESCAPED = []
+for path in ("/work/ludo-check-escape.txt", os.path.expanduser("~/ludo-check-escape.txt"), "/etc/ludo-check-escape"):
+    try:
+        with open(path, "w") as f:
+            f.write("escaped")
+        ESCAPED.append("wrote " + path)
+    except OSError:
+        pass
+for path in ("/etc/passwd", "/work", "/root"):
+    try:
+        if os.listdir(path) if os.path.isdir(path) else open(path).read():
+            ESCAPED.append("read " + path)
+    except OSError:
+        pass
+try:
+    socket.create_connection(("1.1.1.1", 80), timeout=2)
+    ESCAPED.append("network")
+except OSError:
+    pass
+try:
+    import LudoGame as ours  # noqa: F401  the engine must stay hidden
+    ESCAPED.append("imported the engine")
+except ImportError:
+    pass
+
+
+class LudoGame:
+    def play_game(self, players, turns):
+        return ESCAPED

