@@ -195,7 +195,12 @@ def test_score_convention() -> None:
         ("position setup 21 moves 1 a1 a1 u", "move 1 (1 a1 a1 u)"),
         (f"position {STANDARD} moves 1 e2 d3 u", "3 words"),
         (f"position {STANDARD_WIN} moves 1 b3 a3 1 a1 b1", "after the end of the game"),
-        ("go time -1", "more than 0"),
+        ("go time -1", "time must be a number of seconds above 0"),
+        ("go time nan", "above 0"),
+        ("go time inf", "above 0"),
+        ("go depth 0", "depth must be 1 or more"),
+        ("go time 1e9", "at most 86400"),
+        ("go nodes 99999999999999999999999", "nodes must be"),
         ("go time", "needs a value"),
         ("go depth two", "whole number"),
         ("go speed 3", "unknown limit"),
@@ -205,12 +210,12 @@ def test_score_convention() -> None:
 def test_bad_input_is_one_error_line_and_changes_nothing(
     engine: EngineProcess, line: str, words: str
 ) -> None:
-    if not line.startswith(("go", "legal")):
+    if line not in ("go", "legal"):  # those two test the missing position
         engine.send("position setup 22")
     answer = engine.ask(line)
     assert answer.startswith("error ") and words in answer, answer
     assert engine.ask("isready") == "readyok"
-    if not line.startswith(("go", "legal")):
+    if line not in ("go", "legal"):  # those two test the missing position
         assert engine.ask("notation") == Onitama.setup(22).to_notation()
     code, rest, err = engine.finish()
     assert (code, rest) == (0, "") and "Traceback" not in err
@@ -271,8 +276,17 @@ def test_bad_command_line_limits_are_a_usage_error() -> None:
     done = subprocess.run(
         [*command(), "--time", "0"], capture_output=True, text=True, timeout=WAIT, input=""
     )
-    assert done.returncode == 2 and "--time must be more than 0" in done.stderr
+    assert done.returncode == 2 and "--time must be a number of seconds above 0" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_bytes_that_are_not_utf8_are_a_bad_line() -> None:
+    done = subprocess.run(
+        command(), input=b"\xff\xfe bad\nisready\n", capture_output=True, timeout=WAIT
+    )
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 0 and len(lines) == 2, (done.stdout, done.stderr)
+    assert lines[0].startswith("error unknown command") and lines[1] == "readyok"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")

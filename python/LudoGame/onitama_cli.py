@@ -533,6 +533,8 @@ def cmd_engine(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int
         limits = parse_limits(" ".join(words).split())
     except ProtocolError as e:
         raise UsageError(f"--{e}") from None
+    if hasattr(inp, "reconfigure"):  # bytes that are not UTF-8 make a bad line, not a crash
+        inp.reconfigure(errors="replace")
     try:
         return serve(inp, out, limits)
     except KeyboardInterrupt:

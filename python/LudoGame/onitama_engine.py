@@ -71,8 +71,9 @@ def parse_limits(words: list[str]) -> Limits:
         except ValueError:
             kind = "a number of seconds" if key == "time" else "a whole number"
             raise ProtocolError(f"{key} must be {kind}, not {value!r}") from None
-        if not number > 0 or number != number or number == float("inf"):
-            raise ProtocolError(f"{key} must be more than 0, not {value!r}")
+        if not 0 < number < float("inf"):  # also refuses nan
+            need = "a number of seconds above 0" if key == "time" else "1 or more"
+            raise ProtocolError(f"{key} must be {need}, not {value!r}")
         values[key] = number
     t = values.get("time")
     d = values.get("depth")
