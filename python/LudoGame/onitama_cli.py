@@ -10,8 +10,10 @@ When the input is not a terminal (a pipe or a file), each answer read is echoed 
 prompt, so the output reads like the terminal session (``--echo no`` turns that off).
 
 ``onitama match [A [B]]`` referees one game between two built-in AIs (levels 2 and 1 by
-default), ``onitama tournament [LEVEL ...]`` plays a round robin of built-in AIs (on Ray
-with ``--ray [ADDRESS]``), and ``onitama setups`` lists the setups.
+default), ``onitama engine`` answers a line protocol on stdin (docs/onitama-engine.md) so
+that other programs can play the built-in search, ``onitama tournament [LEVEL ...]`` plays a
+round robin of built-in AIs (on Ray with ``--ray [ADDRESS]``), and ``onitama setups`` lists
+the setups.
 
 Bad input (an unknown setup, a level or time out of range, input that ends before the
 game is over, output that cannot be written) gets a one-line message on stderr and exit
@@ -48,6 +50,13 @@ from LudoGame.onitama import (
     round_robin,
     save_games,
     setup_ids,
+)
+from LudoGame.onitama_engine import (
+    DEFAULT_TIME,
+    LIMIT_WORDS,
+    ProtocolError,
+    parse_limits,
+    serve,
 )
 
 #: An AI named on the command line: a built-in level, or the path of a MATLAB file.
@@ -515,6 +524,24 @@ def course(
     return 0
 
 
+def cmd_engine(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
+    """`onitama engine`: Ctrl-C ends it with exit code 130 and nothing more on stdout."""
+    if inp is None:
+        raise UsageError("there is no input to read commands from (stdin is closed)")
+    words = [f"{k} {v}" for k in LIMIT_WORDS if (v := getattr(args, k)) is not None]
+    try:
+        limits = parse_limits(" ".join(words).split())
+    except ProtocolError as e:
+        raise UsageError(f"--{e}") from None
+    if hasattr(inp, "reconfigure"):  # bytes that are not UTF-8 make a bad line, not a crash
+        inp.reconfigure(errors="replace")
+    try:
+        return serve(inp, out, limits)
+    except KeyboardInterrupt:
+        print("onitama: interrupted", file=sys.stderr)
+        return 130
+
+
 def cmd_setups(out: TextIO) -> int:
     """`onitama setups`."""
     for sid in setup_ids():
@@ -628,6 +655,16 @@ def build_parser() -> argparse.ArgumentParser:
         'ADDRESS (needs pip install "LudoGame[ray]")',
     )  # fmt: skip
     sub.add_parser("setups", help="list the coursework setups")
+    engine = sub.add_parser(
+        "engine",
+        help="answer positions on stdin with the search's best move (a line protocol)",
+        description="Read commands on stdin, one a line (position, go, legal, isready, quit, "
+        "or a bare position notation), and answer each on stdout (see docs/onitama-engine.md). "
+        f"A search without limits takes {DEFAULT_TIME:g} s.",
+    )
+    engine.add_argument("--time", type=float, metavar="S", help="seconds a move")
+    engine.add_argument("--depth", type=int, metavar="N", help="plies a move at most")
+    engine.add_argument("--nodes", type=int, metavar="N", help="nodes a move (deterministic)")
     return parser
 
 
@@ -661,6 +698,8 @@ def run(args: argparse.Namespace) -> int:
         code = cmd_match(args, sys.stdout)
     elif args.command == "tournament":
         code = cmd_tournament(args, sys.stdout)
+    elif args.command == "engine":
+        code = cmd_engine(args, sys.stdin, sys.stdout)
     else:
         code = cmd_setups(sys.stdout)
     sys.stdout.flush()

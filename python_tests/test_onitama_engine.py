@@ -1,0 +1,312 @@
+"""`onitama engine`: the line protocol of docs/onitama-engine.md, driven through a pipe as
+another program would (one command written, its answer read with a timeout), on both rule
+sets: answers, bad input, a whole game fed back move by move, the time budget, Ctrl-C,
+`quit` and the end of the input."""
+
+from __future__ import annotations
+
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from LudoGame.onitama import Action, Onitama
+from LudoGame.onitama_engine import MATE, score_text
+
+#: Seconds to wait for an answer before the test fails (a loaded 2-core machine).
+WAIT = 20.0
+
+STANDARD = (
+    "bbBbb/...../...../...../aaAaa A n=1000 A1:Ox A2:Boar B1:Horse B2:Elephant side:Crab standard"
+)
+#: A to move wins at once: its master steps onto B's temple arch a3 (Ox: one up).
+STANDARD_WIN = (
+    "b.B.b/..A../...../...../a...a A n=1000 A1:Ox A2:Boar B1:Horse B2:Elephant side:Crab standard"
+)
+
+BESTMOVE = re.compile(
+    r"^bestmove (?P<action>.+?) score (?P<score>cp -?\d+|mate -?\d+) depth (?P<depth>\d+) "
+    r"nodes (?P<nodes>\d+) time (?P<time>\d+\.\d{3}) pv (?P<pv>.*)$"
+)
+
+
+def command() -> list[str]:
+    """The command, run from this tree's package (as the `onitama` entry point does)."""
+    return [sys.executable, "-m", "LudoGame.onitama_cli", "engine"]
+
+
+class EngineProcess:
+    """The engine in a child process: `ask` writes one line and reads the answer line."""
+
+    def __init__(self, *options: str) -> None:
+        self.child = subprocess.Popen(
+            [*command(), *options],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.child.stdout is not None
+        for line in self.child.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        assert self.child.stdin is not None
+        self.child.stdin.write(line + "\n")
+        self.child.stdin.flush()
+
+    def read(self, wait: float = WAIT) -> str | None:
+        try:
+            return self.lines.get(timeout=wait)
+        except queue.Empty:
+            self.close()
+            pytest.fail(f"no answer within {wait} s")
+
+    def ask(self, line: str, wait: float = WAIT) -> str:
+        self.send(line)
+        answer = self.read(wait)
+        assert answer is not None, f"the engine ended on {line!r}: {self.stderr()}"
+        return answer
+
+    def stderr(self) -> str:
+        return (
+            self.child.stderr.read() if self.child.stderr and self.child.poll() is not None else ""
+        )
+
+    def finish(self) -> tuple[int, str, str]:
+        """Close stdin, wait for the exit; returns the code, the rest of stdout and stderr."""
+        assert self.child.stdin is not None
+        self.child.stdin.close()
+        code = self.child.wait(timeout=WAIT)
+        rest: list[str] = []
+        while (line := self.read()) is not None:
+            rest.append(line)
+        return code, "\n".join(rest), self.stderr()
+
+    def close(self) -> None:
+        if self.child.poll() is None:
+            self.child.kill()
+            self.child.wait()
+
+
+@pytest.fixture
+def engine() -> Iterator[EngineProcess]:
+    e = EngineProcess("--nodes", "3000")
+    yield e
+    e.close()
+
+
+def bestmove(line: str) -> dict[str, str]:
+    m = BESTMOVE.match(line)
+    assert m, line
+    return m.groupdict()
+
+
+def test_isready_quit_and_nothing_else(engine: EngineProcess) -> None:
+    assert engine.ask("isready") == "readyok"
+    engine.send("")  # an empty line has no answer
+    engine.send("quit")
+    assert engine.child.wait(timeout=WAIT) == 0
+    assert engine.read() is None
+    assert "Traceback" not in engine.stderr()
+
+
+def test_the_end_of_input_ends_it(engine: EngineProcess) -> None:
+    engine.send("position setup 21")
+    code, rest, err = engine.finish()
+    assert (code, rest, err) == (0, "", "")
+
+
+def test_wall_variant_position_legal_and_go(engine: EngineProcess) -> None:
+    game = Onitama.setup(21)
+    engine.send("position " + game.to_notation())
+    legal = engine.ask("legal").split()
+    assert legal[0] == "legal"
+    words = legal[1:]
+    assert [" ".join(words[i : i + 4]) for i in range(0, len(words), 4)] == [
+        str(a) for a in game.legal_actions
+    ]
+    found = bestmove(engine.ask("go"))
+    assert Action(found["action"]) in game.legal_actions
+    assert found["nodes"] == "3000" and int(found["depth"]) >= 1
+    assert found["pv"].startswith(found["action"])
+    # the same search from Python (a node budget is deterministic)
+    assert found["action"] == str(game.best_action(nodes=3000))
+    # `position setup ID` is the same position
+    engine.send("position setup 21")
+    assert engine.ask("notation") == game.to_notation()
+
+
+def test_standard_bare_notation_and_moves(engine: EngineProcess) -> None:
+    found = bestmove(engine.ask(STANDARD))  # a bare position line answers at once
+    start = Onitama.from_notation(STANDARD)
+    assert found["action"] in [str(a) for a in start.legal_actions]
+    assert len(found["action"].split()) == 3  # a standard action: slot, from, to
+    line = f"position {STANDARD} moves {found['action']}"
+    engine.send(line)
+    after = start.copy()
+    after.play(found["action"])
+    assert engine.ask("notation") == after.to_notation()
+    reply = bestmove(engine.ask("go depth 2"))
+    assert reply["depth"] == "2" and Action(reply["action"], standard=True) in after.legal_actions
+    engine.send("position deal 5")
+    assert engine.ask("notation") == Onitama.standard(seed=5).to_notation()
+
+
+def test_a_won_position_scores_mate_and_the_end_is_a_result(engine: EngineProcess) -> None:
+    found = bestmove(engine.ask(STANDARD_WIN))
+    assert found["score"] == "mate 1" and found["action"] in ("1 b3 a3", "2 b3 a3")  # Ox, Boar
+    engine.send(f"position {STANDARD_WIN} moves 1 b3 a3")
+    assert engine.ask("go") == "result A base_reached"
+    assert engine.ask("legal") == "legal"
+
+
+def test_score_convention() -> None:
+    assert score_text(15) == "cp 15" and score_text(-3) == "cp -3" and score_text(0) == "cp 0"
+    assert score_text(MATE - 1) == "mate 1"  # wins with this ply
+    assert score_text(MATE - 3) == "mate 2"  # wins with its second move
+    assert score_text(-(MATE - 2)) == "mate -1"  # the opponent wins with its next ply
+    assert score_text(-(MATE - 4)) == "mate -2"
+
+
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("fly away", "unknown command 'fly'"),
+        ("go", "no position yet"),
+        ("legal", "no position yet"),
+        ("position", "position needs"),
+        ("position xx", "invalid notation"),
+        ("position setup 999", "999"),
+        ("position deal x", "whole number"),
+        ("position setup 21 moves 1 e2 d3", "4 words"),
+        ("position setup 21 moves 1 a1 a1 u", "move 1 (1 a1 a1 u)"),
+        (f"position {STANDARD} moves 1 e2 d3 u", "3 words"),
+        (f"position {STANDARD_WIN} moves 1 b3 a3 1 a1 b1", "after the end of the game"),
+        ("go time -1", "time must be a number of seconds above 0"),
+        ("go time nan", "above 0"),
+        ("go time inf", "above 0"),
+        ("go depth 0", "depth must be 1 or more"),
+        ("go time 1e9", "at most 86400"),
+        ("go nodes 99999999999999999999999", "nodes must be"),
+        ("go time", "needs a value"),
+        ("go depth two", "whole number"),
+        ("go speed 3", "unknown limit"),
+        ("go time 1 time 2", "twice"),
+    ],
+)
+def test_bad_input_is_one_error_line_and_changes_nothing(
+    engine: EngineProcess, line: str, words: str
+) -> None:
+    if line not in ("go", "legal"):  # those two test the missing position
+        engine.send("position setup 22")
+    answer = engine.ask(line)
+    assert answer.startswith("error ") and words in answer, answer
+    assert engine.ask("isready") == "readyok"
+    if line not in ("go", "legal"):  # those two test the missing position
+        assert engine.ask("notation") == Onitama.setup(22).to_notation()
+    code, rest, err = engine.finish()
+    assert (code, rest) == (0, "") and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        Onitama.setup(21).to_notation(),
+        Onitama.standard(seed=3, max_plies=30).to_notation(),
+    ],
+    ids=["wall", "standard"],
+)
+def test_a_game_played_to_the_end_with_its_own_moves(engine: EngineProcess, start: str) -> None:
+    game = Onitama.from_notation(start)
+    moves: list[str] = []
+    while True:
+        line = f"position {start}" + (" moves " + " ".join(moves) if moves else "")
+        engine.send(line)
+        answer = engine.ask("go")
+        if answer.startswith("result"):
+            break
+        action = bestmove(answer)["action"]
+        game.play(action)
+        moves.append(action)
+        assert len(moves) <= 30
+    assert game.is_over()
+    reason = game.result_reason
+    assert reason is not None
+    assert answer == f"result {game.winner or 'tie'} {reason.value}"
+
+
+def test_a_search_keeps_its_time() -> None:
+    e = EngineProcess()
+    try:
+        e.send("position deal 1")
+        for budget in (0.3, 1.0):
+            t0 = time.monotonic()
+            found = bestmove(e.ask(f"go time {budget}"))
+            took = time.monotonic() - t0
+            assert float(found["time"]) <= budget * 1.05, found
+            assert took <= budget * 1.05 + 0.2, took
+    finally:
+        e.close()
+
+
+def test_the_default_time_is_one_second() -> None:
+    e = EngineProcess()
+    try:
+        e.send("position setup 21")
+        found = bestmove(e.ask("go"))
+        assert float(found["time"]) <= 1.05
+    finally:
+        e.close()
+
+
+def test_bad_command_line_limits_are_a_usage_error() -> None:
+    done = subprocess.run(
+        [*command(), "--time", "0"], capture_output=True, text=True, timeout=WAIT, input=""
+    )
+    assert done.returncode == 2 and "--time must be a number of seconds above 0" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_bytes_that_are_not_utf8_are_a_bad_line() -> None:
+    done = subprocess.run(
+        command(), input=b"\xff\xfe bad\nisready\n", capture_output=True, timeout=WAIT
+    )
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 0 and len(lines) == 2, (done.stdout, done.stderr)
+    assert lines[0].startswith("error unknown command") and lines[1] == "readyok"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
+@pytest.mark.parametrize("during", ["search", "read"])
+def test_ctrl_c_stops_cleanly(during: str) -> None:
+    e = EngineProcess()
+    try:
+        assert e.ask("isready") == "readyok"
+        if during == "search":
+            e.send("position setup 21")
+            e.send("go time 100")
+        time.sleep(0.5)
+        assert e.child.poll() is None
+        t0 = time.monotonic()
+        e.child.send_signal(signal.SIGINT)
+        code = e.child.wait(timeout=WAIT)
+        assert time.monotonic() - t0 < 2.5
+        assert code == 130
+        assert e.read() is None  # nothing more on stdout
+        err = e.stderr()
+        assert err == "onitama: interrupted\n", err
+    finally:
+        e.close()
