@@ -7,11 +7,12 @@ import argparse
 import concurrent.futures
 import html
 import json
+import os
 import sys
 from typing import Any
 
 from LudoGame import sandbox
-from LudoGame.checker import CheckUsageError, Report, check, render
+from LudoGame.checker import STUDENT_NAME, CheckUsageError, Report, check, render
 
 
 def _one(path: str, seed: int, games: int, timeout: float, sandboxed: bool) -> Report:
@@ -20,6 +21,49 @@ def _one(path: str, seed: int, games: int, timeout: float, sandboxed: bool) -> R
         return check(path, seed=seed, games=games, timeout=timeout, sandboxed=sandboxed)
     except CheckUsageError as e:
         return Report(path=path, seed=seed, error=str(e).removeprefix(f"{path}: "))
+
+
+def _one_text(
+    path: str, text: bytes, seed: int, games: int, timeout: float, sandboxed: bool
+) -> Report:  # pragma: no cover - runs on a Ray worker
+    """A Ray task: check the file `path` whose bytes are `text` (written to a folder of the
+    worker's own: the cluster's machines need not share files)."""
+    import dataclasses
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="ludo-check-") as folder:
+        copy = os.path.join(folder, STUDENT_NAME)
+        with open(copy, "wb") as f:
+            f.write(text)
+        report = _one(copy, seed, games, timeout, sandboxed)
+    return dataclasses.replace(report, path=path)
+
+
+def run_all_ray(
+    paths: list[str], seed: int, games: int, timeout: float, sandboxed: bool, address: str
+) -> list[Report]:
+    """The reports of every file, each checked by a Ray task (`address`: a cluster to
+    join, "" for Ray on this machine), in the order given. The files are read here and
+    sent with their tasks; one that cannot be read is reported here."""
+    from LudoGame import _ray
+
+    reports: list[Report | None] = []
+    jobs: list[tuple[int, str, bytes]] = []
+    for p in paths:
+        file = os.path.join(p, STUDENT_NAME) if os.path.isdir(p) else p
+        try:
+            with open(file, "rb") as f:
+                jobs.append((len(reports), file, f.read()))
+            reports.append(None)
+        except OSError:
+            reports.append(_one(p, seed, games, timeout, sandboxed))  # says what is wrong
+    with _ray.connected(address or None) as ray:
+        task = _ray.remote(ray, _one_text).options(**_ray.task_options(1))
+        refs = [task.remote(f, t, seed, games, timeout, sandboxed) for _, f, t in jobs]
+        done = _ray.run_tasks(ray, refs, [f for _, f, _ in jobs], [1] * len(jobs), None, list)
+    for (i, _, _), report in zip(jobs, done, strict=True):
+        reports[i] = report
+    return [r for r in reports if r is not None]
 
 
 def run_all(
@@ -86,7 +130,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         print("ludo check: --timeout must be positive", file=sys.stderr)
         return 2
     try:
-        reports = run_all(args.files, args.seed, args.games, args.timeout, sandboxed, args.jobs)
+        if args.ray is not None:
+            reports = run_all_ray(
+                args.files, args.seed, args.games, args.timeout, sandboxed, args.ray
+            )
+        else:
+            reports = run_all(args.files, args.seed, args.games, args.timeout, sandboxed, args.jobs)
     except KeyboardInterrupt:  # the students' processes end with ours (and are killed)
         print("ludo check: interrupted", file=sys.stderr)
         return 130

@@ -397,6 +397,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     check.add_argument("--html", metavar="PATH", help="also write the reports as an HTML page")
     check.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, help="files at once")
     check.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="check the files as Ray tasks (on this machine, or the cluster at ADDRESS)",
+    )
+    check.add_argument(
         "--no-sandbox",
         action="store_true",
         help="run the student's code without the sandbox (only where bubblewrap is missing)",
