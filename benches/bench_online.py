@@ -583,13 +583,18 @@ def main() -> int:
     parser.add_argument("--games", default="200,500", help="games at once, comma-separated")
     parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play (60)")
     parser.add_argument("--think", default="1:3", help="seconds before a move, LO:HI (1:3)")
-    parser.add_argument("--stores", default="sqlite,postgresql", help="sqlite, postgresql")
+    parser.add_argument(
+        "--stores",
+        default="memory,sqlite,postgresql",
+        help="of memory (the baseline), sqlite, postgresql",
+    )
     parser.add_argument("--held", type=int, default=1000, help="games for memory/restart")
     parser.add_argument("--fields", default=None, help="?fields= of the event streams")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     if args.quick:
-        args.games, args.seconds, args.think, args.held = "20", 5.0, "0.1:0.4", 100
+        args.games, args.seconds, args.think, args.held = "20", 3.0, "0.1:0.4", 100
+        args.stores = args.stores.replace("memory,", "")
     counts = [int(n) for n in args.games.split(",")]
     lo, hi = (float(x) for x in args.think.split(":"))
     kinds = args.stores.split(",")
@@ -597,6 +602,9 @@ def main() -> int:
     print(f"ludo serve online ({py}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f})")
     ok = True
     with tempfile.TemporaryDirectory(prefix="bench-online-") as temp:
+        if "memory" in kinds:  # the baseline: no store to commit to
+            for n in counts:
+                ok &= run_live("memory, 1 process", ["memory"], n, args, (lo, hi))
         if "sqlite" in kinds:
             for n in counts:
                 url = f"sqlite:///{Path(temp) / f'live-{n}.sqlite3'}"
@@ -628,6 +636,11 @@ def main() -> int:
                 try:
                     pg = start_postgres(pgdir)
                     try:
+                        # the tests' server runs without fsync; measure with it, as deployed
+                        with open(pg.data / "postgresql.conf", "a", encoding="utf-8") as conf:
+                            conf.write("\nfsync = on\nsynchronous_commit = on\n")
+                        pg.stop()
+                        pg.start()
                         for n in counts:
                             url = pg.new_database(f"live{n}")
                             label = "PostgreSQL, 2 processes (seats on different ones)"
