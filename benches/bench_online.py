@@ -21,7 +21,8 @@ For each store and each N (default 200 and 500 games):
   arrival of its event (``id:`` the version it made) on the *other* device's stream: p50,
   p99, max. Every stream's event ids must go up by exactly one from the first state it got
   and end at the game's final version: any event lost, duplicated or out of order is
-  counted and fails the run.
+  counted and fails the run (but for versions skipped on a
+  second process, which sends the latest state when it learns of a change late: counted).
 - **Memory per held game** (SQLite): the resident memory (VmRSS) of a new server before and
   after K (1,000) new online games are created through it, divided by K.
 - **Restart**: that server is stopped (SIGTERM) and started again on the same file; the
@@ -34,7 +35,7 @@ The clients are plain asyncio streams speaking HTTP/1.1 (no client library: with
 of streams the client must cost the server's cores as little as possible) on uvloop if
 installed. The client's own event-loop lag (a 10 ms timer's lateness) is printed beside the
 latencies: a large lag means the figures include the client's queue. Exits 1 on any error,
-lost or duplicated event. ``--quick`` (CI): 20 games, 5 s, moves 0.1 to 0.4 s apart, 100
+lost or duplicated event. ``--quick`` (CI): 20 games, 4 s, moves 0.2 to 0.6 s apart, 100
 held games; the PostgreSQL run is skipped when PostgreSQL is not installed (fails under
 ``LUDOGAME_REQUIRE_POSTGRES=1``).
 """
@@ -568,7 +569,10 @@ def run_live(
         print(f"      {e}")
     mem = ", ".join(f"{b:.0f} -> {a:.0f} MB" for b, a in zip(before, after, strict=True))
     print(f"    server memory (VmRSS): {mem}")
-    clean = not (stats.errors or stats.skipped or stats.lost or stats.duplicated)
+    # a process that learns late of another's change sends the latest state (docs/web.md):
+    # versions skipped across processes are reported, not failed
+    skipped = stats.skipped if len(servers) == 1 else 0
+    clean = not (stats.errors or skipped or stats.lost or stats.duplicated)
     return clean and bool(lat)
 
 
@@ -622,7 +626,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     if args.quick:
-        args.games, args.seconds, args.think, args.held = "20", 3.0, "0.1:0.4", 100
+        args.games, args.seconds, args.think, args.held = "20", 4.0, "0.2:0.6", 100
         args.stores = args.stores.replace("memory,", "")
     counts = [int(n) for n in args.games.split(",")]
     lo, hi = (float(x) for x in args.think.split(":"))
