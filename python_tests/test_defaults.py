@@ -63,3 +63,12 @@ def test_the_coursework_texts_are_the_engines() -> None:
     pawn_moves = {(a.card, a.move_from, a.move_to) for a in game.legal_actions if not a.is_pass}
     assert len(listing) == len(pawn_moves) and listing[0].startswith("Card 1, ")
     assert game.win_message() is None
+
+
+def test_a_bots_search_size_is_read_by_the_engine() -> None:
+    """The web server's cap on MCTS playouts asks the engine how many a name means."""
+    assert _core.bot_playouts("mcts") == 1000  # the engine's default
+    assert _core.bot_playouts("MCTS:200") == 200  # names in any case, as the engine reads them
+    assert _core.bot_playouts("expectimax:2") is None
+    with pytest.raises(LudoGame.LudoError, match="unknown bot"):
+        _core.bot_playouts("nobody")

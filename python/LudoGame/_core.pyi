@@ -69,6 +69,7 @@ __all__ = [
     "SimResult",
     "Simulation",
     "UnknownSetupError",
+    "bot_playouts",
     "onitama_play_match",
     "onitama_standard_cards",
     "__version__",
@@ -863,6 +864,9 @@ class MatchRecord:
     @staticmethod
     def from_json(text: str) -> MatchRecord:
         """A record read back from `to_json`'s text."""
+
+def bot_playouts(name: str) -> int | None:
+    """The playouts per decision of the bot `name` (MCTS), or None."""
 
 def onitama_play_match(
     ai_a: Callable[..., Any],

@@ -46,7 +46,7 @@ mod core_module {
     #[pymodule_export]
     use super::ludo::moves::Move;
     #[pymodule_export]
-    use super::ludo::sim::{SimResult, Simulation};
+    use super::ludo::sim::{SimResult, Simulation, bot_playouts};
     #[pymodule_export]
     use super::onitama::{
         PyAction, PyAi, PyCard, PyMatchRecord, PyOnitama, onitama_play_match,

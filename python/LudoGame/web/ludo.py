@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict
 
-from LudoGame._core import Game, Simulation
+from LudoGame._core import Game, Simulation, bot_playouts
 from LudoGame.enums import Phase
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
 from LudoGame.web.games import Games, SeatKey, created, shared_routes
@@ -72,11 +72,10 @@ def check_bot(name: str, game: Game) -> str:
     server's cap; otherwise a 400 naming the problem."""
     try:
         Simulation(game.rules_notation, game.players, name)
+        playouts = bot_playouts(name)  # the engine reads the name (`mcts` is 1000)
     except ENGINE_ERRORS as e:
         raise engine_error(e) from e
-    base, _, param = name.partition(":")
-    # bot names are read in any case, as the engine reads them
-    if base.lower() == "mcts" and param and int(param) > MAX_PLAYOUTS:
+    if playouts is not None and playouts > MAX_PLAYOUTS:
         raise ApiError(
             400,
             "InvalidBotError",

@@ -73,6 +73,16 @@ pub enum Bot {
     },
 }
 
+impl Bot {
+    /// The playouts per decision of an MCTS bot (its search size), `None` for the others.
+    pub fn playouts(&self) -> Option<u32> {
+        match self {
+            Bot::Mcts { playouts } => Some(*playouts),
+            _ => None,
+        }
+    }
+}
+
 /// A bot by name: `random`, `cs162`, `aggressive`, `safe`, `expectimax` (depth 2),
 /// `expectimax:3`, `mcts` (1000 playouts), `mcts:5000` (any case).
 impl FromStr for Bot {

@@ -201,3 +201,11 @@ fn with_game_number(py: Python<'_>, e: PyErr, i: u64) -> PyErr {
     let msg = e.value(py).to_string();
     crate::python::errors::InvalidBotError::new_err(format!("game {i}: {msg}"))
 }
+
+/// The playouts per decision of the bot named `name` as the engine reads it (`mcts` is
+/// 1000, `mcts:200` 200), None for a bot that does not play out; `InvalidBotError` for a
+/// name the engine does not know.
+#[pyfunction]
+pub fn bot_playouts(name: &str) -> PyResult<Option<u32>> {
+    Ok(name.parse::<Bot>()?.playouts())
+}
