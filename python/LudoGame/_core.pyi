@@ -26,8 +26,9 @@ ENV_TABLE_PLAYERS: int
 ENV_MAX_ROLLS: int
 #: The Onitama setup a refereed match starts from when none is said.
 ONITAMA_MATCH_SETUP: str
-#: The coursework's Part 1 program's words by name ("card_prompt", "your_turn", ...), the
-#: variable parts as {player}, {n} and {answer}.
+#: The coursework's Part 1 program's words by name ("card_prompt", "your_turn", ...) and its
+#: referee's last line when an AI fails ("ai_invalid", "ai_error"), the variable parts as
+#: {player}, {n}, {answer}, {winner} and {loser}.
 ONITAMA_TEXTS: dict[str, str]
 #: The coursework's ply limit of a game.
 ONITAMA_DEFAULT_PLIES: int

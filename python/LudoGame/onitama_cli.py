@@ -361,9 +361,9 @@ def play_terminal(
             play_game(screen, game, players)
         except AIFailedError as e:
             loser = game.turn
-            why = "input invalid" if e.invalid else "has programming error"
+            line = TEXTS["ai_invalid" if e.invalid else "ai_error"]
             screen.say(str(e))
-            screen.say(f"Player {'B' if loser == 'A' else 'A'} win as player {loser} {why}.")
+            screen.say(line.format(winner="B" if loser == "A" else "A", loser=loser))
     except InputEndedError:
         if out.isatty():
             out.write("\n")  # end the prompt's line on the terminal

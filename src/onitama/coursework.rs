@@ -65,6 +65,21 @@ pub fn win_message(player: impl std::fmt::Display, how: WinKind) -> String {
     }
 }
 
+/// The coursework referee's (`AIvsAI.m`) last line when the AI of `loser` failed: an
+/// invalid answer, or an error (`invalid` false).
+pub fn ai_failed(
+    winner: impl std::fmt::Display,
+    loser: impl std::fmt::Display,
+    invalid: bool,
+) -> String {
+    let why = if invalid {
+        "input invalid"
+    } else {
+        "has programming error"
+    };
+    format!("Player {winner} win as player {loser} {why}.")
+}
+
 /// Said when `player` captures a soldier.
 pub fn soldier_captured(player: impl std::fmt::Display) -> String {
     format!(
@@ -78,8 +93,9 @@ pub fn capture_message(pos: &Position, to: Square) -> Option<String> {
     (pos.piece_at(to) == Some(Piece::Soldier(me.other()))).then(|| soldier_captured(me))
 }
 
-/// Every text of the program by name, the variable parts as `{player}`, `{n}` and
-/// `{answer}` (for front ends that fill them in themselves).
+/// Every text of the program (and of its referee) by name, the variable parts as
+/// `{player}`, `{n}`, `{answer}`, `{winner}` and `{loser}` (for front ends that fill them in
+/// themselves).
 pub fn texts() -> Vec<(&'static str, String)> {
     vec![
         ("card_prompt", CARD_PROMPT.to_owned()),
@@ -100,6 +116,8 @@ pub fn texts() -> Vec<(&'static str, String)> {
             win_message("{player}", WinKind::Capture),
         ),
         ("soldier_captured", soldier_captured("{player}")),
+        ("ai_invalid", ai_failed("{winner}", "{loser}", true)),
+        ("ai_error", ai_failed("{winner}", "{loser}", false)),
     ]
 }
 
