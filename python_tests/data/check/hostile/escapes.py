@@ -1,15 +1,18 @@
 import os
 import socket
 
+# The test puts the checking user's project folder here before it checks this file.
+PROJECT = "@PROJECT@"
+
 ESCAPED = []
-for path in ("/work/ludo-check-escape.txt", os.path.expanduser("~/ludo-check-escape.txt"), "/etc/ludo-check-escape"):
+for path in (PROJECT + "/ludo-check-escape.txt", os.path.expanduser("~/ludo-check-escape.txt"), "/etc/ludo-check-escape"):
     try:
         with open(path, "w") as f:
             f.write("escaped")
         ESCAPED.append("wrote " + path)
     except OSError:
         pass
-for path in ("/etc/passwd", "/work", "/root"):
+for path in ("/etc/passwd", PROJECT, os.path.expanduser("~")):
     try:
         if os.listdir(path) if os.path.isdir(path) else open(path).read():
             ESCAPED.append("read " + path)
