@@ -7,7 +7,6 @@ LUDOGAME_REQUIRE_BROWSER=1 (as .ci/check sets), when they fail instead."""
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.error
 import urllib.request
@@ -19,20 +18,15 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from web_browser_support import (
     PHONE,
-    REQUIRE_ENV,
-    missing_reason,
     page_errors,
+    require_browser,
     running_server,
     shown_element,
     start_browser,
     wait_until,
 )
 
-_MISSING = missing_reason()
-if _MISSING is not None:
-    if os.environ.get(REQUIRE_ENV) == "1":
-        raise RuntimeError(f"the browser tests cannot run ({REQUIRE_ENV}=1): {_MISSING}")
-    pytest.skip(f"browser tests skipped: {_MISSING}", allow_module_level=True)
+require_browser()
 
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402

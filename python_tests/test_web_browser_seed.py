@@ -5,7 +5,6 @@ Selenium, skipped as test_web_browser.py is."""
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -13,20 +12,15 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from web_browser_support import (
-    REQUIRE_ENV,
-    missing_reason,
     page_errors,
+    require_browser,
     running_server,
     shown_element,
     start_browser,
     wait_until,
 )
 
-_MISSING = missing_reason()
-if _MISSING is not None:
-    if os.environ.get(REQUIRE_ENV) == "1":
-        raise RuntimeError(f"the browser tests cannot run ({REQUIRE_ENV}=1): {_MISSING}")
-    pytest.skip(f"browser tests skipped: {_MISSING}", allow_module_level=True)
+require_browser()
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402

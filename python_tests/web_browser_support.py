@@ -58,6 +58,19 @@ def missing_reason() -> str | None:
     return None
 
 
+def require_browser() -> None:
+    """At a browser test module's top: skip the module when the browser tests cannot run
+    here, or fail it under LUDOGAME_REQUIRE_BROWSER=1 (CI), saying why."""
+    missing = missing_reason()
+    if missing is None:
+        return
+    if os.environ.get(REQUIRE_ENV) == "1":
+        raise RuntimeError(f"the browser tests cannot run ({REQUIRE_ENV}=1): {missing}")
+    import pytest
+
+    pytest.skip(f"browser tests skipped: {missing}", allow_module_level=True)
+
+
 def free_port() -> int:
     """A TCP port free on the loopback interface now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
