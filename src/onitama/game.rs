@@ -333,8 +333,14 @@ impl Game {
     /// checked, and a `setup` id whose position is not the `start` (its ply limit aside)
     /// is refused.
     pub fn from_json(text: &str) -> Result<Game, OnitamaError> {
+        let value = Json::parse(text)
+            .map_err(|e| OnitamaError::BadNotation(format!("the text is not JSON ({e})")))?;
+        Game::from_json_value(&value)
+    }
+
+    /// [`Game::from_json`] of JSON already read (a save that holds more than the game).
+    pub fn from_json_value(value: &Json) -> Result<Game, OnitamaError> {
         let bad = |m: String| OnitamaError::BadNotation(m);
-        let value = Json::parse(text).map_err(|e| bad(format!("the text is not JSON ({e})")))?;
         if !matches!(value, Json::Object(_)) {
             return Err(bad("a game's JSON must be an object".into()));
         }

@@ -96,8 +96,9 @@ impl SavedMatch {
     /// a save ([`OnitamaError::BadNotation`] naming what is wrong), or an illegal action.
     pub fn from_json(text: &str) -> Result<SavedMatch, OnitamaError> {
         let bad = |what: &str| OnitamaError::BadNotation(format!("not a saved match: {what}"));
-        let played = Game::from_json(text)?;
-        let value = Json::parse(text).map_err(|e| bad(&e))?;
+        let value = Json::parse(text)
+            .map_err(|e| OnitamaError::BadNotation(format!("the text is not JSON ({e})")))?;
+        let played = Game::from_json_value(&value)?;
         let string = |name: &str| -> Result<Option<String>, OnitamaError> {
             match value.get(name) {
                 None | Some(Json::Null) => Ok(None),
