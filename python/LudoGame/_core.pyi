@@ -123,10 +123,10 @@ class InvalidBotError(LudoError):
     """An unknown bot name, a bad bot parameter, or a Python bot that failed."""
 
 class InvalidArgumentError(LudoError):
-    """A number argument outside its range (a count, a seed, ...): the message says which."""
+    """A number argument outside its range (a game count, a seed, a thread count, ...); the message names the argument and the range."""
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a long call; `partial` holds what it had finished, or None."""
+    """Ctrl-C stopped a long call (a KeyboardInterrupt). `partial` holds what the call had finished (e.g. the SimResult of the games played), or None."""
 
     partial: Any
 
@@ -137,47 +137,72 @@ _Turn = tuple[str, SupportsIndex] | Sequence[str | SupportsIndex]
 
 @final
 class LudoGame:
-    """A game of CS162 Ludo: two to four players at positions 'A'-'D', two tokens each."""
+    """A game of CS162 Ludo: two to four players at positions 'A'-'D', two tokens each.
+
+    `play_game(players, turns)` plays a whole list of rolls with the assignment's priority
+    rule and returns every token's space; `get_player_by_position` gives live `Player`
+    views of that game; `move_token` moves one named token.
+    """
 
     def __new__(cls) -> LudoGame: ...
     def play_game(self, players: Iterable[str], turns: Iterable[_Turn]) -> list[str]:
-        """Play a new game and return each player's p then q space, in players order."""
+        """Play a new game: `players` is a list of positions (e.g. `['A', 'C']`), `turns` a list
+        of `(position, roll)` tuples applied in order with the priority rule. Returns the
+        space of each player's `p` then `q` token, players in the order given (D3).
+
+        Raises a `LudoError` (or `TypeError`) for bad input, leaving the previous game as it
+        was (D13).
+        """
 
     def get_player_by_position(self, position: object) -> Player | str:
-        """The Player at `position` in the current game, or "Player not found!"."""
+        """The `Player` at `position` ('A'-'D') in the current game, the same object every
+        time; the string "Player not found!" for any other value (D2).
+        """
 
     def move_token(self, player: Player | str, token_name: str, steps: SupportsIndex) -> None:
-        """Move one named token of `player` `steps` (1-57) forward."""
+        """Move `player`'s token `token_name` ('p' or 'q') `steps` forward (D12): from the yard
+        only a 6 moves it (to 'R'); a stacked pair moves together; a move past 'E' bounces
+        back; opponents on the landing space are kicked home. `player` is a `Player` of this
+        game (or its position); `steps` is 1-57. Returns None.
+        """
 
     def play_turn(self, position: str, roll: SupportsIndex) -> str | None:
-        """Apply one roll to the current game; the moved token names, or None."""
+        """Apply one more roll to the current game with the priority rule, as one turn of
+        `play_game` would (not part of the assignment). Returns the names of the tokens that
+        moved ('p', 'q', or 'pq' for a stacked pair), or None when nothing moved.
+        """
 
     @property
     def players(self) -> list[Player]:
         """The players of the current game, in the order of the players list."""
 
     def get_spaces(self) -> list[str]:
-        """The space of every token in the current game, as play_game returned it."""
+        """The space of every token, as `play_game` returned it, for the current game."""
 
     def _repr_svg_(self) -> str:
-        """The board of the current game as an SVG image."""
+        """The board of the current game as an SVG image (shown by Jupyter notebooks)."""
 
 @final
 class Player:
-    """One player of a game: a live view of its position and tokens."""
+    """One player of a game: its position, start and end spaces, and its tokens `p` and `q`.
+    A Player is a live view: it always shows the game it belongs to as it is now.
+    """
 
     def __new__(cls, position: str) -> Player: ...
     def get_completed(self) -> bool:
-        """True when both tokens have reached 'E'."""
+        """True when both tokens have reached the finishing square 'E', else False."""
 
     def get_token_p_step_count(self) -> int:
-        """Total steps of token p (-1 yard, 0 ready, up to 57 finished)."""
+        """Total steps of token p: -1 in the home yard, 0 ready to go, up to 57 finished."""
 
     def get_token_q_step_count(self) -> int:
-        """Total steps of token q (-1 yard, 0 ready, up to 57 finished)."""
+        """Total steps of token q: -1 in the home yard, 0 ready to go, up to 57 finished."""
 
     def get_space_name(self, steps: SupportsIndex) -> str:
-        """The name of the space after `steps` total steps ('H', 'R', '1'-'56', 'A1', 'E')."""
+        """The name of the space this player's token stands on after `steps` total steps:
+        'H' (-1), 'R' (0), the track space '1'-'56', a home square such as 'A1'-'A6', or
+        'E' (57) (D1). Raises ValueError for steps outside -1..57.
+        """
 
     @property
     def position(self) -> str:
@@ -185,23 +210,23 @@ class Player:
 
     @property
     def start_space(self) -> int:
-        """The track space where this player's tokens enter the board."""
+        """The track space where this player's tokens enter the board (A 1, B 15, C 29, D 43)."""
 
     @property
     def end_space(self) -> int:
-        """The last track space before this player's home squares."""
+        """The last track space before this player's home squares (A 50, B 8, C 22, D 36)."""
 
     @property
     def completed(self) -> bool:
-        """Same as get_completed()."""
+        """Same as `get_completed()`."""
 
     @property
     def steps(self) -> tuple[int, int]:
-        """Step counts of (p, q)."""
+        """Step counts of `(p, q)`."""
 
     @property
     def spaces(self) -> tuple[str, str]:
-        """Space names of (p, q)."""
+        """Space names of `(p, q)`."""
 
 @final
 class Move:
@@ -223,11 +248,18 @@ class Move:
 
     @property
     def name(self) -> str:
-        """The move's name, as Game.play accepts it: e.g. 'Ap', 'C3', 'a'."""
+        """The move's name, as `Game.play` accepts it: e.g. 'Ap', 'C3', 'a'."""
 
 @final
 class Game:
-    """A game of Ludo played move by move, over the "cs162", "standard" or "gt" rules."""
+    """A game of Ludo played move by move, over the "cs162", "standard" or "gt" rules.
+
+    `Game(rules="cs162", players="AB", seed=None, **options)`: players are positions
+    ('A'-'D', as a string such as "AC" or a list) or a number of players; the seed makes
+    the die reproducible (a random one is chosen and kept in `seed` when omitted); options
+    change the preset's rules (tokens, overshoot, own_tokens, forced_entry, six_bonus,
+    six_limit, capture_bonus, finish_bonus, safe_squares, end).
+    """
 
     def __new__(
         cls,
@@ -258,22 +290,62 @@ class Game:
         """The die's seed (None for a game read from a position notation)."""
 
     def to_notation(self) -> str:
-        """The position as one line of text."""
+        """The position as one line of text (rules, tokens, turn, ranking, die state), e.g.
+        'cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a'.
+        """
 
     @staticmethod
     def from_notation(text: str) -> Game:
-        """A game starting at a position written by to_notation (with no history)."""
+        """staticmethod(function) -> method
+
+        Convert a function to be a static method.
+
+        A static method does not receive an implicit first argument.
+        To declare a static method, use this idiom:
+
+             class C:
+                 @staticmethod
+                 def f(arg1, arg2, argN):
+                     ...
+
+        It can be called either on the class (e.g. C.f()) or on an instance
+        (e.g. C().f()). Both the class and the instance are ignored, and
+        neither is passed implicitly as the first argument to the method.
+
+        Static methods in Python are similar to those found in Java or C++.
+        For a more advanced concept, see the classmethod builtin.
+        """
 
     @property
     def moves(self) -> str:
-        """Every roll and move so far as text, e.g. '6 Ap 4 Ap =3'."""
+        """Every roll and move so far as text, e.g. '6 Ap 4 Ap =3' ('=' marks a value given
+        to `roll` instead of rolled).
+        """
 
     def to_json(self) -> str:
-        """The whole game (start, seed, every roll and move) as a JSON string."""
+        """The whole game (start position, seed, every roll and move) as a JSON string."""
 
     @staticmethod
     def from_json(text: str) -> Game:
-        """A game read from to_json's output: the moves are replayed and checked."""
+        """staticmethod(function) -> method
+
+        Convert a function to be a static method.
+
+        A static method does not receive an implicit first argument.
+        To declare a static method, use this idiom:
+
+             class C:
+                 @staticmethod
+                 def f(arg1, arg2, argN):
+                     ...
+
+        It can be called either on the class (e.g. C.f()) or on an instance
+        (e.g. C().f()). Both the class and the instance are ignored, and
+        neither is passed implicitly as the first argument to the method.
+
+        Static methods in Python are similar to those found in Java or C++.
+        For a more advanced concept, see the classmethod builtin.
+        """
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     @property
@@ -294,28 +366,34 @@ class Game:
         """The roll waiting to be played, if any."""
 
     def roll(self, value: int | None = None) -> int:
-        """Roll the die (seeded, or `value` 1-6); returns the value."""
+        """Roll the die: the seeded die, or `value` (1-6) for replays and tests. Returns the
+        value. When no token can move the turn passes at once (see `status`).
+        """
 
     @property
     def legal_moves(self) -> list[Move]:
-        """The legal moves now (empty unless the phase is 'move')."""
+        """The legal moves now (empty unless the phase is 'move'); a stack is one move."""
 
     @property
     def tokens_to_move(self) -> list[str]:
-        """The names of the tokens that may move now."""
+        """The names of the tokens that may move now (every token of a stack)."""
 
     def play(self, mv: Move | str) -> None:
-        """Play a move: a Move from legal_moves, or its name."""
+        """Play a move: a `Move` from `legal_moves`, or its name ('p', 'Ap', 'a', ...)."""
 
     def is_over(self) -> bool:
         """Is the game over?"""
 
     @property
     def winner(self) -> str | None:
-        """The first player to bring every token home; None before anyone has."""
+        """The first player to bring every token home; None before anyone has (where the GT
+        original shows 'No one').
+        """
 
     def outcome(self) -> Outcome | None:
-        """How the game ended (termination, winner, ranking), or None while it goes on."""
+        """How the game ended (an `Outcome`: termination, winner, ranking), or None while it
+        goes on.
+        """
 
     @property
     def ranking(self) -> list[str]:
@@ -323,15 +401,22 @@ class Game:
 
     @property
     def status(self) -> str:
-        """The status line, in the GT game's words."""
+        """The status line: "Player A to roll the die.", "Player A to move.", "Player A cannot
+        move. Player B to roll the die.", "Player A has won!".
+        """
 
     @property
     def steps(self) -> dict[str, list[int]]:
-        """Step counts of every player's tokens; negative in the yard."""
+        """Step counts of every player's tokens: {'A': [p, q], ...}; negative in the yard."""
 
     @property
     def squares(self) -> dict[str, list[str]]:
-        """Every player's tokens' squares, in the rule set's own numbering."""
+        """Every player's tokens' squares, named in the rule set's own numbering:
+        {'A': ['41', '42'], ...}. GT: play squares '1'-'40', start slots '41'-'48', goal
+        squares '49'-'56'. CS162 and standard: 'H' the yard, 'R' CS162's ready space, the
+        track '1'-'56' (CS162) or '1'-'52' (standard, counted from A's start), 'A1'... the
+        home column, 'E' the end.
+        """
 
     @property
     def history(self) -> list[RollEvent | MoveEvent]:
@@ -339,12 +424,23 @@ class Game:
         typed attributes) with their effects."""
 
     def best_move(self, bot: str = "expectimax", seed: int | None = None) -> Move:
-        """The move a built-in bot would play now (Ctrl-C stops a search)."""
+        """The move a built-in bot would play now: `bot` is a name such as "cs162", "safe",
+        "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible.
+        """
 
     def autoplay(
         self, bots: Any, seed: int | None = None, max_rolls: int | None = None
     ) -> str | None:
-        """Play on with bots to the end; returns the winner. If it raises, nothing changed."""
+        """Play on with bots until the game is over (or `max_rolls` more rolls): `bots` maps
+        each position to a bot name or a Python callable `bot(game) -> Move | str`
+        (a dict, or a list in turn order). Rolls use the seeded die. Returns the winner.
+
+        All or nothing: when it raises (a bot fails, Ctrl-C), the game is left as it was.
+        After Ctrl-C the `Interrupted` error's `partial` is a copy of the game as far as it
+        got. The game object is not locked while bots think: a bot may read it (it still
+        shows the position before autoplay), and if anything else changes it meanwhile,
+        autoplay raises instead of overwriting that change.
+        """
 
     def undo(self) -> RollEvent | MoveEvent:
         """Take back the last roll or move; returns it (the history entry it removes)."""
@@ -363,7 +459,14 @@ _Bot = str | Callable[[Game], Move | str]
 
 @final
 class Simulation:
-    """A batch of whole games between bots, played in Rust."""
+    """A batch of whole games between bots, played in Rust.
+
+    `Simulation(rules="cs162", players=None, bots="random", seed=0, **options)`: players as
+    for `Game` (by default A and C, all four for "gt"), one bot for everyone or one per player;
+    `run(start, count, threads=1)` plays games `start..start+count` and returns a
+    `SimResult`. Game i always gets the same dice and bot randomness, so results do not
+    depend on the thread count or on how the run is split into chunks.
+    """
 
     def __new__(
         cls,
@@ -400,11 +503,17 @@ class Simulation:
     def run(
         self, start: int | None = None, count: int | None = None, threads: int | None = None
     ) -> SimResult:
-        """Play games start..start+count (default 0, 1000) on `threads` threads (default 1)."""
+        """Play games `start..start+count` on `threads` threads, with the interpreter released
+        (Python bots run on one thread, holding it). Ctrl-C stops the run within a moment
+        and raises `Interrupted` (a `KeyboardInterrupt`) whose `partial` is the `SimResult`
+        of the games from `start` that finished.
+        """
 
 @final
 class SimResult:
-    """The results of a simulation."""
+    """The results of a simulation: wins per player, game lengths, finishing orders and
+    captures, the per-game data in compact arrays (`array.array`).
+    """
 
     @property
     def games(self) -> int:
@@ -432,23 +541,25 @@ class SimResult:
 
     @property
     def wins(self) -> dict[str, int]:
-        """Games won by each player."""
+        """Games won by each player: {'A': 250, ...}."""
 
     @property
     def unfinished(self) -> int:
-        """Games cut off without a result."""
+        """Games cut off after 100,000 rolls without a result."""
 
     @property
     def lengths(self) -> array[int]:
-        """Die rolls per game."""
+        """Die rolls per game (array of unsigned ints)."""
 
     @property
     def captures(self) -> array[int]:
-        """Captures per game."""
+        """Captures per game (array of unsigned shorts)."""
 
     @property
     def finishing(self) -> array[int]:
-        """Finishing orders, len(players) seat numbers per game."""
+        """The finishing order of every game: `len(players)` seat numbers (0 = 'A' ... 3 = 'D')
+        per game, best first (255: unranked in a cut-off game), as one flat byte array.
+        """
 
     @property
     def total_rolls(self) -> int:
@@ -464,7 +575,7 @@ class SimResult:
 
     @property
     def length_histogram(self) -> dict[int, int]:
-        """How many games took each number of rolls."""
+        """How many games took each number of rolls: {rolls: games}."""
 
     @property
     def mean_captures(self) -> float:
@@ -476,25 +587,25 @@ class SimResult:
 # ---- Onitama with a movable wall (LudoGame.onitama re-exports these) ----
 
 class OnitamaError(LudoError):
-    """Base class of every error of the Onitama game (LudoGame.onitama)."""
+    """Base class of every error of the Onitama game (LudoGame.onitama): bad input or a move the rules refuse."""
 
 class InvalidSquareError(OnitamaError):
     """A square name that is not a1..e5."""
 
 class InvalidCardError(OnitamaError):
-    """A card that is not a standard card's name or a 5x5 pattern with one 'o'."""
+    """A card that is not a standard card's name or a 5x5 pattern with exactly one 'o', or a bad set of five cards."""
 
 class InvalidBoardError(OnitamaError):
-    """A board, side to move or ply count that does not make a valid position."""
+    """A board, side to move or ply count that does not make a valid Onitama position."""
 
 class InvalidActionError(OnitamaError):
     """Text that is not an action such as '1 e2 d3 u', '2 c3 a3 -' or '1 XX XX s'."""
 
 class IllegalActionError(OnitamaError):
-    """An action the rules do not allow in the position, or nothing to undo."""
+    """An action the rules do not allow in the position (the message says why), or nothing to undo."""
 
 class OnitamaGameOverError(OnitamaError, GameOverError):
-    """A move asked for after the Onitama game is over."""
+    """A move asked for after the Onitama game is over (won, or no plies left); an OnitamaError and a GameOverError."""
 
 class OnitamaNotationError(OnitamaError):
     """Text that is not a valid Onitama position notation or game JSON."""
@@ -513,12 +624,18 @@ _AIArgs: TypeAlias = tuple[
 
 @final
 class Card:
-    """A movement card: a 5x5 pattern with one 'o' and 'x' marks, in its holder's view."""
+    """A movement card: a 5x5 pattern with one 'o' (the pawn) and 'x' marks (where it may
+    jump), in its holder's view (B applies it rotated 180 degrees).
+
+    `Card(spec)`: a standard card's name ('Tiger', any case), a pattern with rows separated
+    by '/', or 5 row strings. Two cards are equal when they have the same moves, whatever
+    the position of the 'o' or the filler characters.
+    """
 
     def __new__(cls, spec: _CardSpec) -> Card: ...
     @property
     def name(self) -> str | None:
-        """The standard card's name if it has the same moves as one, else None."""
+        """The standard card's name ('Tiger', ...) if it has the same moves as one, else None."""
 
     @property
     def rows(self) -> list[str]:
@@ -526,14 +643,14 @@ class Card:
 
     @property
     def pattern(self) -> str:
-        """The canonical pattern, rows separated by '/'."""
+        """The canonical pattern, rows separated by '/' (the 'o' as central as possible)."""
 
     @property
     def offsets(self) -> list[tuple[int, int]]:
-        """The holder-view moves as (drow, dcol)."""
+        """The holder-view moves as (drow, dcol): drow -1 is one row up (toward row a)."""
 
     def moves(self, player: str) -> list[tuple[int, int]]:
-        """The moves of `player` on the board, as (drow, dcol): B's are negated."""
+        """The moves of `player` ('A' or 'B') on the board, as (drow, dcol): B's are negated."""
 
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
@@ -541,7 +658,11 @@ class Card:
 
 @final
 class Action:
-    """One ply: a card slot, a pawn move and a wall step, written '1 e2 d3 u'."""
+    """One ply: a card slot (1 or 2), a pawn move and a wall step. Written '1 e2 d3 u'; a
+    winning move has no wall step ('2 c3 a3 -'); a pass, only when no pawn can move, is
+    '1 XX XX s'. In standard Onitama (no wall) an action is '1 e2 d3' (a winning move
+    too), or '1 XX XX' when no pawn can move. `Action(text)` reads either form.
+    """
 
     def __new__(cls, text: str | Action, standard: bool = False) -> Action: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -560,29 +681,42 @@ class Action:
 
     @property
     def wall(self) -> str | None:
-        """The wall step 'u', 'r', 'd', 'l' or 's'; None for a winning move."""
+        """The wall step: 'u', 'r', 'd', 'l' or 's'; None for a winning move (the game ends)
+        and for every action of standard Onitama (no wall).
+        """
 
     @property
     def is_pass(self) -> bool:
-        """Is this a pass?"""
+        """Is this a pass (no pawn could move)?"""
 
     @property
     def is_win(self) -> bool:
-        """Does this move win?"""
+        """Does this move win (and end the game)?"""
 
     @property
     def standard(self) -> bool:
-        """Is this an action of standard Onitama (no wall step, '1 e2 d3')?"""
+        """Is this an action of standard Onitama (written without a wall step)?"""
 
     @property
     def answer(self) -> _Answer:
-        """The AI answer for it: (card, move_from, move_to, wall_dir)."""
+        """The answer an AI returns for it: (card, move_from, move_to, wall_dir), with wall 's'
+        for a winning move (the referee never reads it).
+        """
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
 
 @final
 class Onitama:
-    """A game of Onitama with a movable wall, played action by action."""
+    """A game of Onitama with a movable wall, played action by action.
+
+    `Onitama(board=None, cards=None, to_move='A', max_plies=20)`: the board as 5 strings
+    (row a, B's home row, first; 'A' 'a' 'B' 'b' 'W', space or '.' for empty) or one string
+    with the rows separated by '/'; the cards as a dict with keys A1, A2, B1, B2, side (or
+    a list in that order) of standard card names or 5-row patterns in the holder's view;
+    the side to move; and the number of plies left (both players' plies count). Board and
+    cards default to setup 22's (the README's start board). `Onitama.setup(21)` starts a
+    coursework setup.
+    """
 
     def __new__(
         cls,
@@ -593,23 +727,59 @@ class Onitama:
     ) -> Onitama: ...
     @staticmethod
     def setup(id: int | str, max_plies: int | None = None) -> Onitama:
-        """A coursework setup by id: 11, 21, 'case21', 'aitest1_A', ..."""
+        """staticmethod(function) -> method
+
+        Convert a function to be a static method.
+
+        A static method does not receive an implicit first argument.
+        To declare a static method, use this idiom:
+
+             class C:
+                 @staticmethod
+                 def f(arg1, arg2, argN):
+                     ...
+
+        It can be called either on the class (e.g. C.f()) or on an instance
+        (e.g. C().f()). Both the class and the instance are ignored, and
+        neither is passed implicitly as the first argument to the method.
+
+        Static methods in Python are similar to those found in Java or C++.
+        For a more advanced concept, see the classmethod builtin.
+        """
 
     @staticmethod
     def setup_ids() -> list[str]:
-        """The ids of every setup."""
+        """staticmethod(function) -> method
+
+        Convert a function to be a static method.
+
+        A static method does not receive an implicit first argument.
+        To declare a static method, use this idiom:
+
+             class C:
+                 @staticmethod
+                 def f(arg1, arg2, argN):
+                     ...
+
+        It can be called either on the class (e.g. C.f()) or on an instance
+        (e.g. C().f()). Both the class and the instance are ignored, and
+        neither is passed implicitly as the first argument to the method.
+
+        Static methods in Python are similar to those found in Java or C++.
+        For a more advanced concept, see the classmethod builtin.
+        """
 
     @property
     def setup_id(self) -> str | None:
-        """The setup this game started from, or None."""
+        """The setup this game started from ('case21', ...), or None."""
 
     @property
     def board(self) -> list[str]:
-        """The board: 5 strings, row a first."""
+        """The board: 5 strings, row a first ('A' 'a' 'B' 'b' 'W', space for empty)."""
 
     @property
     def cards(self) -> dict[str, Card]:
-        """The five cards A1, A2, B1, B2, side."""
+        """The five cards {'A1', 'A2', 'B1', 'B2', 'side'} in their holders' view."""
 
     @property
     def turn(self) -> str:
@@ -617,55 +787,78 @@ class Onitama:
 
     @property
     def plies_left(self) -> int:
-        """Plies left, counting the coming one."""
+        """Plies left, counting the coming one (the AI contract's `turn` argument); 0 once
+        nobody may move any more.
+        """
 
     @property
     def actions(self) -> list[Action]:
-        """The actions played so far."""
+        """The actions played so far, oldest first."""
 
     @property
     def legal_actions(self) -> list[Action]:
-        """Every legal action now."""
+        """Every legal action now (empty once the game is over), in generator order."""
 
     def play(self, action: Action | str | tuple[int, str, str, str]) -> Action:
-        """Play an action (an Action, its text, or an AI answer tuple)."""
+        """Play an action: an `Action`, its text ('1 e2 d3 u'), or an AI answer tuple
+        (card, move_from, move_to, wall_dir) judged as the referee does. Returns the action
+        played. Refused (nothing changes) when illegal or when the game is over.
+        """
 
     def judge(self, card: int, move_from: str, move_to: str, wall_dir: str) -> Action:
-        """Judge an AI answer as the referee does: the action, or IllegalActionError."""
+        """Judge an AI answer exactly as the tournament referee does: the legal action it
+        stands for, or IllegalActionError whose message is the referee's reason ('You have
+        no pawn at e3.', ...). Nothing is played.
+        """
 
     def judge_typed(
         self, card: str, move_from: str | None = None, move_to: str | None = None
     ) -> Action | None:
-        """Judge a ply as typed, part by part: None while incomplete, then its action."""
+        """Judge a ply as a player types it at the Part 1 program's prompts, part by part: the
+        card text ('1' or '2'), then with `move_from`, then with `move_to`. Raises
+        IllegalActionError with the program's message for the first wrong part; returns None
+        while the move is not complete, then its action with the wall staying (a winning
+        move has none). A pass needs only the card. Nothing is played.
+        """
 
     def undo(self) -> Action:
         """Take back the last action; returns it."""
 
     def is_over(self) -> bool:
-        """Is the game over?"""
+        """Is the game over (won, or no plies left)?"""
 
     @property
     def winner(self) -> Literal["A", "B"] | None:
-        """The winner, or None."""
+        """The winner, 'A' or 'B', or None (still playing, or a tie)."""
 
     @property
     def result_reason(self) -> Reason | None:
-        """How the game ended, or None while it goes on."""
+        """How the game ended: `Reason.BASE_REACHED`, `Reason.GENERAL_CAPTURED`,
+        `Reason.PLY_LIMIT` (a tie), or None while it goes on.
+        """
 
     def move_listing(self) -> list[str]:
-        """The coursework program's "0" listing of the moves now (`Card 1, e2->d3`)."""
+        """The coursework program's "0" listing of the moves now: `Card 1, e2->d3`, by card,
+        then start and target square in MATLAB's column-major order.
+        """
     def capture_message(self, action: Action | str) -> str | None:
-        """The coursework's words for `action` if its pawn move captures a soldier."""
+        """The coursework program's words for `action` (not yet played) when its pawn move
+        captures a soldier, else None.
+        """
     def outcome(self) -> Outcome | None:
-        """How the game ended (termination, winner, ranking), or None while it goes on."""
+        """How the game ended (an `Outcome`: termination, winner, ranking), or None while it
+        goes on.
+        """
     def win_message(self) -> str | None:
-        """The coursework's words for the winner of a won game."""
+        """The coursework program's words for the winner of a won game, else None."""
     @property
     def status(self) -> str:
-        """A sentence on where the game stands."""
+        """A sentence on where the game stands, e.g. 'Player A to move, 20 plies left.'."""
 
     def ai_arguments(self) -> _AIArgs:
-        """The arguments an AI is called with now."""
+        """The arguments an AI is called with now: (current_player, board, cardA1, cardA2,
+        cardB1, cardB2, side_card, turn).
+        """
 
     def best_action(
         self,
@@ -675,7 +868,10 @@ class Onitama:
         nodes: int | None = None,
         depth: int | None = None,
     ) -> Action:
-        """The action a built-in AI plays now."""
+        """The action a built-in AI plays now (see `BuiltinAI`): level 0 random, 1 the
+        coursework baseline, 2 the search (with `time` seconds, or deterministic with a
+        `nodes` budget).
+        """
 
     def analyse(
         self,
@@ -685,24 +881,71 @@ class Onitama:
         nodes: int | None = None,
         depth: int | None = None,
     ) -> dict[str, Any]:
-        """What a built-in AI finds now: action, score, depth, nodes, exact, pv."""
+        """What a built-in AI finds now, as a dict: action, score (for the side to move; above
+        29000 a forced win, below -29000 a forced loss), depth, nodes, exact, pv (the
+        expected line).
+        """
 
     def perft(self, depth: int) -> int:
-        """The number of action sequences of `depth` plies."""
+        """The number of action sequences of `depth` plies (a winning action counts 1 and
+        ends its sequence), as in the golden data's perft.json. The game is not borrowed
+        meanwhile (the count runs on a copy of the position).
+        """
 
     def to_notation(self) -> str:
-        """The position as one line of text, each card as drawn."""
+        """The position as one line of text, e.g.
+        'bbBbb/...../W..../...../aaAaa A n=20 A1:Monkey A2:Crane B1:Boar B2:Ox side:Tiger'.
+        A card drawn otherwise than its name's (or canonical pattern's) rows is written as
+        drawn (a space as '_', '_' '%' '/' quotes, backslash and non-ASCII as %XX), so that
+        `from_notation` gives back the same cards, drawn the same way.
+        """
 
     @staticmethod
     def from_notation(text: str) -> Onitama:
-        """A game starting at a position written by to_notation, its cards drawn as written."""
+        """staticmethod(function) -> method
+
+        Convert a function to be a static method.
+
+        A static method does not receive an implicit first argument.
+        To declare a static method, use this idiom:
+
+             class C:
+                 @staticmethod
+                 def f(arg1, arg2, argN):
+                     ...
+
+        It can be called either on the class (e.g. C.f()) or on an instance
+        (e.g. C().f()). Both the class and the instance are ignored, and
+        neither is passed implicitly as the first argument to the method.
+
+        Static methods in Python are similar to those found in Java or C++.
+        For a more advanced concept, see the classmethod builtin.
+        """
 
     def to_json(self) -> str:
-        """The whole game as a JSON string."""
+        """The whole game (start, setup, card drawings, every action) as a JSON string."""
 
     @staticmethod
     def from_json(text: str) -> Onitama:
-        """A game read from to_json's output (a setup id must match its start)."""
+        """staticmethod(function) -> method
+
+        Convert a function to be a static method.
+
+        A static method does not receive an implicit first argument.
+        To declare a static method, use this idiom:
+
+             class C:
+                 @staticmethod
+                 def f(arg1, arg2, argN):
+                     ...
+
+        It can be called either on the class (e.g. C.f()) or on an instance
+        (e.g. C().f()). Both the class and the instance are ignored, and
+        neither is passed implicitly as the first argument to the method.
+
+        Static methods in Python are similar to those found in Java or C++.
+        For a more advanced concept, see the classmethod builtin.
+        """
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     def copy(self) -> Onitama:
@@ -712,17 +955,37 @@ class Onitama:
     def __deepcopy__(self, memo: Any, /) -> Onitama: ...
     def __eq__(self, other: object, /) -> bool: ...
     def draw(self, player: str | None = None) -> str:
-        """The board and the five cards drawn as the coursework programs do."""
+        """The board and the five cards drawn as the coursework programs do, the side card as
+        `player` sees it (default: the player to move).
+        """
 
     def _repr_svg_(self) -> str:
-        """The position as an SVG image."""
+        """The position as an SVG image (shown by Jupyter notebooks)."""
 
     # Onitama learning environment (LudoGame.envs.onitama_v0 is built on these)
     ACTION_COUNT: int
     OBSERVATION_SHAPE: tuple[int, int, int]
     @staticmethod
     def dealt(seed: int, max_plies: int | None = None) -> Onitama:
-        """The default start board with five standard cards dealt at random from `seed`."""
+        """staticmethod(function) -> method
+
+        Convert a function to be a static method.
+
+        A static method does not receive an implicit first argument.
+        To declare a static method, use this idiom:
+
+             class C:
+                 @staticmethod
+                 def f(arg1, arg2, argN):
+                     ...
+
+        It can be called either on the class (e.g. C.f()) or on an instance
+        (e.g. C().f()). Both the class and the instance are ignored, and
+        neither is passed implicitly as the first argument to the method.
+
+        Static methods in Python are similar to those found in Java or C++.
+        For a more advanced concept, see the classmethod builtin.
+        """
 
     @staticmethod
     def standard(
@@ -731,36 +994,81 @@ class Onitama:
         seed: int | None = None,
         max_plies: int | None = None,
     ) -> Onitama:
-        """A game of standard Onitama (no wall): `cards` and `first`, or a random deal by `seed`."""
+        """staticmethod(function) -> method
+
+        Convert a function to be a static method.
+
+        A static method does not receive an implicit first argument.
+        To declare a static method, use this idiom:
+
+             class C:
+                 @staticmethod
+                 def f(arg1, arg2, argN):
+                     ...
+
+        It can be called either on the class (e.g. C.f()) or on an instance
+        (e.g. C().f()). Both the class and the instance are ignored, and
+        neither is passed implicitly as the first argument to the method.
+
+        Static methods in Python are similar to those found in Java or C++.
+        For a more advanced concept, see the classmethod builtin.
+        """
 
     @property
     def rules(self) -> str:
-        """'wall' or 'standard'."""
+        """The rules: 'wall' (the coursework's variant) or 'standard' (no wall)."""
 
     def action_index(self, action: Action | str) -> int:
-        """The number (0 to 7509) of `action` for the player to move."""
+        """The number of `action` for the player to move (0 to 7509): a pawn move is
+        ((slot * 25 + from) * 25 + to) * 6 + wall, a pass 7500 + slot * 5 + wall, with slot
+        0 or 1, squares row * 5 + col and the wall step 0-4 (u r d l s) in the mover's view
+        (turned 180 degrees for B), and wall 5 for a winning move. Legal or not.
+        """
 
     def action_of(self, index: SupportsIndex) -> Action:
-        """The action numbered `index` for the player to move (legal or not)."""
+        """The action numbered `index` for the player to move (the inverse of
+        `action_index`); it may be illegal. InvalidActionError for a bad number.
+        """
 
     def legal_action_indices(self) -> list[int]:
-        """The numbers of the legal actions, ascending."""
+        """The numbers of the legal actions, ascending (empty once the game is over)."""
 
     def action_mask(self) -> npt.NDArray[np.int8]:
-        """The legal-action mask: int8, 7510 entries, 1 at every legal action's number."""
+        """The legal-action mask: a NumPy int8 array of 7510 entries, 1 at the number of every
+        legal action (all 0 once the game is over).
+        """
 
     def observation(self, player: str | None = None) -> npt.NDArray[np.float32]:
-        """The position as `player` (default: the player to move) sees it: (11, 5, 5)."""
+        """The position as `player` sees it (default: the player to move): a NumPy float32
+        array of shape (11, 5, 5), the board turned 180 degrees for B. Planes: own general,
+        own soldiers, opponent's general, opponent's soldiers, the wall; own cards 1 and 2,
+        opponent's cards 1 and 2, the side card (1 on each target, -1 on the pawn's
+        square, as its holder moves on this board); 1 / plies left.
+        """
 
     def play_index(self, index: SupportsIndex) -> Action:
-        """Play the legal action numbered `index`; returns it."""
+        """Play the legal action numbered `index` (see `action_index`); returns it. A number
+        that is not an int from 0 to 7509 is an InvalidActionError, one not legal now an
+        IllegalActionError (both name the legal numbers); nothing changes then.
+        """
 
     def rgb_array(self) -> npt.NDArray[np.uint8]:
-        """The position as an RGB picture: uint8, shape (216, 320, 3)."""
+        """The position as a small RGB picture: a NumPy uint8 array of shape (216, 320, 3),
+        the board as `draw()` shows it (A red, B blue, the wall dark grey) and the cards.
+        """
 
 @final
 class BuiltinAI:
-    """A built-in AI, callable with the coursework's AI contract."""
+    """A built-in AI, callable with the coursework's AI contract:
+    `ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)` returns
+    `(card, move_from, move_to, wall_dir)` ('XX', 'XX' for a pass).
+
+    `BuiltinAI(level=2, time=1.0, seed=0, nodes=None, depth=None)`: level 0 plays a random
+    legal action, level 1 the coursework baseline (win at once if possible, else avoid
+    allowing a win at once, else random), level 2 an alpha-beta search for `time` seconds
+    per move, or, when `nodes` is given, for that many nodes (deterministic; `time` is
+    then not used). `depth` caps the search depth. The seed fixes every random choice.
+    """
 
     def __new__(
         cls,
@@ -780,15 +1088,15 @@ class BuiltinAI:
 
     @property
     def time(self) -> float | None:
-        """Seconds per move of the search."""
+        """Seconds per move of the search (None: no time limit, or not a search)."""
 
     @property
     def nodes(self) -> int | None:
-        """The node budget per move."""
+        """The node budget per move (None: none)."""
 
     @property
     def depth(self) -> int | None:
-        """The depth cap."""
+        """The depth cap (None: none)."""
 
     def __call__(
         self,
@@ -804,15 +1112,19 @@ class BuiltinAI:
         """The AI's answer (card, move_from, move_to, wall_dir)."""
 
     def choose(self, game: Onitama) -> Action:
-        """The action this AI plays in `game`."""
+        """The action this AI plays in `game` (an `Onitama`)."""
 
 @final
 class MatchRecord:
-    """The full record of a refereed game."""
+    """The full record of a refereed game: the start, every accepted action, the result and
+    why the game ended.
+    """
 
     @property
     def setup(self) -> str | None:
-        """The setup played, or None."""
+        """The setup played ('case21', ...), or None for a game that did not start from one
+        or was given with actions already played.
+        """
 
     @property
     def start(self) -> str:
@@ -824,50 +1136,85 @@ class MatchRecord:
 
     @property
     def actions(self) -> list[Action]:
-        """Every accepted action."""
+        """Every accepted action, in order."""
 
     @property
     def winner(self) -> Literal["A", "B"] | None:
-        """The winner, or None for a tie."""
+        """The winner, 'A' or 'B', or None for a tie."""
 
     @property
     def result(self) -> str:
-        """'A won', 'B won' or 'tie' ('interrupted' in an interrupted match's partial record)."""
+        """'A won', 'B won' or 'tie' ('interrupted' for the partial record of an interrupted
+        match).
+        """
 
     @property
     def reason(self) -> Reason:
-        """Why the game ended."""
+        """Why the game ended, a `Reason`: 'general_captured', 'base_reached', 'ply_limit' (a
+        tie), 'invalid_move' (the loser's AI gave an invalid answer, or one of a wrong type),
+        'programming_error' (it raised an exception) or 'timeout' (it took longer than the
+        time budget); 'interrupted' in the partial record that an interrupted match's
+        `Interrupted` exception carries (the game was not finished).
+        """
 
     @property
     def detail(self) -> str:
-        """What went wrong, or ''."""
+        """What went wrong, for the last three reasons: the referee's message, the exception,
+        or the time taken ('' otherwise).
+        """
 
     @property
     def failed(self) -> Literal["A", "B"] | None:
-        """The player whose AI failed, or None."""
+        """The player whose AI failed ('A' or 'B'), or None."""
 
     @property
     def invalid_answer(self) -> _Answer | None:
-        """The rejected answer of an 'invalid_move' game, as given."""
+        """The rejected answer of an 'invalid_move' game, as given (None otherwise)."""
 
     @property
     def plies(self) -> int:
-        """Plies started."""
+        """Plies started: the accepted ones, plus a final failing one."""
 
     @property
     def points(self) -> dict[str, int]:
-        """Points by player: 2 a win, 1 a tie, 0 a loss (0 each if interrupted)."""
+        """Points by player: 2 a win, 1 a tie, 0 a loss (0 each for an interrupted match)."""
 
     def game(self) -> Onitama:
-        """The game replayed to its end."""
+        """The game replayed: an `Onitama` at the final position, with every action in its
+        history.
+        """
     def to_json(self, a: str | None = None, b: str | None = None) -> str:
-        """The game as saved text: its JSON with the match's result added."""
+        """The game as saved text: the game's JSON (`Onitama.to_json`, which `Onitama.from_json`
+        reads back) with the match's result added: who played A and B (`a`, `b`), `result`,
+        `winner`, `reason`, `detail`, `failed`, `plies` and the rejected `answer`.
+        """
     @staticmethod
     def from_json(text: str) -> MatchRecord:
-        """A record read back from `to_json`'s text."""
+        """staticmethod(function) -> method
+
+        Convert a function to be a static method.
+
+        A static method does not receive an implicit first argument.
+        To declare a static method, use this idiom:
+
+             class C:
+                 @staticmethod
+                 def f(arg1, arg2, argN):
+                     ...
+
+        It can be called either on the class (e.g. C.f()) or on an instance
+        (e.g. C().f()). Both the class and the instance are ignored, and
+        neither is passed implicitly as the first argument to the method.
+
+        Static methods in Python are similar to those found in Java or C++.
+        For a more advanced concept, see the classmethod builtin.
+        """
 
 def bot_playouts(name: str) -> int | None:
-    """The playouts per decision of the bot `name` (MCTS), or None."""
+    """The playouts per decision of the bot named `name` as the engine reads it (`mcts` is
+    1000, `mcts:200` 200), None for a bot that does not play out; `InvalidBotError` for a
+    name the engine does not know.
+    """
 
 def onitama_play_match(
     ai_a: Callable[..., Any],
@@ -876,18 +1223,17 @@ def onitama_play_match(
     max_plies: int | None = None,
     time_budget: float | None = None,
 ) -> MatchRecord:
-    """Referee one game between two AIs."""
+    """Referee one game between two AIs (see `LudoGame.onitama.play_match`)."""
 
 def onitama_standard_cards() -> list[Card]:
-    """The 16 standard cards."""
+    """The 16 standard cards, as `Card` objects, in the order of standard_cards.json."""
 
 # Ludo learning environments
 
 __all__ += ["EnvActionError", "LudoEnvCore", "LudoVectorCore"]
 
 class EnvActionError(LudoError):
-    """An action a learning environment refuses: not an int, out of range, or not in the
-    action mask (the message names the action and the legal ones). Nothing changes."""
+    """An action a learning environment refuses: not an int, out of range, or not in the action mask (the message names the action and the legal ones). Nothing changes."""
 
 _BatchPolicy: TypeAlias = Callable[[NDArray[np.float32], NDArray[np.int8]], object]
 
@@ -905,7 +1251,12 @@ _VectorArrays: TypeAlias = tuple[
 
 @final
 class LudoEnvCore:
-    """The environment core: one game whose agents' decisions are the steps."""
+    """The environment core: one game whose agents' decisions are the steps.
+
+    `LudoEnvCore(rules="cs162", players=None, seed=None, opponents=None,
+    skip_forced=False, max_rolls=None, **options)`: `opponents` gives each player (in turn
+    order) a bot name, or None where an agent plays (all agents when omitted).
+    """
 
     def __new__(
         cls,
@@ -924,8 +1275,11 @@ class LudoEnvCore:
         opponent: Callable[[int, NDArray[np.float32], NDArray[np.int8]], SupportsIndex]
         | None = None,
     ) -> None:
-        """Start a new episode and play to the first decision (games that end before it
-        are skipped); `opponent(player, obs, mask)` plays the other agent players."""
+        """Start a new episode (seeded, or going on with the episode generator) and play to the
+        first decision; games that end before it are skipped. With `opponent`, a callable
+        `opponent(player, observation, mask) -> action`, the agent players other than the learner are played
+        by it, and the episode starts at the learner's first decision.
+        """
 
     def step(
         self,
@@ -933,20 +1287,30 @@ class LudoEnvCore:
         opponent: Callable[[int, NDArray[np.float32], NDArray[np.int8]], SupportsIndex]
         | None = None,
     ) -> None:
-        """Move token `action` of the player to move, then play on."""
+        """Move token `action` of the player to move, then play on to the next decision or
+        the end (with `opponent`, as in `reset`, to the learner's next decision). A refused
+        action raises `EnvActionError` and changes nothing.
+        """
 
     def check(self, action: SupportsIndex) -> None:
-        """Check `action` for the player to move, changing nothing."""
+        """Check `action` for the player to move, changing nothing: `EnvActionError` if it is
+        not legal now, `GameOverError` when no decision waits.
+        """
 
     def snapshot(self) -> str:
-        """The environment's state as one line of text."""
+        """The environment's state as one line of text (see `load_snapshot`)."""
 
     def load_snapshot(self, text: str) -> None:
-        """Put the environment in the state `snapshot()` wrote."""
+        """Put the environment in the state `snapshot()` wrote (for an environment made with
+        the same arguments); a text that does not fit raises `ValueError` and changes
+        nothing.
+        """
 
     @property
     def skipped_games(self) -> int:
-        """Games played out and not handed out as episodes."""
+        """Games played out and not handed out as episodes (they ended before the learner's
+        first decision), since the environment was made.
+        """
 
     @property
     def skipped_rewards(self) -> list[float]:
@@ -954,15 +1318,17 @@ class LudoEnvCore:
 
     @property
     def status(self) -> Literal["decision", "terminated", "truncated", "idle"]:
-        """Where the episode stands."""
+        """Where the episode stands: 'decision', 'terminated', 'truncated' or 'idle' (no
+        episode: before the first reset, or after an interrupted call).
+        """
 
     @property
     def to_move(self) -> int | None:
-        """The player who must choose, or None."""
+        """The player who must choose, or None once the episode is over."""
 
     @property
     def players(self) -> list[str]:
-        """The positions that play, in turn order."""
+        """The positions that play, in turn order ('A'...)."""
 
     @property
     def tokens(self) -> int:
@@ -977,14 +1343,14 @@ class LudoEnvCore:
         """Die rolls made in this episode."""
 
     def observe(self, player: int) -> NDArray[np.float32]:
-        """`player`'s observation."""
+        """`player`'s observation (float32)."""
 
     def action_mask(self, player: int) -> NDArray[np.int8]:
-        """`player`'s action mask."""
+        """`player`'s action mask (int8, one per token; all 0 unless `player` must choose)."""
 
     @property
     def rewards(self) -> list[float]:
-        """Every player's reward."""
+        """Every player's reward (0 until the game is over and on truncation)."""
 
     def render_text(self) -> str:
         """The board as text."""
@@ -994,11 +1360,17 @@ class LudoEnvCore:
 
     @property
     def rules_notation(self) -> str:
-        """The rule set as notation."""
+        """The rule set as notation (e.g. 'standard[six_limit=3]')."""
 
 @final
 class LudoVectorCore:
-    """Many single-learner environments stepped together in Rust, with same-step autoreset."""
+    """Many single-learner environments stepped together in Rust, with same-step autoreset.
+
+    `LudoVectorCore(num_envs, rules="cs162", players=None, seat=None, opponents=None,
+    seed=None, skip_forced=False, max_rolls=None, threads=None, **options)`: the learner
+    plays player `seat` (0 when None); `opponents` gives every other player, in turn order, a bot name
+    ("random" for all when omitted). Environment `i` is seeded with `seed + i`.
+    """
 
     def __new__(
         cls,
@@ -1017,31 +1389,42 @@ class LudoVectorCore:
     def reset(
         self, seeds: Sequence[int] | None = None, opponents: _BatchPolicy | None = None
     ) -> _VectorArrays:
-        """Reset every environment: (obs, rewards, terminated, truncated, masks, None, None)."""
+        """Reset every environment (environment `i` with `seeds[i]`, or each going on with its
+        own episode generator). Returns (obs, rewards, terminated, truncated, masks,
+        final_obs, ended) like `step` (final_obs and ended are None).
+        """
 
     def step(
         self, actions: NDArray[np.int64], opponents: _BatchPolicy | None = None
     ) -> _VectorArrays:
-        """Step every environment: (obs, rewards, terminated, truncated, masks, final_obs,
-        ended), the last two None unless an episode ended."""
+        """Step every environment with its action (a 1-D int64 array, one per environment).
+        Returns (obs, rewards, terminated, truncated, masks, final_obs, ended): unless None
+        (when no episode ended), ended flags the environments whose episode ended (and which
+        were reset), and final_obs holds their last observation (zeros in the other rows).
+        """
 
     def snapshots(self) -> list[str]:
-        """Every environment's state as a line of text."""
+        """Every environment's state as a line of text (see `LudoEnvCore.snapshot`)."""
 
     def load_snapshots(self, snapshots: Sequence[str]) -> None:
-        """Put every environment in the state `snapshots()` wrote."""
+        """Put every environment in the state `snapshots()` wrote (for a vector environment
+        made with the same arguments); texts that do not fit raise `ValueError` and change
+        nothing.
+        """
 
     @property
     def has_opponents(self) -> bool:
-        """Does some player need the opponents' policy?"""
+        """Does some player need the opponents' policy (`opponents=` of `step` and `reset`)?"""
 
     @property
     def autoreset(self) -> Literal["next_step", "same_step"]:
-        """When an environment whose episode ended starts the next."""
+        """'next_step' or 'same_step': when an environment whose episode ended starts the next."""
 
     @property
     def skipped_games(self) -> int:
-        """Games played out and not handed out as episodes."""
+        """Games played out and not handed out as episodes (they ended before the learner's
+        first decision), over every environment since they were made.
+        """
 
     @property
     def skipped_reward(self) -> float:
@@ -1057,7 +1440,7 @@ class LudoVectorCore:
 
     @property
     def tokens(self) -> int:
-        """Tokens per player."""
+        """Tokens per player (the number of actions)."""
 
     @property
     def threads(self) -> int:
@@ -1071,4 +1454,9 @@ class InvalidSvgError(LudoError):
     """Text that is not an SVG picture that can be drawn (bad XML, no <svg> root, no size)."""
 
 def svg_to_rgb(svg: str, scale: float = 1.0) -> npt.NDArray[np.uint8]:
-    """The SVG picture drawn at `scale` times its size: uint8 of shape (height, width, 3)."""
+    """The SVG picture `svg` (a str) drawn at `scale` times its size, as a NumPy uint8 array of
+    shape (height, width, 3): RGB, what the picture leaves transparent white. Raises
+    InvalidSvgError (a ValueError) for text that is not a drawable SVG, InvalidArgumentError
+    for a scale that is not above 0 or a picture too large (over 8192 pixels on a side),
+    TypeError for arguments of the wrong type.
+    """
