@@ -27,7 +27,7 @@ def position(k: int, plies: int) -> onitama.Onitama:
     game = onitama.Onitama.standard(seed=k)
     rng = random.Random(k)
     for _ in range(plies):
-        legal = game.legal_actions
+        legal = game.legal_moves
         after = game.copy()
         after.play(rng.choice(legal))
         if after.is_over():

@@ -60,7 +60,7 @@ def test_the_coursework_texts_are_the_engines() -> None:
     assert texts["your_turn"].format(player="A") == "Player A, it is your turn."
     game = onitama.Onitama.setup(21)
     listing = game.move_listing()
-    pawn_moves = {(a.card, a.move_from, a.move_to) for a in game.legal_actions if not a.is_pass}
+    pawn_moves = {(a.card, a.move_from, a.move_to) for a in game.legal_moves if not a.is_pass}
     assert len(listing) == len(pawn_moves) and listing[0].startswith("Card 1, ")
     assert game.win_message() is None
 

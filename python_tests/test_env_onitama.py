@@ -139,7 +139,7 @@ def test_import_without_the_rl_packages() -> None:
 def test_numbering_as_documented() -> None:
     game = Onitama.setup(22)  # A to move
     sq = {f"{r}{c}": i for i, (r, c) in enumerate((r, c) for r in "abcde" for c in "12345")}
-    legal = game.legal_actions
+    legal = game.legal_moves
     for action in legal:
         slot = action.card - 1
         if action.is_pass:
@@ -151,14 +151,14 @@ def test_numbering_as_documented() -> None:
     assert sorted(game.action_index(a) for a in legal) == game.legal_action_indices()
     game.play(legal[0])  # B to move: squares turned 180 degrees, u/d and r/l swapped
     turn = {"u": "d", "d": "u", "r": "l", "l": "r", "s": "s"}
-    for action in game.legal_actions:
+    for action in game.legal_moves:
         wall = 5 if action.wall is None else "urdls".index(turn[action.wall])
         f, t = 24 - sq[action.move_from], 24 - sq[action.move_to]
         assert game.action_index(action) == ((action.card - 1) * 25 + f) * 25 * 6 + t * 6 + wall
     # Passes: 7500 + slot * 5 + wall (setup readme_no_move has only passes).
     stuck = Onitama.setup("readme_no_move")
-    assert all(a.is_pass for a in stuck.legal_actions)
-    for action in stuck.legal_actions:
+    assert all(a.is_pass for a in stuck.legal_moves)
+    for action in stuck.legal_moves:
         want = 7500 + (action.card - 1) * 5 + "urdls".index(action.wall)
         assert stuck.action_index(action) == want
 
@@ -243,7 +243,7 @@ def test_ply_limit_truncates() -> None:
         if game.winner is not None:
             continue
         ties += 1
-        assert len(game.actions) == 4
+        assert len(game.history) == 4
         assert env.truncations == {"A": True, "B": True}
         assert env.terminations == {"A": False, "B": False}
         assert env.rewards == {"A": 0.0, "B": 0.0}
@@ -283,7 +283,7 @@ def test_bad_actions_raise_and_change_nothing(action: Any, error: type[Exception
     assert snapshot(env) == before
     want = env.unwrapped.game.action_of(legal[-1])
     env.step(np.int64(legal[-1]))  # the env is still usable; NumPy integers are fine
-    assert env.unwrapped.game.actions[-1] == want
+    assert env.unwrapped.game.history[-1] == want
 
 
 def test_numpy_integers_play() -> None:
@@ -291,7 +291,7 @@ def test_numpy_integers_play() -> None:
     env.reset(seed=0)
     legal = env.unwrapped.game.legal_action_indices()
     env.step(np.int32(legal[0]))
-    assert len(env.unwrapped.game.actions) == 1
+    assert len(env.unwrapped.game.history) == 1
     assert env.agent_selection == "B"
 
 
@@ -322,7 +322,7 @@ def test_every_masked_action_plays_and_every_other_raises(
     for index in np.flatnonzero(mask):
         trial = game.copy()
         action = trial.play_index(int(index))
-        assert trial.actions[-1] == action == game.action_of(int(index))
+        assert trial.history[-1] == action == game.action_of(int(index))
     before = snapshot(env)
     for index in probes:
         if mask[index]:

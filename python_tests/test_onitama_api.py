@@ -161,10 +161,10 @@ def test_legal_actions_match_the_golden_lists() -> None:
     for p in golden("legal_moves.json")["positions"]:
         g = game_of(p["position"])
         if p["kind"] == "full_actions":
-            assert {key(a) for a in g.legal_actions} == {json_key(a) for a in p["actions"]}
-            assert len(g.legal_actions) == p["action_count"]
+            assert {key(a) for a in g.legal_moves} == {json_key(a) for a in p["actions"]}
+            assert len(g.legal_moves) == p["action_count"]
         else:
-            pawn_moves = {key(a)[:3] for a in g.legal_actions}
+            pawn_moves = {key(a)[:3] for a in g.legal_moves}
             assert pawn_moves == {json_key(a)[:3] for a in p["actions"]}, p["id"]
         kinds[p["kind"]] = kinds.get(p["kind"], 0) + 1
     assert kinds == {"full_actions": 3, "pawn_moves_only": 8}
@@ -173,10 +173,10 @@ def test_legal_actions_match_the_golden_lists() -> None:
 def test_winning_moves_match_the_golden_data() -> None:
     for p in golden("winning_moves.json")["positions"]:
         g = game_of(p["position"])
-        wins = {(a.card, a.move_from, a.move_to) for a in g.legal_actions if a.is_win}
+        wins = {(a.card, a.move_from, a.move_to) for a in g.legal_moves if a.is_win}
         expected = {(w["card"], w["from"], w["to"]) for w in p["all_winning_actions_computed"]}
         assert wins == expected, p["id"]
-        a = next(a for a in g.legal_actions if a.is_win)
+        a = next(a for a in g.legal_moves if a.is_win)
         g.play(a)
         assert g.is_over() and g.winner == p["player"]
         assert g.result_reason in ("base_reached", "general_captured")
@@ -188,7 +188,7 @@ def test_play_undo_and_refusals() -> None:
     assert g.play("2 e1 d1 d") == o.Action("2 e1 d1 d")
     g.play(o.Action("1 a1 b1 r"))
     g.play((1, "c1", "c3", "s"))
-    assert [str(a) for a in g.actions] == ["2 e1 d1 d", "1 a1 b1 r", "1 c1 c3 s"]
+    assert [str(a) for a in g.history] == ["2 e1 d1 d", "1 a1 b1 r", "1 c1 c3 s"]
     assert g.plies_left == 47 and g.turn == "B"
     before = g.to_notation()
     for bad, error in [
@@ -203,13 +203,13 @@ def test_play_undo_and_refusals() -> None:
     ]:
         with pytest.raises(error):
             g.play(bad)  # type: ignore[arg-type]
-        assert g.to_notation() == before and len(g.actions) == 3
+        assert g.to_notation() == before and len(g.history) == 3
     with pytest.raises(o.IllegalActionError, match="occupied by your opponent"):
         g.play((2, "a4", "b3", "d"))
     assert g.undo() == o.Action("1 c1 c3 s")
     g.undo()
     g.undo()
-    assert g == start and g.actions == []
+    assert g == start and g.history == []
     with pytest.raises(o.IllegalActionError, match="nothing to undo"):
         g.undo()
 
@@ -236,25 +236,25 @@ def test_judge_gives_the_referees_messages() -> None:
             g.judge(*answer)
         assert str(e.value) == message
     assert g.judge(2, "c4", "b4", "r") == o.Action("2 c4 b4 r")
-    assert g.actions == []
+    assert g.history == []
     with pytest.raises(TypeError):
         g.judge("2", "c4", "b4", "r")  # type: ignore[arg-type]
 
 
 def test_passes_and_the_end_of_the_game() -> None:
     g = o.Onitama.setup("aitest2_A")
-    assert all(a.is_pass for a in g.legal_actions) and len(g.legal_actions) == 6
+    assert all(a.is_pass for a in g.legal_moves) and len(g.legal_moves) == 6
     assert g.judge(1, "XX", "XX", "s").is_pass
     g = o.Onitama.setup(13)
     g.play("1 b5 a5 d")
     g.play("1 XX XX s")
     g.play("1 XX XX r")
     assert g.is_over() and g.winner is None and g.result_reason == "ply_limit"
-    assert g.legal_actions == [] and g.plies_left == 0
+    assert g.legal_moves == [] and g.plies_left == 0
     with pytest.raises(o.GameOverError):
         g.play("1 XX XX s")
     with pytest.raises(o.GameOverError):
-        g.best_action()
+        g.best_move()
     with pytest.raises(o.GameOverError):
         g.judge(1, "XX", "XX", "s")
     assert "tied" in g.status
@@ -334,11 +334,11 @@ def test_json_pickle_and_copies_keep_the_history_and_drawings() -> None:
         copy.deepcopy(g),
         g.copy(),
     ]:
-        assert h == g and h.actions == g.actions and str(h) == str(g)
+        assert h == g and h.history == g.history and str(h) == str(g)
         assert h.setup_id == "case12"
         h.undo()
         assert h != g
-    assert len(g.actions) == 2
+    assert len(g.history) == 2
     data = json.loads(g.to_json())
     data["actions"].append("1 e2 d3 u")
     with pytest.raises(o.IllegalActionError):
@@ -389,19 +389,19 @@ def test_perft_matches_the_golden_counts() -> None:
 def test_best_action_and_analyse() -> None:
     g = o.Onitama.setup("aitest3_A")
     for level in (1, 2):
-        assert g.best_action(level=level, nodes=1000).is_win
+        assert g.best_move(level=level, nodes=1000).is_win
     g = o.Onitama.setup(21)
     info = g.analyse(nodes=5000, seed=3)
     assert set(info) == {"action", "score", "depth", "nodes", "exact", "pv"}
-    assert info["action"] in g.legal_actions and info["pv"][0] == info["action"]
-    assert g.best_action(nodes=5000, seed=3) == info["action"]
-    assert g.best_action(level=0, seed=1) in g.legal_actions
-    assert g.best_action(time=0.05) in g.legal_actions
+    assert info["action"] in g.legal_moves and info["pv"][0] == info["action"]
+    assert g.best_move(nodes=5000, seed=3) == info["action"]
+    assert g.best_move(level=0, seed=1) in g.legal_moves
+    assert g.best_move(time=0.05) in g.legal_moves
     for kwargs in [{"level": 3}, {"level": -1}, {"time": 0}, {"nodes": 0}, {"seed": -1}]:
         with pytest.raises(o.InvalidAIError):
-            g.best_action(**kwargs)
+            g.best_move(**kwargs)
     with pytest.raises(o.InvalidAIError, match="by number or name"):
-        g.best_action(level="2")  # a level is an int or a name ('random', 'baseline', 'search')
+        g.best_move(level="2")  # a level is an int or a name ('random', 'baseline', 'search')
     with pytest.raises(TypeError):
-        g.best_action(level=2.0)  # type: ignore[arg-type]
-    assert g.actions == []
+        g.best_move(level=2.0)  # type: ignore[arg-type]
+    assert g.history == []

@@ -136,14 +136,14 @@ def test_wall_variant_position_legal_and_go(engine: EngineProcess) -> None:
     assert legal[0] == "legal"
     words = legal[1:]
     assert [" ".join(words[i : i + 4]) for i in range(0, len(words), 4)] == [
-        str(a) for a in game.legal_actions
+        str(a) for a in game.legal_moves
     ]
     found = bestmove(engine.ask("go"))
-    assert Action(found["action"]) in game.legal_actions
+    assert Action(found["action"]) in game.legal_moves
     assert found["nodes"] == "3000" and int(found["depth"]) >= 1
     assert found["pv"].startswith(found["action"])
     # the same search from Python (a node budget is deterministic)
-    assert found["action"] == str(game.best_action(nodes=3000))
+    assert found["action"] == str(game.best_move(nodes=3000))
     # `position setup ID` is the same position
     engine.send("position setup 21")
     assert engine.ask("notation") == game.to_notation()
@@ -152,7 +152,7 @@ def test_wall_variant_position_legal_and_go(engine: EngineProcess) -> None:
 def test_standard_bare_notation_and_moves(engine: EngineProcess) -> None:
     found = bestmove(engine.ask(STANDARD))  # a bare position line answers at once
     start = Onitama.from_notation(STANDARD)
-    assert found["action"] in [str(a) for a in start.legal_actions]
+    assert found["action"] in [str(a) for a in start.legal_moves]
     assert len(found["action"].split()) == 3  # a standard action: slot, from, to
     line = f"position {STANDARD} moves {found['action']}"
     engine.send(line)
@@ -160,7 +160,7 @@ def test_standard_bare_notation_and_moves(engine: EngineProcess) -> None:
     after.play(found["action"])
     assert engine.ask("notation") == after.to_notation()
     reply = bestmove(engine.ask("go depth 2"))
-    assert reply["depth"] == "2" and Action(reply["action"], standard=True) in after.legal_actions
+    assert reply["depth"] == "2" and Action(reply["action"], standard=True) in after.legal_moves
     engine.send("position deal 5")
     assert engine.ask("notation") == Onitama.standard(seed=5).to_notation()
 

@@ -34,22 +34,22 @@ def quick() -> o.BuiltinAI:
 OUT_OF_RANGE: list[tuple[str, Callable[[], object], str]] = [
     ("seed", lambda: o.builtin_ai(0, seed=-1), "seed"),
     ("seed", lambda: o.builtin_ai(0, seed=2**64), "seed"),
-    ("seed", lambda: G.best_action(level=0, seed=-(2**70)), "seed"),
+    ("seed", lambda: G.best_move(level=0, seed=-(2**70)), "seed"),
     ("max_plies", lambda: o.Onitama(max_plies=-1), "max_plies"),
     ("max_plies", lambda: o.Onitama(max_plies=2**16), "max_plies"),
     ("max_plies", lambda: o.Onitama.setup(21, max_plies=2**80), "max_plies"),
     ("max_plies", lambda: o.play_match(quick(), quick(), max_plies=-1), "max_plies"),
-    ("depth", lambda: G.best_action(depth=-1), "depth"),
+    ("depth", lambda: G.best_move(depth=-1), "depth"),
     ("depth", lambda: o.builtin_ai(2, depth=2**64), "depth"),
     ("depth", lambda: G.perft(-1), "depth"),
     ("depth", lambda: G.perft(2**64), "depth"),
-    ("nodes", lambda: G.best_action(nodes=-1), "nodes"),
+    ("nodes", lambda: G.best_move(nodes=-1), "nodes"),
     ("nodes", lambda: o.builtin_ai(2, nodes=2**64), "nodes"),
-    ("time", lambda: G.best_action(time=-1), "time"),
-    ("time", lambda: G.best_action(time=0), "time"),
-    ("time", lambda: G.best_action(time=float("nan")), "time"),
-    ("time", lambda: G.best_action(time=float("inf")), "time"),
-    ("time", lambda: G.best_action(time=86_400.5), "time"),
+    ("time", lambda: G.best_move(time=-1), "time"),
+    ("time", lambda: G.best_move(time=0), "time"),
+    ("time", lambda: G.best_move(time=float("nan")), "time"),
+    ("time", lambda: G.best_move(time=float("inf")), "time"),
+    ("time", lambda: G.best_move(time=86_400.5), "time"),
     ("time", lambda: o.builtin_ai(2, time=10**400), "time"),
     ("time_budget", lambda: o.play_match(quick(), quick(), time_budget=-1), "time_budget"),
     ("time_budget", lambda: o.play_match(quick(), quick(), time_budget=float("nan")), "time"),
@@ -83,7 +83,7 @@ BOOLS: list[Callable[[], object]] = [
     lambda: o.builtin_ai(2, time=True),
     lambda: o.builtin_ai(2, nodes=True),
     lambda: o.builtin_ai(2, depth=True),
-    lambda: G.best_action(level=True),
+    lambda: G.best_move(level=True),
     lambda: G.perft(True),
     lambda: o.Onitama(max_plies=True),
     lambda: o.Onitama.setup(True),
@@ -186,7 +186,7 @@ def test_notation_round_trips_every_drawing(
     for _ in range(plies):
         if g.is_over():
             break
-        g.play(rnd.choice(g.legal_actions))
+        g.play(rnd.choice(g.legal_moves))
     for game in (g, o.Onitama.setup(setup)):
         text = game.to_notation()
         assert len(text.split()) == 8 and "\n" not in text
@@ -244,8 +244,8 @@ def test_python_ais_that_reenter_games_and_ais() -> None:
     shared = o.builtin_ai(2, nodes=500)
 
     def meddler(*args: Any) -> Any:
-        game.best_action(level=1)
-        game.play(game.legal_actions[0])
+        game.best_move(level=1)
+        game.play(game.legal_moves[0])
         game.undo()
         assert game.perft(2) > 0
         shared(*args)  # the built-in AI that plays the other side
@@ -266,12 +266,12 @@ def test_a_game_is_free_while_searched() -> None:
         from LudoGame import onitama as o
         g = o.Onitama.setup(21)
         out = []
-        for call in (lambda: g.best_action(time=0.8), lambda: g.perft(5),
+        for call in (lambda: g.best_move(time=0.8), lambda: g.perft(5),
                      lambda: o.builtin_ai(2, time=0.8).choose(g)):
             t = threading.Thread(target=lambda: out.append(call()))
             t.start()
             time.sleep(0.1)
-            g.play(g.legal_actions[0])
+            g.play(g.legal_moves[0])
             g.undo()
             g.to_json()
             t.join()

@@ -77,8 +77,8 @@ def interrupt_python(body: str) -> tuple[str, float]:
 @pytest.mark.parametrize(
     "call",
     [
-        "g.best_action(level=2, time=86400)",
-        "g.best_action(level=2, time=None)",
+        "g.best_move(level=2, time=86400)",
+        "g.best_move(level=2, time=None)",
         "g.analyse(time=600)",
         "g.perft(40)",
         "o.builtin_ai(2, time=600)(*g.ai_arguments())",
@@ -129,7 +129,7 @@ def test_a_keyboard_interrupt_inside_a_python_ai_is_not_its_loss() -> None:
     assert record.winner is None and record.failed is None
     assert len(record.actions) == 1 and record.plies == 1
     assert record.points == {"A": 0, "B": 0}
-    assert record.game().actions == record.actions
+    assert record.game().history == record.actions
 
 
 def test_a_match_of_mixed_ais_stops() -> None:

@@ -56,7 +56,7 @@ def first_legal(*args: object) -> tuple[int, str, str, str]:
         args[0],  # type: ignore[arg-type]
         args[7],  # type: ignore[arg-type]
     )
-    return game.legal_actions[0].answer
+    return game.legal_moves[0].answer
 
 
 def test_reasons_are_the_reason_enum() -> None:
@@ -83,7 +83,7 @@ def test_ai_function_protocol_accepts_plain_functions_and_builtin_ais() -> None:
 def test_json_is_pythons_json_dumps_text() -> None:
     card = ["..x..", ".xoé.", ".....", ".....", "....."]
     g = o.Onitama(cards=[card, "Crane", "Boar", "Ox", "Tiger"])
-    g.play(g.legal_actions[0])
+    g.play(g.legal_moves[0])
     for game in (g, o.Onitama.setup(21), o.Onitama.setup("aitest1_A")):
         text = game.to_json()
         assert json.dumps(json.loads(text)) == text
@@ -96,7 +96,7 @@ def test_json_is_pythons_json_dumps_text() -> None:
 NONE_IS_NOT_A_DEFAULT = [
     lambda: o.BuiltinAI(None),  # type: ignore[arg-type]
     lambda: o.BuiltinAI(2, seed=None),  # type: ignore[arg-type]
-    lambda: o.Onitama.setup(21).best_action(level=None),  # type: ignore[arg-type]
+    lambda: o.Onitama.setup(21).best_move(level=None),  # type: ignore[arg-type]
     lambda: o.Onitama.setup(21).analyse(seed=None),  # type: ignore[arg-type]
 ]
 
@@ -125,8 +125,31 @@ def test_judge_typed_gives_the_programs_messages_part_by_part() -> None:
         g.judge_typed("1", "E2")
     with pytest.raises(o.IllegalActionError, match="You have no pawn at c3."):
         g.judge_typed("1", "c3")
-    first = g.legal_actions[0]
+    first = g.legal_moves[0]
     assert g.judge_typed(str(first.card), first.move_from) is None
     pawn = g.judge_typed(str(first.card), first.move_from, first.move_to)
     assert pawn is not None and pawn.wall == "s" and pawn.move_to == first.move_to
-    assert g.actions == []
+    assert g.history == []
+
+
+def test_the_two_games_name_the_same_ideas_alike() -> None:
+    """#22: the legal choices now, what was played, and a built-in player's choice have one
+    name in both games (Ludo's, as python-chess's `legal_moves`)."""
+    from LudoGame import Game
+
+    ludo, oni = Game("cs162", seed=1), o.Onitama.setup("21")
+    for name in ("legal_moves", "history", "best_move", "outcome", "play", "undo", "turn"):
+        assert hasattr(ludo, name) and hasattr(oni, name), name
+    oni.play(oni.legal_moves[0])
+    assert oni.history == [oni.legal_moves and oni.history[0]]
+    assert oni.best_move(nodes=200) in oni.legal_moves
+
+
+@pytest.mark.parametrize(("old", "new"), [("legal_actions", "legal_moves"), ("actions", "history")])
+def test_the_old_onitama_names_still_answer_with_a_deprecation_warning(old: str, new: str) -> None:
+    g = o.Onitama.setup("21")
+    g.play(g.legal_moves[0])
+    with pytest.warns(DeprecationWarning, match=f"Onitama.{old} is deprecated: use Onitama.{new}"):
+        assert getattr(g, old) == getattr(g, new)
+    with pytest.warns(DeprecationWarning, match="use Onitama.best_move"):
+        assert g.best_action(nodes=200, seed=3) == g.best_move(nodes=200, seed=3)

@@ -101,7 +101,7 @@ def test_junk_at_every_entry_point(args: list[Any], which: int) -> None:
     a, b, c, d = args
     game = o.Onitama.setup(12)
     game.play("1 a4 c3 s")
-    before = (game.to_notation(), list(game.actions))
+    before = (game.to_notation(), list(game.history))
     ai = o.builtin_ai(2, nodes=200)
     calls: list[Callable[[], Any]] = [
         lambda: o.Onitama(a, b, c, d),
@@ -115,7 +115,7 @@ def test_junk_at_every_entry_point(args: list[Any], which: int) -> None:
         lambda: game.play(a),
         lambda: game.judge(a, b, c, d),
         lambda: game.draw(a),
-        lambda: game.best_action(a, None, b, 300, c),
+        lambda: game.best_move(a, None, b, 300, c),
         lambda: game.perft(a) if safe_perft_depth(a) else None,
         lambda: ai(a, b, c, d, a, b, c, d),
         lambda: o.BuiltinAI(a, b, c, d),
@@ -124,7 +124,7 @@ def test_junk_at_every_entry_point(args: list[Any], which: int) -> None:
     if which in (8, 9, 10, 11, 12):
         if which == 8 and result is not None:
             game.undo()
-        assert (game.to_notation(), list(game.actions)) == before
+        assert (game.to_notation(), list(game.history)) == before
     if which == 0 and result is not None:
         assert o.Onitama.from_notation(result.to_notation()) == result
 
@@ -152,22 +152,22 @@ def test_random_games_round_trip(setup: str, plies: int, rnd: Any) -> None:
     start = game.copy()
     seen = 0
     while not game.is_over():
-        legal = game.legal_actions
+        legal = game.legal_moves
         assert legal and len(set(legal)) == len(legal)
         for action in rnd.sample(legal, min(4, len(legal))):
             assert game.judge(*action.answer) == action
             assert o.Action(str(action)) == action
         assert o.Onitama.from_notation(game.to_notation()) == game
         clone = pickle.loads(pickle.dumps(game))
-        assert clone == game and clone.actions == game.actions
+        assert clone == game and clone.history == game.history
         assert json.loads(game.to_json())["position"] == game.to_notation()
         if seen % 3 == 0:
             for level in range(3):
-                assert game.best_action(level=level, nodes=300, seed=seen) in legal
+                assert game.best_move(level=level, nodes=300, seed=seen) in legal
         action = rnd.choice(legal)
         game.play(action)
         seen += 1
-        assert game.actions[-1] == action
+        assert game.history[-1] == action
     assert game.plies_left >= 0 and seen <= plies
     if game.winner is None:
         assert game.result_reason == "ply_limit" and game.plies_left == 0
@@ -175,4 +175,4 @@ def test_random_games_round_trip(setup: str, plies: int, rnd: Any) -> None:
         assert game.result_reason in ("base_reached", "general_captured")
     for _ in range(seen):
         game.undo()
-    assert game == start and game.actions == []
+    assert game == start and game.history == []

@@ -23,7 +23,7 @@ def first_legal(*args: Any) -> Answer:
     """An AI playing the first legal action, built from its arguments alone."""
     player, board, a1, a2, b1, b2, side, turn = args
     game = o.Onitama(board, [a1, a2, b1, b2, side], player, turn)
-    return game.legal_actions[0].answer
+    return game.legal_moves[0].answer
 
 
 def test_the_ai_is_called_with_the_contract_arguments() -> None:
@@ -42,7 +42,7 @@ def test_the_ai_is_called_with_the_contract_arguments() -> None:
     assert board == start.board and isinstance(board, list)
     assert [a1, a2, b1, b2, side] == [c.rows for c in start.cards.values()]
     game = record.game()
-    assert game.actions == record.actions and game.to_notation() == record.end
+    assert game.history == record.actions and game.to_notation() == record.end
     assert record.points == {"A": 1, "B": 1}
 
 
@@ -105,7 +105,7 @@ def test_an_interrupt_is_not_a_loss() -> None:
 
 def test_play_match_arguments() -> None:
     g = o.Onitama.setup(23)
-    g.play(g.legal_actions[0])
+    g.play(g.legal_moves[0])
     record = o.play_match(first_legal, first_legal, g, max_plies=None)
     # A game already under way is no longer the setup (its JSON could not say setup 23).
     assert record.start == g.to_notation() and record.setup is None
@@ -157,9 +157,9 @@ def test_builtin_ais_answer_in_the_contract() -> None:
             answer = ai(*game.ai_arguments())
             assert isinstance(answer, tuple) and len(answer) == 4
             action = game.judge(*answer)
-            assert action in game.legal_actions
+            assert action in game.legal_moves
             assert action == ai.choose(game)
-            assert action == game.best_action(level=level, nodes=2000, seed=5)
+            assert action == game.best_move(level=level, nodes=2000, seed=5)
     passing = o.builtin_ai(2, nodes=1000)(*o.Onitama.setup("aitest2_A").ai_arguments())
     assert passing[1:3] == ("XX", "XX")
     winning = o.builtin_ai(1)(*o.Onitama.setup("basic43_B").ai_arguments())

@@ -38,7 +38,7 @@ def test_standard_start_and_action_text() -> None:
     game = o.Onitama.standard(cards=["Ox", "Boar", "Horse", "Elephant", "Crab"])
     assert game.board == ["bbBbb", "     ", "     ", "     ", "aaAaa"]
     assert game.to_notation().endswith(" standard")
-    actions = game.legal_actions
+    actions = game.legal_moves
     assert len(actions) == 10
     for a in actions:
         assert a.standard and a.wall is None
@@ -67,9 +67,9 @@ def test_the_rule_sets_do_not_mix() -> None:
     with pytest.raises(LudoError, match="wall step"):
         wall.play("1 e2 d2")
     with pytest.raises(LudoError):
-        std.play(wall.legal_actions[0])
+        std.play(wall.legal_moves[0])
     with pytest.raises(LudoError):
-        wall.play(std.legal_actions[0])
+        wall.play(std.legal_moves[0])
     with pytest.raises(LudoError):
         o.Onitama.standard(cards=["ox", "ox", "horse", "elephant", "crab"])
     with pytest.raises(LudoError):
@@ -79,7 +79,7 @@ def test_the_rule_sets_do_not_mix() -> None:
     with pytest.raises(LudoError):
         o.Onitama.standard(seed=1, first="A")
     # Nothing changed.
-    assert std.actions == [] and wall.actions == []
+    assert std.history == [] and wall.history == []
 
 
 def test_random_deals() -> None:
@@ -105,7 +105,7 @@ def test_drawings_have_no_wall() -> None:
 def test_round_trips(seed: int, choices: list[int]) -> None:
     game = o.Onitama.standard(seed=seed)
     for c in choices:
-        legal = game.legal_actions
+        legal = game.legal_moves
         if not legal:
             break
         action = legal[c % len(legal)]
@@ -116,16 +116,16 @@ def test_round_trips(seed: int, choices: list[int]) -> None:
     again = o.Onitama.from_notation(game.to_notation())
     assert again.to_notation() == game.to_notation()
     assert pickle.loads(pickle.dumps(game)) == game
-    assert [str(a) for a in o.Onitama.from_json(game.to_json()).actions] == [
-        str(a) for a in game.actions
+    assert [str(a) for a in o.Onitama.from_json(game.to_json()).history] == [
+        str(a) for a in game.history
     ]
 
 
 def test_builtin_ais_and_play_match() -> None:
     game = o.Onitama.standard(seed=11, max_plies=80)
     for level in (0, 1, 2):
-        a = game.best_action(level=level, nodes=2000, time=None)
-        assert a.standard and a in game.legal_actions
+        a = game.best_move(level=level, nodes=2000, time=None)
+        assert a.standard and a in game.legal_moves
     record = o.play_match(
         o.builtin_ai(2, time=None, nodes=500),
         o.builtin_ai(1, seed=3),

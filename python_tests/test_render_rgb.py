@@ -81,7 +81,7 @@ def test_onitama_board_frame_and_a_move() -> None:
     frame = rgb_frame(game._repr_svg_())
     check_frame(frame)
     assert np.array_equal(frame, rgb_frame(Onitama.setup(21)._repr_svg_()))
-    game.play(game.legal_actions[0])
+    game.play(game.legal_moves[0])
     after = rgb_frame(game._repr_svg_())
     assert after.shape == frame.shape
     assert not np.array_equal(frame, after)

@@ -426,7 +426,7 @@ def test_a_new_onitama_game_is_the_engines_game(client: TestClient) -> None:
     assert s["board"] == g.board and s["plies_left"] == 20 and s["plies"] == 0
     assert s["position"] == g.to_notation() and s["svg"] == g._repr_svg_()
     assert s["cards"]["A1"] == {"name": g.cards["A1"].name, "rows": g.cards["A1"].rows}
-    assert [a["text"] for a in s["legal_actions"]] == [str(a) for a in g.legal_actions]
+    assert [a["text"] for a in s["legal_moves"]] == [str(a) for a in g.legal_moves]
     r = new_onitama(client, setup="random", seed=4, max_plies=30)
     assert r["position"] == Onitama.dealt(4, 30).to_notation() and r["setup"] == "random"
     p = new_onitama(client, position=g.to_notation(), sides={"B": {"kind": "ai", "level": 0}})
@@ -452,13 +452,13 @@ def test_a_person_plays_onitama_against_ai_level_1_to_its_end(client: TestClient
         if s["to_act"] == "ai":
             r = client.post(f"{ONI}/{gid}/ai", json={"version": s["version"]})
         else:
-            a = s["legal_actions"][0]
+            a = s["legal_moves"][0]
             parts = {"card": a["card"], "from": a["from"], "to": a["to"], "wall": a["wall"]}
             r = client.post(f"{ONI}/{gid}/action", json=parts)
         assert r.status_code == 200, r.text
         s = r.json()
         mirror.play(s["history"][-1])
-        assert s["position"] == mirror.to_notation() and s["plies"] == len(mirror.actions)
+        assert s["position"] == mirror.to_notation() and s["plies"] == len(mirror.history)
     assert s["status"] == mirror.status and s["winner"] == mirror.winner
     assert s["reason"] == (mirror.result_reason and str(mirror.result_reason))
     if mirror.winner is None:
@@ -466,7 +466,7 @@ def test_a_person_plays_onitama_against_ai_level_1_to_its_end(client: TestClient
     else:
         assert s["message"].startswith(f"Player {mirror.winner}, ")  # the coursework's words
         assert s["message"].endswith(". You win.")
-    assert s["legal_actions"] == []
+    assert s["legal_moves"] == []
     check_error(client.post(f"{ONI}/{s['id']}/ai"), 409, "GameOverError")
     check_error(client.post(f"{ONI}/{s['id']}/action", json={"action": "1 e1 d1 u"}), 409)
 
@@ -522,8 +522,8 @@ def test_a_bad_new_onitama_game_is_refused(
 
 def test_onitama_undo_save_and_pass(client: TestClient) -> None:
     s = new_onitama(client, setup="readme_no_move", sides={"B": {"kind": "ai", "level": 0}})
-    passes = [a for a in s["legal_actions"] if a["is_pass"]]
-    assert passes and len(passes) == len(s["legal_actions"])
+    passes = [a for a in s["legal_moves"] if a["is_pass"]]
+    assert passes and len(passes) == len(s["legal_moves"])
     r = client.post(f"{ONI}/{s['id']}/action", json={"action": passes[0]["text"]})
     assert r.status_code == 200 and r.json()["history"] == [passes[0]["text"]]
     t = client.post(f"{ONI}/{s['id']}/ai").json()
@@ -582,11 +582,11 @@ def test_positions_and_onitama_games_replay(client: TestClient) -> None:
     assert client.post("/api/replays", json={"text": ludo}).json()["games"][0]["frames"] == 1
     o = Onitama.setup(22)
     for _ in range(3):
-        o.play(o.legal_actions[0])
+        o.play(o.legal_moves[0])
     r = client.post("/api/replays", json={"text": o.to_json()}).json()
     assert r["games"][0]["kind"] == "onitama" and r["games"][0]["frames"] == 4
     got = frames(client, r["id"], 0, 4)
-    assert got[3]["position"] == o.to_notation() and got[1]["label"] == f"A plays {o.actions[0]}"
+    assert got[3]["position"] == o.to_notation() and got[1]["label"] == f"A plays {o.history[0]}"
     r = client.post("/api/replays", json={"text": Onitama.setup(1).to_notation()}).json()
     assert r["games"][0]["frames"] == 1
 

@@ -359,7 +359,7 @@ def test_a_saved_game_pasted_into_the_form_goes_on_where_it_stopped(
         else:
             ludo.play(ludo.legal_moves[0])
     oni = Onitama.setup(21)
-    oni.play(oni.legal_actions[0])
+    oni.play(oni.legal_moves[0])
     for game, saved, position in (
         ("ludo", ludo.to_json(), ludo.to_notation()),
         ("onitama", oni.to_json(), oni.to_notation()),
@@ -523,7 +523,7 @@ def test_an_onitama_ply_on_one_browser_shows_on_another(browser: Any, server: st
         other.get(link)
         wait_until(lambda: "You play B" in role_of(other), what="the claimed side")
         assert by_id(other, "action-text").get_attribute("disabled") is not None
-        text = api_get(server, f"/api/onitama/games/{game_id(browser)}")["legal_actions"][0]["text"]
+        text = api_get(server, f"/api/onitama/games/{game_id(browser)}")["legal_moves"][0]["text"]
         by_id(browser, "action-text").send_keys(text, Keys.ENTER)
         wait_until(lambda: history_len(other) == 1, timeout=5, what="the ply on the other page")
         wait_until(

@@ -292,7 +292,7 @@ def test_every_game_comes_back_from_the_sqlite_file_as_it_was(tmp_path: Path) ->
     url, gid, keys = games[3]
     o = first.post(
         f"{url}/{gid}/action",
-        json={"action": first.get(f"{url}/{gid}").json()["legal_actions"][0]["text"]},
+        json={"action": first.get(f"{url}/{gid}").json()["legal_moves"][0]["text"]},
         headers={"X-Seat-Key": keys["host_key"]},
     )
     assert o.status_code == 200, o.text
@@ -423,7 +423,7 @@ def test_remote_onitama_sides_and_bots_in_online_games(client: TestClient) -> No
     assert keys["seat_keys"]["A"] != keys["seat_keys"]["B"]
     assert keys["links"]["A"].startswith("http://testserver/onitama?game=")
     assert s["sides"]["A"]["kind"] == "remote" and s["to_act"] == "human"
-    action = {"action": s["legal_actions"][0]["text"]}
+    action = {"action": s["legal_moves"][0]["text"]}
     for key in (None, keys["seat_keys"]["B"], keys["host_key"]):
         headers = {} if key is None else {"X-Seat-Key": key}
         check_error(client.post(f"{ONI}/{gid}/action", json=action, headers=headers), 403)
@@ -552,7 +552,7 @@ def test_onitama_events_follow_the_plies() -> None:
                 key = keys["host_key"] if s["turn"] == "A" else keys["seat_keys"]["B"]
                 r = c.post(
                     f"{ONI}/{s['id']}/action",
-                    json={"action": s["legal_actions"][0]["text"]},
+                    json={"action": s["legal_moves"][0]["text"]},
                     headers={"X-Seat-Key": key},
                 )
                 s = r.json()
@@ -668,12 +668,12 @@ def test_bots_go_on_after_a_restart(tmp_path: Path) -> None:
 def test_onitama_from_a_saved_game_keeps_its_setup_after_a_restart(tmp_path: Path) -> None:
     path = f"sqlite:///{tmp_path / 'g.db'}"
     game = Onitama.setup("23")
-    game.play(game.legal_actions[0])
+    game.play(game.legal_moves[0])
     first = TestClient(create_app(store=path))
     s, _ = created(first.post(ONI, json={"json": game.to_json()}))
     again = TestClient(create_app(store=path)).get(f"{ONI}/{s['id']}").json()
     assert (
         again == s
         and again["setup"] == "case23"
-        and again["history"] == [str(a) for a in game.actions]
+        and again["history"] == [str(a) for a in game.history]
     )

@@ -50,7 +50,7 @@ def ludo_to_the_end(c: Any, s: dict[str, Any], keys: dict[str, Any]) -> dict[str
 def onitama_to_the_end(c: Any, s: dict[str, Any], keys: dict[str, Any]) -> dict[str, Any]:
     while s["to_act"] is not None:
         key = keys["seat_keys"].get(s["turn"], keys["host_key"])
-        body = {"action": s["legal_actions"][0]["text"], "version": s["version"]}
+        body = {"action": s["legal_moves"][0]["text"], "version": s["version"]}
         r = c.post(f"{ONI}/{s['id']}/action?fields=", json=body, headers=headers(key))
         assert r.status_code == 200, r.text
         s = r.json()
@@ -118,7 +118,7 @@ def test_an_onitama_rematch_starts_where_the_game_started(client: TestClient) ->
         if body["setup"] == "22":
             assert new["position"] == start
         # A's old key plays A's first ply of the rematch
-        action = {"action": new["legal_actions"][0]["text"]}
+        action = {"action": new["legal_moves"][0]["text"]}
         b_key = headers(keys["seat_keys"]["B"])
         check_error(client.post(f"{ONI}/{new['id']}/action", json=action, headers=b_key), 403)
         a_key = headers(keys["seat_keys"]["A"])
@@ -238,7 +238,7 @@ def test_onitama_timer_and_a_turn_timer_survives_kill_9(tmp_path: Path) -> None:
             s, keys = created(c.post(ONI, json=body))
             r = c.post(
                 f"{ONI}/{s['id']}/action",
-                json={"action": s["legal_actions"][0]["text"]},
+                json={"action": s["legal_moves"][0]["text"]},
                 headers=headers(keys["host_key"]),
             )
             assert r.status_code == 200 and r.json()["turn"] == "B"

@@ -203,7 +203,7 @@ def test_onitama_end_in_words_timer_presence_and_kept_selection(
     selected = browser.find_elements(By.CSS_SELECTOR, "#board g.square.selected")
     assert [g.get_attribute("data-square") for g in selected] == [square]
     # A plays: B's countdown shows on both pages
-    text = api_get(server, f"api/onitama/games/{gid}")["legal_actions"][0]["text"]
+    text = api_get(server, f"api/onitama/games/{gid}")["legal_moves"][0]["text"]
     browser.find_element(By.ID, "action-text").send_keys(text, Keys.ENTER)
     for b in (browser, phone):
         clock = wait_until(lambda b=b: shown_element(b, "turn-timer"), what="the countdown")
@@ -217,7 +217,7 @@ def test_onitama_end_in_words_timer_presence_and_kept_selection(
         lambda: phone.find_element(By.ID, "action-text").get_attribute("disabled") is None,
         what="B's turn on the phone",
     )
-    text = api_get(server, f"api/onitama/games/{gid}")["legal_actions"][0]["text"]
+    text = api_get(server, f"api/onitama/games/{gid}")["legal_moves"][0]["text"]
     phone.find_element(By.ID, "action-text").send_keys(text, Keys.ENTER)
     for b in (browser, phone):
         wait_until(lambda b=b: shown_element(b, "game-over"), what="the end")

@@ -146,7 +146,7 @@ def test_whole_games_answer_as_the_schema_says(server: str, schema: Any) -> None
         checked(schema, f"{one}/save", "GET", requests.get(f"{url}/save?format={fmt}"))
     human = requests.post(f"{server}{games}", json={"sides": {"B": {"kind": "remote"}}}).json()
     url = f"{server}{games}/{human['id']}"
-    act = {"action": human["legal_actions"][0]["text"]}
+    act = {"action": human["legal_moves"][0]["text"]}
     r = requests.post(f"{url}/action", json=act, headers={"X-Seat-Key": human["host_key"]})
     checked(schema, f"{one}/action", "POST", r)
     checked(schema, "/api/onitama/setups", "GET", requests.get(f"{server}/api/onitama/setups"))

@@ -10,6 +10,7 @@ from typing import Any, Literal, SupportsIndex, TypeAlias, final
 import numpy as np
 import numpy.typing as npt
 from numpy.typing import NDArray
+from typing_extensions import deprecated
 
 from LudoGame.enums import Phase, Reason
 from LudoGame.events import MoveEvent, RollEvent
@@ -792,12 +793,24 @@ class Onitama:
         """
 
     @property
-    def actions(self) -> list[Action]:
-        """The actions played so far, oldest first."""
+    def history(self) -> list[Action]:
+        """The actions played so far, oldest first (as Ludo's `Game.history`)."""
 
     @property
+    def legal_moves(self) -> list[Action]:
+        """Every legal action now (empty once the game is over), in generator order (as Ludo's
+        `Game.legal_moves`).
+        """
+
+    @property
+    @deprecated("use Onitama.history")
+    def actions(self) -> list[Action]:
+        """Deprecated: the old name of `history`."""
+
+    @property
+    @deprecated("use Onitama.legal_moves")
     def legal_actions(self) -> list[Action]:
-        """Every legal action now (empty once the game is over), in generator order."""
+        """Deprecated: the old name of `legal_moves`."""
 
     def play(self, action: Action | str | tuple[int, str, str, str]) -> Action:
         """Play an action: an `Action`, its text ('1 e2 d3 u'), or an AI answer tuple
@@ -860,7 +873,7 @@ class Onitama:
         cardB1, cardB2, side_card, turn).
         """
 
-    def best_action(
+    def best_move(
         self,
         level: int | Literal["random", "baseline", "search"] = 2,
         time: float | None = 1.0,
@@ -870,8 +883,19 @@ class Onitama:
     ) -> Action:
         """The action a built-in AI plays now (see `BuiltinAI`): level 0 random, 1 the
         coursework baseline, 2 the search (with `time` seconds, or deterministic with a
-        `nodes` budget).
+        `nodes` budget). As Ludo's `Game.best_move`.
         """
+
+    @deprecated("use Onitama.best_move")
+    def best_action(
+        self,
+        level: int | Literal["random", "baseline", "search"] = 2,
+        time: float | None = 1.0,
+        seed: int = 0,
+        nodes: int | None = None,
+        depth: int | None = None,
+    ) -> Action:
+        """Deprecated: the old name of `best_move`."""
 
     def analyse(
         self,

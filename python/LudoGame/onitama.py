@@ -10,7 +10,7 @@ once; after ``n`` plies (both players' plies count) without a win the game is a 
     game = onitama.Onitama.setup(21)          # a tournament setup, 20 plies
     print(game)                               # the board and cards, as the coursework draws them
     game.play("1 e2 d3 u")                    # card slot, from, to, wall step
-    game.play(game.best_action(level=2, time=0.5))
+    game.play(game.best_move(level=2, time=0.5))
 
 AIs follow the coursework's contract (the ``AIFunction`` protocol): a callable
 ``ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)`` returning

@@ -202,7 +202,7 @@ def ai_player(spec: AISpec, args: argparse.Namespace) -> tuple[Player, Callable[
 def human_ply(screen: Screen, game: Onitama, player: str) -> Action | None:
     """Read one ply from the keyboard; returns the action, or None after a winning move
     (already played, with its message)."""
-    if all(a.is_pass for a in game.legal_actions):
+    if all(a.is_pass for a in game.legal_moves):
         screen.say(TEXTS["no_valid_move"])
         while True:
             card = screen.ask(PASS_PROMPT)
@@ -250,7 +250,7 @@ def human_ply(screen: Screen, game: Onitama, player: str) -> Action | None:
 def ai_ply(screen: Screen, game: Onitama, player: str, ai: Player) -> Action | None:
     """One ply of an AI, shown as if its answers were typed at the prompts."""
     card, move_from, move_to, wall = ai(game)
-    if all(a.is_pass for a in game.legal_actions):
+    if all(a.is_pass for a in game.legal_moves):
         screen.say(TEXTS["no_valid_move"])
         screen.typed(PASS_PROMPT, str(card))
     else:

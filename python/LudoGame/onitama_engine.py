@@ -130,7 +130,7 @@ class Engine:
         if command == "go":
             return [self.go(parse_limits(rest) if rest else self.limits)]
         if command == "legal":
-            return [" ".join(["legal", *(str(a) for a in self.current().legal_actions)])]
+            return [" ".join(["legal", *(str(a) for a in self.current().legal_moves)])]
         if command == "notation":
             return [self.current().to_notation()]
         if "/" in command:  # a bare position: answer its best move at once

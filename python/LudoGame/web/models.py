@@ -206,7 +206,7 @@ class OnitamaState(Together):
     plies_left: int
     board: list[str]
     cards: dict[str, OnitamaCard]
-    legal_actions: list[OnitamaAction]
+    legal_moves: list[OnitamaAction]
     status: str
     winner: str | None
     reason: str | None

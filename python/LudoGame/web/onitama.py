@@ -165,7 +165,7 @@ class OnitamaSession(Session):
         ident: str | None = None,
         version: int = 0,
     ) -> None:
-        super().__init__(game, len(game.actions), ident, version)
+        super().__init__(game, len(game.history), ident, version)
         self.sides = sides
         self.ais = {p: _ai(s) for p, s in sides.items() if s.kind == "ai"}
         self.setup = setup
@@ -248,7 +248,7 @@ class OnitamaSession(Session):
 
     def history_players(self) -> list[str]:
         """Who played each ply of the history (the sides take turns from the start's)."""
-        n = len(self.game.actions)
+        n = len(self.game.history)
         first = self.game.turn
         if n:
             start = self.game.copy()
@@ -264,7 +264,7 @@ class OnitamaSession(Session):
 
     def rematch_game(self, seed: int | None) -> OnitamaSession:
         start = self.game.copy()  # the same setup, position or saved game's start
-        for _ in range(len(start.actions)):
+        for _ in range(len(start.history)):
             start.undo()
         if self.setup == "random":  # new cards, dealt from a new seed
             dealt = seed if seed is not None else secrets.randbelow(1 << 53)
@@ -290,7 +290,7 @@ class OnitamaSession(Session):
             "plies_left": g.plies_left,
             "board": g.board,
             "cards": {k: {"name": c.name, "rows": c.rows} for k, c in g.cards.items()},
-            "legal_actions": [
+            "legal_moves": [
                 {
                     "text": str(a),
                     "card": a.card,
@@ -300,13 +300,13 @@ class OnitamaSession(Session):
                     "is_pass": a.is_pass,
                     "is_win": a.is_win,
                 }
-                for a in g.legal_actions
+                for a in g.legal_moves
             ],
             "status": g.status,
             "winner": g.winner,
             "reason": None if reason is None else reason.value,
             "message": self.message,
-            "history": [str(a) for a in g.actions],
+            "history": [str(a) for a in g.history],
             "history_players": self.history_players(),
             "position": g.to_notation(),
             "can_undo": self.can_undo(),

@@ -108,10 +108,10 @@ def onitama_track(game: Onitama, record: dict[str, Any] | None = None) -> Track:
         title += f": {game.status}"
     labels = []
     start = game.copy()
-    for _ in game.actions:
+    for _ in game.history:
         start.undo()
     turn = start.turn
-    for a in game.actions:
+    for a in game.history:
         labels.append(f"{turn} plays {a}")
         turn = "B" if turn == "A" else "A"
     return Track(game, title, labels)

@@ -1,6 +1,7 @@
 //! `Onitama`: a game played action by action, a thin wrapper of the engine's [`Game`].
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyTuple};
 
@@ -328,16 +329,34 @@ impl PyOnitama {
         self.game.position().plies_left()
     }
 
-    /// The actions played so far, oldest first.
+    /// The actions played so far, oldest first (as Ludo's `Game.history`).
     #[getter]
-    fn actions(&self) -> Vec<PyAction> {
+    fn history(&self) -> Vec<PyAction> {
         actions_list(self.game.actions(), self.rules_now())
     }
 
-    /// Every legal action now (empty once the game is over), in generator order.
+    /// Every legal action now (empty once the game is over), in generator order (as Ludo's
+    /// `Game.legal_moves`).
     #[getter]
-    fn legal_actions(&self) -> Vec<PyAction> {
+    fn legal_moves(&self) -> Vec<PyAction> {
         actions_list(self.game.legal_actions(), self.rules_now())
+    }
+
+    /// Deprecated: the old name of `history`.
+    #[getter]
+    fn actions(&self, py: Python<'_>) -> PyResult<Vec<PyAction>> {
+        deprecated(py, "Onitama.actions is deprecated: use Onitama.history")?;
+        Ok(self.history())
+    }
+
+    /// Deprecated: the old name of `legal_moves`.
+    #[getter]
+    fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<PyAction>> {
+        deprecated(
+            py,
+            "Onitama.legal_actions is deprecated: use Onitama.legal_moves",
+        )?;
+        Ok(self.legal_moves())
     }
 
     /// Play an action: an `Action`, its text ('1 e2 d3 u'), or an AI answer tuple
@@ -501,7 +520,25 @@ impl PyOnitama {
 
     /// The action a built-in AI plays now (see `BuiltinAI`): level 0 random, 1 the
     /// coursework baseline, 2 the search (with `time` seconds, or deterministic with a
-    /// `nodes` budget).
+    /// `nodes` budget). As Ludo's `Game.best_move`.
+    #[pyo3(
+        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
+    )]
+    fn best_move(
+        slf: &Bound<'_, Self>,
+        level: Level,
+        time: SearchTime,
+        seed: AiSeed,
+        nodes: Option<Nodes>,
+        depth: Option<Depth>,
+    ) -> PyResult<PyAction> {
+        let info = run_ai(slf, level, time, seed, nodes, depth)?;
+        let rules = borrow_game(slf)?.rules_now();
+        Ok(PyAction::of(info.action, rules))
+    }
+
+    /// Deprecated: the old name of `best_move`.
     #[pyo3(
         signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None),
         text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
@@ -514,9 +551,11 @@ impl PyOnitama {
         nodes: Option<Nodes>,
         depth: Option<Depth>,
     ) -> PyResult<PyAction> {
-        let info = run_ai(slf, level, time, seed, nodes, depth)?;
-        let rules = borrow_game(slf)?.rules_now();
-        Ok(PyAction::of(info.action, rules))
+        deprecated(
+            slf.py(),
+            "Onitama.best_action is deprecated: use Onitama.best_move",
+        )?;
+        Self::best_move(slf, level, time, seed, nodes, depth)
     }
 
     /// What a built-in AI finds now, as a dict: action, score (for the side to move; above
@@ -641,4 +680,10 @@ impl PyOnitama {
     fn _repr_svg_(&self) -> String {
         self.game.svg()
     }
+}
+
+/// Warn that an old name is used (a `DeprecationWarning`, raised if warnings are errors).
+fn deprecated(py: Python<'_>, message: &str) -> PyResult<()> {
+    let text = std::ffi::CString::new(message).expect("no NUL in a message");
+    PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &text, 1)
 }

@@ -294,7 +294,7 @@ function play(initial, note) {
     if (await send("action", { action: text })) typed.value = "";
   }
 
-  const mine = () => (state.to_act === "human" && seats.canAct(state, state.turn) ? state.legal_actions : []);
+  const mine = () => (state.to_act === "human" && seats.canAct(state, state.turn) ? state.legal_moves : []);
   const fromSquares = () => new Set(mine().filter((a) => !a.is_pass).map((a) => a.from));
   const targets = (from) => new Set(mine().filter((a) => a.from === from).map((a) => a.to));
   const options = () => mine().filter((a) => a.from === selFrom && a.to === selTo);
