@@ -92,7 +92,7 @@ def test_long_calls_stop_at_once(call: str) -> None:
 
 def test_a_match_of_builtin_ais_stops_with_its_record() -> None:
     out, _ = interrupt_python("o.play_match(o.builtin_ai(2, time=15), o.builtin_ai(2, time=15))")
-    assert "CAUGHT Interrupted MatchRecord(setup='case21', winner=None, reason='interrupted'" in out
+    assert "CAUGHT KeyboardInterrupt MatchRecord(setup='case21', winner=None, reason='interrupted'" in out
 
 
 def test_a_match_of_python_ais_stops_with_its_record() -> None:
@@ -104,7 +104,7 @@ def test_a_match_of_python_ais_stops_with_its_record() -> None:
     o.play_match(slow, slow, max_plies=10_000)
     """
     out, _ = interrupt_python(body)
-    assert "CAUGHT Interrupted MatchRecord(setup='case21', winner=None, reason='interrupted'" in out
+    assert "CAUGHT KeyboardInterrupt MatchRecord(setup='case21', winner=None, reason='interrupted'" in out
     plies = int(out.split("plies=")[1].split(")")[0])
     assert plies >= 1  # ~6 plies were played in the 0.3 s before Ctrl-C
 
@@ -137,7 +137,7 @@ def test_a_match_of_mixed_ais_stops() -> None:
     o.play_match(lambda *a: o.builtin_ai(1)(*a), o.builtin_ai(2, time=30), max_plies=50)
     """
     out, _ = interrupt_python(body)
-    assert "CAUGHT Interrupted MatchRecord(" in out
+    assert "CAUGHT KeyboardInterrupt MatchRecord(" in out
 
 
 def test_a_round_robin_stops_with_the_games_finished() -> None:
@@ -145,7 +145,7 @@ def test_a_round_robin_stops_with_the_games_finished() -> None:
     o.round_robin({"fast": o.builtin_ai(0), "slow": o.builtin_ai(2, time=30)})
     """
     out, _ = interrupt_python(body)
-    assert "CAUGHT Interrupted Standings(table=" in out
+    assert "CAUGHT KeyboardInterrupt Standings(table=" in out
     assert "PARTIAL rank  name" in out
 
 

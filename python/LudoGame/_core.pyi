@@ -126,10 +126,10 @@ class InvalidBotError(LudoError):
 class InvalidArgumentError(LudoError):
     """A number argument outside its range (a game count, a seed, a thread count, ...); the message names the argument and the range."""
 
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a long call (a KeyboardInterrupt). `partial` holds what the call had finished (e.g. the SimResult of the games played), or None."""
-
-    partial: Any
+#: What Ctrl-C in a long call raises: `KeyboardInterrupt` itself (an uncaught one exits 130),
+#: with a `partial` attribute holding what the call had finished (e.g. the SimResult of the
+#: games played), or None; read it with `getattr(e, "partial", None)`.
+Interrupted = KeyboardInterrupt
 
 class InvalidNotationError(LudoError):
     """Text that is not a valid position, rule set or game record notation."""
@@ -437,7 +437,7 @@ class Game:
         (a dict, or a list in turn order). Rolls use the seeded die. Returns the winner.
 
         All or nothing: when it raises (a bot fails, Ctrl-C), the game is left as it was.
-        After Ctrl-C the `Interrupted` error's `partial` is a copy of the game as far as it
+        After Ctrl-C the `KeyboardInterrupt`'s `partial` is a copy of the game as far as it
         got. The game object is not locked while bots think: a bot may read it (it still
         shows the position before autoplay), and if anything else changes it meanwhile,
         autoplay raises instead of overwriting that change.
@@ -506,7 +506,7 @@ class Simulation:
     ) -> SimResult:
         """Play games `start..start+count` on `threads` threads, with the interpreter released
         (Python bots run on one thread, holding it). Ctrl-C stops the run within a moment
-        and raises `Interrupted` (a `KeyboardInterrupt`) whose `partial` is the `SimResult`
+        and raises `KeyboardInterrupt` (`Interrupted`) whose `partial` is the `SimResult`
         of the games from `start` that finished.
         """
 
@@ -1178,7 +1178,7 @@ class MatchRecord:
         tie), 'invalid_move' (the loser's AI gave an invalid answer, or one of a wrong type),
         'programming_error' (it raised an exception) or 'timeout' (it took longer than the
         time budget); 'interrupted' in the partial record that an interrupted match's
-        `Interrupted` exception carries (the game was not finished).
+        `KeyboardInterrupt` carries (the game was not finished).
         """
 
     @property

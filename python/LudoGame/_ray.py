@@ -25,7 +25,7 @@ INSTALL_HINT = 'backend="ray" needs Ray: pip install "LudoGame[ray]" (or pip ins
 class RayTaskError(RuntimeError):
     """A Ray task failed: the message names the games (or matches) it held, and the task's
     own exception is the `__cause__`. `partial` holds what finished before it, as the
-    `partial` of an `Interrupted` does."""
+    `partial` of Ctrl-C's `KeyboardInterrupt` (`LudoGame.Interrupted`) does."""
 
     partial: Any = None
 
@@ -102,10 +102,8 @@ def run_tasks(
             ray.cancel(ref, force=True)
         _settle(ray, pending)
         if isinstance(e, KeyboardInterrupt):
-            from LudoGame._core import Interrupted
-
-            stop = Interrupted(*e.args)
-            stop.partial = partial(results)
+            stop = KeyboardInterrupt(*e.args)
+            stop.partial = partial(results)  # type: ignore[attr-defined]
             raise stop from None
         raise
     return results

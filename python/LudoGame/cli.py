@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 from LudoGame._core import (
     Game,
-    Interrupted,
     LudoError,
     LudoGame,
     Player,
@@ -156,12 +155,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             n = min(chunk, args.games - totals.games)
             totals.add(sim.run(totals.games, n, args.threads))
             bar(totals.games, args.games)
-    except Interrupted as e:
+    except KeyboardInterrupt as e:  # with the games finished as `partial` (LudoGame.Interrupted)
         interrupted = True
-        if isinstance(e.partial, SimResult):
-            totals.add(e.partial)
-    except KeyboardInterrupt:
-        interrupted = True
+        partial = getattr(e, "partial", None)
+        if isinstance(partial, SimResult):
+            totals.add(partial)
     seconds = time.perf_counter() - start
     bar.close()
     print_result(totals, seconds, interrupted)

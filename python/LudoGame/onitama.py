@@ -167,7 +167,7 @@ def play_match(
     seconds loses the game at once. The record says who won, why, and every action.
 
     Ctrl-C stops the match at once (a built-in AI's search included) and raises
-    ``Interrupted`` (a ``KeyboardInterrupt``) whose ``partial`` is the record of the plies
+    ``KeyboardInterrupt`` (``Interrupted``) whose ``partial`` is the record of the plies
     played so far (reason ``'interrupted'``). A ``KeyboardInterrupt`` raised inside a
     Python AI is never counted as its failure: it ends the match the same way.
 
@@ -247,7 +247,7 @@ def round_robin(
     is sorted by points, then wins, then name. With ``progress``, ``progress(done, total)``
     is called after each game.
 
-    Ctrl-C stops it at once and raises ``Interrupted`` (a ``KeyboardInterrupt``) whose
+    Ctrl-C stops it at once and raises ``KeyboardInterrupt`` (``Interrupted``) whose
     ``partial`` is the ``Standings`` of the games finished.
 
     ``backend="ray"`` plays the matches as Ray tasks (``pip install "LudoGame[ray]"``;
@@ -339,8 +339,8 @@ def play_schedule(
         try:
             record = play_match(ais[a], ais[b], s, max_plies, time_budget)
         except KeyboardInterrupt as e:
-            stop = Interrupted(*e.args)
-            stop.partial = partial()
+            stop = KeyboardInterrupt(*e.args)
+            stop.partial = partial()  # type: ignore[attr-defined]
             raise stop from e
         add(a, b, s, record)
         if progress is not None:
@@ -383,8 +383,8 @@ def _play_pool(
                     progress(n + 1, len(schedule))
         except KeyboardInterrupt as e:
             pool.shutdown(wait=False, cancel_futures=True)
-            stop = Interrupted(*e.args)
-            stop.partial = partial()
+            stop = KeyboardInterrupt(*e.args)
+            stop.partial = partial()  # type: ignore[attr-defined]
             raise stop from e
 
 

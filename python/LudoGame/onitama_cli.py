@@ -39,7 +39,6 @@ from LudoGame.onitama import (
     MATCH_SETUP,
     Action,
     IllegalActionError,
-    Interrupted,
     MatchRecord,
     Onitama,
     RoundRobinGame,
@@ -418,9 +417,10 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         max_plies = DEFAULT_PLIES if max_plies is None else max_plies
     try:
         record = play_match(ais[0], ais[1], start, max_plies, time_budget([args.a, args.b], args))
-    except Interrupted as e:
-        if isinstance(e.partial, MatchRecord):
-            show_record(e.partial, out, label)
+    except KeyboardInterrupt as e:
+        partial = getattr(e, "partial", None)
+        if isinstance(partial, MatchRecord):
+            show_record(partial, out, label)
         out.flush()
         print("onitama: interrupted", file=sys.stderr)
         return 130

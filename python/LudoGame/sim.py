@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import Any, Literal
 
 from LudoGame import _ray
-from LudoGame._core import Interrupted, InvalidArgumentError, SimResult, Simulation
+from LudoGame._core import InvalidArgumentError, SimResult, Simulation
 from LudoGame.standings import Standing, Table, wilson_interval
 
 Progress = Callable[[int, int], None]
@@ -70,9 +70,10 @@ def simulate(
         n = min(step, games - done)
         try:
             result = result + sim.run(done, n, threads)
-        except Interrupted as e:
-            if isinstance(e.partial, SimResult):
-                e.partial = result + e.partial
+        except KeyboardInterrupt as e:
+            partial = getattr(e, "partial", None)
+            if isinstance(partial, SimResult):
+                e.partial = result + partial  # type: ignore[attr-defined]
             raise
         done += n
         if progress is not None:
@@ -150,11 +151,12 @@ def tournament(
 ) -> TournamentResult:
     """Every pairing of `bots` plays `games` two-player games (seats A and C), half with each
     bot first. Returns the standings with 95% confidence intervals and the head-to-head table.
-    Ctrl-C raises `Interrupted` whose `partial` is the table of the games played so far.
+    Ctrl-C raises `KeyboardInterrupt` (`Interrupted`) whose `partial` is the table of the games
+    played so far.
 
     `backend="ray"` plays the games as Ray tasks (game ranges of each pairing and seating,
     about 8 tasks per CPU, each on `threads` threads; see `simulate`): the same result, bit
-    for bit. Its `Interrupted` (and a `RayTaskError`) has the table of the pairings finished.
+    for bit. Its `KeyboardInterrupt` (and a `RayTaskError`) has the table of the pairings finished.
     """
     names = list(bots)
     if len(names) < 2 or len(set(names)) != len(names):
@@ -186,9 +188,10 @@ def tournament(
                 sim = Simulation(rules, "AC", [first, second], pair_seed, **options)
                 try:
                     r = sim.run(0, n, threads)
-                except Interrupted as e:
-                    if isinstance(e.partial, SimResult):
-                        r = e.partial
+                except KeyboardInterrupt as e:
+                    part = getattr(e, "partial", None)
+                    if isinstance(part, SimResult):
+                        r = part
                         played += r.games
                         wins_a += r.wins["A"] if first == a else r.wins["C"]
                     raise
@@ -199,8 +202,8 @@ def tournament(
                     progress(done, total)
         except KeyboardInterrupt as e:
             _add_pairing(result, standings, a, b, played, wins_a)
-            interrupted = Interrupted(*e.args)
-            interrupted.partial = result
+            interrupted = KeyboardInterrupt(*e.args)
+            interrupted.partial = result  # type: ignore[attr-defined]
             raise interrupted from None
         _add_pairing(result, standings, a, b, played, wins_a)
     return result

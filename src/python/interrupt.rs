@@ -71,21 +71,15 @@ pub(crate) fn interruptible_or_raise<T: Send>(
     }
 }
 
-pyo3::create_exception!(
-    LudoGame,
-    Interrupted,
-    pyo3::exceptions::PyKeyboardInterrupt,
-    "Ctrl-C stopped a long call (a KeyboardInterrupt). `partial` holds what the call had \
-     finished (e.g. the SimResult of the games played), or None."
-);
-
-/// `err` as an [`Interrupted`] carrying `partial`, when it is a `KeyboardInterrupt`;
-/// any other error is returned as it is.
+/// `err` with a `partial` attribute holding what the call had finished, when it is a
+/// `KeyboardInterrupt` (Python's `LudoGame.Interrupted` is `KeyboardInterrupt` itself: an
+/// uncaught one exits 130, which CPython grants no subclass); any other error is returned
+/// as it is.
 pub(crate) fn with_partial<'py>(py: Python<'py>, err: PyErr, partial: Bound<'py, PyAny>) -> PyErr {
     if !err.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
         return err;
     }
-    let exc = Interrupted::new_err(err.value(py).to_string());
+    let exc = pyo3::exceptions::PyKeyboardInterrupt::new_err(err.value(py).to_string());
     if exc.value(py).setattr("partial", partial).is_err() {
         return err;
     }

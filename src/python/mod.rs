@@ -36,8 +36,6 @@ mod core_module {
         UnknownSetupError,
     };
     #[pymodule_export]
-    use super::interrupt::Interrupted;
-    #[pymodule_export]
     use super::ludo::cs162::{LudoGame, Player};
     #[pymodule_export]
     use super::ludo::env::{PyLudoEnv, PyVectorEnv};
@@ -60,6 +58,12 @@ mod core_module {
         m.add(
             "OnitamaGameOverError",
             super::errors::onitama_game_over_type(m.py())?,
+        )?;
+        // Ctrl-C in a long call raises a plain KeyboardInterrupt (so that an uncaught one
+        // exits 130, as CPython does only for that exact type) carrying `partial`.
+        m.add(
+            "Interrupted",
+            m.py().get_type::<pyo3::exceptions::PyKeyboardInterrupt>(),
         )?;
         m.add("MAX_ROLLS", crate::ludo::play::MAX_ROLLS)?;
         m.add("ENV_PLAYERS", crate::ludo::env::DEFAULT_PLAYERS)?;

@@ -381,7 +381,7 @@ impl PyGame {
     /// (a dict, or a list in turn order). Rolls use the seeded die. Returns the winner.
     ///
     /// All or nothing: when it raises (a bot fails, Ctrl-C), the game is left as it was.
-    /// After Ctrl-C the `Interrupted` error's `partial` is a copy of the game as far as it
+    /// After Ctrl-C the `KeyboardInterrupt`'s `partial` is a copy of the game as far as it
     /// got. The game object is not locked while bots think: a bot may read it (it still
     /// shows the position before autoplay), and if anything else changes it meanwhile,
     /// autoplay raises instead of overwriting that change.

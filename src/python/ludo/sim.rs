@@ -121,7 +121,7 @@ impl Simulation {
 
     /// Play games `start..start+count` on `threads` threads, with the interpreter released
     /// (Python bots run on one thread, holding it). Ctrl-C stops the run within a moment
-    /// and raises `Interrupted` (a `KeyboardInterrupt`) whose `partial` is the `SimResult`
+    /// and raises `KeyboardInterrupt` (`Interrupted`) whose `partial` is the `SimResult`
     /// of the games from `start` that finished.
     #[pyo3(signature = (start = None, count = None, threads = None))]
     fn run(

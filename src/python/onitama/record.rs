@@ -73,7 +73,7 @@ impl PyMatchRecord {
     /// tie), 'invalid_move' (the loser's AI gave an invalid answer, or one of a wrong type),
     /// 'programming_error' (it raised an exception) or 'timeout' (it took longer than the
     /// time budget); 'interrupted' in the partial record that an interrupted match's
-    /// `Interrupted` exception carries (the game was not finished).
+    /// `KeyboardInterrupt` carries (the game was not finished).
     #[getter]
     fn reason<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         super::REASON.of(py, self.record.reason.name())
