@@ -14,41 +14,7 @@ use std::time::Instant;
 
 use ludogame::onitama::{Card, Player, Position, find_setup, perft};
 
-/// The community table (TangilJ/Onitama `test/perfttest.cpp`): blue hand, red hand, side
-/// card, who moves first (blue is A), counts from depth 1. Same as
-/// `tests/onitama_standard.rs`.
-const TABLE: [([&str; 5], Player, &[u64]); 4] = [
-    (
-        ["ox", "boar", "horse", "elephant", "crab"],
-        Player::A,
-        &[10, 130, 1989, 28509, 487780, 7748422, 137281607, 2353802670],
-    ),
-    (
-        ["rabbit", "cobra", "rooster", "tiger", "frog"],
-        Player::B,
-        &[9, 72, 880, 10374, 138879, 1781181, 24489752, 324013378],
-    ),
-    (
-        ["goose", "dragon", "mantis", "eel", "crane"],
-        Player::A,
-        &[10, 120, 1272, 16445, 211643, 2793554, 39359208, 537916817],
-    ),
-    (
-        ["monkey", "tiger", "crab", "dragon", "mantis"],
-        Player::B,
-        &[
-            11,
-            143,
-            1807,
-            23949,
-            325011,
-            4619275,
-            64873385,
-            949933361,
-            13734198945,
-        ],
-    ),
-];
+include!("../tests/common/onitama_standard_perft.rs");
 
 fn standard(depth: u32, rounds: u32, only: Option<usize>) {
     let mut ok = true;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,19 @@ def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
     import os
 
     os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
+
+
+@pytest.fixture
+def ray_cluster() -> Iterator[Any]:
+    """The `ray` module with a local two-CPU Ray running: the one already running (a module
+    may start its own), or one started for this test and stopped after it."""
+    ray = pytest.importorskip("ray")
+    running = ray.is_initialized()
+    if not running:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    if not running:
+        ray.shutdown()
 
 
 @pytest.fixture(scope="session")

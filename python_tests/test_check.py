@@ -278,23 +278,15 @@ def test_move_token_is_compared_after_the_published_cases_d12() -> None:
     assert diff.field.endswith((".p", ".q")) and "after the move_token call" in diff.explain()
 
 
-def test_a_class_on_ray_gets_the_local_reports(tmp_path: Path) -> None:
+def test_a_class_on_ray_gets_the_local_reports(tmp_path: Path, ray_cluster: Any) -> None:
     """`ludo check --ray`: each file is a Ray task that gets the file's bytes (a cluster's
     machines share no files); the reports are those of the local run, in the given order,
     and a file that cannot be read is reported as locally."""
-    ray = pytest.importorskip("ray")
     from LudoGame import check_cli
 
     files = [str(DATA / "agree"), str(DATA / "no_bounce" / "LudoGame.py"), str(tmp_path / "x.py")]
     local = check_cli.run_all(files, 3, 30, 5.0, True, 1)
-    running = ray.is_initialized()
-    if not running:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        on_ray = check_cli.run_all_ray(files, 3, 30, 5.0, True, "")
-    finally:
-        if not running:
-            ray.shutdown()
+    on_ray = check_cli.run_all_ray(files, 3, 30, 5.0, True, "")
 
     def same(r: checker.Report) -> dict[str, Any]:
         data = r.to_json()

@@ -12,6 +12,7 @@ import socketserver
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -310,9 +311,7 @@ def test_a_syntax_error_loses_with_octaves_message(tmp_path: Path) -> None:
     next_game_runs()
 
 
-def test_round_robin_on_ray_and_in_processes_is_the_local_one() -> None:
-    ray = pytest.importorskip("ray")
-    running = ray.is_initialized()
+def test_round_robin_on_ray_and_in_processes_is_the_local_one(ray_cluster: Any) -> None:
     ais = {
         "AIFirst": matlab.matlab_ai(FIRST),
         "AIWall": matlab.matlab_ai(ms.TEST_AIS / "AIWall.m"),
@@ -324,9 +323,5 @@ def test_round_robin_on_ray_and_in_processes_is_the_local_one() -> None:
 
     local = onitama.round_robin(ais, [21], time_budget=10)
     assert games(onitama.round_robin(ais, [21], time_budget=10, jobs=2)) == games(local)
-    try:
-        on_ray = onitama.round_robin(ais, [21], time_budget=10, backend="ray")
-    finally:
-        if not running:  # the Ray this test started stops with it (test_ray starts its own)
-            ray.shutdown()
+    on_ray = onitama.round_robin(ais, [21], time_budget=10, backend="ray")
     assert games(on_ray) == games(local)

@@ -90,9 +90,14 @@ def test_long_calls_stop_at_once(call: str) -> None:
     assert "CAUGHT KeyboardInterrupt" in out
 
 
+INTERRUPTED_MATCH = (
+    "CAUGHT KeyboardInterrupt MatchRecord(setup='case21', winner=None, reason='interrupted'"
+)
+
+
 def test_a_match_of_builtin_ais_stops_with_its_record() -> None:
     out, _ = interrupt_python("o.play_match(o.builtin_ai(2, time=15), o.builtin_ai(2, time=15))")
-    assert "CAUGHT KeyboardInterrupt MatchRecord(setup='case21', winner=None, reason='interrupted'" in out
+    assert INTERRUPTED_MATCH in out
 
 
 def test_a_match_of_python_ais_stops_with_its_record() -> None:
@@ -104,7 +109,7 @@ def test_a_match_of_python_ais_stops_with_its_record() -> None:
     o.play_match(slow, slow, max_plies=10_000)
     """
     out, _ = interrupt_python(body)
-    assert "CAUGHT KeyboardInterrupt MatchRecord(setup='case21', winner=None, reason='interrupted'" in out
+    assert INTERRUPTED_MATCH in out
     plies = int(out.split("plies=")[1].split(")")[0])
     assert plies >= 1  # ~6 plies were played in the 0.3 s before Ctrl-C
 

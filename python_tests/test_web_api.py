@@ -801,7 +801,7 @@ def test_ludo_serve_refuses_a_file_that_is_not_a_game(tmp_path: Path) -> None:
     bad.write_text("junk")
     for path in (bad, tmp_path / "missing.json"):
         r = subprocess.run(
-            [sys.executable, "-m", "LudoGame", "serve", "--replay", str(path), "--port", "1"],
+            [sys.executable, "-m", "LudoGame", "serve", "--replay", str(path), "--port", "0"],
             capture_output=True,
             text=True,
             timeout=60,

@@ -659,6 +659,40 @@ def _naming(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
     return ["D3"]
 
 
+def _end_difference(
+    checker: Checker,
+    source: str,
+    players: list[str],
+    turns: Turns,
+    key: str,
+    answers: tuple[dict[str, Any], Any],
+    kind: str,
+    decision: str,
+    open_: bool = True,
+) -> Difference:
+    """A difference found after the whole of `turns` (not shrunk: the published cases and
+    the space names are already as short as they come), `answers` being ours and theirs."""
+    ours, theirs = answers
+    board = LudoGame()
+    board.play_game(players, turns)
+    return Difference(
+        source=source,
+        players=players,
+        turns=turns,
+        turn=len(turns) - 1,
+        field=key,
+        kind=kind,
+        ours=ours.get(key, EXPECTED_PLAYER if key.endswith(".player") else None),
+        theirs=theirs.get(key) if isinstance(theirs, dict) else None,
+        board=str(board),
+        decisions=[decision],
+        shrunk=turns,
+        shrunk_players=players,
+        open=open_,
+        seed=checker.seed,
+    )
+
+
 def _compare_reuse(
     checker: Checker, report: Report, cases: list[tuple[str, list[str], Turns]]
 ) -> None:
@@ -676,24 +710,16 @@ def _compare_reuse(
         key = first_field(ours, theirs[0])
         if key is None or first_field(ours, fresh[0]) is not None:
             continue
-        board = LudoGame()
-        board.play_game(players, turns)
         report.differences.append(
-            Difference(
-                source=f"{source}, played by the LudoGame object that played {first} first",
-                players=players,
-                turns=turns,
-                turn=len(turns) - 1,
-                field=key,
-                kind=f"D11 {kind_of(key, theirs[0])}",
-                ours=ours.get(key, EXPECTED_PLAYER if key.endswith(".player") else None),
-                theirs=theirs[0].get(key),
-                board=str(board),
-                decisions=["D11"],
-                shrunk=turns,
-                shrunk_players=players,
-                open=True,
-                seed=checker.seed,
+            _end_difference(
+                checker,
+                f"{source}, played by the LudoGame object that played {first} first",
+                players,
+                turns,
+                key,
+                (ours, theirs[0]),
+                f"D11 {kind_of(key, theirs[0])}",
+                "D11",
             )
         )
         return
@@ -724,25 +750,16 @@ def _compare_moves(
                 key = first_field(mine, theirs[0])
                 if key is None:
                     continue
-                board = LudoGame()
-                board.play_game(players, turns)
                 report.differences.append(
-                    Difference(
-                        source=f"{source}, then move_token({players[0]}'s player, "
-                        f"{token!r}, {steps})",
-                        players=players,
-                        turns=turns,
-                        turn=len(turns) - 1,
-                        field=key,
-                        kind=f"D12 {kind_of(key, theirs[0])}",
-                        ours=mine.get(key, EXPECTED_PLAYER if key.endswith(".player") else None),
-                        theirs=theirs[0].get(key),
-                        board=str(board),
-                        decisions=["D12"],
-                        shrunk=turns,
-                        shrunk_players=players,
-                        open=True,
-                        seed=checker.seed,
+                    _end_difference(
+                        checker,
+                        f"{source}, then move_token({players[0]}'s player, {token!r}, {steps})",
+                        players,
+                        turns,
+                        key,
+                        (mine, theirs[0]),
+                        f"D12 {kind_of(key, theirs[0])}",
+                        "D12",
                     )
                 )
                 return
@@ -760,26 +777,19 @@ def _compare_names(checker: Checker, report: Report) -> None:
         key = first_field(ours, theirs)
         if key is None:
             continue
-        board = LudoGame()
-        board.play_game([pos], [])
         kind = kind_of(key, theirs)
         if kind not in {d.kind for d in report.differences}:
             report.differences.append(
-                Difference(
-                    source=f"get_space_name of position {pos}",
-                    players=[pos],
-                    turns=[],
-                    turn=-1,
-                    field=key,
-                    kind=kind,
-                    ours=ours.get(key, EXPECTED_PLAYER if key.endswith(".player") else None),
-                    theirs=theirs.get(key) if isinstance(theirs, dict) else None,
-                    board=str(board),
-                    decisions=["D1"],
-                    shrunk=[],
-                    shrunk_players=[pos],
-                    open=False,
-                    seed=checker.seed,
+                _end_difference(
+                    checker,
+                    f"get_space_name of position {pos}",
+                    [pos],
+                    [],
+                    key,
+                    (ours, theirs),
+                    kind,
+                    "D1",
+                    open_=False,
                 )
             )
 
