@@ -38,10 +38,9 @@ class Edit:
 def _runtime_doc(owner: Any, name: str) -> str | None:
     if owner is None:
         return None
-    if inspect.isclass(owner):
-        obj = owner.__dict__.get(name)
-    else:
-        obj = getattr(owner, name, None)
+    if inspect.isclass(owner) and name not in owner.__dict__:
+        return None  # inherited: its docs belong to the base
+    obj = getattr(owner, name, None)  # a static method's function, not the staticmethod
     if obj is None:
         return None
     doc = obj.__doc__

@@ -278,6 +278,7 @@ def test_move_token_is_compared_after_the_published_cases_d12() -> None:
     assert diff.field.endswith((".p", ".q")) and "after the move_token call" in diff.explain()
 
 
+@pytest.mark.slow
 def test_a_class_on_ray_gets_the_local_reports(tmp_path: Path, ray_cluster: Any) -> None:
     """`ludo check --ray`: each file is a Ray task that gets the file's bytes (a cluster's
     machines share no files); the reports are those of the local run, in the given order,

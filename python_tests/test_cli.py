@@ -133,6 +133,7 @@ def serve_as_written(argv: list[str], cwd: Path) -> None:
     assert "Traceback" not in err, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", readme_commands())
 def test_every_readme_command_runs_as_written(command: str, readme_dir: Path) -> None:
     argv = small(command)

@@ -38,6 +38,7 @@ def test_qualification_schedule_alternates_sides_and_cycles_the_setups() -> None
     ]  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_errors_disqualify_and_the_qualified_play_the_round_robin(jobs: int) -> None:
     ais = {

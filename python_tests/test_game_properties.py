@@ -517,6 +517,7 @@ def check_turn(g: Game, notation_before: str, event: dict[str, Any]) -> None:
     )
 
 
+@pytest.mark.slow
 @derandomized(max_examples=200)
 @given(st.data(), games_in_play(), st.lists(game_args(), max_size=1))
 def test_random_call_sequences_keep_every_invariant(
@@ -849,6 +850,7 @@ def test_from_notation_random_text(text: str) -> None:
         assert isinstance(g, LudoError), g
 
 
+@pytest.mark.slow
 @derandomized(max_examples=350)
 @given(games_in_play(), edit_lists, st.integers(0, 2**16))
 def test_from_notation_mutated(
@@ -864,6 +866,7 @@ def test_from_notation_mutated(
         check_parsed(g, seed)
 
 
+@pytest.mark.slow
 @derandomized(max_examples=450)
 @given(st.data(), games_in_play(), st.integers(0, 2**16))
 def test_from_notation_with_changed_parts(

@@ -311,6 +311,7 @@ def test_a_syntax_error_loses_with_octaves_message(tmp_path: Path) -> None:
     next_game_runs()
 
 
+@pytest.mark.slow
 def test_round_robin_on_ray_and_in_processes_is_the_local_one(ray_cluster: Any) -> None:
     ais = {
         "AIFirst": matlab.matlab_ai(FIRST),

@@ -37,6 +37,7 @@ def test_match_between_two_m_files_and_against_a_level(
     assert "B won (invalid_move)" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_tournament_of_m_files_in_two_processes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -47,6 +48,7 @@ def test_tournament_of_m_files_in_two_processes(
     assert len(json.loads(save.read_text())["games"]) == 3 * 3 * 2
 
 
+@pytest.mark.slow
 def test_course_format_qualifies_lists_errors_and_saves_every_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

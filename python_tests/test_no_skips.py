@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).resolve().parent
 
 TESTS = """
@@ -36,6 +38,7 @@ def run(folder: Path, no_skips: bool) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_a_skip_fails_the_run_only_when_asked(tmp_path: Path) -> None:
     shutil.copy(HERE / "conftest.py", tmp_path / "conftest.py")
     (tmp_path / "test_some.py").write_text(TESTS)

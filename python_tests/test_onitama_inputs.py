@@ -172,6 +172,7 @@ def pick_distinct(cards: list[list[str]]) -> list[list[str]] | None:
     st.integers(0, 6),
     st.randoms(use_true_random=False),
 )
+@pytest.mark.slow
 def test_notation_round_trips_every_drawing(
     cards: list[list[str]], setup: str, plies: int, rnd: Any
 ) -> None:

@@ -18,6 +18,7 @@ import pickle
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -95,6 +96,7 @@ def safe_perft_depth(x: Any) -> bool:
     return not (isinstance(x, int) and not isinstance(x, bool) and 3 <= x <= 64)
 
 
+@pytest.mark.slow
 @derandomized(500)
 @given(st.lists(junk, min_size=4, max_size=4), st.integers(0, 14))
 def test_junk_at_every_entry_point(args: list[Any], which: int) -> None:
@@ -147,6 +149,7 @@ def test_junk_to_the_referee(args: list[Any]) -> None:
     st.integers(1, 30),
     st.randoms(use_true_random=False),
 )
+@pytest.mark.slow
 def test_random_games_round_trip(setup: str, plies: int, rnd: Any) -> None:
     game = o.Onitama.setup(setup, max_plies=plies)
     start = game.copy()

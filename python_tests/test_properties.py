@@ -191,6 +191,7 @@ def games_with_turns(draw: st.DrawFn, max_turns: int = 300) -> tuple[list[str], 
     return players, turns
 
 
+@pytest.mark.slow
 @derandomized(max_examples=200)
 @given(games_with_turns())
 def test_invariants_after_every_turn(game_input: tuple[list[str], list[Turn]]) -> None:
@@ -480,6 +481,7 @@ turns_args = mix(
 )
 
 
+@pytest.mark.slow
 @derandomized(max_examples=500)
 @given(st.data(), prepared_games(), faults)
 def test_play_game_junk(
@@ -523,6 +525,7 @@ def test_get_player_by_position_junk(prepared: tuple[LudoGame, list[Player]], va
         assert outcome == NOT_FOUND and type(outcome) is str
 
 
+@pytest.mark.slow
 @derandomized(max_examples=500)
 @given(st.data(), prepared_games())
 def test_move_token_junk(data: st.DataObject, prepared: tuple[LudoGame, list[Player]]) -> None:
@@ -549,6 +552,7 @@ def test_move_token_junk(data: st.DataObject, prepared: tuple[LudoGame, list[Pla
         assert ok, f"valid move_token({player!r}, {token!r}, {steps!r}) raised {outcome!r}"
 
 
+@pytest.mark.slow
 @derandomized(max_examples=500)
 @given(st.data(), prepared_games(), faults)
 def test_play_turn_junk(
@@ -591,6 +595,7 @@ def test_player_constructor_junk(value: Any) -> None:
     positions,
     mix(st.integers(-3, 60), int_args),
 )
+@pytest.mark.slow
 def test_get_space_name_junk(
     prepared: tuple[LudoGame, list[Player]], position: str, steps: Any
 ) -> None:
@@ -638,6 +643,7 @@ def aimed_moves(state: State) -> list[Move]:
     return moves
 
 
+@pytest.mark.slow
 @derandomized(max_examples=300)
 @given(games_with_turns(max_turns=120), st.integers(0, 200), st.integers(0, 2**32 - 1))
 def test_move_token_playout(

@@ -21,6 +21,9 @@ from LudoGame import Game, SimResult, cli, onitama, onitama_cli, simulate, tourn
 from LudoGame._core import Interrupted, InvalidArgumentError  # noqa: E402
 from LudoGame.sim import RayTaskError  # noqa: E402
 
+# slow: run by CI, left out of a quick `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray() -> Iterator[None]:

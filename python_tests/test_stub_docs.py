@@ -15,6 +15,9 @@ STUB_SAMPLE = '''class Thing:
         """Old run words."""
 
     def __len__(self) -> int: ...
+    @staticmethod
+    def make() -> Thing:
+        """Old make words."""
 '''
 
 
@@ -38,9 +41,14 @@ def test_rewrite_takes_the_runtime_text_and_keeps_the_rest() -> None:
         def __len__(self) -> int:
             return 0
 
+        @staticmethod
+        def make() -> None:
+            """New make words."""
+
     module = types.SimpleNamespace(Thing=Thing)
     out = stub_docs.rewrite(STUB_SAMPLE, module)
     assert '"""New run words."""' in out
+    assert '"""New make words."""' in out  # a static method's own words, not staticmethod's
     assert "def __len__(self) -> int: ..." in out
     ns: dict[str, object] = {}
     exec(out, ns)  # the stub still parses, and its docstrings are the runtime's

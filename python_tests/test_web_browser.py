@@ -34,6 +34,9 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
+# slow: run by CI, left out of a quick `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:

@@ -25,6 +25,9 @@ require_browser()
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
+# slow: run by CI, left out of a quick `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 #: Past 2**53: a JavaScript number shows it as 6602659055284519000.
 SEED = "6602659055284519226"
 

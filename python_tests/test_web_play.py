@@ -179,6 +179,7 @@ def test_bad_turn_timers_are_refused_with_400(client: TestClient) -> None:
     assert s["turn_timer"] == {"seconds": 5, "bot": "baseline", "deadline": None, "left": None}
 
 
+@pytest.mark.slow
 def test_an_absent_remote_seat_is_played_by_the_timers_bot() -> None:
     """A 1-second timer: A (on the host's screen) is never timed; B's turn is played by the
     bot after a second (its whole turn), and B acting in time keeps the turn B's."""
@@ -223,6 +224,7 @@ def test_an_absent_remote_seat_is_played_by_the_timers_bot() -> None:
             w.close()
 
 
+@pytest.mark.slow
 def test_onitama_timer_and_a_turn_timer_survives_kill_9(tmp_path: Path) -> None:
     """A game with a 1-second timer on a real SQLite file: the server is killed while B's
     timer runs; started again, the timer (stored with the game) plays B's ply."""

@@ -33,6 +33,9 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
+# slow: run by CI, left out of a quick `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 #: A CS162 position ten events from the end (B to roll; the die's state is in the notation):
 #: B finishes first if each side plays its last legal move.
 NEAR_THE_END = "cs162 A29.57/B48.57 B:r:0:0 - - 96af9ccb49675254"

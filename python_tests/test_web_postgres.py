@@ -36,6 +36,9 @@ from test_web_online import (  # noqa: E402
     start_serve,
 )
 
+# slow: run by CI, left out of a quick `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 
 def fresh(pg: Postgres) -> str:
     """A new empty database on `pg`; its URL."""

@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 
+# slow: run by CI, left out of a quick `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("fastapi")
 schemathesis = pytest.importorskip("schemathesis")
 requests = pytest.importorskip("requests")

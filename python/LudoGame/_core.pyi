@@ -297,25 +297,7 @@ class Game:
 
     @staticmethod
     def from_notation(text: str) -> Game:
-        """staticmethod(function) -> method
-
-        Convert a function to be a static method.
-
-        A static method does not receive an implicit first argument.
-        To declare a static method, use this idiom:
-
-             class C:
-                 @staticmethod
-                 def f(arg1, arg2, argN):
-                     ...
-
-        It can be called either on the class (e.g. C.f()) or on an instance
-        (e.g. C().f()). Both the class and the instance are ignored, and
-        neither is passed implicitly as the first argument to the method.
-
-        Static methods in Python are similar to those found in Java or C++.
-        For a more advanced concept, see the classmethod builtin.
-        """
+        """A game starting at a position written by `to_notation` (with no history)."""
 
     @property
     def moves(self) -> str:
@@ -328,24 +310,10 @@ class Game:
 
     @staticmethod
     def from_json(text: str) -> Game:
-        """staticmethod(function) -> method
-
-        Convert a function to be a static method.
-
-        A static method does not receive an implicit first argument.
-        To declare a static method, use this idiom:
-
-             class C:
-                 @staticmethod
-                 def f(arg1, arg2, argN):
-                     ...
-
-        It can be called either on the class (e.g. C.f()) or on an instance
-        (e.g. C().f()). Both the class and the instance are ignored, and
-        neither is passed implicitly as the first argument to the method.
-
-        Static methods in Python are similar to those found in Java or C++.
-        For a more advanced concept, see the classmethod builtin.
+        """A game read from `to_json`'s output: the moves are replayed and checked. `format`,
+        `start` and `moves` are required strings; `position`, when present, must be the
+        string of the position the moves reach; `seed`, when not null, must be the seed that
+        gives the start position's die state.
         """
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
@@ -728,47 +696,14 @@ class Onitama:
     ) -> Onitama: ...
     @staticmethod
     def setup(id: int | str, max_plies: int | None = None) -> Onitama:
-        """staticmethod(function) -> method
-
-        Convert a function to be a static method.
-
-        A static method does not receive an implicit first argument.
-        To declare a static method, use this idiom:
-
-             class C:
-                 @staticmethod
-                 def f(arg1, arg2, argN):
-                     ...
-
-        It can be called either on the class (e.g. C.f()) or on an instance
-        (e.g. C().f()). Both the class and the instance are ignored, and
-        neither is passed implicitly as the first argument to the method.
-
-        Static methods in Python are similar to those found in Java or C++.
-        For a more advanced concept, see the classmethod builtin.
+        """A coursework setup by id: 11, 12, 13, 21, 22, 23, 1-5 (the Part 1 cases), or a
+        name such as 'case21', 'aitest1_A', 'basic43_B', 'readme_start'. `max_plies`
+        replaces the setup's own ply limit (20 where it gives none).
         """
 
     @staticmethod
     def setup_ids() -> list[str]:
-        """staticmethod(function) -> method
-
-        Convert a function to be a static method.
-
-        A static method does not receive an implicit first argument.
-        To declare a static method, use this idiom:
-
-             class C:
-                 @staticmethod
-                 def f(arg1, arg2, argN):
-                     ...
-
-        It can be called either on the class (e.g. C.f()) or on an instance
-        (e.g. C().f()). Both the class and the instance are ignored, and
-        neither is passed implicitly as the first argument to the method.
-
-        Static methods in Python are similar to those found in Java or C++.
-        For a more advanced concept, see the classmethod builtin.
-        """
+        """The ids of every setup, as `setup` accepts them ('1', ..., '23', 'aitest1_A', ...)."""
 
     @property
     def setup_id(self) -> str | None:
@@ -926,24 +861,8 @@ class Onitama:
 
     @staticmethod
     def from_notation(text: str) -> Onitama:
-        """staticmethod(function) -> method
-
-        Convert a function to be a static method.
-
-        A static method does not receive an implicit first argument.
-        To declare a static method, use this idiom:
-
-             class C:
-                 @staticmethod
-                 def f(arg1, arg2, argN):
-                     ...
-
-        It can be called either on the class (e.g. C.f()) or on an instance
-        (e.g. C().f()). Both the class and the instance are ignored, and
-        neither is passed implicitly as the first argument to the method.
-
-        Static methods in Python are similar to those found in Java or C++.
-        For a more advanced concept, see the classmethod builtin.
+        """A game starting at a position written by `to_notation` (no history), its cards
+        drawn as written.
         """
 
     def to_json(self) -> str:
@@ -951,24 +870,8 @@ class Onitama:
 
     @staticmethod
     def from_json(text: str) -> Onitama:
-        """staticmethod(function) -> method
-
-        Convert a function to be a static method.
-
-        A static method does not receive an implicit first argument.
-        To declare a static method, use this idiom:
-
-             class C:
-                 @staticmethod
-                 def f(arg1, arg2, argN):
-                     ...
-
-        It can be called either on the class (e.g. C.f()) or on an instance
-        (e.g. C().f()). Both the class and the instance are ignored, and
-        neither is passed implicitly as the first argument to the method.
-
-        Static methods in Python are similar to those found in Java or C++.
-        For a more advanced concept, see the classmethod builtin.
+        """A game read from `to_json`'s output: the actions are replayed and checked, and a
+        `setup` id whose position is not the JSON's `start` (its ply limit aside) is refused.
         """
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
@@ -991,24 +894,8 @@ class Onitama:
     OBSERVATION_SHAPE: tuple[int, int, int]
     @staticmethod
     def dealt(seed: int, max_plies: int | None = None) -> Onitama:
-        """staticmethod(function) -> method
-
-        Convert a function to be a static method.
-
-        A static method does not receive an implicit first argument.
-        To declare a static method, use this idiom:
-
-             class C:
-                 @staticmethod
-                 def f(arg1, arg2, argN):
-                     ...
-
-        It can be called either on the class (e.g. C.f()) or on an instance
-        (e.g. C().f()). Both the class and the instance are ignored, and
-        neither is passed implicitly as the first argument to the method.
-
-        Static methods in Python are similar to those found in Java or C++.
-        For a more advanced concept, see the classmethod builtin.
+        """The default start board (setup 22's) with five different standard cards dealt at
+        random from `seed` (the same seed deals the same cards), A to move.
         """
 
     @staticmethod
@@ -1018,24 +905,12 @@ class Onitama:
         seed: int | None = None,
         max_plies: int | None = None,
     ) -> Onitama:
-        """staticmethod(function) -> method
-
-        Convert a function to be a static method.
-
-        A static method does not receive an implicit first argument.
-        To declare a static method, use this idiom:
-
-             class C:
-                 @staticmethod
-                 def f(arg1, arg2, argN):
-                     ...
-
-        It can be called either on the class (e.g. C.f()) or on an instance
-        (e.g. C().f()). Both the class and the instance are ignored, and
-        neither is passed implicitly as the first argument to the method.
-
-        Static methods in Python are similar to those found in Java or C++.
-        For a more advanced concept, see the classmethod builtin.
+        """A game of standard Onitama (no wall; see docs/rules.md): either `cards`, the five
+        cards A1, A2, B1, B2, side (a list, or a dict with those keys; names or patterns,
+        all different) with `first` ('A' or 'B', default 'A') to move, or `seed` for five
+        of the 16 base cards dealt at random, the side card's stamp colour deciding who
+        moves first (blue A, red B). A starts on row e, B on row a. `max_plies` (default
+        1000) ends the game in a tie.
         """
 
     @property
@@ -1214,24 +1089,8 @@ class MatchRecord:
         """
     @staticmethod
     def from_json(text: str) -> MatchRecord:
-        """staticmethod(function) -> method
-
-        Convert a function to be a static method.
-
-        A static method does not receive an implicit first argument.
-        To declare a static method, use this idiom:
-
-             class C:
-                 @staticmethod
-                 def f(arg1, arg2, argN):
-                     ...
-
-        It can be called either on the class (e.g. C.f()) or on an instance
-        (e.g. C().f()). Both the class and the instance are ignored, and
-        neither is passed implicitly as the first argument to the method.
-
-        Static methods in Python are similar to those found in Java or C++.
-        For a more advanced concept, see the classmethod builtin.
+        """A record read back from `to_json`'s text (the actions replayed and checked from the
+        start, a rejected answer judged again). The names of the sides are not kept.
         """
 
 def bot_playouts(name: str) -> int | None:
