@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from LudoGame import LudoError
 from LudoGame import onitama as o
+from LudoGame._core import onitama_standard_cards
 
 # The community perft table (TangilJ/Onitama): blue hand, red hand, side card, who moves
 # first (blue is A, red is B), counts from depth 1 (the Rust tests check deeper).
@@ -90,6 +91,60 @@ def test_random_deals() -> None:
         assert game.turn == ("A" if side.name in blue else "B")
         assert len({c.name for c in game.cards.values()}) == 5
     assert o.Onitama.standard(seed=3) == o.Onitama.standard(seed=3)
+
+
+SENSEI = ["Fox", "Dog", "Giraffe", "Panda", "Bear", "Kirin", "Sea Snake", "Viper", "Phoenix"]
+SENSEI += ["Mouse", "Rat", "Turtle", "Tanuki", "Iguana", "Sable", "Otter"]
+SENSEI_BLUE = {"Dog", "Giraffe", "Bear", "Sea Snake", "Phoenix", "Mouse", "Tanuki", "Sable"}
+
+
+def test_sensei_path_cards_by_name_and_set() -> None:
+    assert [c.name for c in o.SENSEI_CARDS] == SENSEI
+    assert o.CARD_SETS == ("base", "sensei", "all")
+    assert len(onitama_standard_cards("all")) == 32
+    # Kirin: two up and one sideways, both ways; two down (up is -1).
+    assert sorted(o.Card("kirin").offsets) == [(-2, -1), (-2, 1), (2, 0)]
+    assert o.Card("sea_snake") == o.Card("SEA SNAKE") == o.Card("Sea-Snake")
+    assert str(o.Card("seasnake")) == "Sea Snake"
+    game = o.Onitama.standard(cards=["Sea Snake", "Kirin", "ox", "Phoenix", "Turtle"], first="B")
+    text = game.to_notation()
+    assert "A1:Sea_Snake" in text and " standard" in text
+    assert o.Onitama.from_notation(text) == game
+    assert o.Onitama.from_json(game.to_json()) == game
+    assert pickle.loads(pickle.dumps(game)) == game
+    assert 'data-name="Sea Snake"' in game._repr_svg_()
+    assert game.cards["A1"].name == "Sea Snake"
+
+
+@pytest.mark.parametrize("card_set", ["base", "sensei", "all"])
+def test_random_deals_from_a_card_set(card_set: str) -> None:
+    names = {c.name for c in onitama_standard_cards(card_set)}
+    blue = SENSEI_BLUE | {"Tiger", "Rabbit", "Crab", "Goose", "Monkey", "Ox", "Crane", "Eel"}
+    for seed in range(40):
+        game = o.Onitama.standard(seed=seed, card_set=card_set)
+        cards = [c.name for c in game.cards.values()]
+        assert set(cards) <= names and len(set(cards)) == 5
+        assert game.turn == ("A" if game.cards["side"].name in blue else "B")
+        assert o.Onitama.from_notation(game.to_notation()) == game
+    assert o.Onitama.standard(seed=4, card_set="base") == o.Onitama.standard(seed=4)
+    assert o.Onitama.standard(seed=4, card_set=card_set.upper()).to_notation() == (
+        o.Onitama.standard(seed=4, card_set=card_set).to_notation()
+    )
+
+
+def test_bad_card_sets_and_cards_are_clear_errors() -> None:
+    with pytest.raises(LudoError, match="base, sensei, all"):
+        o.Onitama.standard(seed=1, card_set="promo")
+    with pytest.raises(TypeError, match="card_set"):
+        o.Onitama.standard(seed=1, card_set=3)  # type: ignore[arg-type]
+    with pytest.raises(LudoError, match="card_set"):
+        o.Onitama.standard(cards=["ox", "boar", "horse", "elephant", "crab"], card_set="all")
+    with pytest.raises(LudoError, match="different"):
+        o.Onitama.standard(cards=["Sea Snake", "sea_snake", "ox", "boar", "crab"])
+    with pytest.raises(LudoError, match="Unicorn"):
+        o.Onitama.standard(cards=["Sea Snake", "Unicorn", "ox", "boar", "crab"])
+    with pytest.raises(LudoError):
+        onitama_standard_cards("nope")
 
 
 def test_drawings_have_no_wall() -> None:

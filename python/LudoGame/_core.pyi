@@ -32,6 +32,8 @@ ONITAMA_MATCH_SETUP: str
 ONITAMA_TEXTS: dict[str, str]
 #: The coursework's ply limit of a game.
 ONITAMA_DEFAULT_PLIES: int
+#: The card sets a random standard Onitama deal draws from: ('base', 'sensei', 'all').
+ONITAMA_CARD_SETS: tuple[str, ...]
 __all__ = [
     "Action",
     "BuiltinAI",
@@ -78,6 +80,7 @@ __all__ = [
     "ENV_PLAYERS",
     "ENV_TABLE_PLAYERS",
     "MAX_ROLLS",
+    "ONITAMA_CARD_SETS",
     "ONITAMA_DEFAULT_PLIES",
     "ONITAMA_MATCH_SETUP",
     "ONITAMA_TEXTS",
@@ -730,8 +733,10 @@ class Onitama:
         first: str | None = None,
         seed: int | None = None,
         max_plies: int | None = None,
+        card_set: str | None = None,
     ) -> Onitama:
-        """A game of standard Onitama (no wall): `cards` and `first`, or a random deal by `seed`."""
+        """A game of standard Onitama (no wall): `cards` and `first`, or a random deal by
+        `seed` from `card_set` ('base', 'sensei' or 'all')."""
 
     @property
     def rules(self) -> str:
@@ -878,8 +883,8 @@ def onitama_play_match(
 ) -> MatchRecord:
     """Referee one game between two AIs."""
 
-def onitama_standard_cards() -> list[Card]:
-    """The 16 standard cards."""
+def onitama_standard_cards(card_set: str | None = None) -> list[Card]:
+    """The standard cards of `card_set`: 'base' (default), 'sensei' or 'all'."""
 
 # Ludo learning environments
 

@@ -30,9 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
-from LudoGame._core import ONITAMA_DEFAULT_PLIES as DEFAULT_PLIES
-from LudoGame._core import ONITAMA_MATCH_SETUP as MATCH_SETUP
 from LudoGame._core import (
+    ONITAMA_CARD_SETS,
     Action,
     BuiltinAI,
     Card,
@@ -52,6 +51,8 @@ from LudoGame._core import (
     onitama_play_match,
     onitama_standard_cards,
 )
+from LudoGame._core import ONITAMA_DEFAULT_PLIES as DEFAULT_PLIES
+from LudoGame._core import ONITAMA_MATCH_SETUP as MATCH_SETUP
 from LudoGame.enums import Reason
 from LudoGame.outcome import Outcome
 from LudoGame.standings import Standing, Table
@@ -112,6 +113,13 @@ def __getattr__(name: str) -> Any:
 
 #: The 16 standard cards, in the order of the golden data's standard_cards.json.
 STANDARD_CARDS: list[Card] = onitama_standard_cards()
+
+#: The 16 cards of the Sensei's Path expansion.
+SENSEI_CARDS: list[Card] = onitama_standard_cards("sensei")
+
+#: The card sets a random standard deal draws from (``Onitama.standard(seed=N,
+#: card_set=...)``): 'base' (the base game's 16), 'sensei' (the Sensei's Path 16), 'all'.
+CARD_SETS: tuple[str, ...] = ONITAMA_CARD_SETS
 
 #: The tournament's setups (all with A to move first and n = 20).
 TOURNAMENT_SETUPS = (21, 22, 23)
@@ -466,6 +474,7 @@ __all__ = [
     "AIFunction",
     "Action",
     "BuiltinAI",
+    "CARD_SETS",
     "Card",
     "DEFAULT_PLIES",
     "GAMES_FORMAT",
@@ -488,6 +497,7 @@ __all__ = [
     "REASONS",
     "Reason",
     "RoundRobinGame",
+    "SENSEI_CARDS",
     "STANDARD_CARDS",
     "Standing",
     "Standings",
