@@ -6,6 +6,7 @@ for mixing the two rule sets."""
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -213,3 +214,69 @@ def test_cli_match_and_play_standard() -> None:
     assert cli.cmd_play(args, io.StringIO(""), out) == 0
     assert cli.WALL_PROMPT not in out.getvalue()
     assert "W" not in out.getvalue().replace("Wall", "")
+
+
+def test_cli_tournament_standard(tmp_path: Path) -> None:
+    import io
+    import json
+
+    from LudoGame import onitama_cli as cli
+
+    save = tmp_path / "games.json"
+    out = io.StringIO()
+    argv = ["tournament", "0", "1", "--standard", "--deals", "3,8", "--card-set", "sensei"]
+    argv += ["--max-plies", "30", "--save", str(save)]
+    args = cli.build_parser().parse_args(argv)
+    assert cli.cmd_tournament(args, out) == 0
+    assert "rank" in out.getvalue()
+    games = json.loads(save.read_text())["games"]
+    assert len(games) == 4  # one pair, two deals, both sides
+    sensei = {c.name for c in o.SENSEI_CARDS}
+    for g in games:
+        start = o.Onitama.from_notation(g["start"])
+        assert start.rules == "standard"
+        assert {c.name for c in start.cards.values()} <= sensei
+    starts = {g["start"] for g in games}
+    want = {o.Onitama.standard(seed=s, card_set="sensei").to_notation() for s in (3, 8)}
+    assert {s.replace("n=30", "n=1000") for s in starts} == want
+
+
+def test_cli_tournament_standard_course() -> None:
+    import io
+
+    from LudoGame import onitama_cli as cli
+
+    out = io.StringIO()
+    argv = ["tournament", "1", "2", "--standard", "--deals", "5", "--course"]
+    argv += ["--qualify-games", "2", "--nodes", "200", "--max-plies", "24"]
+    args = cli.build_parser().parse_args(argv)
+    assert cli.cmd_tournament(args, out) == 0
+    assert "qualif" in out.getvalue().lower()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["tournament", "--standard", "--setups", "21"], "--deals"),
+        (["tournament", "--deals", "1,2"], "add --standard"),
+        (["tournament", "--standard", "--deals", "1,x"], "whole numbers"),
+        (["tournament", "--standard", "--deals", ","], "at least one seed"),
+        (["tournament", "--card-set", "sensei"], "add --standard"),
+        (["match", "--card-set", "all"], "add --standard"),
+    ],
+)
+def test_cli_standard_usage_errors(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from LudoGame import onitama_cli as cli
+
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_card_set_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    from LudoGame import onitama_cli as cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["match", "--standard", "--card-set", "promo"])
+    assert "base" in capsys.readouterr().err
