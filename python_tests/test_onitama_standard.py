@@ -148,6 +148,33 @@ def test_bad_card_sets_and_cards_are_clear_errors() -> None:
         onitama_standard_cards("nope")
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    name=st.one_of(
+        st.text(max_size=30),
+        st.sampled_from(SENSEI + ["Tiger", "all", "sensei", "base"]).map(
+            lambda n: n.replace(" ", "_-")
+        ),
+    ),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_hostile_card_names_and_sets(name: str, seed: int) -> None:
+    """Any text as a card name or a card set: a card, a deal, or a clear LudoError."""
+    try:
+        card = o.Card(name)
+    except LudoError:
+        pass
+    else:
+        assert o.Card(str(card)) == card
+    try:
+        game = o.Onitama.standard(seed=seed, card_set=name)
+    except LudoError as e:
+        assert "card set" in str(e)
+    else:
+        assert game.rules == "standard"
+        assert o.Onitama.from_notation(game.to_notation()) == game
+
+
 def test_drawings_have_no_wall() -> None:
     game = o.Onitama.standard(seed=2)
     assert "W" not in game.draw()
