@@ -335,3 +335,104 @@ def test_every_masked_action_plays_and_every_other_raises(
     for index in refused:
         with pytest.raises(IllegalActionError):
             game.copy().play_index(index)
+
+
+# ---- 5. Standard Onitama (rules="standard") ----
+
+#: Standard options: deals from each card set, and five given cards.
+STANDARD: list[dict[str, Any]] = [
+    {"rules": "standard"},
+    {"rules": "standard", "card_set": "sensei"},
+    {"rules": "standard", "card_set": "all"},
+    {"rules": "standard", "setup": ["Sea Snake", "Kirin", "Ox", "Boar", "Crab"]},
+]
+
+
+@pytest.mark.parametrize("options", STANDARD, ids=str)
+def test_standard_pettingzoo_api_and_seed(options: dict[str, Any]) -> None:
+    quiet(lambda: api_test(onitama_v0.env(max_plies=30, **options), num_cycles=200))
+    quiet(lambda: seed_test(lambda: onitama_v0.env(**options), num_cycles=60))
+
+
+def test_standard_render() -> None:
+    def make(render_mode: Any = None) -> Any:
+        return onitama_v0.env(render_mode=render_mode, rules="standard")
+
+    quiet(lambda: render_test(make))
+    env = onitama_v0.env(rules="standard", render_mode="ansi")
+    env.reset(seed=2)
+    assert "W" not in env.render().replace("Wall", "")
+
+
+@pytest.mark.parametrize("options", STANDARD[:3], ids=str)
+def test_standard_numbering_mask_and_observation(options: dict[str, Any]) -> None:
+    env = onitama_v0.env(max_plies=60, **options)
+    rng = np.random.default_rng(11)
+    for seed in range(6):
+        env.reset(seed=seed)
+        game = env.unwrapped.game
+        want = Onitama.standard(
+            seed=game_seed(env, seed), card_set=options.get("card_set", "base"), max_plies=60
+        )
+        assert game.to_notation() == want.to_notation()
+        while not game.is_over():
+            obs, *_ = env.last()
+            legal = game.legal_action_indices()
+            assert list(np.flatnonzero(obs["action_mask"])) == legal
+            # No wall: a pawn move's wall part is 4 ('s'), a win's 5; a pass's 4.
+            for i in legal:
+                a = game.action_of(i)
+                part = (i - 7500) % 5 if a.is_pass else i % 6
+                assert part == (5 if a.is_win else 4), (i, a)
+                assert len(str(a).split()) == 3
+            planes = obs["observation"]
+            assert planes.shape == (11, 5, 5) and not planes[4].any()
+            assert planes[0].sum() == 1
+            play_random(env, rng, 1)
+
+
+def game_seed(env: Any, seed: int) -> int:
+    """The deal seed `env.reset(seed=seed)` drew (its first draw from the seeded generator)."""
+    return int(np.random.Generator(np.random.PCG64(seed)).integers(0, 2**63))
+
+
+def test_standard_rewards_and_truncation() -> None:
+    env = onitama_v0.env(rules="standard", card_set="all")
+    wins = 0
+    for seed in range(10):
+        finish(env, seed)
+        game = env.unwrapped.game
+        assert game.rules == "standard"
+        if game.winner is not None:
+            wins += 1
+            loser = "B" if game.winner == "A" else "A"
+            assert env.rewards == {game.winner: 1.0, loser: -1.0}
+    assert wins >= 8  # random play ends standard games long before 1000 plies
+    env = onitama_v0.env(rules="standard", max_plies=2)
+    finish(env, 1)
+    assert env.truncations == {"A": True, "B": True}
+
+
+def test_bad_standard_construction_and_actions() -> None:
+    with pytest.raises(InvalidBoardError, match="wall-variant setup"):
+        onitama_v0.env(rules="standard", setup=21)
+    with pytest.raises(OnitamaError, match="card_set"):
+        onitama_v0.env(card_set="sensei")
+    with pytest.raises(OnitamaError, match="card_set"):
+        onitama_v0.env(rules="standard", card_set="all", setup=CARD_SET)
+    with pytest.raises(OnitamaError, match="base, sensei, all"):
+        onitama_v0.env(rules="standard", card_set="promo")
+    with pytest.raises(OnitamaError):
+        onitama_v0.env(rules="standard", setup=["Ox", "ox", "Boar", "Crab", "Tiger"])
+    with pytest.raises(ValueError, match="rules"):
+        onitama_v0.env(rules="chess")  # type: ignore[arg-type]
+    env = onitama_v0.env(rules="standard")
+    env.reset(seed=4)
+    before = snapshot(env)
+    legal = env.unwrapped.game.legal_action_indices()
+    wall_step = next(i - 4 for i in legal if i % 6 == 4)  # the same move with the wall 'u'
+    with pytest.raises(IllegalActionError):
+        env.step(wall_step)
+    with pytest.raises(InvalidActionError):
+        env.step(7510)
+    assert snapshot(env) == before

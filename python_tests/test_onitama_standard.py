@@ -6,6 +6,7 @@ for mixing the two rule sets."""
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from LudoGame import LudoError
 from LudoGame import onitama as o
+from LudoGame._core import onitama_standard_cards
 
 # The community perft table (TangilJ/Onitama): blue hand, red hand, side card, who moves
 # first (blue is A, red is B), counts from depth 1 (the Rust tests check deeper).
@@ -92,6 +94,87 @@ def test_random_deals() -> None:
     assert o.Onitama.standard(seed=3) == o.Onitama.standard(seed=3)
 
 
+SENSEI = ["Fox", "Dog", "Giraffe", "Panda", "Bear", "Kirin", "Sea Snake", "Viper", "Phoenix"]
+SENSEI += ["Mouse", "Rat", "Turtle", "Tanuki", "Iguana", "Sable", "Otter"]
+SENSEI_BLUE = {"Dog", "Giraffe", "Bear", "Sea Snake", "Phoenix", "Mouse", "Tanuki", "Sable"}
+
+
+def test_sensei_path_cards_by_name_and_set() -> None:
+    assert [c.name for c in o.SENSEI_CARDS] == SENSEI
+    assert o.CARD_SETS == ("base", "sensei", "all")
+    assert len(onitama_standard_cards("all")) == 32
+    # Kirin: two up and one sideways, both ways; two down (up is -1).
+    assert sorted(o.Card("kirin").offsets) == [(-2, -1), (-2, 1), (2, 0)]
+    assert o.Card("sea_snake") == o.Card("SEA SNAKE") == o.Card("Sea-Snake")
+    assert str(o.Card("seasnake")) == "Sea Snake"
+    game = o.Onitama.standard(cards=["Sea Snake", "Kirin", "ox", "Phoenix", "Turtle"], first="B")
+    text = game.to_notation()
+    assert "A1:Sea_Snake" in text and " standard" in text
+    assert o.Onitama.from_notation(text) == game
+    assert o.Onitama.from_json(game.to_json()) == game
+    assert pickle.loads(pickle.dumps(game)) == game
+    assert 'data-name="Sea Snake"' in game._repr_svg_()
+    assert game.cards["A1"].name == "Sea Snake"
+
+
+@pytest.mark.parametrize("card_set", ["base", "sensei", "all"])
+def test_random_deals_from_a_card_set(card_set: str) -> None:
+    names = {c.name for c in onitama_standard_cards(card_set)}
+    blue = SENSEI_BLUE | {"Tiger", "Rabbit", "Crab", "Goose", "Monkey", "Ox", "Crane", "Eel"}
+    for seed in range(40):
+        game = o.Onitama.standard(seed=seed, card_set=card_set)
+        cards = [c.name for c in game.cards.values()]
+        assert set(cards) <= names and len(set(cards)) == 5
+        assert game.turn == ("A" if game.cards["side"].name in blue else "B")
+        assert o.Onitama.from_notation(game.to_notation()) == game
+    assert o.Onitama.standard(seed=4, card_set="base") == o.Onitama.standard(seed=4)
+    assert o.Onitama.standard(seed=4, card_set=card_set.upper()).to_notation() == (
+        o.Onitama.standard(seed=4, card_set=card_set).to_notation()
+    )
+
+
+def test_bad_card_sets_and_cards_are_clear_errors() -> None:
+    with pytest.raises(LudoError, match="base, sensei, all"):
+        o.Onitama.standard(seed=1, card_set="promo")
+    with pytest.raises(TypeError, match="card_set"):
+        o.Onitama.standard(seed=1, card_set=3)  # type: ignore[arg-type]
+    with pytest.raises(LudoError, match="card_set"):
+        o.Onitama.standard(cards=["ox", "boar", "horse", "elephant", "crab"], card_set="all")
+    with pytest.raises(LudoError, match="different"):
+        o.Onitama.standard(cards=["Sea Snake", "sea_snake", "ox", "boar", "crab"])
+    with pytest.raises(LudoError, match="Unicorn"):
+        o.Onitama.standard(cards=["Sea Snake", "Unicorn", "ox", "boar", "crab"])
+    with pytest.raises(LudoError):
+        onitama_standard_cards("nope")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    name=st.one_of(
+        st.text(max_size=30),
+        st.sampled_from(SENSEI + ["Tiger", "all", "sensei", "base"]).map(
+            lambda n: n.replace(" ", "_-")
+        ),
+    ),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_hostile_card_names_and_sets(name: str, seed: int) -> None:
+    """Any text as a card name or a card set: a card, a deal, or a clear LudoError."""
+    try:
+        card = o.Card(name)
+    except LudoError:
+        pass
+    else:
+        assert o.Card(str(card)) == card
+    try:
+        game = o.Onitama.standard(seed=seed, card_set=name)
+    except LudoError as e:
+        assert "card set" in str(e)
+    else:
+        assert game.rules == "standard"
+        assert o.Onitama.from_notation(game.to_notation()) == game
+
+
 def test_drawings_have_no_wall() -> None:
     game = o.Onitama.standard(seed=2)
     assert "W" not in game.draw()
@@ -158,3 +241,69 @@ def test_cli_match_and_play_standard() -> None:
     assert cli.cmd_play(args, io.StringIO(""), out) == 0
     assert cli.WALL_PROMPT not in out.getvalue()
     assert "W" not in out.getvalue().replace("Wall", "")
+
+
+def test_cli_tournament_standard(tmp_path: Path) -> None:
+    import io
+    import json
+
+    from LudoGame import onitama_cli as cli
+
+    save = tmp_path / "games.json"
+    out = io.StringIO()
+    argv = ["tournament", "0", "1", "--standard", "--deals", "3,8", "--card-set", "sensei"]
+    argv += ["--max-plies", "30", "--save", str(save)]
+    args = cli.build_parser().parse_args(argv)
+    assert cli.cmd_tournament(args, out) == 0
+    assert "rank" in out.getvalue()
+    games = json.loads(save.read_text())["games"]
+    assert len(games) == 4  # one pair, two deals, both sides
+    sensei = {c.name for c in o.SENSEI_CARDS}
+    for g in games:
+        start = o.Onitama.from_notation(g["start"])
+        assert start.rules == "standard"
+        assert {c.name for c in start.cards.values()} <= sensei
+    starts = {g["start"] for g in games}
+    want = {o.Onitama.standard(seed=s, card_set="sensei").to_notation() for s in (3, 8)}
+    assert {s.replace("n=30", "n=1000") for s in starts} == want
+
+
+def test_cli_tournament_standard_course() -> None:
+    import io
+
+    from LudoGame import onitama_cli as cli
+
+    out = io.StringIO()
+    argv = ["tournament", "1", "2", "--standard", "--deals", "5", "--course"]
+    argv += ["--qualify-games", "2", "--nodes", "200", "--max-plies", "24"]
+    args = cli.build_parser().parse_args(argv)
+    assert cli.cmd_tournament(args, out) == 0
+    assert "qualif" in out.getvalue().lower()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["tournament", "--standard", "--setups", "21"], "--deals"),
+        (["tournament", "--deals", "1,2"], "add --standard"),
+        (["tournament", "--standard", "--deals", "1,x"], "whole numbers"),
+        (["tournament", "--standard", "--deals", ","], "at least one seed"),
+        (["tournament", "--card-set", "sensei"], "add --standard"),
+        (["match", "--card-set", "all"], "add --standard"),
+    ],
+)
+def test_cli_standard_usage_errors(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from LudoGame import onitama_cli as cli
+
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_card_set_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    from LudoGame import onitama_cli as cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["match", "--standard", "--card-set", "promo"])
+    assert "base" in capsys.readouterr().err

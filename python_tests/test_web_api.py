@@ -520,6 +520,66 @@ def test_a_bad_new_onitama_game_is_refused(
     check_error(client.post(ONI, json=body), status, kind)
 
 
+def test_a_standard_onitama_game_is_the_engines_deal(client: TestClient) -> None:
+    answer = client.get("/api/onitama/setups").json()
+    assert answer["card_sets"] == ["base", "sensei", "all"]
+    s = new_onitama(client, rules="standard", seed=7, card_set="sensei", max_plies=40)
+    g = Onitama.standard(seed=7, card_set="sensei", max_plies=40)
+    assert (s["rules"], s["setup"], s["card_set"]) == ("standard", "standard", "sensei")
+    assert s["position"] == g.to_notation() and s["turn"] == g.turn
+    assert all("W" not in row for row in s["board"])
+    assert [a["text"] for a in s["legal_moves"]] == [str(a) for a in g.legal_moves]
+    assert all(len(a["text"].split()) == 3 and a["wall"] is None for a in s["legal_moves"])
+    names = {c["name"] for c in s["cards"].values()}
+    assert names == {c.name for c in g.cards.values()}
+    # A person plays by text and by parts (the wall part 's' or left out).
+    gid = s["id"]
+    a = s["legal_moves"][0]
+    r = client.post(f"{ONI}/{gid}/action", json={"action": a["text"]})
+    assert r.status_code == 200, r.text
+    g.play(a["text"])
+    assert r.json()["position"] == g.to_notation()
+    a = r.json()["legal_moves"][-1]
+    parts = {"card": a["card"], "from": a["from"], "to": a["to"]}
+    r = client.post(f"{ONI}/{gid}/action", json=parts)
+    assert r.status_code == 200, r.text
+    g.play(a["text"])
+    assert r.json()["position"] == g.to_notation()
+    r = client.post(f"{ONI}/{gid}/action", json={"action": "1 e1 d1 u"})
+    assert "wall" in check_error(r, 400, "InvalidActionError")
+    assert client.get(f"{ONI}/{gid}").json()["position"] == g.to_notation()
+    # The default deal: the base cards, seed 0; a rematch deals again from the same set.
+    d = new_onitama(client, rules="standard")
+    assert d["position"] == Onitama.standard(seed=0).to_notation() and d["card_set"] == "base"
+    t = new_onitama(client, rules="standard", card_set="ALL", seed=3)
+    assert t["card_set"] == "all"
+    assert t["position"] == Onitama.standard(seed=3, card_set="all").to_notation()
+    # A standard position given by its notation is a standard game too.
+    p = new_onitama(client, position=g.to_notation())
+    assert p["rules"] == "standard" and p["setup"] is None and p["card_set"] is None
+    w = new_onitama(client, setup="21")
+    assert (w["rules"], w["card_set"]) == ("wall", None)
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "kind"),
+    [
+        ({"rules": "standard", "card_set": "promo"}, 400, "InvalidCardError"),
+        ({"rules": "standard", "setup": "21"}, 400, "BadRequest"),
+        ({"rules": "standard", "position": "x"}, 400, "BadRequest"),
+        ({"card_set": "all"}, 400, "BadRequest"),
+        ({"setup": "21", "card_set": "base"}, 400, "BadRequest"),
+        ({"rules": "chess"}, 422, "ValidationError"),
+        ({"rules": "standard", "card_set": 3}, 422, "ValidationError"),
+        ({"rules": "standard", "seed": -1}, 422, "ValidationError"),
+    ],
+)
+def test_a_bad_new_standard_game_is_refused(
+    client: TestClient, body: Any, status: int, kind: Any
+) -> None:
+    check_error(client.post(ONI, json=body), status, kind)
+
+
 def test_onitama_undo_save_and_pass(client: TestClient) -> None:
     s = new_onitama(client, setup="readme_no_move", sides={"B": {"kind": "ai", "level": 0}})
     passes = [a for a in s["legal_moves"] if a["is_pass"]]

@@ -160,3 +160,108 @@ fn the_referee_plays_standard_matches() {
     let bad = ludogame::onitama::judge(&start, 1, "e1", "d1", "u");
     assert!(bad.is_err());
 }
+
+/// The Sensei's Path cards: dealt by `CardSet`, named in notation, JSON and SVG, and
+/// searched by perft like any other card. No published perft counts for expansion cards
+/// were found, so the three move generators are checked against each other.
+#[test]
+fn sensei_path_cards_deal_round_trip_and_perft() {
+    use ludogame::onitama::{ALL_CARDS, CardSet, Game, SENSEI_CARDS, STANDARD_CARDS};
+    for set in CardSet::EVERY {
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..300 {
+            let pos = Position::standard_deal_from(seed, set, 1000);
+            let cards = pos.cards();
+            assert!(
+                cards.iter().all(|c| set.cards().contains(c)),
+                "{set} {seed}"
+            );
+            for i in 0..5 {
+                assert!(cards[..i].iter().all(|&c| c != cards[i]));
+            }
+            assert_eq!(Some(pos.side()), cards[4].first_player());
+            let text = pos.to_notation();
+            assert!(!text.contains("Sea Snake"), "{text}");
+            assert_eq!(Position::from_notation(&text).unwrap(), pos, "{text}");
+            seen.extend(cards);
+        }
+        assert_eq!(seen.len(), set.cards().len(), "{set}: every card is dealt");
+    }
+    for seed in 0..50 {
+        assert_eq!(
+            Position::standard_deal_from(seed, CardSet::Base, 9),
+            Position::standard_deal(seed, 9)
+        );
+    }
+    assert_eq!(ALL_CARDS[..16], STANDARD_CARDS);
+    // A hand with Sea Snake: notation, JSON and SVG name it.
+    let pos = start(
+        ["sea snake", "kirin", "Phoenix", "TURTLE", "otter"],
+        Player::B,
+    );
+    let text = pos.to_notation();
+    assert!(text.contains("A1:Sea_Snake A2:Kirin"), "{text}");
+    let game = Game::from_position(pos, pos.cards().map(|c| (c, c.rows())).to_vec(), None);
+    let json = game.to_json();
+    let back = Game::from_json(&json).unwrap();
+    assert_eq!(back.position(), &pos);
+    let svg = game.svg();
+    assert!(svg.contains(r#"data-name="Sea Snake""#), "{svg}");
+    // Perft: the bulk counter and make/unmake agree on every Sensei's Path card, and the
+    // first ply's moves are the card offsets that stay on the board off one's own pawns.
+    for k in 0..4 {
+        let cards: [Card; 5] = std::array::from_fn(|i| SENSEI_CARDS[(k * 4 + i) % 16]);
+        for first in Player::BOTH {
+            let pos = Position::standard_start(cards, first, 1000).unwrap();
+            for depth in 1..=4 {
+                let n = perft(&pos, depth);
+                assert_eq!(n, perft_make_unmake(&pos, depth), "{cards:?} {depth}");
+            }
+            let mut want = std::collections::BTreeSet::new();
+            for (slot, card) in [
+                (1u8, pos.cards()[first.index() * 2]),
+                (2, pos.cards()[first.index() * 2 + 1]),
+            ] {
+                for r in 0..5i8 {
+                    for c in 0..5i8 {
+                        let home = if first == Player::A { 4 } else { 0 };
+                        if r != home {
+                            continue;
+                        }
+                        for (dr, dc) in card.moves_for(first) {
+                            let (tr, tc) = (r + dr, c + dc);
+                            if (0..5).contains(&tr) && (0..5).contains(&tc) && tr != home {
+                                want.insert((slot, r, c, tr, tc));
+                            }
+                        }
+                    }
+                }
+            }
+            let got: std::collections::BTreeSet<_> = pos
+                .legal_actions()
+                .iter()
+                .map(|a| {
+                    let (f, t) = (a.from().unwrap(), a.to().unwrap());
+                    let sq =
+                        |s: ludogame::onitama::Square| (s.index() as i8 / 5, s.index() as i8 % 5);
+                    let ((r, c), (tr, tc)) = (sq(f), sq(t));
+                    (a.slot().number(), r, c, tr, tc)
+                })
+                .collect();
+            assert_eq!(got, want, "{cards:?} {first}");
+        }
+    }
+}
+
+#[test]
+fn unknown_and_repeated_cards_are_errors() {
+    use ludogame::onitama::CardSet;
+    let cards = ["Sea Snake", "Viper", "Unicorn", "Dog", "Fox"];
+    assert!(Card::from_text(cards[2]).is_err());
+    let viper = Card::standard("viper").unwrap();
+    let dup = ["Sea Snake", "Viper", "viper", "Dog", "Fox"].map(|n| Card::standard(n).unwrap());
+    let e = Position::standard_start(dup, Player::A, 1000).unwrap_err();
+    assert!(e.to_string().contains("different"), "{e}");
+    assert_eq!(dup[1], viper);
+    assert!(CardSet::from_name("Sensei's").is_err());
+}

@@ -33,6 +33,8 @@ ONITAMA_MATCH_SETUP: str
 ONITAMA_TEXTS: dict[str, str]
 #: The coursework's ply limit of a game.
 ONITAMA_DEFAULT_PLIES: int
+#: The card sets a random standard Onitama deal draws from: ('base', 'sensei', 'all').
+ONITAMA_CARD_SETS: tuple[str, ...]
 __all__ = [
     "Action",
     "BuiltinAI",
@@ -79,6 +81,7 @@ __all__ = [
     "ENV_PLAYERS",
     "ENV_TABLE_PLAYERS",
     "MAX_ROLLS",
+    "ONITAMA_CARD_SETS",
     "ONITAMA_DEFAULT_PLIES",
     "ONITAMA_MATCH_SETUP",
     "ONITAMA_TEXTS",
@@ -604,7 +607,9 @@ class Card:
     def __new__(cls, spec: _CardSpec) -> Card: ...
     @property
     def name(self) -> str | None:
-        """The standard card's name ('Tiger', ...) if it has the same moves as one, else None."""
+        """The standard card's name ('Tiger', 'Sea Snake', ...) if it has the same moves as one
+        of the 16 base cards or the 16 Sensei's Path cards, else None.
+        """
 
     @property
     def rows(self) -> list[str]:
@@ -904,13 +909,15 @@ class Onitama:
         first: str | None = None,
         seed: int | None = None,
         max_plies: int | None = None,
+        card_set: str | None = None,
     ) -> Onitama:
         """A game of standard Onitama (no wall; see docs/rules.md): either `cards`, the five
-        cards A1, A2, B1, B2, side (a list, or a dict with those keys; names or patterns,
-        all different) with `first` ('A' or 'B', default 'A') to move, or `seed` for five
-        of the 16 base cards dealt at random, the side card's stamp colour deciding who
-        moves first (blue A, red B). A starts on row e, B on row a. `max_plies` (default
-        1000) ends the game in a tie.
+        cards A1, A2, B1, B2, side (a list, or a dict with those keys; names of base or
+        Sensei's Path cards, or patterns, all different) with `first` ('A' or 'B', default
+        'A') to move, or `seed` for five cards dealt at random from `card_set` ('base', the
+        16 base cards, the default; 'sensei', the 16 Sensei's Path cards; or 'all' 32), the
+        side card's stamp colour deciding who moves first (blue A, red B). A starts on row
+        e, B on row a. `max_plies` (default 1000) ends the game in a tie.
         """
 
     @property
@@ -1108,8 +1115,11 @@ def onitama_play_match(
 ) -> MatchRecord:
     """Referee one game between two AIs (see `LudoGame.onitama.play_match`)."""
 
-def onitama_standard_cards() -> list[Card]:
-    """The 16 standard cards, as `Card` objects, in the order of standard_cards.json."""
+def onitama_standard_cards(card_set: str | None = None) -> list[Card]:
+    """The standard cards of `card_set` as `Card` objects: 'base' (the default), the 16 base
+    cards in the order of standard_cards.json; 'sensei', the 16 Sensei's Path cards; 'all',
+    both (base first).
+    """
 
 # Ludo learning environments
 

@@ -25,9 +25,11 @@ from LudoGame.onitama import (
     InvalidAIError,
     MatchRecord,
     RoundRobinGame,
+    SetupSpec,
     Standings,
     play_schedule,
     round_robin,
+    setup_label,
 )
 
 #: The reference AI's name in the games of the qualification round.
@@ -85,8 +87,9 @@ class CourseResult:
                     other = g.b if side == "A" else g.a
                     detail = g.record.detail.removeprefix("MatlabError: ").strip()
                     detail = detail.replace("\n\n", " ").replace("\n", " ")
+                    where = setup_label(g.setup)
                     lines.append(
-                        f"    setup {g.setup} as {side} vs {other}: {g.record.reason}: {detail}"
+                        f"    setup {where} as {side} vs {other}: {g.record.reason}: {detail}"
                     )
         return "\n".join(lines)
 
@@ -97,11 +100,11 @@ def _failed(game: RoundRobinGame, name: str) -> bool:
 
 
 def qualification_schedule(
-    names: Sequence[str], games: int, setups: Sequence[int | str] = TOURNAMENT_SETUPS
-) -> list[tuple[str, str, int | str]]:
+    names: Sequence[str], games: int, setups: Sequence[SetupSpec] = TOURNAMENT_SETUPS
+) -> list[tuple[str, str, SetupSpec]]:
     """Each AI's qualification games against `REFERENCE`: game k on setup k//2 (in turn),
     as A in even games and as B in odd ones."""
-    schedule: list[tuple[str, str, int | str]] = []
+    schedule: list[tuple[str, str, SetupSpec]] = []
     for name in names:
         for k in range(games):
             s = setups[(k // 2) % len(setups)]
@@ -114,7 +117,7 @@ def course_tournament(
     reference: AIFunction,
     games: int = DEFAULT_QUALIFY_GAMES,
     max_errors: int = DEFAULT_QUALIFY_MAX_ERRORS,
-    setups: Sequence[int | str] = TOURNAMENT_SETUPS,
+    setups: Sequence[SetupSpec] = TOURNAMENT_SETUPS,
     max_plies: int | None = 20,
     time_budget: float | None = None,
     *,
@@ -135,7 +138,7 @@ def course_tournament(
     schedule = qualification_schedule(names, games, list(setups))
     played: list[RoundRobinGame] = []
 
-    def add(a: str, b: str, s: int | str, record: MatchRecord) -> None:
+    def add(a: str, b: str, s: SetupSpec, record: MatchRecord) -> None:
         played.append(RoundRobinGame(a, b, s, record))
 
     play_schedule(

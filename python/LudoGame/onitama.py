@@ -30,9 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
-from LudoGame._core import ONITAMA_DEFAULT_PLIES as DEFAULT_PLIES
-from LudoGame._core import ONITAMA_MATCH_SETUP as MATCH_SETUP
 from LudoGame._core import (
+    ONITAMA_CARD_SETS,
     Action,
     BuiltinAI,
     Card,
@@ -52,6 +51,8 @@ from LudoGame._core import (
     onitama_play_match,
     onitama_standard_cards,
 )
+from LudoGame._core import ONITAMA_DEFAULT_PLIES as DEFAULT_PLIES
+from LudoGame._core import ONITAMA_MATCH_SETUP as MATCH_SETUP
 from LudoGame.enums import Reason
 from LudoGame.outcome import Outcome
 from LudoGame.standings import Standing, Table
@@ -113,8 +114,25 @@ def __getattr__(name: str) -> Any:
 #: The 16 standard cards, in the order of the golden data's standard_cards.json.
 STANDARD_CARDS: list[Card] = onitama_standard_cards()
 
+#: The 16 cards of the Sensei's Path expansion.
+SENSEI_CARDS: list[Card] = onitama_standard_cards("sensei")
+
+#: The card sets a random standard deal draws from (``Onitama.standard(seed=N,
+#: card_set=...)``): 'base' (the base game's 16), 'sensei' (the Sensei's Path 16), 'all'.
+CARD_SETS: tuple[str, ...] = ONITAMA_CARD_SETS
+
 #: The tournament's setups (all with A to move first and n = 20).
 TOURNAMENT_SETUPS = (21, 22, 23)
+
+#: Where a tournament game starts: a setup id, or an ``Onitama`` game (its current
+#: position, e.g. a standard deal ``Onitama.standard(seed=N)``).
+SetupSpec = int | str | Onitama
+
+
+def setup_label(setup: SetupSpec) -> str:
+    """A tournament setup in one line: the id, or the game's notation."""
+    return setup.to_notation() if isinstance(setup, Onitama) else str(setup)
+
 
 #: The reasons a refereed game can end with.
 REASONS = (
@@ -199,7 +217,7 @@ class RoundRobinGame:
 
     a: str
     b: str
-    setup: int | str
+    setup: SetupSpec
     record: MatchRecord
 
 
@@ -231,7 +249,7 @@ class Standings:
 
 def round_robin(
     ais: Mapping[str, AIFunction],
-    setups: Iterable[int | str] = TOURNAMENT_SETUPS,
+    setups: Iterable[SetupSpec] = TOURNAMENT_SETUPS,
     max_plies: int | None = 20,
     time_budget: float | None = None,
     *,
@@ -240,7 +258,8 @@ def round_robin(
     progress: Callable[[int, int], None] | None = None,
     jobs: int = 1,
 ) -> Standings:
-    """Play every pair of ``ais`` on every setup, each AI once as A and once as B.
+    """Play every pair of ``ais`` on every setup, each AI once as A and once as B. A setup
+    is a setup id or an ``Onitama`` game (a standard deal, say), played from its position.
 
     Scoring is the tournament's: 2 points a win, 1 a tie, 0 a loss; a game lost by an
     error, an invalid answer or a timeout counts as a loss (and in ``failures``). The table
@@ -277,14 +296,15 @@ def round_robin(
     if not setup_list:
         raise UnknownSetupError("a round robin needs at least one setup")
     for s in setup_list:
-        Onitama.setup(s)  # checks the id before any game is played
+        if not isinstance(s, Onitama):
+            Onitama.setup(s)  # checks the id before any game is played
     table = Table(names)
     games: list[RoundRobinGame] = []
 
     def standings() -> Standings:
         return Standings(table.ranked(), games)
 
-    def add(a: str, b: str, s: int | str, record: MatchRecord) -> None:
+    def add(a: str, b: str, s: SetupSpec, record: MatchRecord) -> None:
         games.append(RoundRobinGame(a, b, s, record))
         table.add(
             a,
@@ -312,10 +332,10 @@ def round_robin(
 
 def play_schedule(
     ais: Mapping[str, AIFunction],
-    schedule: Sequence[tuple[str, str, int | str]],
+    schedule: Sequence[tuple[str, str, SetupSpec]],
     max_plies: int | None,
     time_budget: float | None,
-    add: Callable[[str, str, int | str, MatchRecord], None],
+    add: Callable[[str, str, SetupSpec, MatchRecord], None],
     partial: Callable[[], Any],
     *,
     backend: Literal["local", "ray"] = "local",
@@ -349,7 +369,7 @@ def play_schedule(
 
 def _play_batch(
     ais: Mapping[str, AIFunction],
-    batch: Sequence[tuple[str, str, int | str]],
+    batch: Sequence[tuple[str, str, SetupSpec]],
     max_plies: int | None,
     time_budget: float | None,
 ) -> list[MatchRecord]:  # pragma: no cover - runs in a worker process
@@ -359,10 +379,10 @@ def _play_batch(
 
 def _play_pool(
     ais: Mapping[str, AIFunction],
-    schedule: Sequence[tuple[str, str, int | str]],
+    schedule: Sequence[tuple[str, str, SetupSpec]],
     max_plies: int | None,
     time_budget: float | None,
-    add: Callable[[str, str, int | str, MatchRecord], None],
+    add: Callable[[str, str, SetupSpec, MatchRecord], None],
     partial: Callable[[], Any],
     progress: Callable[[int, int], None] | None,
     jobs: int,
@@ -389,7 +409,7 @@ def _play_pool(
 
 
 def _play_matches(
-    ais: Any, matches: Sequence[tuple[str, str, int | str]], max_plies: Any, time_budget: Any
+    ais: Any, matches: Sequence[tuple[str, str, SetupSpec]], max_plies: Any, time_budget: Any
 ) -> list[Any]:  # pragma: no cover - runs on a Ray worker
     """A Ray task: the refereed matches `(a, b, setup)`, in order."""
     return [play_match(ais[a], ais[b], s, max_plies, time_budget) for a, b, s in matches]
@@ -397,12 +417,12 @@ def _play_matches(
 
 def _round_robin_ray(
     ais: Mapping[str, AIFunction],
-    schedule: list[tuple[str, str, int | str]],
+    schedule: list[tuple[str, str, SetupSpec]],
     max_plies: int | None,
     time_budget: float | None,
     address: str | None,
     progress: Callable[[int, int], None] | None,
-    add: Callable[[str, str, int | str, MatchRecord], None],
+    add: Callable[[str, str, SetupSpec, MatchRecord], None],
     standings: Callable[[], Standings],
 ) -> None:
     """The matches of `round_robin` as Ray tasks, each record added in schedule order (on
@@ -466,6 +486,7 @@ __all__ = [
     "AIFunction",
     "Action",
     "BuiltinAI",
+    "CARD_SETS",
     "Card",
     "DEFAULT_PLIES",
     "GAMES_FORMAT",
@@ -488,7 +509,9 @@ __all__ = [
     "REASONS",
     "Reason",
     "RoundRobinGame",
+    "SENSEI_CARDS",
     "STANDARD_CARDS",
+    "SetupSpec",
     "Standing",
     "Standings",
     "TOURNAMENT_SETUPS",
@@ -498,6 +521,7 @@ __all__ = [
     "play_schedule",
     "record_json",
     "round_robin",
+    "setup_label",
     "save_games",
     "setup_ids",
 ]

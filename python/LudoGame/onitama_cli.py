@@ -13,7 +13,9 @@ prompt, so the output reads like the terminal session (``--echo no`` turns that 
 default), ``onitama engine`` answers a line protocol on stdin (docs/onitama-engine.md) so
 that other programs can play the built-in search, ``onitama tournament [LEVEL ...]`` plays a
 round robin of built-in AIs (on Ray with ``--ray [ADDRESS]``), and ``onitama setups`` lists
-the setups.
+the setups. ``--standard`` plays standard Onitama (no wall) from random deals: ``--deal
+SEED`` for ``play`` and ``match``, ``--deals SEED,...`` for ``tournament``, drawn from
+``--card-set`` (base, sensei or all).
 
 Bad input (an unknown setup, a level or time out of range, input that ends before the
 game is over, output that cannot be written) gets a one-line message on stderr and exit
@@ -35,6 +37,7 @@ from LudoGame.matlab import (
     DEFAULT_QUALIFY_MAX_ERRORS,
 )
 from LudoGame.onitama import (
+    CARD_SETS,
     DEFAULT_PLIES,
     MATCH_SETUP,
     Action,
@@ -323,6 +326,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     players: dict[str, Player | None] = {"A": None, "B": None}
     if args.standard and args.setup is not None:
         raise UsageError("--standard deals its own cards: give --deal SEED, not --setup")
+    check_card_set(args)
     closers: list[Callable[[], None]] = []
     try:
         for side, spec in (("A", args.ai_a), ("B", args.ai_b)):
@@ -345,7 +349,7 @@ def play_terminal(
     """The terminal game of `cmd_play`, its players ready."""
     try:
         if args.standard:
-            game = Onitama.standard(seed=args.deal, max_plies=args.max_plies)
+            game = standard_deal(args, args.deal, args.max_plies)
         elif args.setup is not None:
             game = Onitama.setup(args.setup, args.max_plies)
         else:
@@ -399,9 +403,46 @@ def check_save_path(path: str | None) -> None:
         raise UsageError(f"cannot save to {path!r}: permission denied")
 
 
+def standard_deal(args: argparse.Namespace, seed: int, max_plies: int | None) -> Onitama:
+    """The standard game dealt by `seed` from ``--card-set``."""
+    return Onitama.standard(seed=seed, max_plies=max_plies, card_set=args.card_set)
+
+
+def card_set_label(args: argparse.Namespace) -> str:
+    """How a label names ``--card-set``: nothing for the base cards."""
+    return "" if args.card_set == CARD_SETS[0] else f" ({args.card_set} cards)"
+
+
+def check_card_set(args: argparse.Namespace) -> None:
+    """Refuse ``--card-set`` without ``--standard`` (the wall variant's cards are its
+    setups')."""
+    if args.card_set != CARD_SETS[0] and not args.standard:
+        raise UsageError("--card-set chooses the cards of a --standard deal: add --standard")
+
+
+def tournament_deals(args: argparse.Namespace) -> list[Onitama]:
+    """The games of ``onitama tournament --standard``: one standard deal per seed of
+    ``--deals``."""
+    if args.setups is not None:
+        raise UsageError("--standard deals its own cards: give --deals SEED,..., not --setups")
+    seeds = []
+    for word in (args.deals or "0,1,2").split(","):
+        word = word.strip()
+        if not word:
+            continue
+        try:
+            seeds.append(int(word))
+        except ValueError:
+            raise UsageError(f"--deals takes comma-separated whole numbers, not {word!r}") from None
+    if not seeds:
+        raise UsageError("--deals needs at least one seed")
+    return [standard_deal(args, seed, None) for seed in seeds]
+
+
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     """`onitama match`."""
     check_save_path(args.save)
+    check_card_set(args)
     ais = [make_ai(spec, args, args.seed) for spec in (args.a, args.b)]
     start: str | Onitama
     label = None
@@ -409,8 +450,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     if args.standard:
         if args.setup is not None:
             raise UsageError("--standard deals its own cards: give --deal SEED, not --setup")
-        start = Onitama.standard(seed=args.deal, max_plies=max_plies)
-        label = f"standard deal {args.deal}"
+        start = standard_deal(args, args.deal, max_plies)
+        label = f"standard deal {args.deal}" + card_set_label(args)
         max_plies = None  # the game's own (1000 unless --max-plies)
     else:
         start = args.setup if args.setup is not None else MATCH_SETUP
@@ -455,8 +496,17 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
     check_save_path(args.save)
     if args.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more, not {args.jobs}")
+    check_card_set(args)
+    setups: list[Any]
+    if args.standard:
+        setups = tournament_deals(args)
+    elif args.deals is not None:
+        raise UsageError("--deals are the seeds of --standard deals: add --standard")
+    else:
+        setups = [s.strip() for s in (args.setups or "21,22,23").split(",") if s.strip()]
+    if args.max_plies is None and not args.standard:
+        args.max_plies = 20
     ais = tournament_ais(args)
-    setups = [s.strip() for s in args.setups.split(",") if s.strip()]
     budget = time_budget(list(args.levels), args)
     bar = ProgressBar("tournament", True if args.progress else None)
     if args.course:
@@ -494,7 +544,7 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
 def course(
     args: argparse.Namespace,
     ais: dict[str, Any],
-    setups: list[str],
+    setups: list[Any],
     budget: float | None,
     bar: Any,
     out: TextIO,
@@ -554,7 +604,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line parser."""
     parser = Parser(
         prog="onitama",
-        description="Onitama with a movable wall (the MATLAB coursework variant).",
+        description="Onitama with a movable wall (the MATLAB coursework variant), and standard "
+        "Onitama (no wall; --standard) with the base and Sensei's Path cards.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -578,6 +629,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--standard", action="store_true", help="standard Onitama (no wall), cards dealt by --deal"
     )
     play.add_argument("--deal", type=int, default=0, help="seed of the --standard deal (0)")
+    add_card_set(play)
     play.add_argument(
         "--echo",
         choices=["auto", "yes", "no"],
@@ -607,14 +659,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--standard", action="store_true", help="standard Onitama (no wall), cards dealt by --deal"
     )
     match.add_argument("--deal", type=int, default=0, help="seed of the --standard deal (0)")
+    add_card_set(match)
     match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
     match.add_argument("--seed", type=int, default=0, help="seed of both AIs (0)")
     match.add_argument("--save", metavar="FILE", help="write the game to FILE (JSON) to replay")
     tour = sub.add_parser(
         "tournament",
-        help="a round robin of built-in AIs on the tournament setups",
-        description="Every pair of the AIs plays every setup, once as A and once as B "
-        "(2 points a win, 1 a tie). Ctrl-C prints the standings of the games finished.",
+        help="a round robin of built-in AIs on the tournament setups or standard deals",
+        description="Every pair of the AIs plays every setup (or, with --standard, every "
+        "standard deal of --deals), once as A and once as B (2 points a win, 1 a tie). "
+        "Ctrl-C prints the standings of the games finished.",
     )
     tour.add_argument(
         "levels", type=ai_spec, nargs="*", default=[0, 1, 2], metavar="AI",
@@ -641,8 +695,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-errors", type=int, default=DEFAULT_QUALIFY_MAX_ERRORS, metavar="K",
         help=f"more errors than this disqualifies ({DEFAULT_QUALIFY_MAX_ERRORS})",
     )  # fmt: skip
-    tour.add_argument("--setups", default="21,22,23", help="comma-separated setup ids (21,22,23)")
-    tour.add_argument("--max-plies", type=int, default=20, help="the ply limit (20)")
+    tour.add_argument("--setups", help="comma-separated setup ids (21,22,23)")
+    tour.add_argument(
+        "--standard", action="store_true",
+        help="standard Onitama (no wall): every pair plays every deal of --deals, both sides",
+    )  # fmt: skip
+    tour.add_argument(
+        "--deals", metavar="SEEDS", help="comma-separated seeds of the --standard deals (0,1,2)"
+    )
+    add_card_set(tour)
+    tour.add_argument("--max-plies", type=int, help="the ply limit (20; 1000 with --standard)")
     tour.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
     tour.add_argument("--nodes", type=int, help="nodes per move instead of a time (repeatable)")
     tour.add_argument("--time-budget", type=float, help="an answer slower than this loses")
@@ -666,6 +728,15 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--depth", type=int, metavar="N", help="plies a move at most")
     engine.add_argument("--nodes", type=int, metavar="N", help="nodes a move (deterministic)")
     return parser
+
+
+def add_card_set(parser: argparse.ArgumentParser) -> None:
+    """The ``--card-set`` option of the standard deals."""
+    parser.add_argument(
+        "--card-set", choices=CARD_SETS, default=CARD_SETS[0],
+        help="the cards of the --standard deals: the 16 base cards, the 16 of Sensei's "
+        f"Path, or all 32 ({CARD_SETS[0]})",
+    )  # fmt: skip
 
 
 def add_matlab_options(parser: argparse.ArgumentParser) -> None:

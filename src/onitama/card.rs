@@ -5,6 +5,10 @@
 //! A [`Card`] is its set of offsets, stored in a canonical 5×5 placement (the `o` as near
 //! the centre as the offsets allow), so two patterns with the same moves are the same card
 //! whatever the `o`'s position in their source and whatever filler characters they use.
+//!
+//! The standard cards are the 16 of the base game ([`STANDARD_CARDS`]) and the 16 of the
+//! Sensei's Path expansion ([`SENSEI_CARDS`]); a [`CardSet`] says which a random deal
+//! draws from.
 
 use crate::common::excerpt::excerpt;
 use std::fmt;
@@ -185,33 +189,49 @@ impl Card {
         Ok(Card::canonical((or * 5 + oc) as u32, xmask))
     }
 
-    /// The standard card with this name (any case), e.g. `"tiger"`.
+    /// The standard card with this name: one of the 16 base cards or the 16 of the
+    /// Sensei's Path expansion ([`ALL_CARDS`]). Case, spaces, `_` and `-` do not matter
+    /// (`"tiger"`, `"Sea Snake"`, `"sea_snake"`, `"SEA-SNAKE"`).
     pub fn standard(name: &str) -> Option<Card> {
-        STANDARD_NAMES
+        let key = |s: &str| {
+            s.chars()
+                .filter(|c| !matches!(c, ' ' | '_' | '-'))
+                .flat_map(char::to_lowercase)
+                .collect::<String>()
+        };
+        let wanted = key(name);
+        if wanted.is_empty() {
+            return None;
+        }
+        ALL_NAMES
             .iter()
-            .position(|n| n.eq_ignore_ascii_case(name))
-            .map(|i| STANDARD_CARDS[i])
+            .position(|n| key(n) == wanted)
+            .map(|i| ALL_CARDS[i])
     }
 
-    /// The standard card's name (`"Tiger"`, …) if this card has the same moves as one.
+    /// The standard card's name (`"Tiger"`, `"Sea Snake"`, …) if this card has the same
+    /// moves as one of the 16 base cards or the 16 Sensei's Path cards.
     pub fn name(self) -> Option<&'static str> {
-        STANDARD_CARDS
+        ALL_CARDS
             .iter()
             .position(|&c| c == self)
-            .map(|i| STANDARD_NAMES[i])
+            .map(|i| ALL_NAMES[i])
+    }
+
+    /// The card's name as one word, for the space-separated notation: the name with each
+    /// space written `_` (`"Sea_Snake"`; [`Card::standard`] reads it back).
+    pub fn name_word(self) -> Option<String> {
+        self.name().map(|n| n.replace(' ', "_"))
     }
 
     /// Who moves first in standard Onitama when this card is the side card of a random
-    /// deal: A for a blue stamp, B for a red one (see [`STANDARD_BLUE`]); `None` for a
-    /// card that is not one of the 16 base cards.
+    /// deal: A for a blue stamp, B for a red one (see [`STANDARD_BLUE`] and
+    /// [`SENSEI_BLUE`]); `None` for a card that is not one of [`ALL_CARDS`].
     pub fn first_player(self) -> Option<Player> {
-        STANDARD_CARDS.iter().position(|&c| c == self).map(|i| {
-            if STANDARD_BLUE[i] {
-                Player::A
-            } else {
-                Player::B
-            }
-        })
+        ALL_CARDS
+            .iter()
+            .position(|&c| c == self)
+            .map(|i| if ALL_BLUE[i] { Player::A } else { Player::B })
     }
 
     /// The packed representation (canonical `x` bits and `o` index), unique per set of
@@ -342,7 +362,7 @@ pub const EEL: Card = Card::from_rows_const([".....", ".x...", "..ox.", ".x...",
 /// Cobra.
 pub const COBRA: Card = Card::from_rows_const([".....", "...x.", ".xo..", "...x.", "....."]);
 
-/// The 16 standard Onitama cards, in the order of `standard_cards.json`.
+/// The 16 cards of the base game, in the order of `standard_cards.json`.
 pub const STANDARD_CARDS: [Card; 16] = [
     TIGER, DRAGON, FROG, RABBIT, CRAB, ELEPHANT, GOOSE, ROOSTER, MONKEY, MANTIS, HORSE, OX, CRANE,
     BOAR, EEL, COBRA,
@@ -361,6 +381,145 @@ pub const STANDARD_NAMES: [&str; 16] = [
     "Tiger", "Dragon", "Frog", "Rabbit", "Crab", "Elephant", "Goose", "Rooster", "Monkey",
     "Mantis", "Horse", "Ox", "Crane", "Boar", "Eel", "Cobra",
 ];
+
+/// Fox (Sensei's Path): the three squares of the column to the right.
+pub const FOX: Card = Card::from_rows_const([".....", "...x.", "..ox.", "...x.", "....."]);
+/// Dog (Sensei's Path): the three squares of the column to the left.
+pub const DOG: Card = Card::from_rows_const([".....", ".x...", ".xo..", ".x...", "....."]);
+/// Giraffe (Sensei's Path): up one and two sideways, both ways; one down.
+pub const GIRAFFE: Card = Card::from_rows_const([".....", "x...x", "..o..", "..x..", "....."]);
+/// Panda (Sensei's Path): up, up-right, down-left.
+pub const PANDA: Card = Card::from_rows_const([".....", "..xx.", "..o..", ".x...", "....."]);
+/// Bear (Sensei's Path): up, up-left, down-right.
+pub const BEAR: Card = Card::from_rows_const([".....", ".xx..", "..o..", "...x.", "....."]);
+/// Kirin (Sensei's Path): two up and one sideways, both ways; two down.
+pub const KIRIN: Card = Card::from_rows_const([".x.x.", ".....", "..o..", ".....", "..x.."]);
+/// Sea Snake (Sensei's Path): up, two right, down-left.
+pub const SEA_SNAKE: Card = Card::from_rows_const([".....", "..x..", "..o.x", ".x...", "....."]);
+/// Viper (Sensei's Path): up, two left, down-right.
+pub const VIPER: Card = Card::from_rows_const([".....", "..x..", "x.o..", "...x.", "....."]);
+/// Phoenix (Sensei's Path): both up-diagonals and two sideways both ways.
+pub const PHOENIX: Card = Card::from_rows_const([".....", ".x.x.", "x.o.x", ".....", "....."]);
+/// Mouse (Sensei's Path): up, right, down-left.
+pub const MOUSE: Card = Card::from_rows_const([".....", "..x..", "..ox.", ".x...", "....."]);
+/// Rat (Sensei's Path): up, left, down-right.
+pub const RAT: Card = Card::from_rows_const([".....", "..x..", ".xo..", "...x.", "....."]);
+/// Turtle (Sensei's Path): both down-diagonals and two sideways both ways.
+pub const TURTLE: Card = Card::from_rows_const([".....", ".....", "x.o.x", ".x.x.", "....."]);
+/// Tanuki (Sensei's Path): up, up one and two right, down-left.
+pub const TANUKI: Card = Card::from_rows_const([".....", "..x.x", "..o..", ".x...", "....."]);
+/// Iguana (Sensei's Path): up, up one and two left, down-right.
+pub const IGUANA: Card = Card::from_rows_const([".....", "x.x..", "..o..", "...x.", "....."]);
+/// Sable (Sensei's Path): up-right, two left, down-left.
+pub const SABLE: Card = Card::from_rows_const([".....", "...x.", "x.o..", ".x...", "....."]);
+/// Otter (Sensei's Path): up-left, two right, down-right.
+pub const OTTER: Card = Card::from_rows_const([".....", ".x...", "..o.x", "...x.", "....."]);
+
+/// The 16 cards of the Sensei's Path expansion.
+pub const SENSEI_CARDS: [Card; 16] = [
+    FOX, DOG, GIRAFFE, PANDA, BEAR, KIRIN, SEA_SNAKE, VIPER, PHOENIX, MOUSE, RAT, TURTLE, TANUKI,
+    IGUANA, SABLE, OTTER,
+];
+
+/// The names of [`SENSEI_CARDS`], same order.
+pub const SENSEI_NAMES: [&str; 16] = [
+    "Fox",
+    "Dog",
+    "Giraffe",
+    "Panda",
+    "Bear",
+    "Kirin",
+    "Sea Snake",
+    "Viper",
+    "Phoenix",
+    "Mouse",
+    "Rat",
+    "Turtle",
+    "Tanuki",
+    "Iguana",
+    "Sable",
+    "Otter",
+];
+
+/// The stamp colour of each of [`SENSEI_CARDS`] (same order; blue `true` is player A, as
+/// for [`STANDARD_BLUE`]).
+pub const SENSEI_BLUE: [bool; 16] = [
+    false, true, true, false, true, false, true, false, true, true, false, false, true, false,
+    true, false,
+];
+
+/// Two arrays of 16 end to end.
+const fn concat<T: Copy>(a: [T; 16], b: [T; 16]) -> [T; 32] {
+    let mut out = [a[0]; 32];
+    let mut i = 0;
+    while i < 16 {
+        out[i] = a[i];
+        out[16 + i] = b[i];
+        i += 1;
+    }
+    out
+}
+
+/// Every standard card: the 16 base cards, then the 16 Sensei's Path cards.
+pub const ALL_CARDS: [Card; 32] = concat(STANDARD_CARDS, SENSEI_CARDS);
+/// The names of [`ALL_CARDS`], same order.
+pub const ALL_NAMES: [&str; 32] = concat(STANDARD_NAMES, SENSEI_NAMES);
+/// The stamp colours of [`ALL_CARDS`], same order.
+pub const ALL_BLUE: [bool; 32] = concat(STANDARD_BLUE, SENSEI_BLUE);
+
+/// The cards a random standard deal draws from: the 16 base cards, the 16 Sensei's Path
+/// cards, or all 32.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CardSet {
+    /// The 16 cards of the base game.
+    #[default]
+    Base,
+    /// The 16 cards of the Sensei's Path expansion.
+    Sensei,
+    /// All 32.
+    All,
+}
+
+impl CardSet {
+    /// The three sets, in the order of their names in [`CardSet::NAMES`].
+    pub const EVERY: [CardSet; 3] = [CardSet::Base, CardSet::Sensei, CardSet::All];
+    /// The sets' names: `base`, `sensei`, `all`.
+    pub const NAMES: [&'static str; 3] = ["base", "sensei", "all"];
+
+    /// The set's name (`base`, `sensei` or `all`).
+    pub const fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// The set named `name` (any case). Errors: another name, saying the three.
+    pub fn from_name(name: &str) -> Result<CardSet, OnitamaError> {
+        Self::EVERY
+            .into_iter()
+            .find(|s| s.name().eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| {
+                OnitamaError::BadCard(format!(
+                    "'{}' is not a card set: the sets are {}",
+                    excerpt(name),
+                    Self::NAMES.join(", ")
+                ))
+            })
+    }
+
+    /// The set's cards.
+    pub fn cards(self) -> &'static [Card] {
+        match self {
+            CardSet::Base => &STANDARD_CARDS,
+            CardSet::Sensei => &SENSEI_CARDS,
+            CardSet::All => &ALL_CARDS,
+        }
+    }
+}
+
+impl fmt::Display for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -409,5 +568,58 @@ mod tests {
         assert!(Card::parse(&[".....", ".....", "..x..", ".....", "....."]).is_err());
         assert!(Card::parse(&["o....", ".....", "..o..", ".....", "....."]).is_err());
         assert!(Card::from_text("Unicorn").is_err());
+        assert!(Card::from_text("").is_err());
+        assert!(Card::from_text("_ -").is_err());
+    }
+
+    #[test]
+    fn sensei_cards() {
+        let all: std::collections::HashSet<Card> = ALL_CARDS.iter().copied().collect();
+        assert_eq!(all.len(), 32, "no two standard cards have the same moves");
+        for (card, name) in ALL_CARDS.iter().zip(ALL_NAMES) {
+            assert_eq!(card.name(), Some(name));
+            assert_eq!(Card::standard(&name.to_lowercase()), Some(*card));
+            let word = card.name_word().unwrap();
+            assert!(!word.contains(' '));
+            assert_eq!(Card::standard(&word), Some(*card));
+            assert_eq!(Card::from_text(&card.to_string()).unwrap(), *card);
+        }
+        for name in ["sea snake", "SeaSnake", "sea-snake", "SEA_SNAKE"] {
+            assert_eq!(Card::standard(name), Some(SEA_SNAKE), "{name}");
+        }
+        // (drow, dcol) offsets, up is -1 and right is +1, as on the printed cards.
+        let moves = |c: Card| {
+            let mut v: Vec<_> = c.offsets().collect();
+            v.sort();
+            v
+        };
+        assert_eq!(moves(KIRIN), vec![(-2, -1), (-2, 1), (2, 0)]);
+        assert_eq!(moves(SEA_SNAKE), vec![(-1, 0), (0, 2), (1, -1)]);
+        assert_eq!(moves(PHOENIX), vec![(-1, -1), (-1, 1), (0, -2), (0, 2)]);
+        assert_eq!(moves(TURTLE), vec![(0, -2), (0, 2), (1, -1), (1, 1)]);
+        assert_eq!(moves(GIRAFFE), vec![(-1, -2), (-1, 2), (1, 0)]);
+        // Mirror pairs have opposite stamps.
+        for (a, b) in [(FOX, DOG), (PANDA, BEAR), (SEA_SNAKE, VIPER), (MOUSE, RAT)]
+            .into_iter()
+            .chain([(TANUKI, IGUANA), (SABLE, OTTER)])
+        {
+            let mirror: Vec<_> = a.offsets().map(|(r, c)| (r, -c)).collect();
+            assert_eq!(Card::from_offsets(&mirror).unwrap(), b);
+            assert_ne!(a.first_player(), b.first_player());
+        }
+        assert_eq!(KIRIN.first_player(), Some(Player::B));
+        assert_eq!(PHOENIX.first_player(), Some(Player::A));
+    }
+
+    #[test]
+    fn card_sets() {
+        for set in CardSet::EVERY {
+            assert_eq!(CardSet::from_name(&set.name().to_uppercase()).unwrap(), set);
+        }
+        assert_eq!(CardSet::Base.cards(), &STANDARD_CARDS);
+        assert_eq!(CardSet::Sensei.cards(), &SENSEI_CARDS);
+        assert_eq!(CardSet::All.cards().len(), 32);
+        let e = CardSet::from_name("promo").unwrap_err().to_string();
+        assert!(e.contains("base, sensei, all"), "{e}");
     }
 }

@@ -19,6 +19,11 @@
 //! squares, as all the standard cards do), each as its holder moves on the observer's
 //! board (the observer's cards and the side card as written, the opponent's turned 180°);
 //! last, `1 / plies left` everywhere (1 on the last ply; 0 once none are left).
+//!
+//! **Standard Onitama** (no wall) uses the same numbering and planes: a pawn move is
+//! numbered with the wall part 4 (`s`, "stays"), a winning move with 5 and a pass with the
+//! wall part 4, so only those numbers are ever legal; the wall plane is all 0. The cards
+//! of a deal may be any standard ones, the Sensei's Path cards included.
 
 use super::action::{Action, Slot};
 use super::card::{Card, STANDARD_CARDS};
@@ -412,6 +417,43 @@ mod tests {
         );
         let theirs = pos.card(CardSlot::A1);
         assert_eq!(plane(7)[24 - theirs.o_index() as usize], -1.0);
+    }
+
+    #[test]
+    fn standard_positions_use_the_stay_and_win_numbers() {
+        use crate::onitama::card::CardSet;
+        let mut rng = Rng::new(3);
+        let mut mask = vec![0u8; ACTIONS];
+        let mut obs = vec![0f32; OBSERVATION_LEN];
+        let (mut wins, mut moves) = (0, 0);
+        for set in CardSet::EVERY {
+            for seed in 0..20 {
+                let mut pos = Position::standard_deal_from(seed, set, 200);
+                while !pos.is_over() {
+                    write_mask(&pos, &mut mask);
+                    let legal = pos.legal_actions();
+                    for &a in &legal {
+                        let i = action_index(&a, &pos);
+                        assert_eq!(mask[i], 1);
+                        assert_eq!(action_of(i, &pos).unwrap(), a);
+                        let part = if a.is_pass() {
+                            (i - MOVE_ACTIONS) % 5
+                        } else {
+                            i % 6
+                        };
+                        assert_eq!(part, if a.is_win() { WIN_WALL } else { 4 }, "{a}");
+                        wins += usize::from(a.is_win());
+                        moves += 1;
+                    }
+                    assert_eq!(mask.iter().filter(|&&m| m == 1).count(), legal.len());
+                    write_observation(&pos, pos.side(), &mut obs);
+                    assert!(obs[4 * 25..5 * 25].iter().all(|&v| v == 0.0));
+                    let a = legal.as_slice()[rng.below(legal.len() as u32) as usize];
+                    pos.play(a).unwrap();
+                }
+            }
+        }
+        assert!(wins > 0 && moves > 1000, "{wins} {moves}");
     }
 
     #[test]

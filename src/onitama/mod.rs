@@ -44,7 +44,9 @@ pub mod square;
 
 pub use action::{Action, ActionList, MAX_ACTIONS, Slot};
 pub use ai::{Ai, Limits, MATE, MATE_BOUND, SearchInfo, Searcher, baseline_action, random_action};
-pub use card::{Card, STANDARD_CARDS, STANDARD_NAMES};
+pub use card::{
+    ALL_CARDS, ALL_NAMES, Card, CardSet, SENSEI_CARDS, SENSEI_NAMES, STANDARD_CARDS, STANDARD_NAMES,
+};
 pub use error::OnitamaError;
 pub use game::{Drawing, Game, Outcome};
 pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake, perft_until};

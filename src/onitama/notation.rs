@@ -9,7 +9,8 @@
 //!    `.` for an empty square;
 //! 2. the side to move, `A` or `B`;
 //! 3. `n=` and the plies left (counting the coming ply);
-//! 4. the five cards `A1:`, `A2:`, `B1:`, `B2:`, `side:`, each a standard card's name, or
+//! 4. the five cards `A1:`, `A2:`, `B1:`, `B2:`, `side:`, each a standard card's name
+//!    (a base or Sensei's Path card; a space in a name is written `_`: `Sea_Snake`), or
 //!    any other card's canonical holder-view pattern, rows separated by `/`
 //!    (`A1:.x.../.xo.x/...../...../.....`).
 //!
@@ -79,7 +80,7 @@ fn unescape_row(text: &str) -> Option<String> {
 /// How a card is written in the notation, drawn as `rows` (see the [module docs](self)).
 pub fn card_text(card: Card, rows: &[String; 5]) -> String {
     if *rows == card.rows() {
-        card.to_string()
+        card.name_word().unwrap_or_else(|| card.pattern())
     } else {
         rows.iter()
             .map(|r| escape_row(r))

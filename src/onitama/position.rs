@@ -9,7 +9,7 @@
 use std::fmt;
 
 use super::action::{Action, Slot};
-use super::card::{Card, STANDARD_CARDS};
+use super::card::{ALL_CARDS, Card, CardSet, STANDARD_CARDS};
 use super::error::OnitamaError;
 use super::square::{NEIGHBOUR, Player, Square, WallDir};
 use crate::common::rng::{GOLDEN_GAMMA, finalise};
@@ -306,9 +306,18 @@ impl Position {
 
     /// A standard game dealt at random from the 16 base cards by `seed` (the same deal on
     /// every machine): the side card's colour decides who moves first, as in the box
-    /// (see [`Card::first_player`]).
+    /// (see [`Card::first_player`]). The same as [`Position::standard_deal_from`] with
+    /// [`CardSet::Base`].
     pub fn standard_deal(seed: u64, plies_left: u16) -> Position {
-        let mut deck = STANDARD_CARDS;
+        Position::standard_deal_from(seed, CardSet::Base, plies_left)
+    }
+
+    /// A standard game dealt at random from the cards of `set` by `seed` (the same deal
+    /// on every machine); the side card's stamp colour decides who moves first.
+    pub fn standard_deal_from(seed: u64, set: CardSet, plies_left: u16) -> Position {
+        let mut deck = [STANDARD_CARDS[0]; ALL_CARDS.len()];
+        let deck = &mut deck[..set.cards().len()];
+        deck.copy_from_slice(set.cards());
         let mut state = seed;
         for i in (1..deck.len()).rev() {
             state = state.wrapping_add(GOLDEN_GAMMA);

@@ -97,18 +97,22 @@ pub fn draw(pos: &Position, patterns: &Patterns, viewer: Player) -> String {
 }
 
 /// One card as a small grid at `(x, y)`, cells of `cell` pixels, with a caption.
-/// `slot` (`A1`, `A2`, `B1`, `B2`, `side`) marks the group for a page to find.
+/// `slot` (`A1`, `A2`, `B1`, `B2`, `side`) marks the group for a page to find, and a
+/// standard card's name is its `data-name` (`Sea Snake`).
 fn svg_card(
     out: &mut String,
-    rows: &[String; 5],
+    (card, rows): (Card, &[String; 5]),
     (x, y): (f64, f64),
     cell: f64,
     slot: &str,
     caption: &str,
 ) {
+    let name = card
+        .name()
+        .map_or(String::new(), |n| format!(r#" data-name="{}""#, escape(n)));
     let _ = write!(
         out,
-        r##"<g class="card" data-card="{slot}"><rect x="{x}" y="{y}" width="{w}" height="{w}" fill="#fffdf5" stroke="#8a7a5a"/>"##,
+        r##"<g class="card" data-card="{slot}"{name}><rect x="{x}" y="{y}" width="{w}" height="{w}" fill="#fffdf5" stroke="#8a7a5a"/>"##,
         w = 5.0 * cell
     );
     for (r, row) in rows.iter().enumerate() {
@@ -215,8 +219,22 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
     let [a1, a2, b1, b2, side] = patterns;
     let small = 12.0;
     let cx0 = bx + 5.0 * cell + 24.0;
-    svg_card(s, &rotate(b1), (cx0, by), small, "B1", "B card 1");
-    svg_card(s, &rotate(b2), (cx0 + 72.0, by), small, "B2", "B card 2");
+    svg_card(
+        s,
+        (pos.card(CardSlot::B1), &rotate(b1)),
+        (cx0, by),
+        small,
+        "B1",
+        "B card 1",
+    );
+    svg_card(
+        s,
+        (pos.card(CardSlot::B2), &rotate(b2)),
+        (cx0 + 72.0, by),
+        small,
+        "B2",
+        "B card 2",
+    );
     let side_rows = match viewer {
         Player::A => side.clone(),
         Player::B => rotate(side),
@@ -227,7 +245,7 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
     };
     svg_card(
         s,
-        &side_rows,
+        (pos.card(CardSlot::Side), &side_rows),
         (cx0 + 148.0, by + 2.5 * cell - 30.0),
         small,
         "side",
@@ -235,7 +253,7 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
     );
     svg_card(
         s,
-        a1,
+        (pos.card(CardSlot::A1), a1),
         (cx0, by + 5.0 * cell - 78.0),
         small,
         "A1",
@@ -243,7 +261,7 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
     );
     svg_card(
         s,
-        a2,
+        (pos.card(CardSlot::A2), a2),
         (cx0 + 72.0, by + 5.0 * cell - 78.0),
         small,
         "A2",

@@ -79,6 +79,10 @@ mod core_module {
             texts.set_item(name, text)?;
         }
         m.add("ONITAMA_TEXTS", texts)?;
+        m.add(
+            "ONITAMA_CARD_SETS",
+            pyo3::types::PyTuple::new(m.py(), crate::onitama::CardSet::NAMES)?,
+        )?;
         m.add("__version__", env!("CARGO_PKG_VERSION"))
     }
 }

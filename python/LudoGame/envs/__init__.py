@@ -4,7 +4,8 @@
 - ``LudoEnv``: the Gymnasium environment of one learning seat against bots, registered as
   ``"LudoGame/Ludo-v0"`` (``gymnasium.make("LudoGame/Ludo-v0", rules="cs162")``);
 - ``LudoVectorEnv``: a ``gymnasium.vector.VectorEnv`` whose whole batch steps in Rust;
-- ``onitama_v0``: two-player Onitama with a movable wall, the PettingZoo environment
+- ``onitama_v0``: two-player Onitama with a movable wall (or standard Onitama,
+  ``rules="standard"``), the PettingZoo environment
   (``onitama_v0.env(setup=..., max_plies=...)``).
 
 They need NumPy, Gymnasium and PettingZoo (``pip install "ludogame[rl]"``). The observation,

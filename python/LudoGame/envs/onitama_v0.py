@@ -1,4 +1,5 @@
-"""Onitama with a movable wall as a PettingZoo AEC environment, on the Rust engine.
+"""Onitama with a movable wall, or standard Onitama (``rules="standard"``: no wall, cards
+dealt from the seed), as a PettingZoo AEC environment, on the Rust engine.
 
 ::
 
@@ -22,6 +23,10 @@ numbering of (card slot, from, to, wall step or none) in the mover's view, then 
 gives +1 to the winner and -1 to the loser; everything else gives 0. The ply limit ends the
 game as a truncation (a tie). The engine numbers, masks, encodes and plays; this module only
 keeps PettingZoo's books.
+
+Standard Onitama (``env(rules="standard", card_set="base")``) has the same spaces: its pawn
+moves are numbered with the wall part 4 (``s``) and its winning moves with 5, its passes
+with the wall part 4, and the wall plane of the observation is all 0 (docs/envs-onitama.md).
 """
 
 from __future__ import annotations
@@ -38,13 +43,13 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from LudoGame.envs._books import BookedAECEnv
-from LudoGame.onitama import Card, InvalidBoardError, Onitama
+from LudoGame.onitama import CARD_SETS, Card, InvalidBoardError, InvalidCardError, Onitama
 
 __all__ = ["env", "raw_env", "SetupArg"]
 
-#: A setup id (``21``, ``"aitest1_A"``), five cards (A1, A2, B1, B2, side: names, patterns or
-#: ``Card``s, or a mapping with those keys), or None for five standard cards dealt from the
-#: seed at every reset.
+#: A setup id (``21``, ``"aitest1_A"``; the wall variant only), five cards (A1, A2, B1, B2,
+#: side: names, patterns or ``Card``s, or a mapping with those keys), or None for five
+#: standard cards dealt from the seed at every reset.
 SetupArg = int | str | Sequence[Card | str | Sequence[str]] | Mapping[str, Any] | None
 
 _RENDER_MODES = ["human", "ansi", "rgb_array", "svg"]
@@ -54,23 +59,34 @@ def env(
     setup: SetupArg = None,
     max_plies: int | None = None,
     render_mode: Literal["human", "ansi", "rgb_array", "svg"] | None = None,
+    rules: Literal["wall", "standard"] = "wall",
+    card_set: str | None = None,
 ) -> AECEnv:
     """The Onitama environment wrapped as PettingZoo's classic environments are (order
     enforced). Bad actions are not turned into losses: they raise ``OnitamaError``s
     (``InvalidActionError``, ``IllegalActionError``) naming the legal action numbers."""
     return wrappers.OrderEnforcingWrapper(
-        raw_env(setup=setup, max_plies=max_plies, render_mode=render_mode)
+        raw_env(
+            setup=setup,
+            max_plies=max_plies,
+            render_mode=render_mode,
+            rules=rules,
+            card_set=card_set,
+        )
     )
 
 
 class raw_env(BookedAECEnv):  # noqa: N801 (PettingZoo's name)
-    """Onitama with a movable wall: two agents, ``"A"`` and ``"B"``.
+    """Onitama with a movable wall, or standard Onitama: two agents, ``"A"`` and ``"B"``.
 
     ``setup``: a setup id, a set of five cards on the default start board, or None (cards
     dealt from the seed). ``max_plies``: the ply limit (both players' plies count); None
     keeps the setup's own (20 for the default board). ``render_mode``: "ansi" (the
     coursework's text drawing), "human" (that drawing printed), "rgb_array" (a picture) or
-    "svg" (an SVG string).
+    "svg" (an SVG string). ``rules="standard"``: standard Onitama (no wall, 1000 plies
+    unless ``max_plies``), five given cards (A moves first) or, with ``setup=None``, a
+    deal from ``card_set`` ("base", the default, "sensei" or "all") at every reset, the
+    side card's colour deciding who moves first.
     """
 
     metadata = {
@@ -85,8 +101,17 @@ class raw_env(BookedAECEnv):  # noqa: N801 (PettingZoo's name)
         setup: SetupArg = None,
         max_plies: int | None = None,
         render_mode: Literal["human", "ansi", "rgb_array", "svg"] | None = None,
+        rules: Literal["wall", "standard"] = "wall",
+        card_set: str | None = None,
     ) -> None:
         super().__init__()
+        if rules not in ("wall", "standard"):
+            raise ValueError(f"rules must be 'wall' or 'standard', not {rules!r}")
+        if card_set is not None and (rules != "standard" or setup is not None):
+            raise InvalidCardError(
+                "card_set chooses the cards of a standard deal: give rules='standard' and "
+                "setup=None"
+            )
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(
                 f"render_mode must be one of {_RENDER_MODES} or None, not {render_mode!r}"
@@ -96,6 +121,8 @@ class raw_env(BookedAECEnv):  # noqa: N801 (PettingZoo's name)
         if max_plies is not None and max_plies < 1:
             raise InvalidBoardError(f"max_plies must be at least 1, not {max_plies}")
         self.setup = setup
+        self.rules = rules
+        self.card_set = CARD_SETS[0] if card_set is None else card_set
         self.max_plies = max_plies
         self.render_mode = render_mode
         self.game = self._new_game(0)  # checks the setup at once
@@ -121,6 +148,17 @@ class raw_env(BookedAECEnv):  # noqa: N801 (PettingZoo's name)
     def _new_game(self, deal_seed: int) -> Onitama:
         """The start of a game: the setup, the given cards, or cards dealt from `deal_seed`."""
         s = self.setup
+        if self.rules == "standard":
+            if s is None:
+                return Onitama.standard(
+                    seed=deal_seed, max_plies=self.max_plies, card_set=self.card_set
+                )
+            if isinstance(s, (int, str)):
+                raise InvalidBoardError(
+                    f"setup {s!r} is a wall-variant setup: standard Onitama takes five cards "
+                    "or None (a deal from card_set)"
+                )
+            return Onitama.standard(cards=s, max_plies=self.max_plies)
         if s is None:
             return Onitama.dealt(deal_seed, max_plies=self.max_plies)
         if isinstance(s, (int, str)):

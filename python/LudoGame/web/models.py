@@ -199,7 +199,16 @@ class OnitamaState(Together):
     id: str
     kind: Literal["onitama"]
     version: int
-    setup: str | None
+    setup: str | None = Field(
+        description='the setup id, "random" (cards dealt from a seed), "standard" (a standard '
+        "game dealt from a seed), or None (a position)"
+    )
+    rules: Literal["wall", "standard"] = Field(
+        description="the wall variant, or standard Onitama (no wall; actions without a wall step)"
+    )
+    card_set: str | None = Field(
+        default=None, description="the card set a standard game was dealt from"
+    )
     turn: str | None
     to_act: Literal["human", "ai"] | None
     plies: int
@@ -236,9 +245,10 @@ class MatlabAIs(Answer):
 
 
 class Setups(Answer):
-    """The engine's Onitama setup ids."""
+    """The engine's Onitama setup ids, and the card sets of a standard game's deal."""
 
     setups: list[str]
+    card_sets: list[str]
 
 
 # ---- replays -----------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""The Onitama part of the web API: games of Onitama with the wall, played by people and
-the built-in AIs. Every action is judged by the engine's referee (`Onitama.judge`)."""
+"""The Onitama part of the web API: games of Onitama with the wall, and of standard
+Onitama (no wall, cards dealt from a seed), played by people and the built-in AIs. Every
+action is judged by the engine's referee (`Onitama.judge`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from LudoGame._core import ONITAMA_TEXTS
 from LudoGame.matlab import NAME_PATTERN, MatlabAI, MatlabError
 from LudoGame.onitama import (
+    CARD_SETS,
     MATCH_SETUP,
     Action,
     BuiltinAI,
@@ -55,18 +57,27 @@ class Side(BaseModel):
     time: float = 1.0
 
 
+#: The session's setup of a standard game (its cards dealt from a seed).
+STANDARD = "standard"
+
+
 class NewOnitama(NewGame):
-    """The body of ``POST /api/onitama/games``: a setup, a position, or a saved game."""
+    """The body of ``POST /api/onitama/games``: a setup, a position, or a saved game of the
+    wall variant; or, with ``rules: "standard"``, a standard game (no wall) dealt by
+    ``seed`` from ``card_set`` (``base``, ``sensei`` or ``all``)."""
 
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
                 {"setup": "21", "sides": {"B": {"kind": "ai", "level": 1, "time": 0.5}}},
                 {"setup": "random", "seed": 5, "sides": {"B": {"kind": "remote"}}},
+                {"rules": "standard", "seed": 7, "card_set": "all"},
             ]
         }
     )
 
+    rules: Literal["wall", "standard"] | None = None
+    card_set: Name | None = None
     setup: Name | Int | None = None
     seed: Seed | None = None
     max_plies: Int | None = None
@@ -74,8 +85,9 @@ class NewOnitama(NewGame):
 
 
 class ActionBody(Change):
-    """A person's ply: the action's text (``"1 e1 d1 u"``, a pass ``"1 XX XX s"``) or its
-    parts, judged part by part as the coursework's referee does."""
+    """A person's ply: the action's text (``"1 e1 d1 u"``, a pass ``"1 XX XX s"``; in a
+    standard game ``"1 e1 d1"``) or its parts, judged part by part as the coursework's
+    referee does."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -164,11 +176,14 @@ class OnitamaSession(Session):
         setup: str | None,
         ident: str | None = None,
         version: int = 0,
+        card_set: str | None = None,
     ) -> None:
         super().__init__(game, len(game.history), ident, version)
         self.sides = sides
         self.ais = {p: _ai(s) for p, s in sides.items() if s.kind == "ai"}
         self.setup = setup
+        #: The card set a standard game was dealt from (its rematches too), else None.
+        self.card_set = card_set
         self.message: str | None = None
 
     def seat_kinds(self) -> dict[str, str]:
@@ -196,13 +211,16 @@ class OnitamaSession(Session):
         return {
             "sides": {p: s.model_dump() for p, s in self.sides.items()},
             "setup": self.setup,
+            "card_set": self.card_set,
             "message": self.message,
         }
 
     @classmethod
     def from_record(cls, ident: str, version: int, record: dict[str, Any]) -> OnitamaSession:
         sides = {p: Side(**s) for p, s in record["sides"].items()}
-        s = cls(Onitama.from_json(record["save"]), sides, record["setup"], ident, version)
+        game = Onitama.from_json(record["save"])
+        card_set = record.get("card_set")  # absent from records of older versions
+        s = cls(game, sides, record["setup"], ident, version, card_set)
         s.message = record["message"]
         s.restore_common(record)
         return s
@@ -266,14 +284,19 @@ class OnitamaSession(Session):
         start = self.game.copy()  # the same setup, position or saved game's start
         for _ in range(len(start.history)):
             start.undo()
-        if self.setup == "random":  # new cards, dealt from a new seed
+        if self.setup in ("random", STANDARD):  # new cards, dealt from a new seed
             dealt = seed if seed is not None else secrets.randbelow(1 << 53)
             try:
-                start = Onitama.dealt(dealt, start.plies_left)
+                if self.setup == STANDARD:
+                    start = Onitama.standard(
+                        seed=dealt, max_plies=start.plies_left, card_set=self.card_set
+                    )
+                else:
+                    start = Onitama.dealt(dealt, start.plies_left)
             except ENGINE_ERRORS as e:
                 raise engine_error(e) from e
         sides = {p: s.model_copy() for p, s in self.sides.items()}
-        return OnitamaSession(start, sides, self.setup)
+        return OnitamaSession(start, sides, self.setup, card_set=self.card_set)
 
     def state(self, fields: frozenset[str]) -> dict[str, Any]:
         """The game's state as the API answers it."""
@@ -284,6 +307,8 @@ class OnitamaSession(Session):
             "kind": "onitama",
             "version": self.version,
             "setup": self.setup,
+            "rules": g.rules,
+            "card_set": self.card_set,
             "turn": None if g.is_over() else g.turn,
             "to_act": self.to_act,
             "plies": len(self.actors),
@@ -325,21 +350,38 @@ def _timer_side(level: str) -> Side:
     return Side(kind="ai", level=level, time=0.5)
 
 
-def _new_game(body: NewOnitama) -> tuple[Onitama, str | None]:
+def _new_game(body: NewOnitama) -> tuple[Onitama, str | None, str | None]:
+    """The game `body` asks for, its setup (``"random"``, ``"standard"``, an id or None)
+    and, for a standard deal, its card set."""
     given = [x is not None for x in (body.setup, body.position, body.saved)]
     if sum(given) > 1:
         raise ApiError(400, "BadRequest", "give one of a setup, a position or a saved game")
+    standard = body.rules == STANDARD
+    if standard and any(given):
+        raise ApiError(
+            400,
+            "BadRequest",
+            "standard Onitama deals its own cards from the seed: give no setup, position or "
+            "saved game (a standard position or saved game needs no rules)",
+        )
+    if body.card_set is not None and not standard:
+        raise ApiError(400, "BadRequest", 'card_set chooses the cards of a "standard" deal')
     try:
+        if standard:
+            card_set = CARD_SETS[0] if body.card_set is None else body.card_set
+            seed = seed_of(body.seed) or 0
+            game = Onitama.standard(seed=seed, max_plies=body.max_plies, card_set=card_set)
+            return game, STANDARD, card_set.lower()
         if body.position is not None:
-            return Onitama.from_notation(body.position), None
+            return Onitama.from_notation(body.position), None, None
         if body.saved is not None:
             game = Onitama.from_json(body.saved)
-            return game, game.setup_id
+            return game, game.setup_id, None
         setup = MATCH_SETUP if body.setup is None else str(body.setup)
         if setup == "random":
-            return Onitama.dealt(seed_of(body.seed) or 0, body.max_plies), "random"
+            return Onitama.dealt(seed_of(body.seed) or 0, body.max_plies), "random", None
         game = Onitama.setup(setup, body.max_plies)
-        return game, game.setup_id
+        return game, game.setup_id, None
     except ENGINE_ERRORS as e:
         raise engine_error(e) from e
 
@@ -350,7 +392,7 @@ def _parse(game: Onitama, body: ActionBody) -> Action:
         if body.action is not None:
             if body.card is not None or body.move_from is not None or body.move_to is not None:
                 raise ApiError(400, "BadRequest", "give an action's text or its parts, not both")
-            return Action(body.action)
+            return Action(body.action, standard=game.rules == STANDARD)
         if body.card is None:
             raise ApiError(400, "BadRequest", "give the action's text, or card, from and to")
         src = body.move_from or "XX"
@@ -374,21 +416,23 @@ def router(games: Games) -> APIRouter:
 
     @api.get("/setups", response_model=Setups)
     async def setups() -> dict[str, list[str]]:
-        """The engine's setup ids, for a new game's `setup` (plus `"random"` cards)."""
-        return {"setups": Onitama.setup_ids()}
+        """The engine's setup ids, for a new game's `setup` (plus `"random"` cards), and the
+        card sets of a standard game's deal (`card_set`)."""
+        return {"setups": Onitama.setup_ids(), "card_sets": list(CARD_SETS)}
 
     @api.post("/games", status_code=201, response_model=OnitamaCreated, responses=errors(409))
     async def create(
         request: Request, body: NewOnitama, fields: str | None = Fields
     ) -> JSONResponse:
-        """Start a game: a coursework setup, random cards, a position or a saved game. The
+        """Start a game: a coursework setup, random cards, a position or a saved game, or
+        (`rules: "standard"`) a standard game dealt by `seed` from `card_set`. The
         answer is the state with, once only, `seat_keys` and `links` (a key and an invite
         address per remote side) and `host_key`."""
         fields_of(fields, OnitamaSession.large)
-        game, setup = _new_game(body)
+        game, setup, card_set = _new_game(body)
         sides: dict[str, Side] = {"A": Side(), "B": Side()}
         sides.update((body.sides or {}).items())
-        session = OnitamaSession(game, sides, setup)
+        session = OnitamaSession(game, sides, setup, card_set=card_set)
         session.keys = {p: new_id() for p, side in sides.items() if side.kind == REMOTE}
         session.pace = body.pace
         session.set_timer(body.turn_timer)

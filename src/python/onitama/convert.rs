@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::PyCard;
 use crate::onitama::notation::parse_action;
-use crate::onitama::{Card, CardSlot, Drawing, OnitamaError, Player, Position, Rules};
+use crate::onitama::{Card, CardSet, CardSlot, Drawing, OnitamaError, Player, Position, Rules};
 use crate::python::convert::{InvalidArgumentError, int_in, seconds_in};
 use crate::python::{describe, type_error};
 
@@ -279,6 +279,18 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SetupId {
             return Ok(SetupId(obj.str()?.to_string_lossy().into_owned()));
         }
         str_arg(&obj, "setup", "an int or str setup id").map(SetupId)
+    }
+}
+
+/// A card set of a random standard deal: the str 'base', 'sensei' or 'all'.
+pub(crate) struct CardSetArg(pub CardSet);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for CardSetArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let name = str_arg(&obj, "card_set", "'base', 'sensei' or 'all'")?;
+        Ok(CardSetArg(CardSet::from_name(&name)?))
     }
 }
 

@@ -6,8 +6,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyTuple};
 
 use super::convert::{
-    AiSeed, Board, CardNumber, CardText, Cards, Depth, JsonText, Level, MaxPlies, MoveFrom, MoveTo,
-    Nodes, NotationText, PerftDepth, SearchTime, SetupId, ToMove, Viewer, WallLetter,
+    AiSeed, Board, CardNumber, CardSetArg, CardText, Cards, Depth, JsonText, Level, MaxPlies,
+    MoveFrom, MoveTo, Nodes, NotationText, PerftDepth, SearchTime, SetupId, ToMove, Viewer,
+    WallLetter,
 };
 use super::{PyAction, PyCard, actions_list, letter};
 use crate::onitama::coursework;
@@ -15,7 +16,7 @@ use crate::onitama::game::{DEFAULT_PLIES, DEFAULT_SETUP, game_over};
 use crate::onitama::setups::STANDARD_PLIES;
 use crate::onitama::setups::find_setup;
 use crate::onitama::{
-    Action, Ai, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, Rules,
+    Action, Ai, CardSet, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, Rules,
     SearchInfo, WinKind, env, perft_until,
 };
 use crate::python::convert::Seed;
@@ -174,23 +175,31 @@ impl PyOnitama {
     }
 
     /// A game of standard Onitama (no wall; see docs/rules.md): either `cards`, the five
-    /// cards A1, A2, B1, B2, side (a list, or a dict with those keys; names or patterns,
-    /// all different) with `first` ('A' or 'B', default 'A') to move, or `seed` for five
-    /// of the 16 base cards dealt at random, the side card's stamp colour deciding who
-    /// moves first (blue A, red B). A starts on row e, B on row a. `max_plies` (default
-    /// 1000) ends the game in a tie.
+    /// cards A1, A2, B1, B2, side (a list, or a dict with those keys; names of base or
+    /// Sensei's Path cards, or patterns, all different) with `first` ('A' or 'B', default
+    /// 'A') to move, or `seed` for five cards dealt at random from `card_set` ('base', the
+    /// 16 base cards, the default; 'sensei', the 16 Sensei's Path cards; or 'all' 32), the
+    /// side card's stamp colour deciding who moves first (blue A, red B). A starts on row
+    /// e, B on row a. `max_plies` (default 1000) ends the game in a tie.
     #[staticmethod]
-    #[pyo3(signature = (cards = None, first = None, seed = None, max_plies = None))]
+    #[pyo3(signature = (cards = None, first = None, seed = None, max_plies = None, card_set = None))]
     fn standard(
         cards: Option<Cards>,
         first: Option<ToMove>,
         seed: Option<Seed>,
         max_plies: Option<MaxPlies>,
+        card_set: Option<CardSetArg>,
     ) -> PyResult<PyOnitama> {
         let plies = max_plies.map_or(STANDARD_PLIES, |n| n.0);
         let bad = |m: &str| PyErr::from(crate::onitama::OnitamaError::BadCard(m.into()));
         let (pos, drawings) = match (cards, seed) {
             (Some(cards), None) => {
+                if card_set.is_some() {
+                    return Err(bad(
+                        "card_set chooses the cards of a random deal (seed); given cards are \
+                         named one by one",
+                    ));
+                }
                 if cards.0.len() != 5 {
                     return Err(bad("five cards are needed (A1, A2, B1, B2, side)"));
                 }
@@ -202,7 +211,8 @@ impl PyOnitama {
                 if first.is_some() {
                     return Err(bad("with a seed the side card decides who moves first"));
                 }
-                let pos = Position::standard_deal(seed.0, plies);
+                let set = card_set.map_or(CardSet::Base, |s| s.0);
+                let pos = Position::standard_deal_from(seed.0, set, plies);
                 (pos, pos.cards().map(|c| (c, c.rows())).to_vec())
             }
             _ => return Err(bad("give either cards or a seed")),

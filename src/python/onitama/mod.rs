@@ -10,7 +10,7 @@
 use pyo3::prelude::*;
 
 use crate::onitama::notation::{action_text, parse_action};
-use crate::onitama::{Action, Answer, Card, Player, Rules, STANDARD_CARDS, Square, WallDir};
+use crate::onitama::{Action, Answer, Card, CardSet, Player, Rules, Square, WallDir};
 use convert::{CardSpec, Viewer};
 
 pub(crate) mod ai;
@@ -49,7 +49,8 @@ impl PyCard {
         PyCard { card, rows }
     }
 
-    /// The standard card's name ('Tiger', ...) if it has the same moves as one, else None.
+    /// The standard card's name ('Tiger', 'Sea Snake', ...) if it has the same moves as one
+    /// of the 16 base cards or the 16 Sensei's Path cards, else None.
     #[getter]
     fn name(&self) -> Option<&'static str> {
         self.card.name()
@@ -276,10 +277,15 @@ fn answer_tuple(answer: &Answer) -> Option<(i64, String, String, String)> {
     }
 }
 
-/// The 16 standard cards, as `Card` objects, in the order of standard_cards.json.
+/// The standard cards of `card_set` as `Card` objects: 'base' (the default), the 16 base
+/// cards in the order of standard_cards.json; 'sensei', the 16 Sensei's Path cards; 'all',
+/// both (base first).
 #[pyfunction]
-pub fn onitama_standard_cards() -> Vec<PyCard> {
-    STANDARD_CARDS
+#[pyo3(signature = (card_set = None))]
+pub fn onitama_standard_cards(card_set: Option<convert::CardSetArg>) -> Vec<PyCard> {
+    card_set
+        .map_or(CardSet::Base, |s| s.0)
+        .cards()
         .iter()
         .map(|&card| PyCard {
             card,

@@ -10,6 +10,7 @@ const LEVELS = [
   ["2", "AI level 2 (search)"],
 ];
 const WALL_WORDS = { u: "up", d: "down", l: "left", r: "right", s: "stays" };
+const CARD_SET_NAMES = { base: "the 16 base cards", sensei: "the 16 Sensei's Path cards", all: "all 32 cards" };
 const REASONS = {
   general_captured: "by capturing the other side's general",
   base_reached: "by bringing the general onto the other side's base",
@@ -20,6 +21,7 @@ const REASONS = {
 export function setupName(id) {
   if (id === null || id === undefined) return "a position";
   if (id === "random") return "random cards";
+  if (id === "standard") return "standard Onitama";
   const text = String(id);
   let m = /^(?:case)?(\d+)$/.exec(text);
   if (m) return `Coursework case ${m[1]}`;
@@ -72,10 +74,10 @@ async function create(body) {
   return answer;
 }
 
-// The setups the engine knows (GET /api/onitama/setups).
+// The setups the engine knows and the card sets of a standard deal (GET /api/onitama/setups).
 async function setupIds() {
   const answer = await api("GET", "/api/onitama/setups");
-  return answer.setups.map(String);
+  return { ids: answer.setups.map(String), cardSets: answer.card_sets };
 }
 
 // The MATLAB AI files the server offers (ludo serve --ai-dir; GET /api/onitama/ais).
@@ -111,8 +113,21 @@ function readSides() {
 
 async function chooser() {
   const main = page("New Onitama game");
-  const ids = await setupIds();
+  const { ids, cardSets } = await setupIds();
   const matlab = await matlabAis();
+  const rules = el(
+    "select",
+    { id: "rules" },
+    el("option", { value: "wall" }, "With the wall (the coursework's variant)"),
+    el("option", { value: "standard" }, "Standard Onitama (no wall, cards dealt from the seed)"),
+  );
+  const cardSet = el(
+    "select",
+    { id: "card-set" },
+    cardSets.map((name) => el("option", { value: name }, CARD_SET_NAMES[name] || name)),
+  );
+  const cardSetLabel = el("label", { id: "card-set-label" }, "Cards of the deal", cardSet);
+  const setupLabel = el("label", { id: "setup-label" }, "Start");
   const setup = el(
     "select",
     { id: "setup" },
@@ -132,7 +147,8 @@ async function chooser() {
       "fieldset",
       {},
       el("legend", {}, "Setup"),
-      el("div", { class: "row" }, el("label", {}, "Start", setup), el("label", {}, "Seed (random cards)", seed), el("label", {}, "Ply limit", maxPlies)),
+      el("div", { class: "row" }, el("label", {}, "Rules", rules), setupLabel, cardSetLabel),
+      el("div", { class: "row" }, el("label", {}, "Seed (random cards)", seed), el("label", {}, "Ply limit", maxPlies)),
     ),
     el(
       "fieldset",
@@ -140,7 +156,7 @@ async function chooser() {
       el("legend", {}, "Sides"),
       el("div", { class: "row" }, sideFields("A", "human", matlab)),
       el("div", { class: "row" }, sideFields("B", "1", matlab)),
-      el("p", { class: "hint" }, "A moves first. Two AIs play by themselves: watch them at the speed you choose."),
+      el("p", { class: "hint", id: "first-hint" }, "A moves first. Two AIs play by themselves: watch them at the speed you choose."),
       el("div", { class: "row" }, pace.node),
       timer.node,
     ),
@@ -150,7 +166,8 @@ async function chooser() {
     event.preventDefault();
     guarded(async () => {
       clearError();
-      const body = { setup: setup.value, sides: readSides() };
+      const standard = rules.value === "standard";
+      const body = standard ? { rules: "standard", card_set: cardSet.value, sides: readSides() } : { setup: setup.value, sides: readSides() };
       if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
       if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
       if (seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
@@ -166,15 +183,22 @@ async function chooser() {
   main.append(el("h1", {}, "New Onitama game"), form, load);
   const mine = myGamesPanel("onitama");
   if (mine) main.append(mine);
-  // the pace applies to AI sides, the timer to sides on other devices
+  setupLabel.append(setup);
+  // the pace applies to AI sides, the timer to sides on other devices; a standard game has
+  // no setup (its cards are dealt from the seed, and the side card decides who moves first)
   const sync = () => {
+    const standard = rules.value === "standard";
+    setupLabel.hidden = standard;
+    cardSetLabel.hidden = !standard;
+    maxPlies.placeholder = standard ? "1000" : "the setup's";
+    document.getElementById("first-hint").textContent = `${standard ? "The side card's colour decides who moves first (blue A, red B)." : "A moves first."} Two AIs play by themselves: watch them at the speed you choose.`;
     const kinds = ["A", "B"].map((s) => document.getElementById(`side-${s}`).value);
     pace.node.hidden = !kinds.some((k) => k !== "human" && k !== "remote");
     timer.node.hidden = !kinds.includes("remote");
   };
   form.addEventListener("change", sync);
   sync();
-  setup.focus();
+  rules.focus();
 }
 
 function cardPicture(slot, card) {
@@ -218,6 +242,8 @@ function play(initial, note) {
   const connected = el("p", { class: "meta connected", id: "connected", hidden: true });
   const clock = el("p", { class: "notice turn-timer", id: "turn-timer", role: "timer", hidden: true });
   const wallNote = el("p", { class: "hint", id: "wall-note" });
+  const rulesLine = el("p", { class: "meta", id: "rules-line" });
+  const standard = () => state.rules === "standard";
   const invite = seats.invitePanel();
   const auto = new AutoPlayer(() => send("ai"));
   const watch = el("div", { id: "watch" }, auto.controls("AI"));
@@ -237,7 +263,7 @@ function play(initial, note) {
     el(
       "div",
       { class: "play" },
-      el("div", {}, board, wallNote, el("h2", {}, "Cards"), cards),
+      el("div", {}, board, wallNote, rulesLine, el("h2", {}, "Cards"), cards),
       el(
         "div",
         {},
@@ -259,7 +285,9 @@ function play(initial, note) {
         el("h2", {}, "Save and share"),
         ...save.nodes,
         meta,
-        el("p", { class: "hint" }, "Click a piece, then a highlighted square, then a wall direction. Keys: ", el("kbd", {}, "1"), "/", el("kbd", {}, "2"), " pick the card, ", el("kbd", {}, "u"), el("kbd", {}, "d"), el("kbd", {}, "l"), el("kbd", {}, "r"), el("kbd", {}, "s"), " the wall, ", el("kbd", {}, "Esc"), " clears, ", el("kbd", {}, "z"), " undoes, ", el("kbd", {}, "w"), " pauses the AIs."),
+        initial.rules === "standard"
+          ? el("p", { class: "hint", id: "keys-hint" }, "Click a piece, then a highlighted square (and the card, if both allow it). Keys: ", el("kbd", {}, "1"), "/", el("kbd", {}, "2"), " pick the card, ", el("kbd", {}, "Esc"), " clears, ", el("kbd", {}, "z"), " undoes, ", el("kbd", {}, "w"), " pauses the AIs.")
+          : el("p", { class: "hint", id: "keys-hint" }, "Click a piece, then a highlighted square, then a wall direction. Keys: ", el("kbd", {}, "1"), "/", el("kbd", {}, "2"), " pick the card, ", el("kbd", {}, "u"), el("kbd", {}, "d"), el("kbd", {}, "l"), el("kbd", {}, "r"), el("kbd", {}, "s"), " the wall, ", el("kbd", {}, "Esc"), " clears, ", el("kbd", {}, "z"), " undoes, ", el("kbd", {}, "w"), " pauses the AIs."),
       ),
     ),
   );
@@ -306,6 +334,7 @@ function play(initial, note) {
   }
 
   function actionLabel(a) {
+    if (standard()) return `${cardLabel(a.card)} · ${a.is_win ? "wins" : a.is_pass ? "no move" : "moves"}`;
     const wall = a.wall === null ? "wins" : `wall ${WALL_WORDS[a.wall] || a.wall}`;
     return `${cardLabel(a.card)} · ${wall}`;
   }
@@ -319,7 +348,7 @@ function play(initial, note) {
     }
     const usable = cardFilter ? opts.filter((a) => a.card === cardFilter) : opts;
     choices.replaceChildren(
-      el("p", {}, `${selFrom} → ${selTo}: choose the card and the wall`),
+      el("p", {}, `${selFrom} → ${selTo}: choose the card${standard() ? "" : " and the wall"}`),
       el(
         "div",
         { class: "choices" },
@@ -469,6 +498,8 @@ function play(initial, note) {
     setQuery({ game: state.id, position: state.position });
     document.getElementById("title").textContent = `Onitama — ${setupName(state.setup)}`;
     status.textContent = state.status;
+    typed.placeholder = standard() ? "1 e1 d1" : "1 e1 d1 u";
+    rulesLine.textContent = standard() ? `Standard Onitama: no wall; an action is a card, a piece and a square (“1 e1 d1”).${state.card_set ? ` Cards dealt from ${CARD_SET_NAMES[state.card_set] || state.card_set}.` : ""}` : "";
     plies.textContent = `Ply ${state.plies} played · ${state.plies_left} left`;
     message.hidden = !state.message;
     message.textContent = state.message || "";
@@ -528,6 +559,12 @@ function play(initial, note) {
     }
     if (!selTo) return;
     const opts = options();
+    const byCard = opts.filter((a) => a.card === Number(key));
+    if (standard() && byCard.length === 1) {
+      event.preventDefault();
+      playAction(byCard[0].text);
+      return;
+    }
     if ((key === "1" || key === "2") && opts.some((a) => a.card === Number(key))) {
       cardFilter = Number(key);
       showChoices();
