@@ -44,6 +44,10 @@ def assert_refused(done: subprocess.CompletedProcess[str], words: str) -> None:
     ("args", "words"),
     [
         ("play < /dev/null", "input ended"),
+        ("match 2 1 --deal 5", "--deal is the seed of a --standard deal"),
+        ("play --deal 3 < /dev/null", "--deal is the seed of a --standard deal"),
+        ("tournament 0 1 --standard --deals ''", "--deals needs at least one seed"),
+        ("tournament 0 1 --standard --deals 0,0", "names the deal 0 twice"),
         ("play <&-", "stdin is closed"),
         ("play --setup 21 < /dev/null", "input ended"),
         ("play --setup 21 --ai-b 2 --time 0.05 < /dev/null", "input ended"),

@@ -307,3 +307,60 @@ def test_cli_card_set_choices(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli.main(["match", "--standard", "--card-set", "promo"])
     assert "base" in capsys.readouterr().err
+
+
+OX_DEAL = ["ox", "boar", "horse", "elephant", "crab"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        ((1, "e2", "d2", "u"), "Standard Onitama has no wall: the wall part must be 's'"),
+        ((1, "XX", "XX", "s"), "only when no piece can move"),
+    ],
+)
+def test_a_standard_games_refusals_speak_of_its_own_rules(
+    answer: tuple[int, str, str, str], words: str
+) -> None:
+    """A wall step, or playing a card without moving while a piece can move, is refused in
+    standard Onitama's own words (the wall variant keeps the coursework's)."""
+    game = o.Onitama.standard(cards=OX_DEAL, first="A")
+    before = game.to_notation()
+    with pytest.raises(o.IllegalActionError, match=words):
+        game.judge(*answer)
+    if answer[1] == "XX":  # as text too ('1 e2 d2' is a fine standard action)
+        with pytest.raises(o.IllegalActionError, match=words):
+            game.play(" ".join(map(str, answer[:3])))
+    assert game.to_notation() == before
+    wall = o.Onitama.setup(21)
+    with pytest.raises(o.IllegalActionError, match="the start position is invalid"):
+        wall.judge(1, "XX", "XX", "s")
+
+
+def test_first_is_named_as_the_argument() -> None:
+    with pytest.raises(LudoError, match="first 'C' is not 'A' or 'B'"):
+        o.Onitama.standard(cards=OX_DEAL, first="C")
+
+
+def test_a_match_on_a_standard_game_keeps_the_games_ply_limit() -> None:
+    """`play_match`'s default limit is the setup's own: 20 plies for a coursework setup,
+    the game's plies left (1000 for a new standard deal) for a given game."""
+    start = o.Onitama.standard(seed=3)
+    record = o.play_match(o.builtin_ai(1, seed=1), o.builtin_ai(1, seed=2), start)
+    assert record.reason != "ply_limit" or record.plies == 1000
+    assert record.plies > 20 or record.reason != "ply_limit"
+    coursework = o.play_match(o.builtin_ai(0, seed=1), o.builtin_ai(0, seed=2), 21)
+    assert coursework.plies <= 20
+
+
+def test_a_standard_picture_wears_the_stamp_colours_and_names_the_cards() -> None:
+    """Blue is A (the hand named first in the community's tables), red B; each card's name
+    is written under it in its stamp's colour."""
+    game = o.Onitama.standard(cards=OX_DEAL, first="A")
+    svg = game._repr_svg_()
+    blue, red = "#2c3e73", "#c0392b"
+    assert svg.count(f'fill="{blue}" stroke="#222"') == 5  # A's five pieces
+    assert svg.count(f'fill="{red}" stroke="#222"') == 5
+    assert 'class="card-name"' in svg and ">Ox<" in svg and ">Crab<" in svg
+    wall = o.Onitama.setup(21)._repr_svg_()
+    assert 'class="card-name"' not in wall  # the coursework's pictures are unchanged

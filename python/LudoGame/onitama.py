@@ -172,14 +172,14 @@ def play_match(
     ai_a: AIFunction,
     ai_b: AIFunction,
     setup: int | str | Onitama = MATCH_SETUP,
-    max_plies: int | None = DEFAULT_PLIES,
+    max_plies: int | None = None,
     time_budget: float | None = None,
 ) -> MatchRecord:
     """Referee one game, ``ai_a`` playing A and ``ai_b`` playing B.
 
     ``setup`` is a setup id (``Onitama.setup``) or an ``Onitama`` game (its current
-    position). ``max_plies`` is the ply limit (None: the setup's own, or the game's plies
-    left). Each ply the mover's AI is called with the contract's arguments; an exception,
+    position). ``max_plies`` is the ply limit (by default the setup's own, ``DEFAULT_PLIES``,
+    or the given game's plies left: 1000 for a new standard game). Each ply the mover's AI is called with the contract's arguments; an exception,
     an answer that is not ``(int, str, str, str)``, an invalid answer (judged exactly as
     the coursework referee does) or, with ``time_budget``, an answer slower than that many
     seconds loses the game at once. The record says who won, why, and every action.

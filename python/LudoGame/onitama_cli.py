@@ -327,6 +327,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     if args.standard and args.setup is not None:
         raise UsageError("--standard deals its own cards: give --deal SEED, not --setup")
     check_card_set(args)
+    check_deal(args)
     closers: list[Callable[[], None]] = []
     try:
         for side, spec in (("A", args.ai_a), ("B", args.ai_b)):
@@ -349,7 +350,7 @@ def play_terminal(
     """The terminal game of `cmd_play`, its players ready."""
     try:
         if args.standard:
-            game = standard_deal(args, args.deal, args.max_plies)
+            game = standard_deal(args, args.deal or 0, args.max_plies)
         elif args.setup is not None:
             game = Onitama.setup(args.setup, args.max_plies)
         else:
@@ -420,20 +421,29 @@ def check_card_set(args: argparse.Namespace) -> None:
         raise UsageError("--card-set chooses the cards of a --standard deal: add --standard")
 
 
+def check_deal(args: argparse.Namespace) -> None:
+    """``--deal`` is the seed of a ``--standard`` deal: refused without ``--standard``."""
+    if args.deal is not None and not args.standard:
+        raise UsageError("--deal is the seed of a --standard deal: add --standard")
+
+
 def tournament_deals(args: argparse.Namespace) -> list[Onitama]:
     """The games of ``onitama tournament --standard``: one standard deal per seed of
     ``--deals``."""
     if args.setups is not None:
         raise UsageError("--standard deals its own cards: give --deals SEED,..., not --setups")
-    seeds = []
-    for word in (args.deals or "0,1,2").split(","):
+    seeds: list[int] = []
+    for word in ("0,1,2" if args.deals is None else args.deals).split(","):
         word = word.strip()
         if not word:
             continue
         try:
-            seeds.append(int(word))
+            seed = int(word)
         except ValueError:
             raise UsageError(f"--deals takes comma-separated whole numbers, not {word!r}") from None
+        if seed in seeds:
+            raise UsageError(f"--deals names the deal {seed} twice")
+        seeds.append(seed)
     if not seeds:
         raise UsageError("--deals needs at least one seed")
     return [standard_deal(args, seed, None) for seed in seeds]
@@ -443,6 +453,7 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     """`onitama match`."""
     check_save_path(args.save)
     check_card_set(args)
+    check_deal(args)
     ais = [make_ai(spec, args, args.seed) for spec in (args.a, args.b)]
     start: str | Onitama
     label = None
@@ -450,8 +461,9 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     if args.standard:
         if args.setup is not None:
             raise UsageError("--standard deals its own cards: give --deal SEED, not --setup")
-        start = standard_deal(args, args.deal, max_plies)
-        label = f"standard deal {args.deal}" + card_set_label(args)
+        deal = args.deal or 0
+        start = standard_deal(args, deal, max_plies)
+        label = f"standard deal {deal}" + card_set_label(args)
         max_plies = None  # the game's own (1000 unless --max-plies)
     else:
         start = args.setup if args.setup is not None else MATCH_SETUP
@@ -612,10 +624,13 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play",
         help="play at the terminal: human vs human, or against a built-in AI",
-        description="The coursework's Part 1 game. Without --setup it asks for a test case.",
+        description="The coursework's Part 1 game in the terminal (or, with --standard, standard "
+        "Onitama from a random deal). Without --setup or --standard it asks for a test case.",
     )
     play.add_argument("--setup", help="the setup id (default: ask, as the coursework does)")
-    play.add_argument("--max-plies", type=int, help="the ply limit (default: the setup's)")
+    play.add_argument(
+        "--max-plies", type=int, help=f"the ply limit ({DEFAULT_PLIES}; 1000 with --standard)"
+    )
     play.add_argument(
         "--ai-a", type=ai_spec, metavar="AI", help="an AI plays A: a level (0-2) or a .m file"
     )
@@ -628,7 +643,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--standard", action="store_true", help="standard Onitama (no wall), cards dealt by --deal"
     )
-    play.add_argument("--deal", type=int, default=0, help="seed of the --standard deal (0)")
+    play.add_argument("--deal", type=int, help="seed of the --standard deal (0)")
     add_card_set(play)
     play.add_argument(
         "--echo",
@@ -658,7 +673,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "--standard", action="store_true", help="standard Onitama (no wall), cards dealt by --deal"
     )
-    match.add_argument("--deal", type=int, default=0, help="seed of the --standard deal (0)")
+    match.add_argument("--deal", type=int, help="seed of the --standard deal (0)")
     add_card_set(match)
     match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
     match.add_argument("--seed", type=int, default=0, help="seed of both AIs (0)")

@@ -418,8 +418,14 @@ impl Position {
         for p in Player::BOTH {
             let n = self.soldiers[p.index()].count_ones();
             if n > 4 {
+                let general = if self.generals[p.index()] == 0 {
+                    " and no general"
+                } else {
+                    ""
+                };
                 return bad(format!(
-                    "player {p} has {n} soldiers (an army is 1 general and at most 4 soldiers)"
+                    "player {p} has {n} soldiers{general} (an army is 1 general and at most 4 \
+                     soldiers)"
                 ));
             }
         }

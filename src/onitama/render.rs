@@ -98,7 +98,8 @@ pub fn draw(pos: &Position, patterns: &Patterns, viewer: Player) -> String {
 
 /// One card as a small grid at `(x, y)`, cells of `cell` pixels, with a caption.
 /// `slot` (`A1`, `A2`, `B1`, `B2`, `side`) marks the group for a page to find, and a
-/// standard card's name is its `data-name` (`Sea Snake`).
+/// standard card's name is its `data-name` (`Sea Snake`); in a standard game (`standard`) the
+/// name is also written under the caption, in the colour of the card's stamp.
 fn svg_card(
     out: &mut String,
     (card, rows): (Card, &[String; 5]),
@@ -106,6 +107,7 @@ fn svg_card(
     cell: f64,
     slot: &str,
     caption: &str,
+    standard: bool,
 ) {
     let name = card
         .name()
@@ -135,11 +137,23 @@ fn svg_card(
     }
     let _ = write!(
         out,
-        r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#333">{}</text></g>"##,
+        r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#333">{}</text>"##,
         x + 2.5 * cell,
         y + 5.0 * cell + 13.0,
         escape(caption)
     );
+    if let (true, Some(name), Some(stamp)) = (standard, card.name(), card.first_player()) {
+        // the stamp's colour says who moves first when this card is the side card
+        let _ = write!(
+            out,
+            r##"<text class="card-name" x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" font-weight="bold" fill="{}">{}</text>"##,
+            x + 2.5 * cell,
+            y + 5.0 * cell + 25.0,
+            SVG_COLOURS[stamp.index() ^ 1],
+            escape(name)
+        );
+    }
+    out.push_str("</g>");
 }
 
 /// The position as an SVG image: the board with both bases marked, the pawns and the
@@ -182,10 +196,7 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
                 }
                 Some(Piece::General(p)) | Some(Piece::Soldier(p)) => {
                     let general = matches!(pos.piece_at(sq), Some(Piece::General(_)));
-                    let (fill, text) = match p {
-                        Player::A => ("#c0392b", "#fff"),
-                        Player::B => ("#2c3e73", "#fff"),
-                    };
+                    let (fill, text) = (SVG_COLOURS[colour_index(pos, p)], "#fff");
                     let radius = if general { cell * 0.4 } else { cell * 0.3 };
                     let letter = pos.piece_at(sq).map_or(' ', Piece::to_char);
                     let _ = write!(
@@ -226,6 +237,7 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
         small,
         "B1",
         "B card 1",
+        pos.is_standard(),
     );
     svg_card(
         s,
@@ -234,6 +246,7 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
         small,
         "B2",
         "B card 2",
+        pos.is_standard(),
     );
     let side_rows = match viewer {
         Player::A => side.clone(),
@@ -250,6 +263,7 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
         small,
         "side",
         arrow,
+        pos.is_standard(),
     );
     svg_card(
         s,
@@ -258,6 +272,7 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
         small,
         "A1",
         "A card 1",
+        pos.is_standard(),
     );
     svg_card(
         s,
@@ -266,6 +281,7 @@ pub fn svg(pos: &Position, patterns: &Patterns, viewer: Player, caption: &str) -
         small,
         "A2",
         "A card 2",
+        pos.is_standard(),
     );
     let _ = write!(
         s,
@@ -327,6 +343,16 @@ const MARGIN: usize = 8;
 const PIP: usize = 8;
 const COLOURS: [Rgb; 2] = [[196, 48, 48], [48, 80, 196]];
 
+/// The SVG's red and blue, in the order of [`COLOURS`].
+const SVG_COLOURS: [&str; 2] = ["#c0392b", "#2c3e73"];
+
+/// Which of the two colours (0 red, 1 blue) player `p`'s pieces wear: in the wall variant A
+/// is red; in standard Onitama the colours are the cards' stamps, blue being A (the hand
+/// named first in the community's tables) and red B.
+fn colour_index(pos: &Position, p: Player) -> usize {
+    p.index() ^ usize::from(pos.is_standard())
+}
+
 /// Draw a card's 5×5 pattern with its top-left corner at (`x`, `y`): targets in the
 /// holder's colour, the pawn's square black, turned 180° when `turned`.
 fn rgb_card(img: &mut Raster, x: usize, y: usize, card: Card, holder: Rgb, turned: bool) {
@@ -381,10 +407,10 @@ pub fn rgb(pos: &Position) -> Raster {
         let (cx, cy) = (x + CELL / 2, y + CELL / 2);
         match pos.piece_at(sq) {
             Some(Piece::General(p)) => {
-                img.disc(cx, cy, 16, COLOURS[p.index()]);
+                img.disc(cx, cy, 16, COLOURS[colour_index(pos, p)]);
                 img.disc(cx, cy, 6, [255, 215, 0]);
             }
-            Some(Piece::Soldier(p)) => img.disc(cx, cy, 10, COLOURS[p.index()]),
+            Some(Piece::Soldier(p)) => img.disc(cx, cy, 10, COLOURS[colour_index(pos, p)]),
             Some(Piece::Wall) => img.rect(x + 4, y + 4, CELL - 8, CELL - 8, [60, 60, 60]),
             None => {}
         }
@@ -393,11 +419,11 @@ pub fn rgb(pos: &Position) -> Raster {
     let second = cards_x + card_w + MARGIN;
     let (top, bottom) = (MARGIN, MARGIN + board_w - card_w);
     let middle = MARGIN + (board_w - card_w) / 2;
-    let b = COLOURS[1];
+    let b = COLOURS[colour_index(pos, Player::B)];
     rgb_card(&mut img, cards_x, top, pos.card(CardSlot::B1), b, true);
     rgb_card(&mut img, second, top, pos.card(CardSlot::B2), b, true);
     let side_turned = pos.side() == Player::B;
-    let mover = COLOURS[pos.side().index()];
+    let mover = COLOURS[colour_index(pos, pos.side())];
     let side_x = cards_x + (card_w + MARGIN) / 2;
     rgb_card(
         &mut img,
@@ -407,7 +433,7 @@ pub fn rgb(pos: &Position) -> Raster {
         mover,
         side_turned,
     );
-    let a = COLOURS[0];
+    let a = COLOURS[colour_index(pos, Player::A)];
     rgb_card(&mut img, cards_x, bottom, pos.card(CardSlot::A1), a, false);
     rgb_card(&mut img, second, bottom, pos.card(CardSlot::A2), a, false);
     img

@@ -145,6 +145,15 @@ pub enum InvalidAnswer {
     /// The target holds the wall.
     #[error("Your pawn cannot move there. The position is occupied by the wall.")]
     TargetWall(Square),
+    /// A card played without moving (`XX`) in standard Onitama while a piece can move
+    /// (the wall variant answers [`InvalidAnswer::StartNotOnBoard`], as the coursework does).
+    #[error(
+        "A card can be played without moving only when no piece can move; here a piece can: give the start square."
+    )]
+    PassWithPieceToMove,
+    /// A wall step other than `s` in standard Onitama, which has no wall.
+    #[error("Standard Onitama has no wall: the wall part must be 's' or left out, not '{0}'.")]
+    NoWallInStandard(String),
     /// A wall letter other than `u l d r s`.
     #[error("Invalid input, the wall direction '{0}' is not one of u, l, d, r, s.")]
     BadWallLetter(String),
@@ -217,6 +226,9 @@ pub fn judge_pawn(
     }
     let me = pos.side();
     let slot = Slot::from_number(card).ok_or(InvalidAnswer::BadCardNumber(card))?;
+    if pos.is_standard() && from.eq_ignore_ascii_case("xx") {
+        return Err(InvalidAnswer::PassWithPieceToMove);
+    }
     let f = judge_start(pos, from)?;
     let t = Square::parse(to).ok_or_else(|| InvalidAnswer::TargetNotOnBoard(to.to_owned()))?;
     let dr = t.row() as i8 - f.row() as i8;
@@ -262,16 +274,16 @@ pub fn judge_wall(pos: &Position, choice: PawnChoice, wall: &str) -> Result<Acti
     let dir = match (letters.next(), letters.next()) {
         (Some(c), None) => WallDir::from_letter(c),
         _ => None,
-    }
-    .ok_or_else(|| InvalidAnswer::BadWallLetter(wall.to_owned()))?;
+    };
     if pos.is_standard() {
         // Standard Onitama has no wall: the answer's wall part must be 's' (stay).
         return match (dir, choice.step) {
-            (WallDir::Stay, Some((f, t))) => Ok(pos.normalize(Action::standard(slot, f, t))),
-            (WallDir::Stay, None) => Ok(Action::pass(slot, WallDir::Stay)),
-            _ => Err(InvalidAnswer::BadWallLetter(wall.to_owned())),
+            (Some(WallDir::Stay), Some((f, t))) => Ok(pos.normalize(Action::standard(slot, f, t))),
+            (Some(WallDir::Stay), None) => Ok(Action::pass(slot, WallDir::Stay)),
+            _ => Err(InvalidAnswer::NoWallInStandard(wall.to_owned())),
         };
     }
+    let dir = dir.ok_or_else(|| InvalidAnswer::BadWallLetter(wall.to_owned()))?;
     let me = pos.side();
     let (mut general, mut opponent) = (pos.pawns(me) & !pos.soldiers(me), pos.pawns(me.other()));
     if let Some((f, t)) = choice.step {

@@ -188,6 +188,10 @@ player_newtype!(
     ToMove, "to_move"
 );
 player_newtype!(
+    /// Who moves first in a standard game with given cards.
+    First, "first"
+);
+player_newtype!(
     /// A player whose view is asked for.
     Viewer, "player"
 );

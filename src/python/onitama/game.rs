@@ -6,9 +6,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyTuple};
 
 use super::convert::{
-    AiSeed, Board, CardNumber, CardSetArg, CardText, Cards, Depth, JsonText, Level, MaxPlies,
-    MoveFrom, MoveTo, Nodes, NotationText, PerftDepth, SearchTime, SetupId, ToMove, Viewer,
-    WallLetter,
+    AiSeed, Board, CardNumber, CardSetArg, CardText, Cards, Depth, First, JsonText, Level,
+    MaxPlies, MoveFrom, MoveTo, Nodes, NotationText, PerftDepth, SearchTime, SetupId, ToMove,
+    Viewer, WallLetter,
 };
 use super::{PyAction, PyCard, actions_list, letter};
 use crate::onitama::coursework;
@@ -185,7 +185,7 @@ impl PyOnitama {
     #[pyo3(signature = (cards = None, first = None, seed = None, max_plies = None, card_set = None))]
     fn standard(
         cards: Option<Cards>,
-        first: Option<ToMove>,
+        first: Option<First>,
         seed: Option<Seed>,
         max_plies: Option<MaxPlies>,
         card_set: Option<CardSetArg>,
