@@ -24,7 +24,7 @@ import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from LudoGame.web import create_app  # noqa: E402
-from LudoGame.web.games import Games  # noqa: E402
+from LudoGame.web.games import Event, Games  # noqa: E402
 from LudoGame.web.storage import (  # noqa: E402
     KEPT,
     Row,
@@ -169,6 +169,32 @@ def test_an_unwatched_game_keeps_no_events_and_an_idle_one_is_dropped(tmp_path: 
         assert c.get(f"{LUDO}/{s['id']}").json() == s
 
 
+def test_one_encoding_per_version_and_fields_and_nothing_kept_once_unwatched(
+    tmp_path: Path,
+) -> None:
+    """An event's text is made once per choice of fields (every stream asking for the same
+    fields shares it); a watched game keeps only its last event, and nothing once its last
+    stream closes."""
+    e = Event(3, {"version": 3, "svg": "<svg/>", "history": [1]})
+    some, none = frozenset({"svg"}), frozenset[str]()
+    assert e.text(some, ("svg", "history")) is e.text(some, ("svg", "history"))
+    assert e.text(none, ("svg", "history")) == 'id: 3\nevent: state\ndata: {"version": 3}\n\n'
+    with live_server(store=f"sqlite:///{tmp_path / 'g.db'}", heartbeat=5) as (base, app):
+        games: Games = app.state.games
+        with httpx.Client(base_url=base, timeout=10) as c:
+            s, _ = created(c.post(LUDO, json={"players": "AB", "seed": 2}))
+            one = Events(c, f"{LUDO}/{s['id']}/events?fields=")
+            two = Events(c, f"{LUDO}/{s['id']}/events?fields=")
+            one.next(), two.next()
+            for _ in range(5):
+                s = ludo_step(c, s)
+                assert one.next()["data"] == two.next()["data"]
+            assert list(games._last) == [s["id"]] and games._last[s["id"]].version == s["version"]
+            one.close()
+            two.close()
+            wait_for(lambda: not games._last and not games._listeners)
+
+
 def test_a_process_that_learns_late_sends_every_version_in_order(
     postgres: Postgres, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -246,3 +272,28 @@ def test_who_is_connected_is_shared_by_two_processes(postgres: Postgres) -> None
         for p in (p1, p2):
             p.kill()
             p.communicate(timeout=20)
+
+
+def test_presence_rows_expire_unless_renewed(postgres: Postgres) -> None:
+    """A process's presence rows (PostgreSQL) are seen by another connection pool, expire
+    when not renewed (a process killed), live on when renewed, and go when it stops."""
+    url = fresh(postgres)
+    one, two = open_storage(url), open_storage(url)
+    one.set_present("p1", "g", ["A", "B"], 0.6)
+    two.set_present("p2", "g", ["B"], 30)
+    two.set_present("p2", "h", ["A"], 30)
+    assert two.present(["g"]) == {"g": {"A", "B"}}
+    assert one.present(None) == {"g": {"A", "B"}, "h": {"A"}}
+    time.sleep(1.0)  # p1 was killed: its rows expire
+    assert two.present(["g", "h"]) == {"g": {"B"}, "h": {"A"}}
+    one.set_present("p1", "g", ["A"], 0.6)
+    for _ in range(3):  # renewed: alive
+        time.sleep(0.3)
+        one.refresh_present("p1", 0.6)
+    assert two.present(["g"]) == {"g": {"A", "B"}}
+    two.set_present("p2", "g", [], 30)
+    assert one.present(["g"]) == {"g": {"A"}}
+    two.drop_present("p2")
+    assert one.present(None) == {"g": {"A"}}
+    one.close()
+    two.close()
