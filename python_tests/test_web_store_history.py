@@ -297,3 +297,36 @@ def test_presence_rows_expire_unless_renewed(postgres: Postgres) -> None:
     assert one.present(None) == {"g": {"A"}}
     one.close()
     two.close()
+
+
+def test_an_update_notification_carries_a_short_row(postgres: Postgres) -> None:
+    """The other processes get an update's row in its notification (no read of the table)
+    when the record is short enough, else only its id and version."""
+    from LudoGame.web.storage import NOTE_RECORD
+
+    storage = open_storage(fresh(postgres))
+    long = json.dumps({"pad": "x" * NOTE_RECORD})
+
+    async def main() -> list[tuple[str, int, Row | None]]:
+        feed = storage.notes()
+        seen = [await anext(feed)]
+        await asyncio.to_thread(storage.insert, Row("g", "ludo", 0, False, True, "{}"))
+        await asyncio.to_thread(storage.update, Row("g", "ludo", 1, True, False, '{"a": ":"}'), 0)
+        await asyncio.to_thread(storage.update, Row("g", "ludo", 2, False, True, long), 1)
+        for _ in range(3):
+            seen.append(await asyncio.wait_for(anext(feed), 5))
+        await feed.aclose()  # type: ignore[attr-defined]
+        return seen
+
+    seen = asyncio.run(main())
+    assert [(i, v) for i, v, _ in seen] == [("", 0), ("g", 0), ("g", 1), ("g", 2)]
+    row = seen[2][2]
+    assert row is not None and (row.kind, row.version, row.over, row.active) == (
+        "ludo",
+        1,
+        True,
+        False,
+    )
+    assert row.record == '{"a": ":"}'
+    assert seen[3][2] is None
+    storage.close()

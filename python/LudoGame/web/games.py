@@ -301,7 +301,7 @@ class Games:
         store), for ever: after a lost feed, again once the store is back."""
         while True:
             try:
-                async for ident, version in self.storage.changes():
+                async for ident, version, row in self.storage.notes():
                     if not ident:  # (re)connected: catch up on every game being watched
                         for watched in list(self._listeners):
                             await self._noticed(watched, None)
@@ -309,7 +309,7 @@ class Games:
                     elif version == PRESENCE_CHANGED:
                         await self._look_present([ident])
                     else:
-                        await self._noticed(ident, version)
+                        await self._noticed(ident, version, row)
             except Exception:  # the store is lost (or a change could not be read): again
                 pass
             await asyncio.sleep(0.5)
@@ -347,9 +347,10 @@ class Games:
                         s.remote = False
                         self.drive(s)
 
-    async def _noticed(self, ident: str, version: int | None) -> None:
-        """Another process changed (`version`, -1: deleted; None: perhaps) the game `ident`:
-        load it if this process holds or watches it, and send the change."""
+    async def _noticed(self, ident: str, version: int | None, row: Row | None = None) -> None:
+        """Another process changed (`version`, -1: deleted; None: perhaps) the game `ident`
+        (`row`: as its notification carried it): load it (unless `row`) if this process
+        holds or watches it, and send the change."""
         if version is not None and version < 0:
             self._gone(ident)
             return
@@ -358,13 +359,16 @@ class Games:
             return
         if s is not None and version is not None and s.version >= version:
             return  # this process's own change, or an older one
+        noted = row
         with contextlib.suppress(ApiError):
             while True:
-                row = await self._call(self.storage.load, ident)
+                # the row the notification carried (a committed version), else the stored one
+                row = noted if noted is not None else await self._call(self.storage.load, ident)
                 s = self._sessions.get(ident)
                 if s is not None and s.lock.locked():
                     async with s.lock:  # a change is being made here: load again after it
                         pass
+                    noted = None
                     continue
                 if row is None:
                     self._gone(ident)

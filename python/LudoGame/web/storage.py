@@ -121,6 +121,12 @@ class Storage(ABC):
         may have changed meanwhile). Raises `StorageError` when the feed is lost."""
         raise NotImplementedError("only a shared store announces its changes")
 
+    async def notes(self) -> AsyncIterator[tuple[str, int, Row | None]]:
+        """`changes`, each with the changed game's row when the announcement carried it
+        (then it need not be read), else None."""
+        async for ident, version in self.changes():
+            yield ident, version, None
+
     # who is connected, for a `shared` store (see PostgresStorage)
 
     def set_present(self, process: str, ident: str, seats: list[str], ttl: float) -> None:
@@ -489,12 +495,16 @@ CREATE INDEX IF NOT EXISTS ludogame_presence_process ON ludogame_presence (proce
 """
 
 #: The channel every change is announced on (payload ``ID:VERSION``, version -1: deleted,
-#: -2: who is connected to it changed).
+#: -2: who is connected to it changed; an update's is ``ID:VERSION:FLAGS:KIND:RECORD``, the
+#: row itself, when its record is short enough for a notification).
 CHANNEL = "ludogame_games"
 #: The advisory lock taken while the schema is made (two servers may start at once).
 _SCHEMA_LOCK = 0x1D0_6A3E
 #: The longest a PostgreSQL statement may run (milliseconds) before it is an error.
 STATEMENT_TIMEOUT_MS = 5_000
+#: The longest record sent in an update's notification (PostgreSQL's limit is 8,000 bytes);
+#: a longer one is read from the table by the processes that need it.
+NOTE_RECORD = 7_500
 #: The advisory lock taken while a new game is counted against the limit and stored.
 _LIMIT_LOCK = 0x1D0_6A3F
 
@@ -654,7 +664,7 @@ class PostgresStorage(Storage):
             "previous": previous,
             "old": row.version - KEPT,
             "channel": CHANNEL,
-            "note": f"{row.id}:{row.version}",
+            "note": _note(row),
         }
         return self._run(lambda conn: len(conn.execute(sql, args).fetchall()) == 1, one=True)
 
@@ -781,6 +791,10 @@ class PostgresStorage(Storage):
         return self._run(go)
 
     async def changes(self) -> AsyncIterator[tuple[str, int]]:
+        async for ident, version, _ in self.notes():
+            yield ident, version
+
+    async def notes(self) -> AsyncIterator[tuple[str, int, Row | None]]:
         try:
             # keepalives: a listener whose server went away notices it (and is made again)
             conn = await self._pg.AsyncConnection.connect(
@@ -796,11 +810,11 @@ class PostgresStorage(Storage):
             raise StorageError(f"cannot listen to {self.where}: {_first_line(e)}") from e
         try:
             await conn.execute(f"LISTEN {CHANNEL}")
-            yield "", 0
+            yield "", 0, None
             async for note in conn.notifies():
-                ident, _, version = note.payload.rpartition(":")
-                if ident and version.lstrip("-").isdigit():  # (PRESENCE_CHANGED included)
-                    yield ident, int(version)
+                found = _parse_note(note.payload)
+                if found is not None:
+                    yield found
         except self._pg.Error as e:
             raise StorageError(f"lost the store {self.where}: {_first_line(e)}") from e
         finally:
@@ -811,6 +825,27 @@ class PostgresStorage(Storage):
             idle, self._idle = self._idle, []
         for c in idle:
             c.close()
+
+
+def _note(row: Row) -> str:
+    """The notification of an update: ``ID:VERSION``, with the row itself if it fits."""
+    head = f"{row.id}:{row.version}"
+    if len(row.record) + len(row.kind) + len(head) > NOTE_RECORD or not row.record.isascii():
+        return head
+    return f"{head}:{int(row.over)}{int(row.active)}:{row.kind}:{row.record}"
+
+
+def _parse_note(payload: str) -> tuple[str, int, Row | None] | None:
+    """A notification's (id, version, row or None); None for one this server cannot read.
+    (An id has no colon: ids are URL-safe base64.)"""
+    parts = payload.split(":", 4)
+    if len(parts) < 2 or not parts[0] or not parts[1].lstrip("-").isdigit():
+        return None
+    ident, version = parts[0], int(parts[1])
+    if len(parts) == 5 and len(parts[2]) == 2:
+        flags, kind, record = parts[2], parts[3], parts[4]
+        return ident, version, Row(ident, kind, version, flags[0] == "1", flags[1] == "1", record)
+    return ident, version, None
 
 
 def _first_line(e: BaseException) -> str:
