@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import threading
 import time
 import uuid
@@ -268,6 +269,14 @@ def test_who_is_connected_is_shared_by_two_processes(postgres: Postgres) -> None
             wait_for(
                 lambda: c1.get(f"{LUDO}/{gid}").json()["connected"] == {"A": False, "B": False}
             )
+            # a process stopped normally takes its seats with it at once
+            a = Events(c1, f"{LUDO}/{gid}/events?fields=&seat_key={seat['A']}")
+            assert a.next()["state"]["connected"]["A"]
+            wait_for(lambda: c2.get(f"{LUDO}/{gid}").json()["connected"]["A"])
+            p1.send_signal(signal.SIGINT)
+            _, err = p1.communicate(timeout=30)
+            assert p1.returncode == 0 and "Traceback" not in err, err
+            wait_for(lambda: not c2.get(f"{LUDO}/{gid}").json()["connected"]["A"], 2.0)
     finally:
         for p in (p1, p2):
             p.kill()

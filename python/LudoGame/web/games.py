@@ -128,6 +128,8 @@ class Games:
         self._everywhere: dict[str, set[str]] = {}
         self._presence_lock = asyncio.Lock()
         self._executor = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="ludogame-store")
+        #: set once `close` ran: the store's threads are gone
+        self._closed = False
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pool: asyncio.Semaphore | None = None
         #: set once the server stops; a future per search being awaited, to end the wait
@@ -447,6 +449,7 @@ class Games:
     async def close(self) -> None:
         """Stop every bot driver and event stream (the server is stopping); on a shared
         store, this process's seats leave."""
+        self._closed = True
         for task in [*self._drivers.values(), *self._tasks]:
             task.cancel()
         self._drivers.clear()
@@ -592,7 +595,11 @@ class Games:
             counts[p] = max(0, counts.get(p, 0) + step)
         if not any(counts.values()):
             self._present.pop(ident, None)
-        if self.storage.shared and here != {p for p, n in counts.items() if n > 0}:
+        if (
+            self.storage.shared
+            and not self._closed
+            and here != {p for p, n in counts.items() if n > 0}
+        ):
             self._spawn(self._announce(ident))
         self._presence_event(ident, before)
 
