@@ -339,3 +339,28 @@ def test_an_update_notification_carries_a_short_row(postgres: Postgres) -> None:
     assert row.record == '{"a": ":"}'
     assert seen[3][2] is None
     storage.close()
+
+
+def test_a_schema_1_sqlite_file_is_taken_up(tmp_path: Path) -> None:
+    """A file written before the history (schema 1) opens: its games are read, the history
+    table is made and kept from the next change on, and the file says schema 2."""
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, version INTEGER NOT "
+        "NULL, over INTEGER NOT NULL, active INTEGER NOT NULL, created REAL NOT NULL, updated "
+        "REAL NOT NULL, record TEXT NOT NULL);"
+        "INSERT INTO games VALUES ('g', 'ludo', 7, 0, 0, 0, 0, '{}');"
+        "PRAGMA user_version=1;"
+    )
+    db.commit()
+    db.close()
+    storage = SqliteStorage(path)
+    row = storage.load("g")
+    assert row is not None and row.version == 7 and storage.history("g", 0) == []
+    assert storage.update(Row("g", "ludo", 8, False, False, "[8]"), 7)
+    assert storage.history("g", 0) == [(8, "[8]")]
+    storage.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
