@@ -82,9 +82,11 @@ def create_app(
         tasks = []
         if expire_days is not None:
             tasks.append(asyncio.create_task(_sweep(games, expire_days)))
+        tasks.append(asyncio.create_task(games.tidy()))
         if storage.shared:
             tasks.append(asyncio.create_task(games.follow()))
             tasks.append(asyncio.create_task(games.take_up(take_up)))
+            tasks.append(asyncio.create_task(games.keep_present()))
         await games.resume()
         try:
             yield

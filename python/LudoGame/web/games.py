@@ -8,8 +8,8 @@ import asyncio
 import contextlib
 import json
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
 
 from fastapi import APIRouter, Header, Request, Response
@@ -18,12 +18,26 @@ from pydantic import BaseModel
 
 from LudoGame.web.errors import ApiError, conflict, not_found
 from LudoGame.web.models import EVENTS_CONTENT, SAVE_CONTENT, errors
-from LudoGame.web.storage import Row, Storage, StorageError
-from LudoGame.web.store import Change, RematchBody, Session, fields_of, fields_query, off_loop
+from LudoGame.web.storage import PRESENCE_CHANGED, Row, Storage, StorageError
+from LudoGame.web.store import (
+    Change,
+    RematchBody,
+    Session,
+    fields_of,
+    fields_query,
+    new_id,
+    off_loop,
+)
 
-#: How many of a game's latest states are kept (once it has been watched) for clients that
-#: reconnect to its events.
-RECENT = 16
+#: How long (seconds) a game nobody asked for, watches or plays stays loaded in memory; it
+#: is read from the store again when next asked for.
+IDLE = 300.0
+#: How long (seconds) a process's presence rows in a shared store live unless renewed
+#: (renewed every third of it): the seats of a process that stopped without saying so
+#: show as gone after at most this long.
+PRESENCE_TTL = 30.0
+#: How many threads wait for the store at once (reads, and changes waiting for a commit).
+STORE_THREADS = 32
 #: The longest an events stream stays silent: a comment line is sent after this many seconds.
 HEARTBEAT = 15.0
 #: How many bot or AI searches run at once (the others wait their turn).
@@ -34,13 +48,35 @@ TAKE_UP = 5.0
 
 S = TypeVar("S", bound=Session)
 
-#: A queued event of a stream: (version, state), (PRESENCE, connected seats), or None (the
+
+class Event:
+    """One change of a game as its event streams send it: its version and its whole state,
+    made once per version and encoded once per choice of ``?fields=`` (shared by every
+    stream of the game)."""
+
+    __slots__ = ("version", "state", "_texts")
+
+    def __init__(self, version: int, state: dict[str, Any]) -> None:
+        self.version = version
+        self.state = state
+        self._texts: dict[frozenset[str], str] = {}
+
+    def text(self, fields: frozenset[str], large: tuple[str, ...]) -> str:
+        """The event as the stream sends it, with the large `fields` asked for."""
+        text = self._texts.get(fields)
+        if text is None:
+            state = self.state
+            data = json.dumps({k: v for k, v in state.items() if k in fields or k not in large})
+            text = self._texts[fields] = f"id: {self.version}\nevent: state\ndata: {data}\n\n"
+        return text
+
+
+#: A queued item of a stream: an `Event`, a ready text (a `presence` event), or None (the
 #: game is gone).
-PRESENCE = -1
-Item = tuple[int, dict[str, Any]] | None
+Item = Event | str | None
 #: Put in an event stream's queue when the server stops: the stream ends (no `gone` event:
 #: the game is not deleted).
-_STOP: tuple[int, dict[str, Any]] = (-2, {})
+_STOP = Event(-2, {})
 
 
 def unavailable(e: Exception) -> ApiError:
@@ -74,10 +110,26 @@ class Games:
         self.heartbeat = heartbeat
         self.workers = workers
         self._sessions: dict[str, Session] = {}
+        #: when each loaded game was last asked for (time.monotonic())
+        self._used: dict[str, float] = {}
         self._listeners: dict[str, set[asyncio.Queue[Item]]] = {}
+        #: the last event sent to each watched game's streams (dropped once unwatched)
+        self._last: dict[str, Event] = {}
+        #: the events of a game held back while the versions its streams missed (another
+        #: process's changes learnt late) are read from the store's history
+        self._filling: dict[str, list[Event]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
         #: how many event streams each seat of a game has open here (by the key given)
         self._present: dict[str, dict[str, int]] = {}
-        self._recent: dict[str, deque[tuple[int, dict[str, Any]]]] = {}
+        #: a shared store: this process's name in it, the seats of each watched game
+        #: connected on any process, and a lock that keeps this process's writes in order
+        self.process = new_id()
+        self.presence_ttl = PRESENCE_TTL
+        self._everywhere: dict[str, set[str]] = {}
+        self._presence_lock = asyncio.Lock()
+        self._executor = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="ludogame-store")
+        #: set once `close` ran: the store's threads are gone
+        self._closed = False
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pool: asyncio.Semaphore | None = None
         #: set once the server stops; a future per search being awaited, to end the wait
@@ -92,7 +144,7 @@ class Games:
 
     async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
         try:
-            return await asyncio.to_thread(fn, *args)
+            return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
         except StorageError as e:
             raise unavailable(e) from e
 
@@ -104,10 +156,20 @@ class Games:
         return self._watched(cls.from_record(row.id, row.version, json.loads(row.record)))
 
     def _watched(self, s: Session) -> Session:
-        """`s`, able to say which of its seats have a page open on its events here."""
+        """`s`, able to say which of its seats have a page open on its events (here, or on
+        any process sharing the store)."""
         ident = s.id
-        s.presence = lambda: {p: n > 0 for p, n in self._present.get(ident, {}).items()}
+        s.presence = lambda: self._connected(ident)
+        self._used[ident] = time.monotonic()
         return s
+
+    def _connected(self, ident: str) -> dict[str, bool]:
+        """The seats of game `ident` with a page open on its events: here, or (a shared
+        store) on another process."""
+        here = {p: n > 0 for p, n in self._present.get(ident, {}).items()}
+        for p in self._everywhere.get(ident, ()):
+            here[p] = True
+        return here
 
     async def count(self) -> int:
         """How many games are stored."""
@@ -127,11 +189,14 @@ class Games:
         self._sessions[s.id] = self._watched(s)
         self.drive(s)
 
-    async def get(self, cls: type[S], ident: str, what: str) -> S:
+    async def get(self, cls: type[S], ident: str, what: str, known: int | None = None) -> S:
         """The game `ident` if it is a `cls` (loaded from the store if need be: on every
-        call when other processes share the store), or a 404."""
+        call when other processes share the store, unless the game held here is at the
+        version `known` a change is asked against: the update then checks it), or a 404."""
         s = self._sessions.get(ident)
-        if s is None or self.storage.shared:
+        if s is not None:
+            self._used[ident] = time.monotonic()
+        if s is None or (self.storage.shared and (known is None or s.version != known or s.stale)):
             row = await self._call(self.storage.load, ident[:100])
             s = self._sessions.get(ident)  # loaded meanwhile by another request
             if row is None or row.kind not in self.kinds:
@@ -161,7 +226,7 @@ class Games:
         """The game `ident`, locked and at `version` (if given), for a route to change; the
         change is committed (or undone, and the error answered) when the block ends."""
         while True:
-            s = await self.get(cls, ident, what)
+            s = await self.get(cls, ident, what, version)
             await s.lock.acquire()
             if not s.stale:
                 break
@@ -185,7 +250,10 @@ class Games:
                 self._replace(s, Row(s.id, s.kind, before, False, False, record))
                 raise
             if not stored:  # another server changed (or deleted) it first
-                self._replace(s, await self._call(self.storage.load, s.id), remote=True)
+                now = await self._call(self.storage.load, s.id)
+                self._replace(s, now, remote=True)
+                if now is None:
+                    raise not_found(what, ident)
                 raise conflict(
                     "StaleVersion", "the game was changed elsewhere: reload it and try again"
                 )
@@ -227,19 +295,23 @@ class Games:
             task.cancel()
         for q in self._listeners.pop(ident, set()):
             q.put_nowait(None)
-        self._recent.pop(ident, None)
+        self._last.pop(ident, None)
+        self._used.pop(ident, None)
 
     async def follow(self) -> None:
         """Send the changes other processes make to this process's event streams (a shared
         store), for ever: after a lost feed, again once the store is back."""
         while True:
             try:
-                async for ident, version in self.storage.changes():
+                async for ident, version, row in self.storage.notes():
                     if not ident:  # (re)connected: catch up on every game being watched
                         for watched in list(self._listeners):
                             await self._noticed(watched, None)
+                        await self._look_present(list(self._listeners))
+                    elif version == PRESENCE_CHANGED:
+                        await self._look_present([ident])
                     else:
-                        await self._noticed(ident, version)
+                        await self._noticed(ident, version, row)
             except Exception:  # the store is lost (or a change could not be read): again
                 pass
             await asyncio.sleep(0.5)
@@ -277,9 +349,10 @@ class Games:
                         s.remote = False
                         self.drive(s)
 
-    async def _noticed(self, ident: str, version: int | None) -> None:
-        """Another process changed (`version`, -1: deleted; None: perhaps) the game `ident`:
-        load it if this process holds or watches it, and send the change."""
+    async def _noticed(self, ident: str, version: int | None, row: Row | None = None) -> None:
+        """Another process changed (`version`, -1: deleted; None: perhaps) the game `ident`
+        (`row`: as its notification carried it): load it (unless `row`) if this process
+        holds or watches it, and send the change."""
         if version is not None and version < 0:
             self._gone(ident)
             return
@@ -288,13 +361,16 @@ class Games:
             return
         if s is not None and version is not None and s.version >= version:
             return  # this process's own change, or an older one
+        noted = row
         with contextlib.suppress(ApiError):
             while True:
-                row = await self._call(self.storage.load, ident)
+                # the row the notification carried (a committed version), else the stored one
+                row = noted if noted is not None else await self._call(self.storage.load, ident)
                 s = self._sessions.get(ident)
                 if s is not None and s.lock.locked():
                     async with s.lock:  # a change is being made here: load again after it
                         pass
+                    noted = None
                     continue
                 if row is None:
                     self._gone(ident)
@@ -371,13 +447,19 @@ class Games:
         return len(rows)
 
     async def close(self) -> None:
-        """Stop every bot driver and event stream (the server is stopping)."""
-        for task in self._drivers.values():
+        """Stop every bot driver and event stream (the server is stopping); on a shared
+        store, this process's seats leave."""
+        self._closed = True
+        for task in [*self._drivers.values(), *self._tasks]:
             task.cancel()
         self._drivers.clear()
         for queues in self._listeners.values():
             for q in queues:
                 q.put_nowait(None)
+        if self.storage.shared:
+            with contextlib.suppress(ApiError):
+                await self._call(self.storage.drop_present, self.process)
+        self._executor.shutdown(wait=False)
 
     # ---- events --------------------------------------------------------------------------
 
@@ -388,16 +470,60 @@ class Games:
         self._send(s)
 
     def _send(self, s: Session) -> None:
-        """Send the committed state of `s` to its event streams."""
-        listeners = self._listeners.get(s.id)
-        recent = self._recent.get(s.id)
-        if not listeners and recent is None:
+        """Send the committed state of `s` to its event streams (if it has any)."""
+        if s.id not in self._listeners:
             return
-        item = (s.version, s.state(frozenset(s.large)))
-        if recent is not None:
-            recent.append(item)
-        for q in listeners or ():
-            q.put_nowait(item)
+        self._deliver(type(s), s.id, Event(s.version, s.state(frozenset(s.large))))
+
+    def _deliver(self, cls: type[Session], ident: str, event: Event, gaps: bool = True) -> None:
+        """Put `event` in the queues of game `ident`'s streams, in order: an older one than
+        the last sent is dropped; one past a gap (versions another process made that this
+        one learnt of late) waits while the missed versions are read from the store's
+        history (`_fill`), which then sends them and it in order (unless not `gaps`)."""
+        held = self._filling.get(ident)
+        if held is not None:
+            held.append(event)
+            return
+        last = self._last.get(ident)
+        if last is not None and event.version <= last.version:
+            return
+        if gaps and last is not None and event.version > last.version + 1:
+            self._filling[ident] = [event]
+            self._spawn(self._fill(cls, ident, last.version))
+            return
+        queues = self._listeners.get(ident)
+        if not queues:  # nobody watches any more: nothing kept
+            return
+        self._last[ident] = event
+        for q in queues:
+            q.put_nowait(event)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _fill(self, cls: type[Session], ident: str, after: int) -> None:
+        """Send game `ident`'s streams the versions after `after` they missed, read from the
+        store's history, then the events held meanwhile. What the store no longer has (or
+        cannot give now) is skipped: the streams go on from the state they are given."""
+        missed: list[Event] = []
+        try:
+            rows = await self._call(self.storage.history, ident, after)
+            held = self._filling.get(ident) or []
+            upto = min((e.version for e in held), default=after)
+            missed = [self._event_of(cls, ident, v, r) for v, r in rows if after < v < upto]
+        except Exception:  # noqa: BLE001 (a broken store or record: skip, as before)
+            missed = []
+        finally:
+            held = self._filling.pop(ident, [])
+        for e in sorted(missed + held, key=lambda e: e.version):
+            self._deliver(cls, ident, e, gaps=False)
+
+    def _event_of(self, cls: type[Session], ident: str, version: int, record: str) -> Event:
+        """The event of a stored version of a game (its record from the store's history)."""
+        s = self._watched(cls.from_record(ident, version, json.loads(record)))
+        return Event(version, s.state(frozenset(s.large)))
 
     async def events(
         self,
@@ -409,7 +535,9 @@ class Games:
         key: str | None = None,
     ) -> StreamingResponse:
         """The game's events as a Server-Sent Events stream (see `stream`); `key`, a seat's
-        key (or the host's), marks its seats as connected while the stream is open."""
+        key (or the host's), marks its seats as connected while the stream is open. A
+        client resuming (`last`, its Last-Event-ID) gets the versions it missed from the
+        store's history if it still has all of them, else the state now."""
         s = await self.read(cls, ident, what)
         chosen = fields_of(fields, s.large)
         seats = s.seats_of(key)
@@ -419,40 +547,111 @@ class Games:
             seen = None
         queue: asyncio.Queue[Item] = asyncio.Queue()
         self._arrive(s.id, seats, +1)  # (before the first state, which shows it)
-        recent = self._recent.setdefault(s.id, deque(maxlen=RECENT))
-        # the events a reconnecting client missed, if all are still known; else the state now
-        missed = [item for item in recent if seen is not None and item[0] > seen]
-        if seen is None or seen > s.version or not _complete(missed, seen, s.version):
-            missed = [(s.version, s.state(frozenset(s.large)))]
-        for item in missed:
-            queue.put_nowait(item)
+        current = self._last.get(s.id)
+        if current is None or current.version != s.version:
+            current = Event(s.version, s.state(frozenset(s.large)))
+            if s.id not in self._last:
+                self._last[s.id] = current
         self._listeners.setdefault(s.id, set()).add(queue)
+        first = [current]
+        try:
+            if seen is not None and seen == s.version:
+                first = []
+            elif seen is not None and 0 <= seen < s.version:
+                with contextlib.suppress(ApiError):
+                    rows = await self._call(self.storage.history, s.id, seen)
+                    rows = [(v, r) for v, r in rows if v < s.version]
+                    if [v for v, _ in rows] == list(range(seen + 1, s.version)):
+                        first = [self._event_of(cls, s.id, v, r) for v, r in rows] + [current]
+        except BaseException:
+            self._leave(s.id, queue, seats)
+            raise
         return StreamingResponse(
-            self._stream(s.id, queue, chosen, s.large, seats),
+            self._stream(s.id, queue, chosen, s.large, seats, first),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
+    def _leave(self, ident: str, queue: asyncio.Queue[Item], seats: list[str]) -> None:
+        """A stream ends: its queue goes, and its seats (if no other stream holds them)."""
+        queues = self._listeners.get(ident)
+        if queues is not None:
+            queues.discard(queue)
+            if not queues:
+                del self._listeners[ident]
+                self._last.pop(ident, None)
+        self._arrive(ident, seats, -1)
+
     def _arrive(self, ident: str, seats: list[str], step: int) -> None:
         """A stream holding the key of `seats` opened (`step` 1) or closed (-1): when a seat
-        comes or goes, every stream of the game gets a `presence` event."""
+        comes or goes, every stream of the game gets a `presence` event (and, on a shared
+        store, the other processes learn it)."""
         if not seats:
             return
         counts = self._present.setdefault(ident, {})
-        before = {p: n > 0 for p, n in counts.items()}
+        before = self._connected(ident)
+        here = {p for p, n in counts.items() if n > 0}
         for p in seats:
             counts[p] = max(0, counts.get(p, 0) + step)
-        now = {p: n > 0 for p, n in counts.items()}
-        if not any(now.values()):
+        if not any(counts.values()):
             self._present.pop(ident, None)
-        if now == before:
+        if (
+            self.storage.shared
+            and not self._closed
+            and here != {p for p, n in counts.items() if n > 0}
+        ):
+            self._spawn(self._announce(ident))
+        self._presence_event(ident, before)
+
+    def _presence_event(self, ident: str, before: dict[str, bool]) -> None:
+        """Send game `ident`'s streams a `presence` event if who is connected changed since
+        `before`."""
+        if {p for p, v in before.items() if v} == {
+            p for p, v in self._connected(ident).items() if v
+        }:
             return
         s = self._sessions.get(ident)
         if s is None:
             return
         connected = s.common_state()["connected"]
+        last = self._last.get(ident)
+        if last is not None:  # the state a new stream starts with shows it too
+            self._last[ident] = Event(last.version, {**last.state, "connected": connected})
+        text = f"event: presence\ndata: {json.dumps({'connected': connected})}\n\n"
         for q in self._listeners.get(ident, ()):
-            q.put_nowait((PRESENCE, {"connected": connected}))
+            q.put_nowait(text)
+
+    async def _announce(self, ident: str) -> None:
+        """Tell the shared store which seats of game `ident` have a page open here now."""
+        async with self._presence_lock:
+            seats = sorted(p for p, n in self._present.get(ident, {}).items() if n > 0)
+            with contextlib.suppress(ApiError):
+                await self._call(
+                    self.storage.set_present, self.process, ident, seats, self.presence_ttl
+                )
+
+    async def _look_present(self, idents: list[str] | None) -> None:
+        """Read from the shared store who is connected to the games `idents` (None: to every
+        game), and tell their streams what changed."""
+        with contextlib.suppress(ApiError):
+            found: dict[str, set[str]] = await self._call(self.storage.present, idents)
+            for ident in set(found) | set(self._everywhere if idents is None else idents):
+                before = self._connected(ident)
+                seats = found.get(ident)
+                if seats:
+                    self._everywhere[ident] = seats
+                else:
+                    self._everywhere.pop(ident, None)
+                self._presence_event(ident, before)
+
+    async def keep_present(self) -> None:
+        """On a shared store, for ever: renew this process's presence rows, and read every
+        process's (the seats of a process that stopped expire)."""
+        while True:
+            await asyncio.sleep(self.presence_ttl / 3)
+            with contextlib.suppress(ApiError):
+                await self._call(self.storage.refresh_present, self.process, self.presence_ttl)
+            await self._look_present(None)
 
     async def _stream(
         self,
@@ -460,10 +659,15 @@ class Games:
         queue: asyncio.Queue[Item],
         fields: frozenset[str],
         large: tuple[str, ...],
-        seats: list[str] | None = None,
+        seats: list[str],
+        first: list[Event],
     ) -> AsyncIterator[str]:
         try:
             yield f"retry: 1000\n: events of game {ident}\n\n"
+            sent = -1
+            for event in first:
+                yield event.text(fields, large)
+                sent = event.version
             while True:
                 try:
                     item = await asyncio.wait_for(queue.get(), self.heartbeat)
@@ -475,19 +679,43 @@ class Games:
                     return
                 if item is _STOP:
                     return
-                version, state = item
-                if version == PRESENCE:
-                    yield f"event: presence\ndata: {json.dumps(state)}\n\n"
+                if isinstance(item, str):
+                    yield item
                     continue
-                data = json.dumps({k: v for k, v in state.items() if k in fields or k not in large})
-                yield f"id: {version}\nevent: state\ndata: {data}\n\n"
+                if item.version <= sent:  # sent already (a stream resumed from the store)
+                    continue
+                sent = item.version
+                yield item.text(fields, large)
         finally:
-            queues = self._listeners.get(ident)
-            if queues is not None:
-                queues.discard(queue)
-                if not queues:
-                    del self._listeners[ident]
-            self._arrive(ident, seats or [], -1)
+            self._leave(ident, queue, seats)
+
+    async def forget_idle(self, idle: float = IDLE) -> int:
+        """Drop from memory the games nobody asked for, watched or played for `idle`
+        seconds (they stay in the store, and are read from it when next asked for); how
+        many."""
+        cutoff = time.monotonic() - idle
+        dropped = 0
+        for ident, s in list(self._sessions.items()):
+            task = self._drivers.get(ident)
+            if (
+                self._used.get(ident, 0.0) > cutoff
+                or ident in self._listeners
+                or s.lock.locked()
+                or not s.settled.is_set()
+                or (task is not None and not task.done())
+            ):
+                continue
+            del self._sessions[ident]
+            self._used.pop(ident, None)
+            self._drivers.pop(ident, None)
+            dropped += 1
+        return dropped
+
+    async def tidy(self, idle: float = IDLE) -> None:
+        """For ever: drop idle games from memory (`forget_idle`) every `idle` / 4 seconds."""
+        while True:
+            await asyncio.sleep(idle / 4)
+            await self.forget_idle(idle)
 
     # ---- the server's bots ---------------------------------------------------------------
 
@@ -575,13 +803,6 @@ class Games:
                 await asyncio.sleep(1.0)  # the store is unreachable: try again later
             if s.pace == 0:
                 await asyncio.sleep(0)  # let others run between the steps of a fast game
-
-
-def _complete(missed: list[tuple[int, Any]], seen: int | None, now: int) -> bool:
-    """Do the `missed` events run from just after `seen` to `now` without a gap?"""
-    if seen is None:
-        return False
-    return [v for v, _ in missed] == list(range(seen + 1, now + 1))
 
 
 def answer(s: Session, fields: str | None, status: int = 200) -> JSONResponse:

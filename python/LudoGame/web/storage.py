@@ -7,7 +7,13 @@ A game is stored as one row: its id, kind and version, whether it is over and wh
 server drives bots in it, and its record: a JSON object holding the engine's own save
 (`Game.to_json()` or `Onitama.to_json()`) with the seats, seat keys, pace and who made each
 entry. Every change is one transaction, committed before the server answers; a change
-asked against a version that is no longer the stored one changes nothing."""
+asked against a version that is no longer the stored one changes nothing. The same
+transaction keeps the record of each of a game's last `KEPT` versions (its history), from
+which a client that missed events gets them (`Storage.history`).
+
+SQLite commits with a group commit: one writer thread commits every change waiting at that
+moment in one transaction (one sync of the disk for all of them), and answers each only
+once that transaction is committed."""
 
 from __future__ import annotations
 
@@ -17,13 +23,21 @@ import sys
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-#: The schema of the SQLite file (``PRAGMA user_version``).
-SCHEMA_VERSION = 1
+#: The schema of the SQLite file (``PRAGMA user_version``) and of the PostgreSQL tables
+#: (2: a game's last versions are kept in a history table; 1 had none).
+SCHEMA_VERSION = 2
+#: How many of a game's latest versions the store keeps (for clients that missed events).
+KEPT = 16
+#: Version -2 in `Storage.changes`: who is connected to a game changed (see `set_present`).
+PRESENCE_CHANGED = -2
+
+T = TypeVar("T")
 
 
 class StorageError(Exception):
@@ -75,6 +89,12 @@ class Storage(ABC):
         """The game `ident`, or None."""
 
     @abstractmethod
+    def history(self, ident: str, after: int) -> list[tuple[int, str]]:
+        """The stored records of the game `ident`'s versions after `after`, oldest first:
+        (version, record). Only the last `KEPT` versions are kept: a caller checks that
+        none is missing."""
+
+    @abstractmethod
     def delete(self, ident: str) -> bool:
         """Remove a game; False if there was none."""
 
@@ -96,10 +116,35 @@ class Storage(ABC):
 
     def changes(self) -> AsyncIterator[tuple[str, int]]:
         """The changes of every process, as they are committed, for a `shared` store: (id,
-        version) of each changed game, version -1 for a deleted one, and ("", 0) each time
-        the feed (re)starts (anything may have changed meanwhile). Raises `StorageError`
-        when the feed is lost."""
+        version) of each changed game, version -1 for a deleted one, `PRESENCE_CHANGED` when
+        who is connected to it changed, and ("", 0) each time the feed (re)starts (anything
+        may have changed meanwhile). Raises `StorageError` when the feed is lost."""
         raise NotImplementedError("only a shared store announces its changes")
+
+    async def notes(self) -> AsyncIterator[tuple[str, int, Row | None]]:
+        """`changes`, each with the changed game's row when the announcement carried it
+        (then it need not be read), else None."""
+        async for ident, version in self.changes():
+            yield ident, version, None
+
+    # who is connected, for a `shared` store (see PostgresStorage)
+
+    def set_present(self, process: str, ident: str, seats: list[str], ttl: float) -> None:
+        """Which seats of the game `ident` have a page open on `process` (a shared store)."""
+        raise NotImplementedError("only a shared store shares who is connected")
+
+    def refresh_present(self, process: str, ttl: float) -> None:
+        """Keep `process`'s presence alive for `ttl` seconds more (a shared store)."""
+        raise NotImplementedError("only a shared store shares who is connected")
+
+    def present(self, idents: list[str] | None) -> dict[str, set[str]]:
+        """The connected seats of the games `idents` (None: all), on any process (a shared
+        store)."""
+        raise NotImplementedError("only a shared store shares who is connected")
+
+    def drop_present(self, process: str) -> None:
+        """`process` stops: it has no page open any more (a shared store)."""
+        raise NotImplementedError("only a shared store shares who is connected")
 
 
 class MemoryStorage(Storage):
@@ -109,7 +154,11 @@ class MemoryStorage(Storage):
 
     def __init__(self) -> None:
         self._rows: dict[str, Row] = {}
+        self._history: dict[str, deque[tuple[int, str]]] = {}
         self._lock = threading.Lock()
+
+    def _keep(self, row: Row) -> None:
+        self._history.setdefault(row.id, deque(maxlen=KEPT)).append((row.version, row.record))
 
     def insert(self, row: Row, limit: int | None = None) -> bool:
         with self._lock:
@@ -118,6 +167,7 @@ class MemoryStorage(Storage):
             if limit is not None and len(self._rows) >= limit:
                 return False
             self._rows[row.id] = _stamped(row)
+            self._keep(row)
             return True
 
     def update(self, row: Row, previous: int) -> bool:
@@ -126,14 +176,20 @@ class MemoryStorage(Storage):
             if old is None or old.version != previous:
                 return False
             self._rows[row.id] = _stamped(row)
+            self._keep(row)
             return True
 
     def load(self, ident: str) -> Row | None:
         with self._lock:
             return self._rows.get(ident)
 
+    def history(self, ident: str, after: int) -> list[tuple[int, str]]:
+        with self._lock:
+            return [(v, r) for v, r in self._history.get(ident, ()) if v > after]
+
     def delete(self, ident: str) -> bool:
         with self._lock:
+            self._history.pop(ident, None)
             return self._rows.pop(ident, None) is not None
 
     def count(self) -> int:
@@ -149,6 +205,7 @@ class MemoryStorage(Storage):
             gone = [i for i, r in self._rows.items() if r.over and r.updated < before]
             for i in gone:
                 del self._rows[i]
+                self._history.pop(i, None)
             return gone
 
 
@@ -168,23 +225,52 @@ CREATE TABLE IF NOT EXISTS games (
     record  TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_active ON games (active) WHERE active = 1;
+CREATE TABLE IF NOT EXISTS history (
+    id      TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    record  TEXT NOT NULL,
+    PRIMARY KEY (id, version)
+) WITHOUT ROWID;
 """
+
+
+class _Write:
+    """A change waiting for the SQLite writer: `fn(db)` run in its transaction; `done` set
+    once that transaction is committed (or failed: `error`)."""
+
+    __slots__ = ("fn", "done", "result", "error")
+
+    def __init__(self, fn: Callable[[sqlite3.Connection], Any]) -> None:
+        self.fn = fn
+        self.done = threading.Event()
+        self.result: Any = None
+        self.error: BaseException | None = None
 
 
 class SqliteStorage(Storage):
     """Games in an SQLite file (the standard library's sqlite3): write-ahead log, a full
-    sync on every commit, one transaction per change. Survives ``kill -9`` at any moment:
-    a change is answered only once its transaction is committed."""
+    sync on every commit. Survives ``kill -9`` at any moment: a change is answered only once
+    its transaction is committed.
+
+    Writes go through one writer thread (a group commit): it takes every change waiting,
+    runs them in one transaction (each as a savepoint of its own: one that fails is undone
+    alone) and commits once, so that one sync of the disk serves all the changes that
+    arrived while the previous one ran. Reads use a connection of their own (WAL: they see
+    every committed change and never wait for the writer)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.where = str(path)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the reading connection
+        self._queue: list[_Write] = []
+        self._ready = threading.Condition()
+        self._closed = False
+        #: how many transactions the writer committed, and the changes they held
+        self.commits = 0
+        self.committed = 0
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(
-                path, isolation_level=None, check_same_thread=False, timeout=10
-            )
+            self._db = self._open()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -195,67 +281,182 @@ class SqliteStorage(Storage):
                 )
             self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._reader = self._open()
         except (sqlite3.Error, OSError) as e:
             raise StorageError(f"cannot open the store {path}: {e}") from e
+        self._writer = threading.Thread(
+            target=self._write_loop, name="ludogame-sqlite", daemon=True
+        )
+        self._writer.start()
 
-    def _run(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+        db.execute("PRAGMA synchronous=FULL")
+        return db
+
+    # ---- the writer ----------------------------------------------------------------------
+
+    def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """`fn(db)` in the writer's next transaction; its result once that is committed."""
+        w = _Write(fn)
+        with self._ready:
+            if self._closed:
+                raise StorageError(f"the store {self.path} is closed")
+            self._queue.append(w)
+            self._ready.notify()
+        w.done.wait()
+        if w.error is not None:
+            raise w.error
+        result: T = w.result
+        return result
+
+    def _write_loop(self) -> None:
+        while True:
+            with self._ready:
+                while not self._queue and not self._closed:
+                    self._ready.wait()
+                batch, self._queue = self._queue, []
+                if not batch:  # closed, and nothing left to write
+                    self._db.close()
+                    return
+            self._commit(batch)
+
+    def _commit(self, batch: list[_Write]) -> None:
+        """Run `batch` in one transaction and commit it; then wake each change's caller."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for w in batch:
+                    db.execute("SAVEPOINT change")
+                    try:
+                        w.result = w.fn(db)
+                    except sqlite3.IntegrityError as e:
+                        db.execute("ROLLBACK TO change")
+                        w.error = StorageError(f"the store refused the change: {e}")
+                    db.execute("RELEASE change")
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            self.commits += 1
+            self.committed += len(batch)
+        except sqlite3.Error as e:
+            error = StorageError(f"the store {self.path} cannot be used: {e}")
+            for w in batch:
+                w.result, w.error = None, error
+        except BaseException as e:  # noqa: BLE001 (handed to every waiting caller)
+            for w in batch:
+                w.result, w.error = None, e
+        finally:
+            for w in batch:
+                w.done.set()
+
+    # ---- reads ---------------------------------------------------------------------------
+
+    def _run(self, sql: str, args: tuple[object, ...] = ()) -> list[Any]:
         try:
             with self._lock:
-                return self._db.execute(sql, args)
-        except sqlite3.IntegrityError as e:
-            raise StorageError(f"the store refused the change: {e}") from e
+                return self._reader.execute(sql, args).fetchall()
         except sqlite3.Error as e:
             raise StorageError(f"the store {self.path} cannot be used: {e}") from e
 
+    # ---- the interface -------------------------------------------------------------------
+
     def insert(self, row: Row, limit: int | None = None) -> bool:
         now = time.time()
-        # One statement: SQLite runs it in one write transaction (one writer at a time, and
-        # a snapshot another process changed meanwhile is an error, never a stale count).
-        cur = self._run(
-            "INSERT INTO games (id, kind, version, over, active, created, updated, record) "
-            "SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ? IS NULL OR (SELECT count(*) FROM games) < ?",
-            (row.id, row.kind, row.version, row.over, row.active, now, now, row.record)
-            + (limit, limit),
-        )
-        return cur.rowcount == 1
+
+        def go(db: sqlite3.Connection) -> bool:
+            # in the writer's transaction: one writer at a time, so the count holds
+            cur = db.execute(
+                "INSERT INTO games (id, kind, version, over, active, created, updated, record) "
+                "SELECT ?, ?, ?, ?, ?, ?, ?, ? "
+                "WHERE ? IS NULL OR (SELECT count(*) FROM games) < ?",
+                (row.id, row.kind, row.version, row.over, row.active, now, now, row.record)
+                + (limit, limit),
+            )
+            if cur.rowcount != 1:
+                return False
+            _keep_sqlite(db, row)
+            return True
+
+        return self._write(go)
 
     def update(self, row: Row, previous: int) -> bool:
-        cur = self._run(
-            "UPDATE games SET version = ?, over = ?, active = ?, updated = ?, record = ? "
-            "WHERE id = ? AND version = ?",
-            (row.version, row.over, row.active, time.time(), row.record, row.id, previous),
-        )
-        return cur.rowcount == 1
+        now = time.time()
+
+        def go(db: sqlite3.Connection) -> bool:
+            cur = db.execute(
+                "UPDATE games SET version = ?, over = ?, active = ?, updated = ?, record = ? "
+                "WHERE id = ? AND version = ?",
+                (row.version, row.over, row.active, now, row.record, row.id, previous),
+            )
+            if cur.rowcount != 1:
+                return False
+            _keep_sqlite(db, row)
+            return True
+
+        return self._write(go)
 
     def load(self, ident: str) -> Row | None:
         found = self._run(
             "SELECT id, kind, version, over, active, record, updated FROM games WHERE id = ?",
             (ident,),
-        ).fetchone()
-        return None if found is None else _row(found)
+        )
+        return _row(found[0]) if found else None
+
+    def history(self, ident: str, after: int) -> list[tuple[int, str]]:
+        rows = self._run(
+            "SELECT version, record FROM history WHERE id = ? AND version > ? ORDER BY version",
+            (ident, after),
+        )
+        return [(int(v), str(r)) for v, r in rows]
 
     def delete(self, ident: str) -> bool:
-        return self._run("DELETE FROM games WHERE id = ?", (ident,)).rowcount == 1
+        def go(db: sqlite3.Connection) -> bool:
+            db.execute("DELETE FROM history WHERE id = ?", (ident,))
+            return db.execute("DELETE FROM games WHERE id = ?", (ident,)).rowcount == 1
+
+        return self._write(go)
 
     def count(self) -> int:
-        n: int = self._run("SELECT count(*) FROM games").fetchone()[0]
+        n: int = self._run("SELECT count(*) FROM games")[0][0]
         return n
 
     def active(self) -> list[Row]:
         rows = self._run(
             "SELECT id, kind, version, over, active, record, updated FROM games WHERE active = 1"
-        ).fetchall()
+        )
         return [_row(r) for r in rows]
 
     def expire(self, before: float) -> list[str]:
-        rows = self._run(
-            "DELETE FROM games WHERE over = 1 AND updated < ? RETURNING id", (before,)
-        ).fetchall()
-        return [r[0] for r in rows]
+        def go(db: sqlite3.Connection) -> list[str]:
+            rows = db.execute(
+                "DELETE FROM games WHERE over = 1 AND updated < ? RETURNING id", (before,)
+            ).fetchall()
+            for (ident,) in rows:
+                db.execute("DELETE FROM history WHERE id = ?", (ident,))
+            return [str(r[0]) for r in rows]
+
+        return self._write(go)
 
     def close(self) -> None:
+        with self._ready:
+            self._closed = True
+            self._ready.notify()
+        self._writer.join(timeout=30)
         with self._lock:
-            self._db.close()
+            self._reader.close()
+
+
+def _keep_sqlite(db: sqlite3.Connection, row: Row) -> None:
+    """Keep `row`'s record in the history, and only the last `KEPT` versions of its game."""
+    db.execute(
+        "INSERT OR REPLACE INTO history (id, version, record) VALUES (?, ?, ?)",
+        (row.id, row.version, row.record),
+    )
+    db.execute("DELETE FROM history WHERE id = ? AND version <= ?", (row.id, row.version - KEPT))
 
 
 def _row(r: tuple[object, ...]) -> Row:
@@ -277,18 +478,35 @@ CREATE TABLE IF NOT EXISTS ludogame_games (
 );
 CREATE INDEX IF NOT EXISTS ludogame_games_active ON ludogame_games (active) WHERE active;
 CREATE TABLE IF NOT EXISTS ludogame_schema (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ludogame_history (
+    id      TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    record  TEXT NOT NULL,
+    PRIMARY KEY (id, version)
+);
+CREATE TABLE IF NOT EXISTS ludogame_presence (
+    game    TEXT NOT NULL,
+    seat    TEXT NOT NULL,
+    process TEXT NOT NULL,
+    expires DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game, seat, process)
+);
+CREATE INDEX IF NOT EXISTS ludogame_presence_process ON ludogame_presence (process);
 """
 
-#: The channel every change is announced on (payload ``ID:VERSION``, version -1: deleted).
+#: The channel every change is announced on (payload ``ID:VERSION``, version -1: deleted,
+#: -2: who is connected to it changed; an update's is ``ID:VERSION:FLAGS:KIND:RECORD``, the
+#: row itself, when its record is short enough for a notification).
 CHANNEL = "ludogame_games"
 #: The advisory lock taken while the schema is made (two servers may start at once).
 _SCHEMA_LOCK = 0x1D0_6A3E
 #: The longest a PostgreSQL statement may run (milliseconds) before it is an error.
 STATEMENT_TIMEOUT_MS = 5_000
+#: The longest record sent in an update's notification (PostgreSQL's limit is 8,000 bytes);
+#: a longer one is read from the table by the processes that need it.
+NOTE_RECORD = 7_500
 #: The advisory lock taken while a new game is counted against the limit and stored.
 _LIMIT_LOCK = 0x1D0_6A3F
-
-T = TypeVar("T")
 
 
 class PostgresStorage(Storage):
@@ -297,14 +515,21 @@ class PostgresStorage(Storage):
     Every change is one transaction, committed before the server answers; an update is
     ``UPDATE ... WHERE id = ? AND version = ?``, so of two changes from one version the
     database lets exactly one through. Each change also sends ``NOTIFY ludogame_games,
-    'ID:VERSION'`` (delivered when it commits), which `changes` listens to. A lost
-    connection is answered with `StorageError` (503) and made again on the next call."""
+    'ID:VERSION'`` (delivered when it commits), which `changes` listens to, and keeps the
+    game's last `KEPT` records in ``ludogame_history``: an update, its history and its
+    notification are one statement (one round trip). A lost connection is answered with
+    `StorageError` (503) and made again on the next call. The connections are pooled (at
+    most `pool` kept idle).
+
+    Who is connected to a game (a seat's page open on its events) is shared through
+    ``ludogame_presence``: a row per game, seat and process, kept alive by its process
+    (`refresh_present`) and ignored once it expires (its process stopped)."""
 
     shared = True
     #: The psycopg module, imported when a store is made (it is an optional dependency).
     _pg: Any = None
 
-    def __init__(self, url: str, *, connect_timeout: int = 5, pool: int = 4) -> None:
+    def __init__(self, url: str, *, connect_timeout: int = 5, pool: int = 16) -> None:
         try:
             import psycopg
         except ImportError as e:
@@ -325,6 +550,8 @@ class PostgresStorage(Storage):
             found = conn.execute("SELECT max(version) FROM ludogame_schema").fetchone()[0]
             if found is None:
                 conn.execute("INSERT INTO ludogame_schema VALUES (%s)", (SCHEMA_VERSION,))
+            elif found < SCHEMA_VERSION:  # the tables it lacked are made above
+                conn.execute("UPDATE ludogame_schema SET version = %s", (SCHEMA_VERSION,))
             elif found > SCHEMA_VERSION:
                 raise StorageError(
                     f"{self.where} was written by a newer LudoGame (schema {found}, this one "
@@ -347,15 +574,19 @@ class PostgresStorage(Storage):
             keepalives_count=3,
         )
 
-    def _run(self, fn: Callable[[Any], T], what: str = "use") -> T:
-        """`fn(connection)` in one transaction, committed when it returns."""
+    def _run(self, fn: Callable[[Any], T], what: str = "use", *, one: bool = False) -> T:
+        """`fn(connection)` in one transaction, committed when it returns (`one`: `fn` runs
+        one statement, which is a transaction of its own: no BEGIN and COMMIT sent)."""
         with self._lock:
             conn = self._idle.pop() if self._idle else None
         try:
             if conn is None:
                 conn = self._connect()
-            with conn.transaction():
+            if one:
                 result = fn(conn)
+            else:
+                with conn.transaction():
+                    result = fn(conn)
         except self._pg.Error as e:
             broken = conn is None or conn.broken or conn.closed
             if broken:
@@ -401,24 +632,41 @@ class PostgresStorage(Storage):
                 "updated, record) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                 (row.id, row.kind, row.version, row.over, row.active, now, now, row.record),
             )
+            conn.execute(
+                "INSERT INTO ludogame_history (id, version, record) VALUES (%s, %s, %s)",
+                (row.id, row.version, row.record),
+            )
             self._notify(conn, row.id, row.version)
             return True
 
         return self._run(go)
 
     def update(self, row: Row, previous: int) -> bool:
-        def go(conn: Any) -> bool:
-            cur = conn.execute(
-                "UPDATE ludogame_games SET version = %s, over = %s, active = %s, updated = %s, "
-                "record = %s WHERE id = %s AND version = %s",
-                (row.version, row.over, row.active, time.time(), row.record, row.id, previous),
-            )
-            if cur.rowcount != 1:
-                return False
-            self._notify(conn, row.id, row.version)
-            return True
-
-        return self._run(go)
+        # One statement: the update, the history kept (and pruned to KEPT versions) and the
+        # notification, all or nothing; a row out only if the update was made.
+        sql = (
+            "WITH changed AS (UPDATE ludogame_games SET version = %(v)s, over = %(over)s, "
+            "active = %(active)s, updated = %(now)s, record = %(record)s "
+            "WHERE id = %(id)s AND version = %(previous)s RETURNING id), "
+            "kept AS (INSERT INTO ludogame_history (id, version, record) "
+            "SELECT id, %(v)s, %(record)s FROM changed), "
+            "pruned AS (DELETE FROM ludogame_history WHERE id = %(id)s AND version <= %(old)s "
+            "AND EXISTS (SELECT 1 FROM changed)) "
+            "SELECT pg_notify(%(channel)s, %(note)s) FROM changed"
+        )
+        args = {
+            "v": row.version,
+            "over": row.over,
+            "active": row.active,
+            "now": time.time(),
+            "record": row.record,
+            "id": row.id,
+            "previous": previous,
+            "old": row.version - KEPT,
+            "channel": CHANNEL,
+            "note": _note(row),
+        }
+        return self._run(lambda conn: len(conn.execute(sql, args).fetchall()) == 1, one=True)
 
     def load(self, ident: str) -> Row | None:
         found = self._run(
@@ -426,19 +674,95 @@ class PostgresStorage(Storage):
                 "SELECT id, kind, version, over, active, record, updated FROM ludogame_games "
                 "WHERE id = %s",
                 (ident,),
-            ).fetchone()
+            ).fetchone(),
+            one=True,
         )
         return None if found is None else _row(found)
+
+    def history(self, ident: str, after: int) -> list[tuple[int, str]]:
+        rows = self._run(
+            lambda conn: conn.execute(
+                "SELECT version, record FROM ludogame_history WHERE id = %s AND version > %s "
+                "ORDER BY version",
+                (ident, after),
+            ).fetchall(),
+            one=True,
+        )
+        return [(int(v), str(r)) for v, r in rows]
 
     def delete(self, ident: str) -> bool:
         def go(conn: Any) -> bool:
             cur = conn.execute("DELETE FROM ludogame_games WHERE id = %s", (ident,))
             if cur.rowcount != 1:
                 return False
+            conn.execute("DELETE FROM ludogame_history WHERE id = %s", (ident,))
             self._notify(conn, ident, -1)
             return True
 
         return self._run(go)
+
+    # ---- who is connected ----------------------------------------------------------------
+
+    def set_present(self, process: str, ident: str, seats: list[str], ttl: float) -> None:
+        """This `process` has pages of the game `ident`'s `seats` open now (none: it has no
+        more): its rows for the game are replaced (expiring in `ttl` seconds) and the change
+        is announced (version `PRESENCE_CHANGED`)."""
+
+        def go(conn: Any) -> None:
+            conn.execute(
+                "DELETE FROM ludogame_presence WHERE game = %s AND process = %s", (ident, process)
+            )
+            expires = time.time() + ttl
+            for seat in seats:
+                conn.execute(
+                    "INSERT INTO ludogame_presence (game, seat, process, expires) "
+                    "VALUES (%s, %s, %s, %s)",
+                    (ident, seat, process, expires),
+                )
+            self._notify(conn, ident, PRESENCE_CHANGED)
+
+        self._run(go)
+
+    def refresh_present(self, process: str, ttl: float) -> None:
+        """Keep this `process`'s rows alive for `ttl` more seconds, and drop the expired
+        rows of every process (one that stopped without saying so)."""
+
+        def go(conn: Any) -> None:
+            now = time.time()
+            conn.execute(
+                "UPDATE ludogame_presence SET expires = %s WHERE process = %s",
+                (now + ttl, process),
+            )
+            conn.execute("DELETE FROM ludogame_presence WHERE expires < %s", (now - ttl,))
+
+        self._run(go)
+
+    def present(self, idents: list[str] | None) -> dict[str, set[str]]:
+        """The seats of each of the games `idents` (None: of every game) that some process
+        has a page of open (its row unexpired); games with none are left out."""
+        args: tuple[Any, ...]
+        if idents is None:
+            sql, args = "SELECT game, seat FROM ludogame_presence WHERE expires > %s", ()
+        else:
+            sql = "SELECT game, seat FROM ludogame_presence WHERE game = ANY(%s) AND expires > %s"
+            args = (idents,)
+        rows = self._run(lambda conn: conn.execute(sql, (*args, time.time())).fetchall(), one=True)
+        out: dict[str, set[str]] = {}
+        for game, seat in rows:
+            out.setdefault(str(game), set()).add(str(seat))
+        return out
+
+    def drop_present(self, process: str) -> None:
+        """This process stops: its rows go (the others see its seats leave)."""
+
+        def go(conn: Any) -> None:
+            games = conn.execute(
+                "DELETE FROM ludogame_presence WHERE process = %s RETURNING game", (process,)
+            ).fetchall()
+            for game in {g for (g,) in games}:
+                self._notify(conn, game, PRESENCE_CHANGED)
+
+        self._run(go)
 
     def count(self) -> int:
         return int(
@@ -460,12 +784,17 @@ class PostgresStorage(Storage):
                 "DELETE FROM ludogame_games WHERE over AND updated < %s RETURNING id", (before,)
             ).fetchall()
             for (ident,) in rows:
+                conn.execute("DELETE FROM ludogame_history WHERE id = %s", (ident,))
                 self._notify(conn, ident, -1)
             return [r[0] for r in rows]
 
         return self._run(go)
 
     async def changes(self) -> AsyncIterator[tuple[str, int]]:
+        async for ident, version, _ in self.notes():
+            yield ident, version
+
+    async def notes(self) -> AsyncIterator[tuple[str, int, Row | None]]:
         try:
             # keepalives: a listener whose server went away notices it (and is made again)
             conn = await self._pg.AsyncConnection.connect(
@@ -481,11 +810,11 @@ class PostgresStorage(Storage):
             raise StorageError(f"cannot listen to {self.where}: {_first_line(e)}") from e
         try:
             await conn.execute(f"LISTEN {CHANNEL}")
-            yield "", 0
+            yield "", 0, None
             async for note in conn.notifies():
-                ident, _, version = note.payload.rpartition(":")
-                if ident and version.lstrip("-").isdigit():
-                    yield ident, int(version)
+                found = _parse_note(note.payload)
+                if found is not None:
+                    yield found
         except self._pg.Error as e:
             raise StorageError(f"lost the store {self.where}: {_first_line(e)}") from e
         finally:
@@ -496,6 +825,27 @@ class PostgresStorage(Storage):
             idle, self._idle = self._idle, []
         for c in idle:
             c.close()
+
+
+def _note(row: Row) -> str:
+    """The notification of an update: ``ID:VERSION``, with the row itself if it fits."""
+    head = f"{row.id}:{row.version}"
+    if len(row.record) + len(row.kind) + len(head) > NOTE_RECORD or not row.record.isascii():
+        return head
+    return f"{head}:{int(row.over)}{int(row.active)}:{row.kind}:{row.record}"
+
+
+def _parse_note(payload: str) -> tuple[str, int, Row | None] | None:
+    """A notification's (id, version, row or None); None for one this server cannot read.
+    (An id has no colon: ids are URL-safe base64.)"""
+    parts = payload.split(":", 4)
+    if len(parts) < 2 or not parts[0] or not parts[1].lstrip("-").isdigit():
+        return None
+    ident, version = parts[0], int(parts[1])
+    if len(parts) == 5 and len(parts[2]) == 2:
+        flags, kind, record = parts[2], parts[3], parts[4]
+        return ident, version, Row(ident, kind, version, flags[0] == "1", flags[1] == "1", record)
+    return ident, version, None
 
 
 def _first_line(e: BaseException) -> str:
