@@ -170,6 +170,7 @@ class Events:
 # ---- A: games kept in a store ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_game_is_back_after_kill_9_with_every_acknowledged_move(tmp_path: Path) -> None:
     """A real server on a temp SQLite file, moves played over HTTP as fast as it answers,
     killed with SIGKILL right after an answer, started again: every acknowledged move is
@@ -219,6 +220,7 @@ def test_a_game_is_back_after_kill_9_with_every_acknowledged_move(tmp_path: Path
     assert p.returncode == 0 and "Traceback" not in err, err
 
 
+@pytest.mark.slow
 def test_kill_9_at_any_moment_loses_no_acknowledged_move(tmp_path: Path) -> None:
     """Requests sent without pause from a thread; the server killed at a moment the test
     does not choose: the game after a restart holds every answered change, and at most the
@@ -564,6 +566,7 @@ def test_onitama_events_follow_the_plies() -> None:
 # ---- D: the server's bots ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_game_of_bots_plays_to_its_end_with_no_client_driving_it() -> None:
     """Bots at pace 0: the game reaches its end by itself; the server's game is the one a
     client stepping /bot gets with the same seed (the same bot choices)."""
@@ -634,6 +637,7 @@ def test_bot_thinking_runs_on_a_bounded_pool() -> None:
                 assert c.delete(f"{ONI}/{i}").status_code == 204
 
 
+@pytest.mark.slow
 def test_bots_go_on_after_a_restart(tmp_path: Path) -> None:
     """A bot game at a slow pace, the server killed mid-game and started again: the game
     goes on by itself to its end."""

@@ -179,10 +179,11 @@ def play_match(
 
     ``setup`` is a setup id (``Onitama.setup``) or an ``Onitama`` game (its current
     position). ``max_plies`` is the ply limit (by default the setup's own, ``DEFAULT_PLIES``,
-    or the given game's plies left: 1000 for a new standard game). Each ply the mover's AI is called with the contract's arguments; an exception,
-    an answer that is not ``(int, str, str, str)``, an invalid answer (judged exactly as
-    the coursework referee does) or, with ``time_budget``, an answer slower than that many
-    seconds loses the game at once. The record says who won, why, and every action.
+    or the given game's plies left: 1000 for a new standard game). Each ply the mover's AI
+    is called with the contract's arguments; an exception, an answer that is not ``(int,
+    str, str, str)``, an invalid answer (judged exactly as the coursework referee does) or,
+    with ``time_budget``, an answer slower than that many seconds loses the game at once.
+    The record says who won, why, and every action.
 
     Ctrl-C stops the match at once (a built-in AI's search included) and raises
     ``KeyboardInterrupt`` (``Interrupted``) whose ``partial`` is the record of the plies

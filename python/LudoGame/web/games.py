@@ -20,7 +20,9 @@ from LudoGame.web.errors import ApiError, conflict, not_found
 from LudoGame.web.models import EVENTS_CONTENT, SAVE_CONTENT, errors
 from LudoGame.web.storage import PRESENCE_CHANGED, Row, Storage, StorageError
 from LudoGame.web.store import (
+    REMOTE,
     Change,
+    NewGame,
     RematchBody,
     Session,
     fields_of,
@@ -820,6 +822,18 @@ def created(
     out["links"] = s.links(base or str(request.base_url))
     out["host_key"] = s.host_key
     return JSONResponse(out, status_code=201)
+
+
+async def start(
+    request: Request, games: Games, session: Session, body: NewGame, fields: str | None
+) -> JSONResponse:
+    """Open a new game of either kind: a key for each remote seat, the pace and turn timer
+    the request asked for, the game stored, and the answer `created` gives."""
+    session.keys = {p: new_id() for p, k in session.seat_kinds().items() if k == REMOTE}
+    session.pace = body.pace
+    session.set_timer(body.turn_timer)
+    await games.add(session)
+    return created(request, session, fields, request.app.state.public_url)
 
 
 SeatKey = Header(default=None, alias="X-Seat-Key", description="the key of the seat acted for")

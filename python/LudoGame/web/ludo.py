@@ -14,12 +14,11 @@ from pydantic import ConfigDict
 from LudoGame._core import Game, Simulation, bot_playouts
 from LudoGame.enums import Phase
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
-from LudoGame.web.games import Games, SeatKey, created, shared_routes
+from LudoGame.web.games import Games, SeatKey, shared_routes, start
 from LudoGame.web.models import LudoCreated, LudoState, errors
 from LudoGame.web.store import (
     HUMAN,
     PEOPLE,
-    REMOTE,
     Change,
     Int,
     Name,
@@ -30,7 +29,6 @@ from LudoGame.web.store import (
     Think,
     fields_of,
     fields_query,
-    new_id,
     seed_of,
 )
 
@@ -337,11 +335,7 @@ def router(games: Games) -> APIRouter:
         fields_of(fields, LudoSession.large)
         game = _new_game(body)
         session = LudoSession(game, _seats(body, game))
-        session.keys = {p: new_id() for p, k in session.seats.items() if k == REMOTE}
-        session.pace = body.pace
-        session.set_timer(body.turn_timer)
-        await games.add(session)
-        return created(request, session, fields, request.app.state.public_url)
+        return await start(request, games, session, body, fields)
 
     shared_routes(api, games, LudoSession, what, "bot", LudoState)
     acting = errors(403, 404, 409)

@@ -24,11 +24,10 @@ from LudoGame.onitama import (
     Onitama,
 )
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
-from LudoGame.web.games import Games, SeatKey, created, shared_routes
+from LudoGame.web.games import Games, SeatKey, shared_routes, start
 from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
 from LudoGame.web.store import (
     HUMAN,
-    REMOTE,
     Change,
     Int,
     Name,
@@ -38,7 +37,6 @@ from LudoGame.web.store import (
     Think,
     fields_of,
     fields_query,
-    new_id,
     seed_of,
 )
 
@@ -433,11 +431,7 @@ def router(games: Games) -> APIRouter:
         sides: dict[str, Side] = {"A": Side(), "B": Side()}
         sides.update((body.sides or {}).items())
         session = OnitamaSession(game, sides, setup, card_set=card_set)
-        session.keys = {p: new_id() for p, side in sides.items() if side.kind == REMOTE}
-        session.pace = body.pace
-        session.set_timer(body.turn_timer)
-        await games.add(session)
-        return created(request, session, fields, request.app.state.public_url)
+        return await start(request, games, session, body, fields)
 
     shared_routes(api, games, OnitamaSession, what, "ai", OnitamaState)
 
