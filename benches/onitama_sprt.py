@@ -31,7 +31,9 @@ a draw (the wall variant ends itself after 20 plies).
 game (0, 1/4, 1/2, 3/4 or 1: the *pentanomial* model, which takes the correlation of the two
 games of an opening into account). With ``N`` samples of mean ``m`` and variance ``v``, and
 ``s0``, ``s1`` the expected scores of ``--elo0`` and ``--elo1`` (logistic Elo),
-``LLR = N (s1 - s0) (2m - s0 - s1) / (2v)``. The test stops when the LLR leaves
+``LLR = N (s1 - s0) (2m - s0 - s1) / (2v')``, where ``v'`` is the variance with two
+pseudo-samples 0 and 1 of weight 1/2 added (so that a few equal results cannot end it).
+The test stops when the LLR leaves
 ``[log(beta / (1 - alpha)), log((1 - beta) / alpha)]`` (H1 accepted above: A is stronger by
 about elo1; H0 below) or at ``--max-games`` (inconclusive). The Elo is ``-400 log10(1/m -
 1)`` with the 95% interval of ``m ± 1.96 sqrt(v / N)``.
@@ -90,19 +92,31 @@ def mean_and_variance(counts: dict[float, int]) -> tuple[float, float, int]:
     return mean, var, n
 
 
-#: The smallest variance the LLR divides by (all samples equal would divide by 0).
-MIN_VARIANCE = 1e-3
+#: The weight of each of the two pseudo-samples, 0 and 1, added to the samples when the LLR
+#: takes their variance (a few equal results would otherwise make it 0 and end the test).
+PRIOR_WEIGHT = 0.5
+
+
+def regularized_variance(counts: dict[float, int]) -> float:
+    """The variance of the samples with a pseudo-sample 0 and a pseudo-sample 1 added, each
+    of weight ``PRIOR_WEIGHT``."""
+    n = sum(counts.values()) + 2 * PRIOR_WEIGHT
+    total = sum(x * c for x, c in counts.items()) + PRIOR_WEIGHT
+    mean = total / n
+    square = sum(c * (x - mean) ** 2 for x, c in counts.items())
+    square += PRIOR_WEIGHT * (mean**2 + (1 - mean) ** 2)
+    return square / n
 
 
 def llr(counts: dict[float, int], elo0: float, elo1: float) -> float:
     """The log-likelihood ratio of H1 (Elo ``elo1``) against H0 (``elo0``) of the samples
-    (normal approximation: ``N (s1 - s0) (2m - s0 - s1) / (2v)``, v at least
-    ``MIN_VARIANCE``)."""
-    mean, var, n = mean_and_variance(counts)
+    (normal approximation: ``N (s1 - s0) (2m - s0 - s1) / (2v)``, v the
+    ``regularized_variance``)."""
+    mean, _, n = mean_and_variance(counts)
     if n == 0:
         return 0.0
     s0, s1 = expected_score(elo0), expected_score(elo1)
-    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * max(var, MIN_VARIANCE))
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * regularized_variance(counts))
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:

@@ -52,14 +52,15 @@ def test_bounds_of_alpha_beta_five_percent() -> None:
 
 
 def test_llr_by_hand() -> None:
-    # 3 wins and 1 loss: m = 0.75, v = (3 * 0.25² + 0.75²) / 4 = 0.1875,
-    # s0 = 0.5, s1 = 0.5143872: LLR = 4 * 0.0143872 * (1.5 - 1.0143872) / (2 * 0.1875)
-    assert sprt.llr({1.0: 3, 0.0: 1}, 0, 10) == pytest.approx(0.0745237, abs=1e-6)
+    # 3 wins and 1 loss: m = 0.75; the variance with pseudo-samples 0 and 1 of weight 1/2:
+    # mean 3.5 / 5 = 0.7, v = (3.5 * 0.3² + 1.5 * 0.7²) / 5 = 0.21;
+    # s0 = 0.5, s1 = 0.5143872: LLR = 4 * 0.0143872 * (1.5 - 1.0143872) / (2 * 0.21)
+    assert sprt.regularized_variance({1.0: 3, 0.0: 1}) == pytest.approx(0.21, abs=1e-12)
+    assert sprt.llr({1.0: 3, 0.0: 1}, 0, 10) == pytest.approx(0.0665390, abs=1e-6)
     assert sprt.llr({}, 0, 10) == 0.0
-    # equal results: the variance floor (1e-3) keeps it finite
-    assert sprt.llr({0.5: 10}, 0, 10) == pytest.approx(
-        10 * 0.0143872 * (1.0 - 1.0143872) / (2 * 1e-3), abs=1e-3
-    )
+    # ten draws: v = (2 * 0.5 * 0.5²) / 11 = 0.0227273; LLR = 10 * 0.0143872 *
+    # (1.0 - 1.0143872) / (2 * 0.0227273)
+    assert sprt.llr({0.5: 10}, 0, 10) == pytest.approx(-0.0455380, abs=1e-6)
 
 
 def test_pentanomial_mean_variance_and_interval_by_hand() -> None:
