@@ -67,6 +67,7 @@ __all__ = [
     "OnitamaGameOverError",
     "OnitamaNotationError",
     "Player",
+    "SearchStop",
     "SimResult",
     "Simulation",
     "UnknownSetupError",
@@ -684,6 +685,7 @@ class Onitama:
         seed: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
+        stop: SearchStop | None = None,
     ) -> dict[str, Any]:
         """What a built-in AI finds now: action, score, depth, nodes, exact, pv."""
 
@@ -757,6 +759,18 @@ class Onitama:
 
     def rgb_array(self) -> npt.NDArray[np.uint8]:
         """The position as an RGB picture: uint8, shape (216, 320, 3)."""
+
+@final
+class SearchStop:
+    """A flag that stops a search (Onitama.analyse's stop) from another thread."""
+
+    def __new__(cls) -> SearchStop: ...
+    def request(self) -> None:
+        """Ask the searches given this flag to stop."""
+
+    @property
+    def requested(self) -> bool:
+        """Has a stop been requested?"""
 
 @final
 class BuiltinAI:
