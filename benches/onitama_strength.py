@@ -2,13 +2,15 @@
 
 Usage::
 
-    python benches/onitama_strength.py [--n 4] [--time 1.0] [--seed 1] [--jobs 1]
+    python benches/onitama_strength.py [--n 4] [--deals 0] [--time 1.0] [--seed 1] [--jobs 1]
 
 The strong AI (level 2, ``--time`` seconds a move) plays level 1 (the baseline: win at
 once if possible, else avoid allowing a win at once, else random) on the tournament
 setups 21, 22 and 23 and on ``--n`` seeded random setups (a tournament start board with
 five random cards of the standard 16), each once with either colour, 20 plies a game.
-Scoring is the tournament's (2 a win, 1 a tie, 0 a loss); the script prints every game
+With ``--deals N`` it also plays the standard Onitama deals ``Onitama.standard(seed=k)``, k = 1
+to N, each once with either colour, to the end (at most 200 plies, then a tie). Scoring is
+the tournament's (2 a win, 1 a tie, 0 a loss); the script prints every game
 and the strong AI's share of the points (the target is at least 90%).
 
 Games run in ``--jobs`` threads (the search releases the interpreter); keep it at most the
@@ -50,13 +52,15 @@ def play(label: str, start: onitama.Onitama, colour: str, args: argparse.Namespa
     strong = onitama.builtin_ai(2, time=args.time, seed=args.seed)
     weak = onitama.builtin_ai(1, seed=args.seed)
     a, b = (strong, weak) if colour == "A" else (weak, strong)
-    record = onitama.play_match(a, b, start, max_plies=20)
+    plies = 200 if start.rules == "standard" else 20
+    record = onitama.play_match(a, b, start, max_plies=plies)
     return Result(label, colour, record.points[colour], record.reason, record.plies)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=4, help="random setups (4)")
+    parser.add_argument("--deals", type=int, default=0, help="standard deals (0)")
     parser.add_argument("--time", type=float, default=1.0, help="seconds a move (1.0)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the setups and AIs (1)")
     parser.add_argument("--jobs", type=int, default=1, help="games at once (1)")
@@ -67,6 +71,8 @@ def main() -> None:
         game = random_setup(rng)
         names = "/".join(c.name or "?" for c in game.cards.values())
         starts.append((f"random {i + 1} ({names})", game))
+    for k in range(1, args.deals + 1):
+        starts.append((f"standard deal {k}", onitama.Onitama.standard(seed=k)))
     tasks = [(label, g, colour) for label, g in starts for colour in "AB"]
     t0 = time.perf_counter()
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from LudoGame.onitama import Action, Onitama
+from LudoGame.onitama import Action, Onitama, SearchStop
 from LudoGame.onitama_engine import MATE, score_text
 
 #: Seconds to wait for an answer before the test fails (a loaded 2-core machine).
@@ -290,14 +290,14 @@ def test_bytes_that_are_not_utf8_are_a_bad_line() -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
-@pytest.mark.parametrize("during", ["search", "read"])
+@pytest.mark.parametrize("during", ["search", "infinite", "read"])
 def test_ctrl_c_stops_cleanly(during: str) -> None:
     e = EngineProcess()
     try:
         assert e.ask("isready") == "readyok"
-        if during == "search":
+        if during in ("search", "infinite"):
             e.send("position setup 21")
-            e.send("go time 100")
+            e.send("go time 100" if during == "search" else "go infinite")
         time.sleep(0.5)
         assert e.child.poll() is None
         t0 = time.monotonic()
@@ -310,3 +310,96 @@ def test_ctrl_c_stops_cleanly(during: str) -> None:
         assert err == "onitama: interrupted\n", err
     finally:
         e.close()
+
+
+def test_go_infinite_until_stop_answering_isready_meanwhile() -> None:
+    e = EngineProcess()
+    try:
+        assert e.ask("isready") == "readyok"  # started
+        e.send("position deal 1")
+        e.send("go infinite")
+        time.sleep(0.3)
+        assert e.ask("isready") == "readyok"  # answered during the search
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        found = bestmove(e.ask("stop"))
+        assert time.monotonic() - t0 < 1.0
+        assert float(found["time"]) >= 0.3
+        assert found["action"] in [str(a) for a in Onitama.standard(seed=1).legal_moves]
+        assert e.ask("isready") == "readyok"  # no second answer came
+    finally:
+        e.close()
+
+
+def test_other_commands_during_go_infinite_are_errors() -> None:
+    e = EngineProcess()
+    try:
+        e.send("position setup 21")
+        e.send("go infinite")
+        assert e.ask("legal").startswith("error a search is running ('go infinite')")
+        assert e.ask("position deal 2").startswith("error a search is running")
+        found = bestmove(e.ask("stop"))
+        assert found["action"] in [str(a) for a in Onitama.setup("21").legal_moves]
+        # the position is still setup 21's
+        assert e.ask("legal").split()[1:5] == str(Onitama.setup("21").legal_moves[0]).split()
+        e.send("stop")  # no search: no answer
+        assert e.ask("isready") == "readyok"
+    finally:
+        e.close()
+
+
+def test_commands_sent_during_a_limited_search_wait_for_it() -> None:
+    e = EngineProcess()
+    try:
+        for line in ("position deal 3", "go nodes 20000", "legal", "go nodes 100", "notation"):
+            e.send(line)
+        bestmove(e.read() or "")
+        assert (e.read() or "").startswith("legal ")
+        bestmove(e.read() or "")
+        assert e.read() == Onitama.standard(seed=3).to_notation()
+    finally:
+        e.close()
+
+
+def test_go_infinite_refuses_other_limits(engine: EngineProcess) -> None:
+    engine.send("position deal 1")
+    assert engine.ask("go infinite nodes 5").startswith("error infinite takes no other limit")
+    assert engine.ask("isready") == "readyok"
+
+
+@pytest.mark.parametrize("end", ["quit", "end of input"])
+def test_quit_or_the_end_of_input_stops_go_infinite(end: str) -> None:
+    e = EngineProcess()
+    try:
+        e.send("position deal 4")
+        e.send("go infinite")
+        time.sleep(0.3)
+        if end == "quit":
+            e.send("quit")
+            assert e.child.wait(timeout=WAIT) == 0
+            rest = e.read()
+            assert rest is not None
+            bestmove(rest)
+            assert e.read() is None
+        else:
+            code, rest, err = e.finish()
+            assert code == 0, err
+            bestmove(rest)
+    finally:
+        e.close()
+
+
+def test_a_search_stop_flag_stops_analyse_from_another_thread() -> None:
+    game = Onitama.standard(seed=5)
+    flag = SearchStop()
+    assert not flag.requested
+    found: list[dict[str, object]] = []
+    worker = threading.Thread(target=lambda: found.append(game.analyse(time=None, stop=flag)))
+    worker.start()
+    time.sleep(0.3)
+    assert worker.is_alive()
+    t0 = time.monotonic()
+    flag.request()
+    worker.join(WAIT)
+    assert time.monotonic() - t0 < 0.5 and flag.requested
+    assert found[0]["action"] in game.legal_moves

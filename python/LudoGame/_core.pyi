@@ -70,6 +70,7 @@ __all__ = [
     "OnitamaGameOverError",
     "OnitamaNotationError",
     "Player",
+    "SearchStop",
     "SimResult",
     "Simulation",
     "UnknownSetupError",
@@ -844,10 +845,14 @@ class Onitama:
         seed: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
+        stop: SearchStop | None = None,
     ) -> dict[str, Any]:
         """What a built-in AI finds now, as a dict: action, score (for the side to move; above
         29000 a forced win, below -29000 a forced loss), depth, nodes, exact, pv (the
-        expected line).
+        expected line). `stop`, a `SearchStop`, ends the search early from another thread
+        (within about 20 ms of its `request()`): the answer is then the best action found so
+        far. `time=None` with no `nodes` nor `depth` searches until stopped (or the ply
+        horizon).
         """
 
     def perft(self, depth: int) -> int:
@@ -962,6 +967,21 @@ class Onitama:
         """The position as a small RGB picture: a NumPy uint8 array of shape (216, 320, 3),
         the board as `draw()` shows it (A red, B blue, the wall dark grey) and the cards.
         """
+
+@final
+class SearchStop:
+    """A flag that stops a search from another thread: pass it as `Onitama.analyse(...,
+    stop=flag)` and call `flag.request()` (the `onitama engine`'s `stop` command does). A
+    flag stays set once requested; use a new one for each search.
+    """
+
+    def __new__(cls) -> SearchStop: ...
+    def request(self) -> None:
+        """Ask the searches given this flag to stop (they answer their best action so far)."""
+
+    @property
+    def requested(self) -> bool:
+        """Has a stop been requested?"""
 
 @final
 class BuiltinAI:

@@ -2,16 +2,20 @@
 
 One command a line on stdin, one answer a line on stdout (flushed after each); see
 docs/onitama-engine.md for the protocol. Bad input gets one ``error <message>`` line and
-changes nothing; the engine goes on until ``quit`` or the end of its input.
+changes nothing; the engine goes on until ``quit`` or the end of its input. A search runs
+on a thread of its own while the engine reads on: ``stop`` ends it (its ``bestmove`` is
+answered at once), ``isready`` is answered ``readyok``; any other command waits for a
+search with a limit to end, and is an error during ``go infinite``.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import TextIO
 
-from LudoGame.onitama import Action, Onitama
+from LudoGame.onitama import Action, Onitama, SearchStop
 
 #: Seconds a search takes when neither the ``go`` line nor the command line names a limit.
 DEFAULT_TIME = 1.0
@@ -36,9 +40,11 @@ class Limits:
     time: float | None = None
     depth: int | None = None
     nodes: int | None = None
+    #: ``go infinite``: no limit at all, until ``stop`` (or the ply horizon).
+    infinite: bool = False
 
     def given(self) -> bool:
-        return any(v is not None for v in (self.time, self.depth, self.nodes))
+        return self.infinite or any(v is not None for v in (self.time, self.depth, self.nodes))
 
     def or_default(self) -> Limits:
         """These limits, or the default time when none is set."""
@@ -57,13 +63,17 @@ def score_text(score: int) -> str:
 
 
 def parse_limits(words: list[str]) -> Limits:
-    """``time S`` / ``depth N`` / ``nodes N`` pairs, in any order."""
+    """``time S`` / ``depth N`` / ``nodes N`` pairs, in any order, or ``infinite`` alone."""
+    if words == ["infinite"]:
+        return Limits(infinite=True)
+    if "infinite" in words:
+        raise ProtocolError("infinite takes no other limit: 'go infinite' searches until 'stop'")
     if len(words) % 2:
         raise ProtocolError(f"a limit needs a value: {' '.join(words)!r}")
     values: dict[str, float | int] = {}
     for key, value in zip(words[::2], words[1::2], strict=True):
         if key not in LIMIT_WORDS:
-            raise ProtocolError(f"unknown limit {key!r} (time, depth or nodes)")
+            raise ProtocolError(f"unknown limit {key!r} (time, depth, nodes or infinite)")
         if key in values:
             raise ProtocolError(f"{key} is given twice")
         try:
@@ -173,16 +183,20 @@ class Engine:
                 raise ProtocolError(f"move {k} ({text}): {one_line(e)}") from None
         return game
 
-    def go(self, limits: Limits, game: Onitama | None = None) -> str:
+    def go(
+        self, limits: Limits, game: Onitama | None = None, stop: SearchStop | None = None
+    ) -> str:
         """The ``bestmove`` line of a search of the game (or the ``result`` line of a game
-        that is over)."""
+        that is over); `stop` ends the search early."""
         game = game or self.current()
         if game.is_over():
             reason = game.result_reason
             winner = game.winner or "tie"
             return f"result {winner} {reason.value if reason is not None else ''}".rstrip()
         started = time.monotonic()
-        info = game.analyse(level=2, time=limits.time, nodes=limits.nodes, depth=limits.depth)
+        info = game.analyse(
+            level=2, time=limits.time, nodes=limits.nodes, depth=limits.depth, stop=stop
+        )
         took = time.monotonic() - started
         action: Action = info["action"]
         pv = " ".join(str(a) for a in info["pv"])
@@ -192,22 +206,146 @@ class Engine:
         )
 
 
-def serve(inp: TextIO, out: TextIO, limits: Limits) -> int:
-    """Answer `inp`'s lines on `out` until ``quit`` or the end of the input; exit code 0.
-    Ctrl-C (KeyboardInterrupt) is left to the caller."""
-    engine = Engine(limits)
-    while True:
-        line = inp.readline()
-        if not line:
-            return 0
+class Search:
+    """A search running on its own thread; it writes its answer line when it ends."""
+
+    def __init__(self, server: Server, engine: Engine, limits: Limits, game: Onitama) -> None:
+        self.server = server
+        self.infinite = limits.infinite
+        self.stop = SearchStop()
+        self.thread = threading.Thread(
+            target=self._run, args=(engine, limits, game), name="onitama-search", daemon=True
+        )
+        self.thread.start()
+
+    def _run(self, engine: Engine, limits: Limits, game: Onitama) -> None:
         try:
-            answer = engine.answer(line)
+            line = engine.go(limits, game, self.stop)
+        except Exception as e:  # an engine error: one line, as for bad input
+            line = f"error {one_line(e)}"
+        self.server.write([line])
+
+    def running(self) -> bool:
+        return self.thread.is_alive()
+
+    def end(self) -> None:
+        """Stop the search and wait for its answer."""
+        self.stop.request()
+        self.wait()
+
+    def wait(self) -> None:
+        while self.thread.is_alive():  # short joins: Ctrl-C is seen at once
+            self.thread.join(0.05)
+
+
+class Server:
+    """One session: commands read on the caller's thread, searches on their own."""
+
+    def __init__(self, out: TextIO, limits: Limits) -> None:
+        self.out = out
+        self.engine = Engine(limits)
+        self.search: Search | None = None
+        self.lock = threading.Lock()
+        #: Set on Ctrl-C: nothing more is written.
+        self.silent = False
+
+    def write(self, lines: list[str]) -> None:
+        with self.lock:
+            if self.silent:
+                return
+            for text in lines:
+                self.out.write(text + "\n")
+            self.out.flush()
+
+    def busy(self) -> Search | None:
+        """The running search, if any."""
+        if self.search is not None and not self.search.running():
+            self.search = None
+        return self.search
+
+    def handle(self, line: str) -> bool:
+        """Act on one input line; False once the session ends (``quit``)."""
+        words = line.split()
+        command = words[0] if words else ""
+        search = self.busy()
+        if search is not None:
+            if command == "stop":
+                search.end()
+                return True
+            if command == "quit":
+                search.end()
+                return False
+            if command == "isready":
+                self.write(["readyok"])
+                return True
+            if not command:
+                return True
+            if search.infinite:
+                self.write(["error a search is running ('go infinite'): send 'stop' first"])
+                return True
+            search.wait()  # a search with a limit ends by itself: the command waits for it
+            self.search = None
+        if command == "stop":  # no search to stop
+            return True
+        try:
+            if command == "go":
+                limits = parse_limits(words[1:]) if words[1:] else self.engine.limits
+                self.start(limits, self.engine.current())
+                return True
+            if "/" in command:  # a bare position: set it and search it at once
+                game = self.engine.position(words)
+                self.engine.game = game
+                self.start(self.engine.limits, game)
+                return True
+            answer = self.engine.answer(line)
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as e:  # bad input: one line, and go on
             answer = [f"error {one_line(e)}"]
         if answer is None:
-            return 0
-        for text in answer:
-            out.write(text + "\n")
-        out.flush()
+            return False
+        self.write(answer)
+        return True
+
+    def start(self, limits: Limits, game: Onitama) -> None:
+        """A search of `game` on its own thread (a game that is over answers at once)."""
+        if game.is_over():
+            self.write([self.engine.go(limits, game)])
+            return
+        self.search = Search(self, self.engine, limits, game)
+
+    def finish(self) -> None:
+        """The end of the input: a running search ends (``go infinite`` is stopped) and
+        answers."""
+        search = self.busy()
+        if search is not None:
+            if search.infinite:
+                search.stop.request()
+            search.wait()
+
+    def interrupted(self) -> None:
+        """Ctrl-C: nothing more is written; a running search is stopped."""
+        with self.lock:
+            self.silent = True
+        search = self.search
+        if search is not None:
+            search.stop.request()
+            search.thread.join(1.0)
+
+
+def serve(inp: TextIO, out: TextIO, limits: Limits) -> int:
+    """Answer `inp`'s lines on `out` until ``quit`` or the end of the input; exit code 0.
+    Ctrl-C (KeyboardInterrupt) is left to the caller, once a running search is stopped and
+    nothing more is written."""
+    server = Server(out, limits)
+    try:
+        while True:
+            line = inp.readline()
+            if not line:
+                server.finish()
+                return 0
+            if not server.handle(line):
+                return 0
+    except BaseException:
+        server.interrupted()
+        raise

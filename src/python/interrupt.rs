@@ -22,6 +22,17 @@ pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&Stop) -> T + Send,
 ) -> (T, Option<PyErr>) {
+    interruptible_linked(py, None, work)
+}
+
+/// [`interruptible`], whose work is also stopped (within [`POLL`]) once `linked` is
+/// requested, e.g. by another Python thread (no error is raised then: the work's result is
+/// returned).
+pub(crate) fn interruptible_linked<T: Send>(
+    py: Python<'_>,
+    linked: Option<&Stop>,
+    work: impl FnOnce(&Stop) -> T + Send,
+) -> (T, Option<PyErr>) {
     let stop = Stop::new();
     let done = (Mutex::new(false), Condvar::new());
     std::thread::scope(|s| {
@@ -44,6 +55,9 @@ pub(crate) fn interruptible<T: Send>(
             });
             if finished || worker.is_finished() {
                 break;
+            }
+            if linked.is_some_and(Stop::requested) {
+                stop.request();
             }
             if raised.is_none()
                 && let Err(e) = py.check_signals()

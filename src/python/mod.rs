@@ -47,7 +47,7 @@ mod core_module {
     use super::ludo::sim::{SimResult, Simulation, bot_playouts};
     #[pymodule_export]
     use super::onitama::{
-        PyAction, PyAi, PyCard, PyMatchRecord, PyOnitama, onitama_play_match,
+        PyAction, PyAi, PyCard, PyMatchRecord, PyOnitama, PySearchStop, onitama_play_match,
         onitama_standard_cards,
     };
     #[pymodule_export]

@@ -28,9 +28,13 @@
 //!   root actions left when a time budget runs out first.) Once the depth reaches the
 //!   ply horizon the search is exact (no reductions, every leaf decided by the rules). It
 //!   stops at the first of: a forced win or loss found, the exact search done, the
-//!   [`Limits`] (time, nodes, depth) reached. Depth 1 is always searched in full, so
-//!   the answer never leaves the opponent a win in one when another action does not.
-//!   The seed only shuffles the order in which equal root actions are tried.
+//!   [`Limits`] (time, nodes, depth) reached. Under a time budget (and no node budget)
+//!   an iteration is started only when at least half of it is expected to finish in the
+//!   budget (the last iteration's time times the last two's ratio, taken between 1.5
+//!   and 6); the budget's deadline stops the search in any case. Depth 1 is always
+//!   searched in full, so the answer never leaves the opponent a win in one when another
+//!   action does not. The seed only shuffles the order in which equal root actions are
+//!   tried.
 //!
 //! A search can also be stopped from another thread through a [`Stop`] flag
 //! ([`Searcher::search_until`], [`Ai::analyse_until`]): it polls the flag every 1024

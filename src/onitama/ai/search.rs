@@ -2,7 +2,7 @@
 //! search, iterative deepening and the root's practical bonus (see the
 //! [module docs](super)).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::eval::evaluate;
 use super::tt::{EXACT, LOWER, NO_MOVE, Table, UPPER, from_tt, to_tt};
@@ -14,6 +14,21 @@ use crate::stop::Stop;
 /// The weight of the root's practical bonus (see [`Searcher`]): a share of 1 of the
 /// opponent's safe replies walking into a forced win is worth this much.
 pub const TRAP_WEIGHT: i32 = 250;
+
+/// Is starting another iteration worth it, `elapsed` of the budget `t` spent and the last
+/// two iterations having taken `prev` and `last`? The next one is expected to take `last`
+/// times their ratio (the effective branching factor, taken between 1.5 and 6); it is
+/// started when at least half of it is expected to finish within the budget (a partial
+/// iteration searches the best action first, and may find a better one). The budget's
+/// deadline stops it in any case.
+fn next_iteration_fits(elapsed: Duration, prev: Duration, last: Duration, t: Duration) -> bool {
+    let ratio = if prev.is_zero() {
+        3.0
+    } else {
+        (last.as_secs_f64() / prev.as_secs_f64()).clamp(1.5, 6.0)
+    };
+    elapsed.as_secs_f64() + 0.5 * ratio * last.as_secs_f64() <= t.as_secs_f64()
+}
 
 /// A root action, its practical bonus and its tie-break order.
 #[derive(Clone, Copy, Debug)]
@@ -174,7 +189,10 @@ impl Searcher {
         let mut best: Option<(Action, i32)> = None;
         let mut depth_done = 0;
         let mut exact = false;
+        // The duration of the last iteration (for the time the next one will take).
+        let mut last = Duration::ZERO;
         for depth in 1..=cap {
+            let iteration = Instant::now();
             if self.stop.requested() {
                 break;
             }
@@ -193,8 +211,10 @@ impl Searcher {
                 exact = true;
                 break;
             }
+            let prev = last;
+            last = iteration.elapsed();
             if let (Some(t), None) = (limits.time, limits.nodes)
-                && start.elapsed() * 5 > t * 2
+                && !next_iteration_fits(start.elapsed(), prev, last, t)
             {
                 break;
             }

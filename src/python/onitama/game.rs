@@ -21,8 +21,9 @@ use crate::onitama::{
 };
 use crate::python::convert::Seed;
 use crate::python::errors::IllegalActionError;
-use crate::python::interrupt::interruptible_or_raise;
+use crate::python::interrupt::{interruptible_linked, interruptible_or_raise};
 use crate::python::type_error;
+use crate::stop::Stop;
 
 /// A game of Onitama with a movable wall, played action by action.
 ///
@@ -110,14 +111,57 @@ fn run_ai(
     nodes: Option<Nodes>,
     depth: Option<Depth>,
 ) -> PyResult<SearchInfo> {
+    run_ai_linked(slf, level, time, seed, nodes, depth, None)
+}
+
+/// [`run_ai`], a search also stopped (with its best action so far) once `linked` is
+/// requested.
+fn run_ai_linked(
+    slf: &Bound<'_, PyOnitama>,
+    level: Level,
+    time: SearchTime,
+    seed: AiSeed,
+    nodes: Option<Nodes>,
+    depth: Option<Depth>,
+    linked: Option<&Stop>,
+) -> PyResult<SearchInfo> {
     let limits = Limits::budget(time.0, nodes.map(|n| n.0), depth.map(|d| d.0));
     let pos = *borrow_game(slf)?.game.position();
     if pos.is_over() {
         return Err(game_over(&pos).into());
     }
     let mut ai = Ai::new(level.0, seed.0, limits)?;
-    interruptible_or_raise(slf.py(), move |stop| ai.analyse_until(&pos, stop))?
-        .ok_or_else(|| game_over(&pos).into())
+    match interruptible_linked(slf.py(), linked, move |stop| ai.analyse_until(&pos, stop)) {
+        (_, Some(e)) => Err(e),
+        (info, None) => info.ok_or_else(|| game_over(&pos).into()),
+    }
+}
+
+/// A flag that stops a search from another thread: pass it as `Onitama.analyse(...,
+/// stop=flag)` and call `flag.request()` (the `onitama engine`'s `stop` command does). A
+/// flag stays set once requested; use a new one for each search.
+#[pyclass(module = "LudoGame.onitama", name = "SearchStop", frozen)]
+pub struct PySearchStop {
+    stop: Stop,
+}
+
+#[pymethods]
+impl PySearchStop {
+    #[new]
+    fn new() -> PySearchStop {
+        PySearchStop { stop: Stop::new() }
+    }
+
+    /// Ask the searches given this flag to stop (they answer their best action so far).
+    fn request(&self) {
+        self.stop.request();
+    }
+
+    /// Has a stop been requested?
+    #[getter]
+    fn requested(&self) -> bool {
+        self.stop.requested()
+    }
 }
 
 impl PyOnitama {
@@ -570,11 +614,15 @@ impl PyOnitama {
 
     /// What a built-in AI finds now, as a dict: action, score (for the side to move; above
     /// 29000 a forced win, below -29000 a forced loss), depth, nodes, exact, pv (the
-    /// expected line).
+    /// expected line). `stop`, a `SearchStop`, ends the search early from another thread
+    /// (within about 20 ms of its `request()`): the answer is then the best action found so
+    /// far. `time=None` with no `nodes` nor `depth` searches until stopped (or the ply
+    /// horizon).
     #[pyo3(
-        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None),
-        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
+        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None, stop = None),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None, stop=None)"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn analyse<'py>(
         slf: &Bound<'py, Self>,
         level: Level,
@@ -582,8 +630,10 @@ impl PyOnitama {
         seed: AiSeed,
         nodes: Option<Nodes>,
         depth: Option<Depth>,
+        stop: Option<PyRef<'py, PySearchStop>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let info = run_ai(slf, level, time, seed, nodes, depth)?;
+        let linked = stop.map(|s| s.stop.clone());
+        let info = run_ai_linked(slf, level, time, seed, nodes, depth, linked.as_ref())?;
         let d = PyDict::new(slf.py());
         let rules = borrow_game(slf)?.rules_now();
         d.set_item("action", PyAction::of(info.action, rules))?;

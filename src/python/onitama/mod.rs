@@ -20,7 +20,7 @@ pub(crate) mod record;
 
 pub(crate) use crate::python::enums::REASON;
 pub use ai::PyAi;
-pub use game::PyOnitama;
+pub use game::{PyOnitama, PySearchStop};
 pub use record::PyMatchRecord;
 pub(crate) use record::onitama_play_match;
 

@@ -1,0 +1,108 @@
+"""benches/onitama_sprt.py: its Elo and SPRT maths on hand-computed inputs, and a tiny match
+of the engine against itself (node limits, so the result is fixed) for its output format."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHES = Path(__file__).resolve().parent.parent / "benches"
+
+
+def load_sprt() -> ModuleType:
+    """Import ``benches/onitama_sprt.py`` (not a package) as ``onitama_sprt``."""
+    loaded = sys.modules.get("onitama_sprt")
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.spec_from_file_location("onitama_sprt", BENCHES / "onitama_sprt.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["onitama_sprt"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+sprt = load_sprt()
+
+
+def test_elo_of_a_score() -> None:
+    assert sprt.elo_of_score(0.5) == 0.0
+    # 3 to 1: 400 log10(3)
+    assert sprt.elo_of_score(0.75) == pytest.approx(190.8485, abs=1e-4)
+    assert sprt.elo_of_score(0.25) == pytest.approx(-190.8485, abs=1e-4)
+    assert sprt.elo_of_score(1.0) == math.inf
+    assert sprt.elo_of_score(0.0) == -math.inf
+    # 10 Elo: 1 / (1 + 10^(-1/40))
+    assert sprt.expected_score(10) == pytest.approx(0.5143872, abs=1e-7)
+
+
+def test_bounds_of_alpha_beta_five_percent() -> None:
+    # log(0.05 / 0.95) and log(0.95 / 0.05)
+    low, high = sprt.sprt_bounds(0.05, 0.05)
+    assert low == pytest.approx(-2.944439, abs=1e-6)
+    assert high == pytest.approx(2.944439, abs=1e-6)
+
+
+def test_llr_by_hand() -> None:
+    # 3 wins and 1 loss: m = 0.75; the variance with pseudo-samples 0 and 1 of weight 1/2:
+    # mean 3.5 / 5 = 0.7, v = (3.5 * 0.3² + 1.5 * 0.7²) / 5 = 0.21;
+    # s0 = 0.5, s1 = 0.5143872: LLR = 4 * 0.0143872 * (1.5 - 1.0143872) / (2 * 0.21)
+    assert sprt.regularized_variance({1.0: 3, 0.0: 1}) == pytest.approx(0.21, abs=1e-12)
+    assert sprt.llr({1.0: 3, 0.0: 1}, 0, 10) == pytest.approx(0.0665390, abs=1e-6)
+    assert sprt.llr({}, 0, 10) == 0.0
+    # ten draws: v = (2 * 0.5 * 0.5²) / 11 = 0.0227273; LLR = 10 * 0.0143872 *
+    # (1.0 - 1.0143872) / (2 * 0.0227273)
+    assert sprt.llr({0.5: 10}, 0, 10) == pytest.approx(-0.0455380, abs=1e-6)
+
+
+def test_pentanomial_mean_variance_and_interval_by_hand() -> None:
+    # pairs 1/2, 1/2, 3/4, 1: m = 0.6875,
+    # v = (2 * 0.1875² + 0.0625² + 0.3125²) / 4 = 0.04296875
+    counts = {0.5: 2, 0.75: 1, 1.0: 1}
+    mean, var, n = sprt.mean_and_variance(counts)
+    assert (mean, n) == (0.6875, 4)
+    assert var == pytest.approx(0.04296875, abs=1e-12)
+    low, elo, high = sprt.elo_interval(counts)
+    # 400 log10(0.6875 / 0.3125); the interval m ± 1.959964 * sqrt(v / 4) = ± 0.2031395
+    assert elo == pytest.approx(136.9690, abs=1e-3)
+    assert low == pytest.approx(sprt.elo_of_score(0.6875 - 0.2031395), abs=1e-3)
+    assert high == pytest.approx(sprt.elo_of_score(0.6875 + 0.2031395), abs=1e-3)
+    assert low == pytest.approx(-10.87, abs=0.01)
+    assert high == pytest.approx(364.34, abs=0.01)
+
+
+def test_wall_openings_are_seeded_notations() -> None:
+    assert sprt.wall_opening(3) == sprt.wall_opening(3)
+    assert sprt.wall_opening(3) != sprt.wall_opening(4)
+    assert sprt.opening("deal", 5, 2) == "deal 7"
+    assert sprt.opening("both", 5, 1).endswith(sprt.wall_opening(6).split(" ", 1)[1])
+
+
+def test_a_tiny_match_prints_its_result() -> None:
+    engine = shlex.join([sys.executable, "-m", "LudoGame.onitama_cli", "engine"])
+    args = [sys.executable, str(BENCHES / "onitama_sprt.py"), "--engine-a", engine]
+    args += ["--engine-b", engine, "--nodes", "300", "--max-games", "4", "--openings", "both"]
+    run = subprocess.run(args, capture_output=True, text=True, timeout=300, check=True)
+    lines = run.stdout.splitlines()
+    assert re.fullmatch(
+        r"games 4 W (\d+) D (\d+) L (\d+) score \d\.\d{3} elo \S+ \[\S+, \S+\] \(95%\) "
+        r"pentanomial \[\d+ \d+ \d+ \d+ \d+\] LLR [+-]\d+\.\d\d \[-2\.94, \+2\.94\] "
+        r"\(elo0 0 elo1 10\)",
+        lines[-2],
+    ), lines[-2]
+    assert lines[-1].startswith("verdict: ")
+    assert "limit: go nodes 300, openings both" in run.stdout
+    # the same deterministic engine on both sides: the two games of a pair are one game
+    # with the colours swapped, so every pair scores 1/2; a second run prints the same games
+    assert "pentanomial [0 0 2 0 0]" in lines[-2]
+    again = subprocess.run(args, capture_output=True, text=True, timeout=300, check=True)
+    strip = [re.sub(r"\(\d+ s\)$", "", x) for x in run.stdout.splitlines()]
+    assert strip == [re.sub(r"\(\d+ s\)$", "", x) for x in again.stdout.splitlines()]
