@@ -163,6 +163,10 @@ def test_standard_bare_notation_and_moves(engine: EngineProcess) -> None:
     assert reply["depth"] == "2" and Action(reply["action"], standard=True) in after.legal_moves
     engine.send("position deal 5")
     assert engine.ask("notation") == Onitama.standard(seed=5).to_notation()
+    for card_set in ("base", "sensei", "all"):
+        engine.send(f"position deal 5 {card_set}")
+        want = Onitama.standard(seed=5, card_set=card_set).to_notation()
+        assert engine.ask("notation") == want
 
 
 def test_a_won_position_scores_mate_and_the_end_is_a_result(engine: EngineProcess) -> None:
@@ -191,6 +195,9 @@ def test_score_convention() -> None:
         ("position xx", "invalid notation"),
         ("position setup 999", "999"),
         ("position deal x", "whole number"),
+        ("position deal", "'deal SEED' or 'deal SEED CARD_SET'"),
+        ("position deal 3 sensei extra", "'deal SEED' or 'deal SEED CARD_SET'"),
+        ("position deal 3 spring", "spring"),
         ("position setup 21 moves 1 e2 d3", "4 words"),
         ("position setup 21 moves 1 a1 a1 u", "move 1 (1 a1 a1 u)"),
         (f"position {STANDARD} moves 1 e2 d3 u", "3 words"),
@@ -256,8 +263,11 @@ def test_a_search_keeps_its_time() -> None:
             t0 = time.monotonic()
             found = bestmove(e.ask(f"go time {budget}"))
             took = time.monotonic() - t0
-            assert float(found["time"]) <= budget * 1.05, found
-            assert took <= budget * 1.05 + 0.2, took
+            assert float(found["time"]) <= budget * 1.05, found  # the search's own clock
+            # the answer's round trip adds the process's scheduling, which a loaded machine
+            # stretches (0.93 s for 0.3 s seen under a load of 6 on 2 cores): this bound
+            # only catches an answer held back after the search
+            assert took <= budget * 1.05 + 1.5, took
     finally:
         e.close()
 

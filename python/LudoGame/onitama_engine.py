@@ -156,22 +156,27 @@ class Engine:
         return self.game
 
     def position(self, words: list[str]) -> Onitama:
-        """The game of ``position`` (a notation, ``setup ID`` or ``deal SEED``), then the
-        actions after ``moves``."""
+        """The game of ``position`` (a notation, ``setup ID`` or ``deal SEED [CARD_SET]``),
+        then the actions after ``moves``."""
         if not words:
-            raise ProtocolError("position needs a notation, 'setup ID' or 'deal SEED'")
+            raise ProtocolError("position needs a notation, 'setup ID' or 'deal SEED [CARD_SET]'")
         moves: list[str] = []
         if "moves" in words:
             cut = words.index("moves")
             words, moves = words[:cut], words[cut + 1 :]
         if words[0] == "setup" and len(words) == 2:
             game = Onitama.setup(words[1])
-        elif words[0] == "deal" and len(words) == 2:
+        elif words[0] == "deal":
+            if len(words) not in (2, 3):
+                raise ProtocolError("a deal is 'deal SEED' or 'deal SEED CARD_SET'")
             try:
                 seed = int(words[1])
             except ValueError:
                 raise ProtocolError(f"a deal's seed is a whole number, not {words[1]!r}") from None
-            game = Onitama.standard(seed=seed)
+            try:
+                game = Onitama.standard(seed=seed, card_set=words[2] if len(words) == 3 else None)
+            except (ValueError, TypeError) as e:
+                raise ProtocolError(one_line(e)) from None
         else:
             game = Onitama.from_notation(" ".join(words))
         for k, text in enumerate(split_actions(game, moves), 1):
