@@ -4,7 +4,7 @@ sequential probability ratio test (SPRT) of their Elo difference (not part of th
 Usage::
 
     python benches/onitama_sprt.py --engine-a "onitama engine" \\
-        --engine-b "/work/venv-base/bin/onitama engine" --nodes 20000 \\
+        --engine-b "../venv-base/bin/onitama engine" --nodes 20000 \\
         [--openings deal|wall|both] [--seed 1] [--elo0 0] [--elo1 10] [--alpha 0.05] \\
         [--beta 0.05] [--max-games 400] [--max-plies 200] [--time S] [--quiet]
 
