@@ -936,3 +936,20 @@ def test_ludo_serve_on_port_0_prints_the_port_it_listens_on() -> None:
     finally:
         _, err = stop(p)
     assert p.returncode == 0, err
+
+
+@pytest.mark.parametrize("seed", [-1, "12x", True, "", 2.5, [1]])
+@pytest.mark.parametrize("path", ["/api/ludo/games", "/api/onitama/games"])
+def test_a_bad_seed_is_one_clear_refusal(client: TestClient, path: str, seed: object) -> None:
+    """Neither a number from 0 nor its decimal text: one sentence naming both forms (not
+    one complaint per form of the schema's union)."""
+    body: dict[str, object] = {"seed": seed}
+    if path.endswith("onitama/games"):
+        body["rules"] = "standard"
+    r = client.post(path, json=body)
+    assert r.status_code == 422
+    message = r.json()["error"]["message"]
+    assert message == (
+        "bad request: seed: a seed is a whole number from 0 to 2**64 - 1, "
+        "or the same as decimal text"
+    ), message
