@@ -953,3 +953,15 @@ def test_a_bad_seed_is_one_clear_refusal(client: TestClient, path: str, seed: ob
         "bad request: seed: a seed is a whole number from 0 to 2**64 - 1, "
         "or the same as decimal text"
     ), message
+
+
+def test_an_empty_part_of_an_action_is_judged_not_taken_for_missing(client: TestClient) -> None:
+    s = new_onitama(client, setup="21")
+    url = f"/api/onitama/games/{s['id']}/action"
+    for body, words in (
+        ({"card": 1, "from": "e2", "to": "d2", "wall": ""}, "the wall direction ''"),
+        ({"card": 1, "from": "", "to": "d2"}, "the start position is invalid"),
+    ):
+        r = client.post(url, json=body)
+        assert r.status_code == 400 and words in r.json()["error"]["message"], r.json()
+    assert client.get(f"/api/onitama/games/{s['id']}").json()["version"] == s["version"]

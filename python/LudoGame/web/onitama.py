@@ -393,9 +393,10 @@ def _parse(game: Onitama, body: ActionBody) -> Action:
             return Action(body.action, standard=game.rules == STANDARD)
         if body.card is None:
             raise ApiError(400, "BadRequest", "give the action's text, or card, from and to")
-        src = body.move_from or "XX"
-        dst = body.move_to or "XX"
-        return game.judge(body.card, src, dst, body.wall or "s")
+        # a part left out (None) is the default; an empty one is judged as given
+        src = "XX" if body.move_from is None else body.move_from
+        dst = "XX" if body.move_to is None else body.move_to
+        return game.judge(body.card, src, dst, "s" if body.wall is None else body.wall)
     except ENGINE_ERRORS as e:
         raise engine_error(e) from e
 
