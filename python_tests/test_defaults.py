@@ -37,9 +37,11 @@ def test_a_games_default_players_follow_its_rules() -> None:
 def test_the_onitama_defaults_are_the_engines() -> None:
     assert (onitama.MATCH_SETUP, onitama.DEFAULT_PLIES) == ("21", 20)
     assert default_of(onitama.play_match, "setup") == onitama.MATCH_SETUP
-    assert default_of(onitama.play_match, "max_plies") == onitama.DEFAULT_PLIES
+    # no limit of its own: the setup's (the engine's DEFAULT_PLIES for a setup id)
+    assert default_of(onitama.play_match, "max_plies") is None
     record = _core.onitama_play_match(onitama.builtin_ai(0), onitama.builtin_ai(0))
     assert record.setup == "case21"
+    assert onitama.play_match(onitama.builtin_ai(0), onitama.builtin_ai(0)).plies <= 20
 
 
 def test_the_roll_cap_is_the_engines() -> None:
