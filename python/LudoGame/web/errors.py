@@ -124,7 +124,8 @@ def _validation_message(exc: RequestValidationError) -> str:
             return "the request body is not valid JSON"
         if err.get("type") == "missing" and not loc:
             return "the request needs a JSON body"
-        parts.append(f"{where}: {msg}")
+        if f"{where}: {msg}" not in parts:  # the same refusal by two forms of a union
+            parts.append(f"{where}: {msg}")
     return "bad request: " + "; ".join(parts) if parts else "bad request"
 
 
