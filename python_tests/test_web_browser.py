@@ -18,7 +18,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from web_browser_support import (
     PHONE,
+    history_len,
     page_errors,
+    play_onitama_by_clicks,
     require_browser,
     running_server,
     shown_element,
@@ -28,7 +30,6 @@ from web_browser_support import (
 
 require_browser()
 
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
@@ -104,11 +105,6 @@ def new_ludo(
     wait_until(lambda: "game=" in browser.current_url, what="the play view")
 
 
-def history_len(browser: Any) -> int:
-    """The entries of the history list (Ludo's events, Onitama's plies)."""
-    return len(browser.find_elements(By.CSS_SELECTOR, "#history li"))
-
-
 def history_reaches(browser: Any, n: int, what: str, exactly: bool = False) -> None:
     """Waits until the history list holds `n` entries (or more, unless `exactly`: bots may
     play on at once)."""
@@ -170,39 +166,7 @@ def test_onitama_against_ai_level_1_to_the_end(browser: Any, server: str) -> Non
     by_id(browser, "start").click()
     wait_until(lambda: "game=" in browser.current_url, what="the play view")
     Select(by_id(browser, "speed")).select_by_index(3)
-    mine = 0
-    while not shown(browser, "game-over"):
-        pieces = browser.find_elements(By.CSS_SELECTOR, "#board g.square.movable")
-        passes = browser.find_elements(By.CSS_SELECTOR, "#passes button.pass")
-        if not pieces and not (passes and passes[0].is_displayed()):
-            wait_until(
-                lambda: (
-                    browser.find_elements(By.CSS_SELECTOR, "#board g.square.movable")
-                    or browser.find_elements(By.CSS_SELECTOR, "#passes button.pass")
-                    or shown(browser, "game-over")
-                ),
-                what="the AI to play",
-            )
-            continue
-        before = len(browser.find_elements(By.CSS_SELECTOR, "#history li"))
-        try:
-            if pieces:
-                pieces[-1].click()  # a piece, then a target it may reach, then a wall
-                targets = browser.find_elements(By.CSS_SELECTOR, "#board g.square.target")
-                assert targets, "a movable piece highlights its targets"
-                targets[0].click()
-                walls = browser.find_elements(By.CSS_SELECTOR, "#wall-choice button[data-action]")
-                if walls:
-                    walls[0].click()
-            else:
-                passes[0].click()
-        except StaleElementReferenceException:
-            # The live connection drew the board again between finding and clicking: find
-            # the pieces again (nothing was played).
-            continue
-        mine += 1
-        history_reaches(browser, before + 1, "the ply to be played")
-        assert mine < 100
+    mine = play_onitama_by_clicks(browser, 100, piece=-1)
     state = api_get(server, f"api/onitama/games/{game_id(browser)}")
     assert state["to_act"] is None and state["status"] == by_id(browser, "status").text
     assert mine >= 2

@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from web_browser_support import (
     page_errors,
+    play_onitama_by_clicks,
     require_browser,
     running_server,
     shown_element,
@@ -26,7 +27,6 @@ from web_browser_support import (
 
 require_browser()
 
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
@@ -55,10 +55,6 @@ def api_get(base: str, path: str) -> Any:
 
 def by_id(b: Any, name: str) -> Any:
     return b.find_element(By.ID, name)
-
-
-def history_len(b: Any) -> int:
-    return len(b.find_elements(By.CSS_SELECTOR, "#history li"))
 
 
 def test_a_standard_game_from_the_chooser_is_played_to_its_end(browser: Any, server: str) -> None:
@@ -94,38 +90,11 @@ def test_a_standard_game_from_the_chooser_is_played_to_its_end(browser: Any, ser
     assert all(c.split(": ", 1)[1].rstrip(" ↻") in sensei for c in captions), captions
     assert "wall" not in by_id(browser, "keys-hint").text
     Select(by_id(browser, "speed")).select_by_index(3)
-    mine = 0
-    while not shown_element(browser, "game-over"):
-        pieces = browser.find_elements(By.CSS_SELECTOR, "#board g.square.movable")
-        passes = browser.find_elements(By.CSS_SELECTOR, "#passes button.pass")
-        if not pieces and not (passes and passes[0].is_displayed()):
-            wait_until(
-                lambda: (
-                    browser.find_elements(By.CSS_SELECTOR, "#board g.square.movable")
-                    or browser.find_elements(By.CSS_SELECTOR, "#passes button.pass")
-                    or shown_element(browser, "game-over")
-                ),
-                what="the AI to play",
-            )
-            continue
-        before = history_len(browser)
-        try:
-            if pieces:
-                pieces[0].click()  # a piece, then a target; the card if both reach it
-                targets = browser.find_elements(By.CSS_SELECTOR, "#board g.square.target")
-                assert targets, "a movable piece highlights its targets"
-                targets[0].click()
-                cards = browser.find_elements(By.CSS_SELECTOR, "#wall-choice button[data-action]")
-                if cards:
-                    assert all("wall" not in c.text for c in cards)
-                    cards[0].click()
-            else:
-                passes[0].click()
-        except StaleElementReferenceException:
-            continue
-        mine += 1
-        wait_until(lambda n=before: history_len(browser) > n, what="the ply to be played")
-        assert mine < 40
+
+    def no_wall(choices: list[Any]) -> None:
+        assert all("wall" not in c.text for c in choices)
+
+    mine = play_onitama_by_clicks(browser, 40, check_choices=no_wall)
     state = api_get(server, f"api/onitama/games/{gid}")
     assert state["to_act"] is None and mine >= 1
     assert all(len(a.split()) == 3 for a in state["history"]), state["history"]

@@ -189,3 +189,65 @@ def shown_element(browser: Any, name: str) -> Any:
 
     found = browser.find_elements(By.ID, name)
     return found[0] if found and found[0].is_displayed() else None
+
+
+def history_len(browser: Any) -> int:
+    """The entries of the page's history list (Ludo's events, Onitama's plies)."""
+    from selenium.webdriver.common.by import By
+
+    return len(browser.find_elements(By.CSS_SELECTOR, "#history li"))
+
+
+def play_onitama_by_clicks(
+    browser: Any,
+    most: int,
+    piece: int = 0,
+    check_choices: Callable[[list[Any]], None] | None = None,
+) -> int:
+    """Play the person's plies of the Onitama page by clicks until its game-over panel
+    shows, as a person does: the movable piece `piece` (an index of those offered), its
+    first target, then the first of the choices that may follow (the wall's step, or the
+    card when both reach the target; `check_choices` sees them first); a pass when no
+    piece can move. Returns the plies played, at most `most`."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    def find(css: str) -> list[Any]:
+        return list(browser.find_elements(By.CSS_SELECTOR, css))
+
+    mine = 0
+    while not shown_element(browser, "game-over"):
+        pieces = find("#board g.square.movable")
+        passes = find("#passes button.pass")
+        if not pieces and not (passes and passes[0].is_displayed()):
+            wait_until(
+                lambda: (
+                    find("#board g.square.movable")
+                    or find("#passes button.pass")
+                    or shown_element(browser, "game-over")
+                ),
+                what="the AI to play",
+            )
+            continue
+        before = history_len(browser)
+        try:
+            if pieces:
+                pieces[piece].click()
+                targets = find("#board g.square.target")
+                assert targets, "a movable piece highlights its targets"
+                targets[0].click()
+                choices = find("#wall-choice button[data-action]")
+                if choices:
+                    if check_choices is not None:
+                        check_choices(choices)
+                    choices[0].click()
+            else:
+                passes[0].click()
+        except StaleElementReferenceException:
+            # The live connection drew the board again between finding and clicking: find
+            # the pieces again (nothing was played).
+            continue
+        mine += 1
+        wait_until(lambda n=before: history_len(browser) > n, what="the ply to be played")
+        assert mine < most, f"more than {most} plies of the person's"
+    return mine
