@@ -3,34 +3,17 @@ of the engine against itself (node limits, so the result is fixed) for its outpu
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
 import shlex
 import subprocess
 import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-BENCHES = Path(__file__).resolve().parent.parent / "benches"
+from bench_support import BENCHES, load_bench
 
-
-def load_sprt() -> ModuleType:
-    """Import ``benches/onitama_sprt.py`` (not a package) as ``onitama_sprt``."""
-    loaded = sys.modules.get("onitama_sprt")
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.spec_from_file_location("onitama_sprt", BENCHES / "onitama_sprt.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["onitama_sprt"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-sprt = load_sprt()
+sprt = load_bench("onitama_sprt")
 
 
 def test_elo_of_a_score() -> None:

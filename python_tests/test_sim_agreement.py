@@ -13,36 +13,19 @@ Two checks:
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from collections import Counter
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 import LudoGame
+from bench_support import load_bench
 
-BENCHES = Path(__file__).resolve().parent.parent / "benches"
 TOKEN_NAMES = {"cs162": "pq", "standard": "1234"}
 
 
-def load_py_sim() -> ModuleType:
-    """Import ``benches/py_sim.py`` (not a package) as the module ``py_sim``."""
-    loaded = sys.modules.get("py_sim")
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.spec_from_file_location("py_sim", BENCHES / "py_sim.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["py_sim"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-py_sim = load_py_sim()
+py_sim = load_bench("py_sim")
 
 
 class Lockstep:
