@@ -65,7 +65,17 @@ def missing(need_sandbox: bool = True) -> str | None:
 
 def require(need_sandbox: bool = True) -> None:
     """Skip the test without Octave (and the sandbox), or fail under REQUIRE_ENV=1."""
-    why = missing(need_sandbox)
+    _skip_or_fail(missing(need_sandbox))
+
+
+def require_sandbox() -> None:
+    """Skip the test without a working sandbox (Octave not needed), or fail under
+    REQUIRE_ENV=1."""
+    if not sandbox.available():
+        _skip_or_fail(sandbox.unavailable_reason())
+
+
+def _skip_or_fail(why: str | None) -> None:
     if why is None:
         return
     if os.environ.get(REQUIRE_ENV) == "1":

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import matlab_support as ms
-from LudoGame import LudoGame, _check_runner, checker, sandbox
+from LudoGame import LudoGame, _check_runner, checker
 from LudoGame.cli import main
 
 DATA = Path(__file__).parent / "data" / "check"
@@ -26,10 +26,7 @@ HOSTILE = DATA / "hostile"
 
 @pytest.fixture(autouse=True)
 def _sandbox() -> None:
-    if not sandbox.available():
-        if os.environ.get(ms.REQUIRE_ENV) == "1":
-            pytest.fail(sandbox.unavailable_reason())
-        pytest.skip(sandbox.unavailable_reason())
+    ms.require_sandbox()
 
 
 def _module(path: Path) -> Any:

@@ -22,10 +22,7 @@ PYTHON = "/usr/bin/python3"
 
 @pytest.fixture(autouse=True)
 def _sandbox() -> None:
-    if not sandbox.available():
-        if os.environ.get(ms.REQUIRE_ENV) == "1":
-            pytest.fail(sandbox.unavailable_reason())
-        pytest.skip(sandbox.unavailable_reason())
+    ms.require_sandbox()
     if not os.path.exists(PYTHON):
         pytest.skip(f"no {PYTHON}")
 
