@@ -275,16 +275,7 @@ impl Position {
         side: Player,
         plies_left: u16,
     ) -> Result<Position, OnitamaError> {
-        let pos = Position {
-            generals: generals.map(|g| g.map_or(0, Square::bit)),
-            soldiers,
-            cards,
-            wall: NO_WALL,
-            side,
-            plies_left,
-        };
-        pos.validate()?;
-        Ok(pos)
+        Position::checked(generals, soldiers, NO_WALL, cards, side, plies_left)
     }
 
     /// The standard start: each side's master in the middle of its home row (A on row
@@ -361,11 +352,31 @@ impl Position {
         side: Player,
         plies_left: u16,
     ) -> Result<Position, OnitamaError> {
+        Position::checked(
+            generals,
+            soldiers,
+            wall.index() as u8,
+            cards,
+            side,
+            plies_left,
+        )
+    }
+
+    /// The position of these parts (`wall` a square's index, or [`NO_WALL`]), if
+    /// [`Position::validate`] accepts it.
+    fn checked(
+        generals: [Option<Square>; 2],
+        soldiers: [u32; 2],
+        wall: u8,
+        cards: [Card; 5],
+        side: Player,
+        plies_left: u16,
+    ) -> Result<Position, OnitamaError> {
         let pos = Position {
             generals: generals.map(|g| g.map_or(0, Square::bit)),
             soldiers,
             cards,
-            wall: wall.index() as u8,
+            wall,
             side,
             plies_left,
         };
