@@ -398,3 +398,64 @@ fn speed() {
         }
     }
 }
+
+#[test]
+fn the_evaluation_is_its_features_times_its_weights() {
+    use ludogame::onitama::CardSet;
+    use ludogame::onitama::ai::eval::{N_FEATURES, evaluate_with, features, weights};
+    use ludogame::onitama::ai::evaluate;
+    let mut rng = Rng(23);
+    for i in 0..2000 {
+        let pos = if i % 2 == 0 {
+            random_position(&mut rng)
+        } else {
+            Position::standard_deal_from(rng.next_u64(), CardSet::All, 1000)
+        };
+        let f = features(&pos);
+        let w: [i32; N_FEATURES] = std::array::from_fn(|_| rng.below(401) as i32 - 200);
+        let dot: i32 = f.iter().zip(&w).map(|(a, b)| a * b).sum();
+        assert_eq!(evaluate_with(&pos, &w), dot, "{pos}");
+        assert_eq!(evaluate(&pos), evaluate_with(&pos, weights(pos.rules())));
+    }
+}
+
+/// `pos` seen from the other side: the board turned half a turn, the armies and the hands
+/// swapped, the other side to move.
+fn swap_colours(pos: &Position) -> Position {
+    let rows = pos.board_rows();
+    let swapped: Vec<String> = rows
+        .iter()
+        .rev()
+        .map(|r| {
+            r.chars()
+                .rev()
+                .map(|c| match c {
+                    'a' => 'b',
+                    'b' => 'a',
+                    'A' => 'B',
+                    'B' => 'A',
+                    c => c,
+                })
+                .collect()
+        })
+        .collect();
+    let c = pos.cards();
+    Position::from_rows(
+        &swapped,
+        [c[2], c[3], c[0], c[1], c[4]],
+        pos.side().other(),
+        pos.plies_left(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_evaluation_does_not_depend_on_colour() {
+    use ludogame::onitama::ai::eval::features;
+    let mut rng = Rng(29);
+    for _ in 0..2000 {
+        let pos = random_position(&mut rng);
+        let other = swap_colours(&pos);
+        assert_eq!(features(&pos), features(&other), "{pos} / {other}");
+    }
+}

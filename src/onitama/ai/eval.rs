@@ -1,23 +1,137 @@
-//! The static evaluation ([`evaluate`]): material, general advancement and safety,
-//! mobility and the wall, for the side to move.
+//! The static evaluation ([`evaluate`]): a weighted sum of features of the position
+//! ([`features`]) for the side to move, with one set of weights per rule set
+//! ([`weights`]), fitted to the outcomes of self-play games (`examples/onitama_tune.rs`).
+//!
+//! The features, each counted for the side to move minus the same count for the opponent
+//! unless said otherwise (see the `F_*` indices):
+//!
+//! - [`F_TEMPO`]: 1 (having the move);
+//! - [`F_SOLDIER`] + k (15 of them): soldiers on the squares of class k, a square's class
+//!   being its row counted from the owner's back row (0..5) times 3 plus its distance from
+//!   the nearer side edge (0..3), so the table is the same for both sides and both wings;
+//! - [`F_GENERAL`] + k (15): the general on a square of class k;
+//! - [`F_MOBILITY`]: pawn moves the two hand cards give (targets not own pawns, not the
+//!   wall);
+//! - [`F_GENERAL_MOBILITY`]: of those, the general's;
+//! - [`F_HITS`]: opponent soldiers those moves attack;
+//! - [`F_THREATENED`] (the mover's only): 1 when the opponent threatens a win at once (the
+//!   mover must spend its ply parrying);
+//! - [`F_BASE_THREAT`] (the mover's only): 1 when that threat is the opponent's general
+//!   reaching the mover's base;
+//! - [`F_ESCAPES`] (the mover's only): squares next to the mover's general the opponent
+//!   reaches;
+//! - [`F_WALL`] (the mover's only): 1 when the wall stands next to the opponent's general;
+//! - [`F_CARD`] + k (16): the hand cards' offsets of class k, an offset's class being its
+//!   row step in the holder's view (−2..=2, negative forward) plus 2, times 3, plus its
+//!   column step's size (0..=2); class 15 holds every longer offset.
 
-use crate::onitama::position::Position;
+use crate::onitama::position::{Position, Rules};
 use crate::onitama::square::{BOARD_MASK, Player, SOURCE_OK, shift};
 
+/// Having the move.
+pub const F_TEMPO: usize = 0;
+/// The first of the 15 soldier square classes.
+pub const F_SOLDIER: usize = 1;
+/// The first of the 15 general square classes.
+pub const F_GENERAL: usize = 16;
+/// Pawn moves of the hand cards.
+pub const F_MOBILITY: usize = 31;
+/// General moves of the hand cards.
+pub const F_GENERAL_MOBILITY: usize = 32;
+/// Opponent soldiers attacked.
+pub const F_HITS: usize = 33;
+/// The opponent threatens a win at once (the mover's only).
+pub const F_THREATENED: usize = 34;
+/// The opponent's general threatens the mover's base (the mover's only).
+pub const F_BASE_THREAT: usize = 35;
+/// Squares next to the mover's general the opponent reaches (the mover's only).
+pub const F_ESCAPES: usize = 36;
+/// The wall next to the opponent's general (the mover's only).
+pub const F_WALL: usize = 37;
+/// The first of the 16 card offset classes.
+pub const F_CARD: usize = 38;
+/// The number of features.
+pub const N_FEATURES: usize = 54;
+
+/// One weight per feature, in evaluation units (a soldier is about 100).
+pub type Weights = [i32; N_FEATURES];
+
+/// The weights of the evaluation before it was fitted (issue #24's first search), kept as
+/// the tuner's reference: 100 a soldier anywhere, `3 (8 - d)²` for a general `d` steps
+/// (Manhattan) from the opponent's base, 3 a pawn move and 2 more a general move, 40 an
+/// attacked soldier, −120 parrying a threat and −40 more when it is the general's, −4 an
+/// escape square attacked, +6 the wall next to the opponent's general, +10 the move.
+pub const HAND_WEIGHTS: Weights = {
+    let mut w = [0; N_FEATURES];
+    w[F_TEMPO] = 10;
+    let mut k = 0;
+    while k < 15 {
+        w[F_SOLDIER + k] = 100;
+        // Class k is (row from own back row, distance from the nearer edge); the target
+        // base is at (4, 2).
+        let d = (4 - (k / 3) as i32) + (2 - (k % 3) as i32);
+        w[F_GENERAL + k] = 3 * (8 - d) * (8 - d);
+        k += 1;
+    }
+    w[F_MOBILITY] = 3;
+    w[F_GENERAL_MOBILITY] = 2;
+    w[F_HITS] = 40;
+    w[F_THREATENED] = -120;
+    w[F_BASE_THREAT] = -40;
+    w[F_ESCAPES] = -4;
+    w[F_WALL] = 6;
+    w
+};
+
+/// The weights of `rules`' evaluation.
+pub fn weights(rules: Rules) -> &'static Weights {
+    match rules {
+        Rules::Wall => &HAND_WEIGHTS,
+        Rules::Standard => &HAND_WEIGHTS,
+    }
+}
+
+/// Where [`terms`] sends each feature's count: a score (the evaluation) or a vector (the
+/// features), so both come from one piece of code.
+trait Sink {
+    fn add(&mut self, feature: usize, count: i32);
+}
+
+struct Score<'a> {
+    w: &'a Weights,
+    s: i32,
+}
+
+impl Sink for Score<'_> {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, count: i32) {
+        self.s += self.w[feature] * count;
+    }
+}
+
+impl Sink for [i32; N_FEATURES] {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, count: i32) {
+        self[feature] += count;
+    }
+}
+
 /// What one side's two cards reach: every target square (not own pawn, not the wall) of
-/// any pawn, of the general alone, the number of pawn moves, and the opponent pawns hit.
+/// any pawn, of the general alone, the number of pawn moves; the cards' offset classes go
+/// to `sink` with the sign `sign`.
 struct Reach {
     any: u32,
     general: u32,
     moves: u32,
 }
 
-fn reach(pos: &Position, p: Player) -> Reach {
+#[inline(always)]
+fn reach<S: Sink>(pos: &Position, p: Player, sink: &mut S, sign: i32) -> Reach {
     let i = p.index();
     let own_g = pos.generals[i];
     let own = own_g | pos.soldiers[i];
     let free = !(own | (1 << pos.wall)) & BOARD_MASK;
-    let sign = if i == 0 { 1 } else { -1 };
+    let dir = if i == 0 { 1 } else { -1 };
     let mut r = Reach {
         any: 0,
         general: 0,
@@ -31,7 +145,14 @@ fn reach(pos: &Position, p: Player) -> Reach {
         while xs != 0 {
             let b = xs.trailing_zeros() as i32;
             xs &= xs - 1;
-            let (dr, dc) = (sign * (b / 5 - or), sign * (b % 5 - oc));
+            let (pr, pc) = (b / 5 - or, b % 5 - oc);
+            let class = if pr.abs() <= 2 && pc.abs() <= 2 {
+                (pr + 2) * 3 + pc.abs()
+            } else {
+                15
+            };
+            sink.add(F_CARD + class as usize, sign);
+            let (dr, dc) = (dir * pr, dir * pc);
             let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
             let delta = dr * 5 + dc;
             let t = shift(own & ok, delta) & free;
@@ -43,72 +164,81 @@ fn reach(pos: &Position, p: Player) -> Reach {
     r
 }
 
-/// The row and column distances between squares `a` and `b` (0..25, row-major).
-fn deltas(a: u32, b: u32) -> (i32, i32) {
-    let d = |x: u32, y: u32| (x as i32 - y as i32).abs();
-    (d(a / 5, b / 5), d(a % 5, b % 5))
+/// The square class of square `s` (0..25) for player `p` (see the module docs).
+#[inline(always)]
+fn class(p: Player, s: u32) -> usize {
+    let (r, c) = (s / 5, s % 5);
+    let row = if p.index() == 0 { 4 - r } else { r };
+    (row * 3 + c.min(4 - c)) as usize
 }
 
-fn manhattan(a: u32, b: u32) -> i32 {
-    let (dr, dc) = deltas(a, b);
-    dr + dc
+fn chebyshev(a: u32, b: u32) -> u32 {
+    (a / 5).abs_diff(b / 5).max((a % 5).abs_diff(b % 5))
 }
 
-fn chebyshev(a: u32, b: u32) -> i32 {
-    let (dr, dc) = deltas(a, b);
-    dr.max(dc)
-}
-
-/// The static evaluation, in centipawn-like units, for the side to move (which is assumed
-/// unable to win at once; the search checks that first). For each side (the opponent's
-/// terms subtracted): 100 per soldier; `3 (8 - d)²` for its general `d` steps (Manhattan)
-/// from the opponent's base; 3 per pawn move and 2 more per general move its two cards
-/// give; 40 per opponent soldier those moves attack. Then, for the mover: −120 when the
-/// opponent threatens a win at once (the mover must spend its ply parrying), −40 more when
-/// that threat is the opponent's general reaching the mover's base, −4 per square next to
-/// the mover's general the opponent reaches, +6 for the wall next to the opponent's
-/// general (the mover steps the wall next), and +10 for having the move.
-pub fn evaluate(pos: &Position) -> i32 {
+/// Every feature's count of `pos`, sent to `sink`.
+#[inline(always)]
+fn terms<S: Sink>(pos: &Position, sink: &mut S) {
     let me = pos.side();
     let them = me.other();
     let (mi, ti) = (me.index(), them.index());
-    let mut score = 0;
-    let rm = reach(pos, me);
-    let rt = reach(pos, them);
+    let rm = reach(pos, me, sink, 1);
+    let rt = reach(pos, them, sink, -1);
     for (p, r, other, sign) in [(me, &rm, them, 1), (them, &rt, me, -1)] {
         let i = p.index();
-        let mut s = 100 * pos.soldiers[i].count_ones() as i32;
+        let mut soldiers = pos.soldiers[i];
+        while soldiers != 0 {
+            let s = soldiers.trailing_zeros();
+            soldiers &= soldiers - 1;
+            sink.add(F_SOLDIER + class(p, s), sign);
+        }
         let g = pos.generals[i];
         if g != 0 {
-            let d = manhattan(g.trailing_zeros(), p.target_base().index() as u32);
-            s += (8 - d) * (8 - d) * 3;
+            sink.add(F_GENERAL + class(p, g.trailing_zeros()), sign);
         }
-        s += 3 * r.moves as i32;
-        s += 2 * r.general.count_ones() as i32;
+        sink.add(F_MOBILITY, sign * r.moves as i32);
+        sink.add(F_GENERAL_MOBILITY, sign * r.general.count_ones() as i32);
         let hit = r.any & pos.soldiers[other.index()];
-        s += 40 * hit.count_ones() as i32;
-        score += sign * s;
+        sink.add(F_HITS, sign * hit.count_ones() as i32);
     }
-    // The opponent's winning threat: the mover must spend its ply parrying it.
     let gm = pos.generals[mi];
-    let base_m = me.base().bit();
     if rt.any & gm != 0 || rt.general & them.target_base().bit() != 0 {
-        score -= 120;
+        sink.add(F_THREATENED, 1);
     }
-    // Squares next to the mover's general the opponent reaches (its escape squares).
     if gm != 0 {
         let near = neighbours(gm.trailing_zeros());
-        score -= 4 * (near & rt.any).count_ones() as i32;
+        sink.add(F_ESCAPES, (near & rt.any).count_ones() as i32);
     }
-    // The opponent's general near the mover's base.
     let gt = pos.generals[ti];
-    if gt != 0 && rt.general & base_m != 0 {
-        score -= 40;
+    if gt != 0 && rt.general & me.base().bit() != 0 {
+        sink.add(F_BASE_THREAT, 1);
     }
     if gt != 0 && pos.wall < 25 && chebyshev(pos.wall as u32, gt.trailing_zeros()) == 1 {
-        score += 6;
+        sink.add(F_WALL, 1);
     }
-    score + 10
+    sink.add(F_TEMPO, 1);
+}
+
+/// The static evaluation, in centipawn-like units, for the side to move (which is assumed
+/// unable to win at once; the search checks that first): the dot product of
+/// [`features`] and the [`weights`] of the position's rule set.
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, weights(pos.rules()))
+}
+
+/// [`evaluate`] with the weights `w`.
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+    let mut score = Score { w, s: 0 };
+    terms(pos, &mut score);
+    score.s
+}
+
+/// The features of `pos` for the side to move (see the module docs), whose dot product
+/// with a [`Weights`] is [`evaluate_with`].
+pub fn features(pos: &Position) -> [i32; N_FEATURES] {
+    let mut f = [0; N_FEATURES];
+    terms(pos, &mut f);
+    f
 }
 
 /// The up to eight squares around square `s`.

@@ -55,7 +55,7 @@ use super::position::{Position, Status};
 use super::referee::Answer;
 use crate::stop::Stop;
 
-mod eval;
+pub mod eval;
 mod search;
 mod tt;
 
