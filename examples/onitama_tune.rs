@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example onitama_tune -- [--rules standard|wall] [--games N]
-//!     [--nodes N] [--threads T] [--seed S] [--lambda L]
+//!     [--nodes N] [--threads T] [--seed S] [--lambda L] [--start hand|engine]
 //!
 //! --rules    standard (random deals, alternately from the base cards and from all 32)
 //!            or wall (the tournament boards, five random base cards, 20 plies); standard
@@ -12,21 +12,23 @@
 //! --nodes    the search's node budget a move (deterministic); 2000
 //! --threads  threads playing the games (the result does not depend on it); 2
 //! --seed     the first game's seed (game k uses seed + k); 1
-//! --lambda   the pull of each weight toward the hand-written weights; 0.001
+//! --lambda   the pull of each weight toward the starting weights; 0.001
+//! --start    the starting weights: `hand` (HAND_WEIGHTS, the evaluation before it was
+//!            fitted) or `engine` (the engine's weights for the rules); engine
 //! ```
 //!
 //! Each game starts from its seeded opening, plays 0–3 random plies, then the search (with
-//! the engine's current weights) plays both sides to the end. Every position of it where
+//! the starting weights) plays both sides to the end. Every position of it where
 //! the side to move cannot win at once (where the evaluation is used) is a sample: its
 //! features and the game's outcome for the side to move (1 a win, ½ a tie, 0 a loss). The
 //! last tenth of the games is held out.
 //!
 //! The fit: the win chance of a sample is modelled as `σ(w · features)`, and `w` minimises
 //! the mean cross-entropy plus `λ/2 |w − w₀|²` (Newton's method), `w₀` being the
-//! hand-written weights (`HAND_WEIGHTS`) divided by `K`, where `K` is the scale that fits
-//! the hand-written evaluation best (`σ(eval / K)`). The new weights are `K w`, so that
-//! both evaluations are in the same units; the output is a Rust array to paste into
-//! `eval.rs`, with the cross-entropy of both evaluations on the held-out games.
+//! starting weights divided by `K`, where `K` is the scale that fits the starting
+//! evaluation best (`σ(eval / K)`). The new weights are `K w`, so that both evaluations
+//! are in the same units; the output is a Rust array to paste into `eval.rs`, with the
+//! cross-entropy of both evaluations on the training and the held-out games.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -54,6 +56,7 @@ struct Options {
     threads: usize,
     seed: u64,
     lambda: f64,
+    start: Weights,
 }
 
 fn parse_args() -> Options {
@@ -64,7 +67,9 @@ fn parse_args() -> Options {
         threads: 2,
         seed: 1,
         lambda: 0.001,
+        start: HAND_WEIGHTS,
     };
+    let mut start_engine = true;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -86,6 +91,13 @@ fn parse_args() -> Options {
             "--threads" => o.threads = value.parse().unwrap_or_else(|_| bad("--threads")),
             "--seed" => o.seed = value.parse().unwrap_or_else(|_| bad("--seed")),
             "--lambda" => o.lambda = value.parse().unwrap_or_else(|_| bad("--lambda")),
+            "--start" => {
+                start_engine = match value.as_str() {
+                    "hand" => false,
+                    "engine" => true,
+                    _ => bad("--start (hand or engine)"),
+                }
+            }
             other => {
                 eprintln!("onitama_tune: unknown option {other:?} (see the file's docs)");
                 std::process::exit(2)
@@ -94,6 +106,9 @@ fn parse_args() -> Options {
         i += 2;
     }
     o.threads = o.threads.max(1);
+    if start_engine {
+        o.start = *weights(o.rules);
+    }
     o
 }
 
@@ -130,6 +145,7 @@ struct GameData {
     plies: usize,
 }
 
+/// The self-play game of seed `seed`, `searcher` playing both sides.
 fn play(searcher: &mut Searcher, rules: Rules, seed: u64, nodes: u64) -> GameData {
     let mut pos = opening(rules, seed);
     let random_plies = splitmix64(seed ^ 0x5eed) % 4;
@@ -288,6 +304,7 @@ fn main() {
             .map(|_| {
                 scope.spawn(|| {
                     let mut searcher = Searcher::new();
+                    searcher.set_weights(o.rules, o.start);
                     let mut out = Vec::new();
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
@@ -333,10 +350,10 @@ fn main() {
     let dot = |w: &[f64], f: &[i32; N_FEATURES]| -> f64 {
         w.iter().zip(f).map(|(a, &b)| a * b as f64).sum()
     };
-    let hand: Vec<f64> = HAND_WEIGHTS.iter().map(|&v| v as f64).collect();
-    let scores: Vec<(f64, f64)> = train.iter().map(|(f, y)| (dot(&hand, f), *y)).collect();
+    let start: Vec<f64> = o.start.iter().map(|&v| v as f64).collect();
+    let scores: Vec<(f64, f64)> = train.iter().map(|(f, y)| (dot(&start, f), *y)).collect();
     let k = fit_scale(&scores);
-    let w0: Vec<f64> = hand.iter().map(|v| v / k).collect();
+    let w0: Vec<f64> = start.iter().map(|v| v / k).collect();
     let w = fit(&train, &w0, o.lambda);
     let mut tuned: Weights = [0; N_FEATURES];
     for (t, v) in tuned.iter_mut().zip(&w) {
@@ -347,10 +364,9 @@ fn main() {
         cross_entropy(set.iter().map(|(f, y)| (sigmoid(dot(&wf, f)), *y)))
     };
     println!("scale K = {k:.1}");
-    let current = weights(o.rules);
     for (name, weights) in [
         ("hand-written", &HAND_WEIGHTS),
-        ("current", current),
+        ("starting", &o.start),
         ("fitted", &tuned),
     ] {
         println!(

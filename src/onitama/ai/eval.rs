@@ -83,11 +83,20 @@ pub const HAND_WEIGHTS: Weights = {
     w
 };
 
+/// The weights of standard Onitama, fitted by `cargo run --release --example onitama_tune --
+/// --rules standard --games 20000 --nodes 2000 --start hand` (self-play with
+/// [`HAND_WEIGHTS`]).
+pub const STANDARD_WEIGHTS: Weights = [
+    34, 111, 121, 126, 141, 162, 165, 142, 157, 165, 122, 144, 150, 118, 136, 117, -19, 25, 50, 34,
+    59, 59, 66, 93, 88, 94, 141, 171, 63, 128, 192, 2, 2, 8, -65, -232, -6, 6, 14, 24, 0, -3, 0, 3,
+    0, 0, 0, -3, -4, 0, 12, 0, 0, 0,
+];
+
 /// The weights of `rules`' evaluation.
 pub fn weights(rules: Rules) -> &'static Weights {
     match rules {
         Rules::Wall => &HAND_WEIGHTS,
-        Rules::Standard => &HAND_WEIGHTS,
+        Rules::Standard => &STANDARD_WEIGHTS,
     }
 }
 

@@ -16,7 +16,9 @@
 //!   [`Position::hash_key`] (which includes the plies left), move ordering (the table's
 //!   move, captures, two killer moves per ply, a history table), late-move reductions,
 //!   a one-ply extension when a leaf's side to move must parry a winning threat, and an
-//!   evaluation of material, general advancement and safety, mobility and the wall.
+//!   evaluation ([`eval`]): a weighted sum of features (soldiers and the general by
+//!   square, mobility, attacks, winning threats, the wall, the cards' moves), with one set
+//!   of weights per rule set fitted to the outcomes of self-play games.
 //!   Every node first asks whether its side to move can win at once, so a search of
 //!   depth `d` sees every forced win within `d + 1` plies. At the root each action also
 //!   gets a *practical bonus* for an imperfect opponent: [`TRAP_WEIGHT`] times the share

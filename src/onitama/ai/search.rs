@@ -4,11 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::eval::evaluate;
+use super::eval::{Weights, evaluate_with, weights};
 use super::tt::{EXACT, LOWER, NO_MOVE, Table, UPPER, from_tt, to_tt};
 use super::{INF, Limits, MATE, MATE_BOUND, MAX_PLY, SearchInfo, mix, pick};
 use crate::onitama::action::{Action, ActionList};
-use crate::onitama::position::{Position, Status};
+use crate::onitama::position::{Position, Rules, Status};
 use crate::stop::Stop;
 
 /// The weight of the root's practical bonus (see [`Searcher`]): a share of 1 of the
@@ -55,6 +55,8 @@ pub struct Searcher {
     exact: bool,
     /// The flag of the current search (see [`Searcher::search_until`]).
     stop: Stop,
+    /// The evaluation's weights: the wall variant's, then standard Onitama's.
+    weights: [Weights; 2],
 }
 
 impl Default for Searcher {
@@ -80,7 +82,14 @@ impl Searcher {
             stopped: false,
             exact: false,
             stop: Stop::new(),
+            weights: [*weights(Rules::Wall), *weights(Rules::Standard)],
         }
+    }
+
+    /// Evaluate `rules`' positions with the weights `w` instead of the engine's own
+    /// ([`weights`](super::eval::weights)): for tuning and experiments.
+    pub fn set_weights(&mut self, rules: Rules, w: Weights) {
+        self.weights[(rules == Rules::Standard) as usize] = w;
     }
 
     #[inline]
@@ -502,8 +511,9 @@ impl Searcher {
         best
     }
 
-    /// The static evaluation for the side to move (who cannot win at once).
+    /// The static evaluation for the side to move (who cannot win at once), with this
+    /// searcher's weights.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        evaluate(pos)
+        evaluate_with(pos, &self.weights[pos.is_standard() as usize])
     }
 }
