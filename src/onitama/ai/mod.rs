@@ -12,13 +12,14 @@
 //!
 //!   It plays candidate number [`pick`]`(seed, position, len)` of that list.
 //! - **Level 2, search** ([`Searcher`]): negamax alpha-beta with principal-variation
-//!   search and iterative deepening, a transposition table keyed on
-//!   [`Position::hash_key`] (which includes the plies left), move ordering (the table's
-//!   move, captures, two killer moves per ply, a history table), late-move reductions,
-//!   a one-ply extension when a leaf's side to move must parry a winning threat, and an
-//!   evaluation ([`eval`]): a weighted sum of features (soldiers and the general by
-//!   square, mobility, attacks, winning threats, the wall, the cards' moves), with one set
-//!   of weights per rule set fitted to the outcomes of self-play games.
+//!   search and iterative deepening (with aspiration windows at the root), a
+//!   transposition table keyed on [`Position::hash_key`] (which includes the plies
+//!   left), move ordering (the table's move, captures, two killer moves per ply, a
+//!   history table), late-move reductions, a one-ply extension when a leaf's side to
+//!   move must parry a winning threat, and an evaluation ([`eval`]): a weighted sum of
+//!   features (soldiers and the general by square, mobility, attacks, winning threats,
+//!   the wall, the cards' moves), with one set of weights per rule set fitted to the
+//!   outcomes of self-play games.
 //!   Every node first asks whether its side to move can win at once, so a search of
 //!   depth `d` sees every forced win within `d + 1` plies. At the root each action also
 //!   gets a *practical bonus* for an imperfect opponent: [`TRAP_WEIGHT`] times the share
@@ -30,7 +31,13 @@
 //!   root actions left when a time budget runs out first.) Once the depth reaches the
 //!   ply horizon the search is exact (no reductions, every leaf decided by the rules). It
 //!   stops at the first of: a forced win or loss found, the exact search done, the
-//!   [`Limits`] (time, nodes, depth) reached. Under a time budget (and no node budget)
+//!   [`Limits`] (time, nodes, depth) reached. From depth 4 on (except in an exact
+//!   iteration) an iteration searches the root with an *aspiration window*: the last
+//!   iteration's value (its best action's score plus bonus) ± 40. When every action fails
+//!   low, or one fails high, that bound is moved 40 beyond the value found (then 80, 160,
+//!   ...; fully opened once the step would pass 1,000 or the bound a forced win or loss)
+//!   and the iteration searched again (those nodes count); an action that failed high is
+//!   the best so far, one that failed low is not. Under a time budget (and no node budget)
 //!   an iteration is started only when at least half of it is expected to finish in the
 //!   budget (the last iteration's time times the last two's ratio, taken between 1.5
 //!   and 6); the budget's deadline stops the search in any case. Depth 1 is always

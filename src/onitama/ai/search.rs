@@ -1,6 +1,6 @@
 //! The level-2 search ([`Searcher`]): negamax alpha-beta with principal-variation
-//! search, iterative deepening and the root's practical bonus (see the
-//! [module docs](super)).
+//! search, iterative deepening with aspiration windows and the root's practical bonus
+//! (see the [module docs](super)).
 
 use std::time::{Duration, Instant};
 
@@ -28,6 +28,38 @@ fn next_iteration_fits(elapsed: Duration, prev: Duration, last: Duration, t: Dur
         (last.as_secs_f64() / prev.as_secs_f64()).clamp(1.5, 6.0)
     };
     elapsed.as_secs_f64() + 0.5 * ratio * last.as_secs_f64() <= t.as_secs_f64()
+}
+
+/// The first depth searched with an aspiration window at the root.
+const ASP_DEPTH: u32 = 4;
+/// The aspiration window's first half-width; it doubles at each fail low or high.
+const ASP_DELTA: i32 = 40;
+/// Beyond this half-width a failing bound opens fully.
+const ASP_MAX: i32 = 1_000;
+
+/// The bound `bound + step` of a widened aspiration window: fully open (±[`INF`]) once
+/// the step exceeds [`ASP_MAX`] or the bound reaches the forced wins or losses.
+fn widen(bound: i32, step: i32) -> i32 {
+    let b = bound + step;
+    if step.abs() > ASP_MAX || b.abs() > MATE_BOUND {
+        if step > 0 { INF } else { -INF }
+    } else {
+        b
+    }
+}
+
+/// How an iteration at the root ended (see [`Searcher::root`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RootOutcome {
+    /// Every action searched, the best one's value inside the window.
+    Exact,
+    /// An action's value reached the window's upper bound.
+    FailHigh,
+    /// No action's value was above the window's lower bound: the highest of their
+    /// upper bounds.
+    FailLow(i32),
+    /// The search was stopped (limits or the stop flag).
+    Stopped,
 }
 
 /// A root action, its practical bonus and its tie-break order.
@@ -196,6 +228,8 @@ impl Searcher {
             .clamp(1, (MAX_PLY - 8) as u32)
             .min(horizon.max(1));
         let mut best: Option<(Action, i32)> = None;
+        // The last completed iteration's value of its best action (score and bonus).
+        let mut value: Option<i32> = None;
         let mut depth_done = 0;
         let mut exact = false;
         // The duration of the last iteration (for the time the next one will take).
@@ -207,10 +241,37 @@ impl Searcher {
             }
             self.limits_on = depth > 1;
             self.exact = depth + 1 >= horizon;
-            let (found, complete) = self.root(pos, depth as i32, &mut root);
-            if let Some(f) = found {
-                best = Some(f);
-            }
+            // The aspiration window: around the last iteration's value from depth
+            // ASP_DEPTH on (not in exact iterations), widened on a fail low or high.
+            let mut delta = ASP_DELTA;
+            let (mut lo, mut hi) = match value {
+                Some(v) if depth >= ASP_DEPTH && !self.exact && v.abs() < MATE_BOUND => {
+                    (v - delta, v + delta)
+                }
+                _ => (-INF, INF),
+            };
+            let complete = loop {
+                let (found, outcome) = self.root(pos, depth as i32, &mut root, lo, hi);
+                if let Some((a, s, _)) = found {
+                    best = Some((a, s));
+                }
+                match outcome {
+                    RootOutcome::Exact => {
+                        value = found.map(|f| f.2);
+                        break true;
+                    }
+                    RootOutcome::Stopped => break false,
+                    RootOutcome::FailLow(v) => {
+                        lo = widen(v.min(lo), -delta);
+                        delta *= 2;
+                    }
+                    RootOutcome::FailHigh => {
+                        let v = found.map_or(hi, |f| f.2);
+                        hi = widen(v, delta);
+                        delta *= 2;
+                    }
+                }
+            };
             if !complete {
                 break;
             }
@@ -309,21 +370,29 @@ impl Searcher {
         pv
     }
 
-    /// One iteration at the root: each action's score is the search's plus its practical
-    /// bonus (not added to forced wins and losses). Returns the best action found, with its
-    /// search score (if any action was fully searched), and whether the iteration
-    /// completed. Moves the best action to the front.
+    /// One iteration at the root, within the window `(alpha0, beta)` of values (an
+    /// action's value is the search's score plus its practical bonus, not added to forced
+    /// wins and losses). Returns the best action found, with its search score and value
+    /// (if any action's value was above `alpha0`), and how the iteration ended: exact
+    /// (the best action, moved to the front, is stored in the table), a fail high (the
+    /// action returned, moved to the front, reached `beta`), a fail low (every action at
+    /// most `alpha0`, with the highest of their bounds) or stopped.
     fn root(
         &mut self,
         pos: &Position,
         depth: i32,
         root: &mut [RootMove],
-    ) -> (Option<(Action, i32)>, bool) {
-        let mut alpha = -INF;
-        let beta = INF;
-        let mut best: Option<(usize, i32)> = None;
+        alpha0: i32,
+        beta: i32,
+    ) -> (Option<(Action, i32, i32)>, RootOutcome) {
+        let mut alpha = alpha0;
+        let mut best: Option<(usize, i32, i32)> = None;
+        let mut top = -INF;
         self.nodes += 1;
         let with_bonus = |s: i32, b: i32| if s.abs() > MATE_BOUND { s } else { s + b };
+        let found = |best: Option<(usize, i32, i32)>, root: &[RootMove]| {
+            best.map(|(i, s, v)| (root[i].action, s, v))
+        };
         for i in 0..root.len() {
             let RootMove {
                 action: a,
@@ -341,21 +410,27 @@ impl Searcher {
                 }
             }
             if self.stopped {
-                return (best.map(|(i, s)| (root[i].action, s)), false);
+                return (found(best, root), RootOutcome::Stopped);
             }
-            if with_bonus(score, b) > alpha {
-                alpha = with_bonus(score, b);
-                best = Some((i, score));
+            let v = with_bonus(score, b);
+            top = top.max(v);
+            if v > alpha {
+                alpha = v;
+                best = Some((i, score, v));
+                if v >= beta {
+                    root[..=i].rotate_right(1);
+                    return (Some((a, score, v)), RootOutcome::FailHigh);
+                }
             }
         }
-        let Some((i, s)) = best else {
-            return (None, true);
+        let Some((i, s, v)) = best else {
+            return (None, RootOutcome::FailLow(top));
         };
         let a = root[i].action;
         root[..=i].rotate_right(1);
         self.tt
             .store(pos.hash_key(), self.generation, a.bits(), s, depth, EXACT);
-        (Some((a, s)), true)
+        (Some((a, s, v)), RootOutcome::Exact)
     }
 
     fn is_capture(&self, pos: &Position, a: Action) -> bool {
