@@ -92,10 +92,18 @@ pub const STANDARD_WEIGHTS: Weights = [
     0, 0, 0, -3, -4, 0, 12, 0, 0, 0,
 ];
 
+/// The weights of the wall variant, fitted by `cargo run --release --example onitama_tune --
+/// --rules wall --games 6000 --nodes 2000 --start hand` (self-play with [`HAND_WEIGHTS`]).
+pub const WALL_WEIGHTS: Weights = [
+    51, -18, -22, -30, 40, 86, 84, 75, 81, 108, 94, 74, 98, 81, 61, 83, 132, 88, 188, -8, 89, 100,
+    -89, 13, 34, -61, 157, 172, 67, 173, 192, 0, 17, -29, -260, -617, -1, 18, 199, 0, 0, 6, 5, 26,
+    0, -5, -14, -3, -5, 0, 0, 0, 0, 0,
+];
+
 /// The weights of `rules`' evaluation.
 pub fn weights(rules: Rules) -> &'static Weights {
     match rules {
-        Rules::Wall => &HAND_WEIGHTS,
+        Rules::Wall => &WALL_WEIGHTS,
         Rules::Standard => &STANDARD_WEIGHTS,
     }
 }
