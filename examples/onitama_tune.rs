@@ -15,6 +15,10 @@
 //! --lambda   the pull of each weight toward the starting weights; 0.001
 //! --start    the starting weights: `hand` (HAND_WEIGHTS, the evaluation before it was
 //!            fitted) or `engine` (the engine's weights for the rules); engine
+//! --save F   also write the samples to file F (one a line: game, outcome, notation)
+//! --load F   fit to the samples of file F instead of playing games
+//! --out F    write the fitted weights to file F (as eval.rs includes them), not stdout
+//! --min-count N  fit only the features nonzero in N training samples or more; 50
 //! ```
 //!
 //! Each game starts from its seeded opening, plays 0–3 random plies, then the search (with
@@ -33,7 +37,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ludogame::common::rng::splitmix64;
-use ludogame::onitama::ai::eval::{HAND_WEIGHTS, N_FEATURES, Weights, features, weights};
+use ludogame::onitama::ai::eval::{
+    HAND_WEIGHTS, N_FEATURES, WEIGHT_SCALE, Weights, features, weights,
+};
 use ludogame::onitama::ai::random_action;
 use ludogame::onitama::{Card, CardSet, Limits, Player, Position, Rules, Searcher, Status};
 
@@ -57,6 +63,10 @@ struct Options {
     seed: u64,
     lambda: f64,
     start: Weights,
+    save: Option<String>,
+    load: Option<String>,
+    out: Option<String>,
+    min_count: usize,
 }
 
 fn parse_args() -> Options {
@@ -68,6 +78,10 @@ fn parse_args() -> Options {
         seed: 1,
         lambda: 0.001,
         start: HAND_WEIGHTS,
+        save: None,
+        load: None,
+        out: None,
+        min_count: 50,
     };
     let mut start_engine = true;
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -91,6 +105,10 @@ fn parse_args() -> Options {
             "--threads" => o.threads = value.parse().unwrap_or_else(|_| bad("--threads")),
             "--seed" => o.seed = value.parse().unwrap_or_else(|_| bad("--seed")),
             "--lambda" => o.lambda = value.parse().unwrap_or_else(|_| bad("--lambda")),
+            "--save" => o.save = Some(value),
+            "--load" => o.load = Some(value),
+            "--out" => o.out = Some(value),
+            "--min-count" => o.min_count = value.parse().unwrap_or_else(|_| bad("--min-count")),
             "--start" => {
                 start_engine = match value.as_str() {
                     "hand" => false,
@@ -138,9 +156,9 @@ fn opening(rules: Rules, seed: u64) -> Position {
     }
 }
 
-/// One game's samples (features, the outcome for the side to move) and its result.
+/// One game's samples (a position, the outcome for its side to move) and its result.
 struct GameData {
-    samples: Vec<([i32; N_FEATURES], f64)>,
+    samples: Vec<(Position, f64)>,
     winner: Option<Player>,
     plies: usize,
 }
@@ -149,14 +167,14 @@ struct GameData {
 fn play(searcher: &mut Searcher, rules: Rules, seed: u64, nodes: u64) -> GameData {
     let mut pos = opening(rules, seed);
     let random_plies = splitmix64(seed ^ 0x5eed) % 4;
-    let mut seen: Vec<([i32; N_FEATURES], Player)> = Vec::new();
+    let mut seen: Vec<Position> = Vec::new();
     let mut plies = 0;
     while pos.status() == Status::Ongoing {
         let action = if (plies as u64) < random_plies {
             random_action(&pos, seed.wrapping_add(plies as u64)).expect("an ongoing game")
         } else {
             if !pos.has_winning_move() {
-                seen.push((features(&pos), pos.side()));
+                seen.push(pos);
             }
             searcher
                 .search(&pos, seed, Limits::nodes(nodes))
@@ -172,13 +190,13 @@ fn play(searcher: &mut Searcher, rules: Rules, seed: u64, nodes: u64) -> GameDat
     };
     let samples = seen
         .into_iter()
-        .map(|(f, side)| {
+        .map(|p| {
             let y = match winner {
-                Some(w) if w == side => 1.0,
+                Some(w) if w == p.side() => 1.0,
                 Some(_) => 0.0,
                 None => 0.5,
             };
-            (f, y)
+            (p, y)
         })
         .collect();
     GameData {
@@ -220,69 +238,141 @@ fn fit_scale(scores: &[(f64, f64)]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Solve `a x = b` (symmetric positive definite) by Gaussian elimination with pivoting.
-fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
-    let n = b.len();
-    for c in 0..n {
-        let p = (c..n)
-            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
-            .unwrap();
-        a.swap(c, p);
-        b.swap(c, p);
-        for r in c + 1..n {
-            let f = a[r][c] / a[c][c];
-            if f != 0.0 {
-                let (upper, lower) = a.split_at_mut(r);
-                for (x, p) in lower[0][c..].iter_mut().zip(&upper[c][c..]) {
-                    *x -= f * p;
-                }
-                b[r] -= f * b[c];
-            }
-        }
-    }
-    let mut x = vec![0.0; n];
-    for r in (0..n).rev() {
-        let s: f64 = (r + 1..n).map(|k| a[r][k] * x[k]).sum();
-        x[r] = (b[r] - s) / a[r][r];
-    }
-    x
+/// A sample's features, only the nonzero ones: (feature, count).
+type Sparse = Vec<(u16, i16)>;
+
+/// `features(pos)` as [`Sparse`].
+fn sparse(pos: &Position) -> Sparse {
+    features(pos)
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| v != 0)
+        .map(|(i, &v)| (i as u16, v as i16))
+        .collect()
 }
 
-/// Logistic regression from `w0`, pulled toward it by `lambda` (Newton's method).
-fn fit(train: &[([i32; N_FEATURES], f64)], w0: &[f64], lambda: f64) -> Vec<f64> {
+fn dot(w: &[f64], f: &Sparse) -> f64 {
+    f.iter().map(|&(i, v)| w[i as usize] * v as f64).sum()
+}
+
+/// Solve `a x = b` for a symmetric positive definite `a` (row-major, `n × n`) by
+/// Cholesky's method.
+fn solve(mut a: Vec<f64>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    // a = L Lᵀ, L overwriting the lower triangle.
+    for j in 0..n {
+        let (done, rest) = a.split_at_mut(j * n);
+        let row_j = &mut rest[..n];
+        for k in 0..j {
+            let row_k = &done[k * n..k * n + n];
+            let s: f64 = row_j[..k].iter().zip(&row_k[..k]).map(|(x, y)| x * y).sum();
+            row_j[k] = (row_j[k] - s) / row_k[k];
+        }
+        let s: f64 = row_j[..j].iter().map(|x| x * x).sum();
+        row_j[j] = (row_j[j] - s).sqrt();
+    }
+    for i in 0..n {
+        let s: f64 = (0..i).map(|k| a[i * n + k] * b[k]).sum();
+        b[i] = (b[i] - s) / a[i * n + i];
+    }
+    for i in (0..n).rev() {
+        let s: f64 = (i + 1..n).map(|k| a[k * n + i] * b[k]).sum();
+        b[i] = (b[i] - s) / a[i * n + i];
+    }
+    b
+}
+
+/// Logistic regression from `w0`, pulled toward it by `lambda` (Newton's method, on the
+/// features that occur in `min_count` samples or more; the others keep their starting
+/// weights), on `threads` threads.
+fn fit(
+    train: &[(Sparse, f64)],
+    w0: &[f64],
+    lambda: f64,
+    min_count: usize,
+    threads: usize,
+) -> Vec<f64> {
     let n = train.len() as f64;
+    // The features that occur in at least `min_count` samples, numbered densely.
+    let mut count = vec![0usize; N_FEATURES];
+    for (f, _) in train {
+        for &(i, _) in f {
+            count[i as usize] += 1;
+        }
+    }
+    let active: Vec<usize> = (0..N_FEATURES).filter(|&i| count[i] >= min_count).collect();
+    let mut slot = vec![usize::MAX; N_FEATURES];
+    for (k, &i) in active.iter().enumerate() {
+        slot[i] = k;
+    }
+    let m = active.len();
+    eprintln!(
+        "  fitting {m} of {N_FEATURES} features on {} samples",
+        train.len()
+    );
     let mut w = w0.to_vec();
     for round in 0..30 {
-        let mut grad = vec![0.0; N_FEATURES];
-        // Row-major, N_FEATURES × N_FEATURES; the lower triangle is summed, then mirrored.
-        let mut hess = vec![0.0; N_FEATURES * N_FEATURES];
-        for (f, y) in train {
-            let x: Vec<f64> = f.iter().map(|&v| v as f64).collect();
-            let p = sigmoid(x.iter().zip(&w).map(|(a, b)| a * b).sum());
-            let (e, h) = (p - y, p * (1.0 - p));
-            for i in 0..N_FEATURES {
-                if x[i] == 0.0 {
-                    continue;
-                }
-                grad[i] += e * x[i];
-                let hx = h * x[i];
-                for (h, xj) in hess[i * N_FEATURES..=i * N_FEATURES + i].iter_mut().zip(&x) {
-                    *h += hx * xj;
-                }
+        let chunk = train.len().div_ceil(threads);
+        let parts: Vec<(Vec<f64>, Vec<f64>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = train
+                .chunks(chunk.max(1))
+                .map(|part| {
+                    let (w, slot) = (&w, &slot);
+                    scope.spawn(move || {
+                        let mut grad = vec![0.0; m];
+                        // Lower triangle, row-major m × m.
+                        let mut hess = vec![0.0; m * m];
+                        let mut xs: Vec<(usize, f64)> = Vec::new();
+                        for (f, y) in part {
+                            let p = sigmoid(dot(w, f));
+                            let (e, h) = (p - y, p * (1.0 - p));
+                            xs.clear();
+                            xs.extend(
+                                f.iter()
+                                    .map(|&(i, v)| (slot[i as usize], v as f64))
+                                    .filter(|x| x.0 != usize::MAX),
+                            );
+                            xs.sort_unstable_by_key(|x| x.0);
+                            for (a, &(i, xi)) in xs.iter().enumerate() {
+                                grad[i] += e * xi;
+                                let hx = h * xi;
+                                let row = &mut hess[i * m..i * m + m];
+                                for &(j, xj) in &xs[..=a] {
+                                    row[j] += hx * xj;
+                                }
+                            }
+                        }
+                        (grad, hess)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a fitting thread"))
+                .collect()
+        });
+        let mut grad = vec![0.0; m];
+        let mut hess = vec![0.0; m * m];
+        for (g, h) in parts {
+            for (a, b) in grad.iter_mut().zip(g) {
+                *a += b;
+            }
+            for (a, b) in hess.iter_mut().zip(h) {
+                *a += b;
             }
         }
-        for i in 0..N_FEATURES {
-            grad[i] = grad[i] / n + lambda * (w[i] - w0[i]);
-            for j in 0..i {
-                hess[i * N_FEATURES + j] /= n;
-                hess[j * N_FEATURES + i] = hess[i * N_FEATURES + j];
+        for (k, &i) in active.iter().enumerate() {
+            grad[k] = grad[k] / n + lambda * (w[i] - w0[i]);
+            for j in 0..k {
+                hess[k * m + j] /= n;
+                hess[j * m + k] = hess[k * m + j];
             }
-            hess[i * N_FEATURES + i] = hess[i * N_FEATURES + i] / n + lambda;
+            hess[k * m + k] = hess[k * m + k] / n + lambda;
         }
-        let step = solve(hess.chunks(N_FEATURES).map(<[f64]>::to_vec).collect(), grad);
+        let step = solve(hess, grad);
         let size = step.iter().map(|s| s.abs()).fold(0.0, f64::max);
-        for (wi, s) in w.iter_mut().zip(&step) {
-            *wi -= s;
+        for (&i, s) in active.iter().zip(&step) {
+            w[i] -= s;
         }
         eprintln!("  Newton step {round}: largest change {size:.2e}");
         if size < 1e-7 {
@@ -292,12 +382,13 @@ fn fit(train: &[([i32; N_FEATURES], f64)], w0: &[f64], lambda: f64) -> Vec<f64> 
     w
 }
 
-fn main() {
-    let o = parse_args();
+/// Play the self-play games: every sample as (game, outcome, position), in game order.
+fn play_games(o: &Options) -> Vec<(usize, f64, Position)> {
     eprintln!(
         "playing {} {:?} games at {} nodes a move on {} threads",
         o.games, o.rules, o.nodes, o.threads
     );
+    let clock = std::time::Instant::now();
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, GameData)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..o.threads)
@@ -324,6 +415,7 @@ fn main() {
             .flat_map(|h| h.join().expect("a self-play thread"))
             .collect()
     });
+    eprintln!("  played in {:.1} s", clock.elapsed().as_secs_f64());
     results.sort_by_key(|(k, _)| *k);
     let (mut a, mut b, mut ties, mut plies) = (0, 0, 0, 0);
     for (_, g) in &results {
@@ -334,33 +426,96 @@ fn main() {
         }
         plies += g.plies;
     }
-    let held_from = o.games - o.games / 10;
-    let mut train = Vec::new();
-    let mut test = Vec::new();
-    for (k, g) in results {
-        if k < held_from { &mut train } else { &mut test }.extend(g.samples);
-    }
     println!(
-        "{} games: A won {a}, B won {b}, {ties} ties, {:.1} plies a game; {} training and {} held-out samples",
+        "{} games: A won {a}, B won {b}, {ties} ties, {:.1} plies a game",
         o.games,
         plies as f64 / o.games as f64,
+    );
+    results
+        .into_iter()
+        .flat_map(|(k, g)| g.samples.into_iter().map(move |(p, y)| (k, y, p)))
+        .collect()
+}
+
+/// Write the samples to `path`, one a line: game, outcome, notation.
+fn save(path: &str, samples: &[(usize, f64, Position)]) {
+    let mut text = String::new();
+    for (k, y, p) in samples {
+        text.push_str(&format!("{k} {y} {}\n", p.to_notation()));
+    }
+    std::fs::write(path, text).unwrap_or_else(|e| {
+        eprintln!("onitama_tune: cannot write {path}: {e}");
+        std::process::exit(1)
+    });
+}
+
+/// Read the samples [`save`] wrote.
+fn load(path: &str) -> Vec<(usize, f64, Position)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("onitama_tune: cannot read {path}: {e}");
+        std::process::exit(1)
+    });
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut parts = line.splitn(3, ' ');
+            let k = parts.next().and_then(|v| v.parse().ok());
+            let y = parts.next().and_then(|v| v.parse().ok());
+            let p = parts.next().and_then(|v| Position::from_notation(v).ok());
+            match (k, y, p) {
+                (Some(k), Some(y), Some(p)) => (k, y, p),
+                _ => {
+                    eprintln!("onitama_tune: {path} line {}: not a sample", i + 1);
+                    std::process::exit(1)
+                }
+            }
+        })
+        .collect()
+}
+
+fn main() {
+    let o = parse_args();
+    let samples = match &o.load {
+        Some(path) => load(path),
+        None => play_games(&o),
+    };
+    if let Some(path) = &o.save {
+        save(path, &samples);
+    }
+    let games = samples.last().map_or(0, |s| s.0 + 1);
+    let held_from = games - games / 10;
+    let mut train = Vec::new();
+    let mut test = Vec::new();
+    for (k, y, p) in &samples {
+        if *k < held_from {
+            &mut train
+        } else {
+            &mut test
+        }
+        .push((sparse(p), *y));
+    }
+    println!(
+        "{games} games; {} training and {} held-out samples",
         train.len(),
         test.len()
     );
-    let dot = |w: &[f64], f: &[i32; N_FEATURES]| -> f64 {
-        w.iter().zip(f).map(|(a, &b)| a * b as f64).sum()
+    // Weights in evaluation units.
+    let units = |w: &Weights| -> Vec<f64> {
+        w.iter()
+            .map(|&v| v as f64 / f64::from(WEIGHT_SCALE))
+            .collect()
     };
-    let start: Vec<f64> = o.start.iter().map(|&v| v as f64).collect();
+    let start = units(&o.start);
     let scores: Vec<(f64, f64)> = train.iter().map(|(f, y)| (dot(&start, f), *y)).collect();
     let k = fit_scale(&scores);
     let w0: Vec<f64> = start.iter().map(|v| v / k).collect();
-    let w = fit(&train, &w0, o.lambda);
+    let w = fit(&train, &w0, o.lambda, o.min_count, o.threads);
     let mut tuned: Weights = [0; N_FEATURES];
     for (t, v) in tuned.iter_mut().zip(&w) {
-        *t = (v * k).round() as i32;
+        *t = (v * k * f64::from(WEIGHT_SCALE)).round() as i32;
     }
-    let loss = |set: &[([i32; N_FEATURES], f64)], weights: &Weights| {
-        let wf: Vec<f64> = weights.iter().map(|&v| v as f64 / k).collect();
+    let loss = |set: &[(Sparse, f64)], weights: &Weights| {
+        let wf: Vec<f64> = units(weights).iter().map(|v| v / k).collect();
         cross_entropy(set.iter().map(|(f, y)| (sigmoid(dot(&wf, f)), *y)))
     };
     println!("scale K = {k:.1}");
@@ -375,5 +530,23 @@ fn main() {
             loss(&test, weights)
         );
     }
-    println!("[{}]", tuned.map(|v| v.to_string()).join(", "));
+    let mut text = format!(
+        "// {N_FEATURES} weights in 1/{WEIGHT_SCALE} units, written by examples/onitama_tune.rs:\n// onitama_tune {}\n[\n",
+        std::env::args().skip(1).collect::<Vec<_>>().join(" ")
+    );
+    for row in tuned.chunks(20) {
+        let row: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+        text.push_str(&format!("    {},\n", row.join(", ")));
+    }
+    text.push_str("]\n");
+    match &o.out {
+        Some(path) => {
+            std::fs::write(path, text).unwrap_or_else(|e| {
+                eprintln!("onitama_tune: cannot write {path}: {e}");
+                std::process::exit(1)
+            });
+            println!("weights written to {path}");
+        }
+        None => print!("{text}"),
+    }
 }

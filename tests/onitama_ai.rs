@@ -402,7 +402,7 @@ fn speed() {
 #[test]
 fn the_evaluation_is_its_features_times_its_weights() {
     use ludogame::onitama::CardSet;
-    use ludogame::onitama::ai::eval::{N_FEATURES, evaluate_with, features, weights};
+    use ludogame::onitama::ai::eval::{N_FEATURES, WEIGHT_SCALE, evaluate_with, features, weights};
     use ludogame::onitama::ai::evaluate;
     let mut rng = Rng(23);
     for i in 0..2000 {
@@ -414,7 +414,11 @@ fn the_evaluation_is_its_features_times_its_weights() {
         let f = features(&pos);
         let w: [i32; N_FEATURES] = std::array::from_fn(|_| rng.below(401) as i32 - 200);
         let dot: i32 = f.iter().zip(&w).map(|(a, b)| a * b).sum();
-        assert_eq!(evaluate_with(&pos, &w), dot, "{pos}");
+        assert_eq!(
+            evaluate_with(&pos, &w),
+            dot.div_euclid(WEIGHT_SCALE),
+            "{pos}"
+        );
         assert_eq!(evaluate(&pos), evaluate_with(&pos, weights(pos.rules())));
     }
 }
@@ -458,4 +462,51 @@ fn the_evaluation_does_not_depend_on_colour() {
         let other = swap_colours(&pos);
         assert_eq!(features(&pos), features(&other), "{pos} / {other}");
     }
+}
+
+/// `pos` mirrored left to right, its cards too.
+fn mirror(pos: &Position) -> Position {
+    let rows: Vec<String> = pos
+        .board_rows()
+        .iter()
+        .map(|r| r.chars().rev().collect())
+        .collect();
+    Position::from_rows_with(
+        pos.rules(),
+        &rows,
+        pos.cards().map(|c| c.mirrored()),
+        pos.side(),
+        pos.plies_left(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_evaluation_does_not_depend_on_the_wing() {
+    use ludogame::onitama::CardSet;
+    use ludogame::onitama::ai::eval::{F_TABLE, features};
+    let mut rng = Rng(31);
+    let mut tables_used = 0;
+    for i in 0..2000 {
+        let pos = if i % 2 == 0 {
+            random_position(&mut rng)
+        } else {
+            let start = Position::standard_deal_from(rng.next_u64(), CardSet::All, 1000);
+            let mut p = start;
+            for k in 0..rng.below(12) {
+                if p.is_over() {
+                    break;
+                }
+                p = p.after(ludogame::onitama::random_action(&p, k).unwrap());
+            }
+            p
+        };
+        let f = features(&pos);
+        tables_used += f[F_TABLE..].iter().filter(|&&v| v != 0).count();
+        assert_eq!(f, features(&mirror(&pos)), "{pos}");
+    }
+    assert!(
+        tables_used > 10_000,
+        "the card tables are used: {tables_used}"
+    );
 }

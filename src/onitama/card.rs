@@ -234,6 +234,44 @@ impl Card {
             .map(|i| if ALL_BLUE[i] { Player::A } else { Player::B })
     }
 
+    /// This card's index in [`ALL_CARDS`] (0..32), `None` for any other card: a
+    /// constant-time lookup, for the evaluation's card tables.
+    ///
+    /// ```
+    /// use ludogame::onitama::{ALL_CARDS, Card};
+    /// assert_eq!(Card::standard("tiger").unwrap().index(), Some(0));
+    /// assert_eq!(ALL_CARDS[31].index(), Some(31));
+    /// assert_eq!(Card::from_offsets(&[(4, 4)]).unwrap().index(), None);
+    /// ```
+    #[inline]
+    pub fn index(self) -> Option<usize> {
+        let i = CARD_SLOTS[card_hash(self.0, CARD_HASH_MAGIC)] as usize;
+        (i != 0 && ALL_CARDS[i - 1].0 == self.0).then(|| i - 1)
+    }
+
+    /// The card's left-right mirror image (`Rabbit` ↔ `Frog`; a symmetric card is its own
+    /// mirror).
+    ///
+    /// ```
+    /// use ludogame::onitama::Card;
+    /// let frog = Card::standard("frog").unwrap();
+    /// assert_eq!(frog.mirrored(), Card::standard("rabbit").unwrap());
+    /// assert_eq!(frog.mirrored().mirrored(), frog);
+    /// ```
+    pub const fn mirrored(self) -> Card {
+        let o = self.o_index();
+        let (or, oc) = (o / 5, o % 5);
+        let mut mask = 0u32;
+        let mut i = 0;
+        while i < 25 {
+            if self.0 & (1 << i) != 0 {
+                mask |= 1 << ((i / 5) * 5 + 4 - i % 5);
+            }
+            i += 1;
+        }
+        Card::canonical(or * 5 + 4 - oc, mask)
+    }
+
     /// The packed representation (canonical `x` bits and `o` index), unique per set of
     /// moves: for hashing positions.
     #[inline]
@@ -462,6 +500,48 @@ const fn concat<T: Copy>(a: [T; 16], b: [T; 16]) -> [T; 32] {
 
 /// Every standard card: the 16 base cards, then the 16 Sensei's Path cards.
 pub const ALL_CARDS: [Card; 32] = concat(STANDARD_CARDS, SENSEI_CARDS);
+/// The slot of a card's bits in [`CARD_SLOTS`] under the multiplier `magic`.
+const fn card_hash(bits: u32, magic: u64) -> usize {
+    ((bits as u64).wrapping_mul(magic) >> 57) as usize
+}
+
+/// A multiplier under which the 32 cards of [`ALL_CARDS`] hash to distinct slots of 128:
+/// the first of a fixed pseudo-random sequence that works, found at compile time.
+const CARD_HASH_MAGIC: u64 = {
+    let mut m = 0x9e37_79b9_7f4a_7c15u64;
+    loop {
+        let mut used = [false; 128];
+        let mut ok = true;
+        let mut i = 0;
+        while i < 32 {
+            let h = card_hash(ALL_CARDS[i].0, m | 1);
+            if used[h] {
+                ok = false;
+                break;
+            }
+            used[h] = true;
+            i += 1;
+        }
+        if ok {
+            break m | 1;
+        }
+        m = m
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+    }
+};
+
+/// For each hash slot, 1 + the index in [`ALL_CARDS`] of the card there, 0 for none.
+const CARD_SLOTS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut i = 0;
+    while i < 32 {
+        t[card_hash(ALL_CARDS[i].0, CARD_HASH_MAGIC)] = i as u8 + 1;
+        i += 1;
+    }
+    t
+};
+
 /// The names of [`ALL_CARDS`], same order.
 pub const ALL_NAMES: [&str; 32] = concat(STANDARD_NAMES, SENSEI_NAMES);
 /// The stamp colours of [`ALL_CARDS`], same order.
@@ -570,6 +650,32 @@ mod tests {
         assert!(Card::from_text("Unicorn").is_err());
         assert!(Card::from_text("").is_err());
         assert!(Card::from_text("_ -").is_err());
+    }
+
+    #[test]
+    fn index_and_mirror() {
+        for (i, card) in ALL_CARDS.iter().enumerate() {
+            assert_eq!(card.index(), Some(i), "{card:?}");
+            let m: Vec<_> = card.offsets().map(|(r, c)| (r, -c)).collect();
+            assert_eq!(card.mirrored(), Card::from_offsets(&m).unwrap());
+            assert!(
+                card.mirrored().index().is_some(),
+                "the set is closed under mirroring"
+            );
+        }
+        // Every pattern with one or two moves near the pawn: none outside the set is
+        // mistaken for one in it.
+        let all: std::collections::HashSet<Card> = ALL_CARDS.iter().copied().collect();
+        let offs: Vec<(i8, i8)> = (-2..=2)
+            .flat_map(|r| (-2..=2).map(move |c| (r, c)))
+            .filter(|&o| o != (0, 0))
+            .collect();
+        for a in &offs {
+            for b in &offs {
+                let card = Card::from_offsets(&[*a, *b]).unwrap();
+                assert_eq!(card.index().is_some(), all.contains(&card));
+            }
+        }
     }
 
     #[test]

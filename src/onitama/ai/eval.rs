@@ -23,8 +23,18 @@
 //! - [`F_WALL`] (the mover's only): 1 when the wall stands next to the opponent's general;
 //! - [`F_CARD`] + k (16): the hand cards' offsets of class k, an offset's class being its
 //!   row step in the holder's view (−2..=2, negative forward) plus 2, times 3, plus its
-//!   column step's size (0..=2); class 15 holds every longer offset.
+//!   column step's size (0..=2); class 15 holds every longer offset;
+//! - [`F_TABLE`] + …: the card tables, a piece-square table per hand card (one of
+//!   [`ALL_CARDS`]): for each card in a side's hand and each of its pieces, the piece's
+//!   square in the owner's view (row 0 its back row, column 0 its left), twice: weighted by
+//!   the game's phase `p` (0..=6, the pieces on the board less 4) and by `6 − p`, so that
+//!   each table blends a middle-game and an end-game value. A card and its mirror image
+//!   share one table, mirrored (see [`table_feature`]).
+//!
+//! The weights are in units of 1/[`WEIGHT_SCALE`]: the evaluation is the dot product
+//! divided by it, rounded down.
 
+use crate::onitama::card::ALL_CARDS;
 use crate::onitama::position::{Position, Rules};
 use crate::onitama::square::{BOARD_MASK, Player, SOURCE_OK, shift};
 
@@ -50,19 +60,67 @@ pub const F_ESCAPES: usize = 36;
 pub const F_WALL: usize = 37;
 /// The first of the 16 card offset classes.
 pub const F_CARD: usize = 38;
+/// The first of the card tables' features (see [`table_feature`]).
+pub const F_TABLE: usize = 54;
 /// The number of features.
-pub const N_FEATURES: usize = 54;
+pub const N_FEATURES: usize = F_TABLE + ALL_CARDS.len() * TABLE_SIZE;
+/// The weights' unit: a weight of `WEIGHT_SCALE` is one evaluation unit.
+pub const WEIGHT_SCALE: i32 = 16;
+/// How many features one card's table has: 2 pieces × 25 squares × 2 phases.
+const TABLE_SIZE: usize = 100;
 
-/// One weight per feature, in evaluation units (a soldier is about 100).
+/// One weight per feature, in 1/[`WEIGHT_SCALE`] evaluation units (a soldier is about
+/// 100 units).
 pub type Weights = [i32; N_FEATURES];
+
+/// For each of [`ALL_CARDS`], the card whose table it uses and how it reads it: 0 as is,
+/// 1 mirrored (the card is the mirror image of that one), 2 folded onto its left half (a
+/// symmetric card).
+const TABLE_OF: [(u8, u8); 32] = {
+    let mut t = [(0u8, 0u8); 32];
+    let mut i = 0;
+    while i < 32 {
+        let m = ALL_CARDS[i].mirrored().bits();
+        let mut j = 0;
+        while ALL_CARDS[j].bits() != m {
+            j += 1;
+        }
+        t[i] = if i < j {
+            (i as u8, 0)
+        } else if i > j {
+            (j as u8, 1)
+        } else {
+            (i as u8, 2)
+        };
+        i += 1;
+    }
+    t
+};
+
+/// The middle-game feature of a piece (`general` or a soldier) on the owner-view square
+/// `square` (row from the owner's back row × 5 + column from its left) when its owner
+/// holds `ALL_CARDS[card]`; the end-game feature is the next one. A card and its mirror
+/// image share the table of the one first in [`ALL_CARDS`], the other reading it with
+/// the columns mirrored; a symmetric card's squares right of the centre read the left's.
+pub fn table_feature(card: usize, general: bool, square: usize) -> usize {
+    let (table, how) = TABLE_OF[card];
+    let (r, c) = (square / 5, square % 5);
+    let c = match how {
+        0 => c,
+        1 => 4 - c,
+        _ => c.min(4 - c),
+    };
+    F_TABLE + table as usize * TABLE_SIZE + (general as usize * 25 + r * 5 + c) * 2
+}
 
 /// The weights of the evaluation before it was fitted (issue #24's first search), kept as
 /// the tuner's reference: 100 a soldier anywhere, `3 (8 - d)²` for a general `d` steps
 /// (Manhattan) from the opponent's base, 3 a pawn move and 2 more a general move, 40 an
 /// attacked soldier, −120 parrying a threat and −40 more when it is the general's, −4 an
-/// escape square attacked, +6 the wall next to the opponent's general, +10 the move.
-pub const HAND_WEIGHTS: Weights = {
-    let mut w = [0; N_FEATURES];
+/// escape square attacked, +6 the wall next to the opponent's general, +10 the move; no
+/// card tables.
+pub const HAND_WEIGHTS: Weights = scaled(&{
+    let mut w = [0; F_TABLE];
     w[F_TEMPO] = 10;
     let mut k = 0;
     while k < 15 {
@@ -81,24 +139,36 @@ pub const HAND_WEIGHTS: Weights = {
     w[F_ESCAPES] = -4;
     w[F_WALL] = 6;
     w
-};
+});
+
+/// Weights in whole evaluation units for the features before the card tables, as
+/// [`Weights`] (the tables' weights 0).
+const fn scaled(units: &[i32; F_TABLE]) -> Weights {
+    let mut w = [0; N_FEATURES];
+    let mut i = 0;
+    while i < F_TABLE {
+        w[i] = units[i] * WEIGHT_SCALE;
+        i += 1;
+    }
+    w
+}
 
 /// The weights of standard Onitama, fitted by `cargo run --release --example onitama_tune --
 /// --rules standard --games 20000 --nodes 2000 --start hand` (self-play with
 /// [`HAND_WEIGHTS`]).
-pub const STANDARD_WEIGHTS: Weights = [
+pub const STANDARD_WEIGHTS: Weights = scaled(&[
     34, 111, 121, 126, 141, 162, 165, 142, 157, 165, 122, 144, 150, 118, 136, 117, -19, 25, 50, 34,
     59, 59, 66, 93, 88, 94, 141, 171, 63, 128, 192, 2, 2, 8, -65, -232, -6, 6, 14, 24, 0, -3, 0, 3,
     0, 0, 0, -3, -4, 0, 12, 0, 0, 0,
-];
+]);
 
 /// The weights of the wall variant, fitted by `cargo run --release --example onitama_tune --
 /// --rules wall --games 6000 --nodes 2000 --start hand` (self-play with [`HAND_WEIGHTS`]).
-pub const WALL_WEIGHTS: Weights = [
+pub const WALL_WEIGHTS: Weights = scaled(&[
     51, -18, -22, -30, 40, 86, 84, 75, 81, 108, 94, 74, 98, 81, 61, 83, 132, 88, 188, -8, 89, 100,
     -89, 13, 34, -61, 157, 172, 67, 173, 192, 0, 17, -29, -260, -617, -1, 18, 199, 0, 0, 6, 5, 26,
     0, -5, -14, -3, -5, 0, 0, 0, 0, 0,
-];
+]);
 
 /// The weights of `rules`' evaluation.
 pub fn weights(rules: Rules) -> &'static Weights {
@@ -126,7 +196,7 @@ impl Sink for Score<'_> {
     }
 }
 
-impl Sink for [i32; N_FEATURES] {
+impl Sink for Weights {
     #[inline(always)]
     fn add(&mut self, feature: usize, count: i32) {
         self[feature] += count;
@@ -181,6 +251,14 @@ fn reach<S: Sink>(pos: &Position, p: Player, sink: &mut S, sign: i32) -> Reach {
     r
 }
 
+/// Square `s` (0..25) in player `p`'s view: row from its back row × 5 + column from its
+/// left.
+#[inline(always)]
+fn owner_square(p: Player, s: u32) -> usize {
+    let a = (20 - s / 5 * 5 + s % 5) as usize;
+    if p.index() == 0 { a } else { 24 - a }
+}
+
 /// The square class of square `s` (0..25) for player `p` (see the module docs).
 #[inline(always)]
 fn class(p: Player, s: u32) -> usize {
@@ -201,8 +279,25 @@ fn terms<S: Sink>(pos: &Position, sink: &mut S) {
     let (mi, ti) = (me.index(), them.index());
     let rm = reach(pos, me, sink, 1);
     let rt = reach(pos, them, sink, -1);
+    let pieces =
+        (pos.generals[0] | pos.generals[1] | pos.soldiers[0] | pos.soldiers[1]).count_ones() as i32;
+    let phase = (pieces - 4).clamp(0, 6);
     for (p, r, other, sign) in [(me, &rm, them, 1), (them, &rt, me, -1)] {
         let i = p.index();
+        for k in 0..2 {
+            if let Some(card) = pos.cards[2 * i + k].index() {
+                let (mg, eg) = (sign * phase, sign * (6 - phase));
+                let mut all = pos.generals[i] | pos.soldiers[i];
+                while all != 0 {
+                    let s = all.trailing_zeros();
+                    all &= all - 1;
+                    let general = pos.generals[i] & (1 << s) != 0;
+                    let f = table_feature(card, general, owner_square(p, s));
+                    sink.add(f, mg);
+                    sink.add(f + 1, eg);
+                }
+            }
+        }
         let mut soldiers = pos.soldiers[i];
         while soldiers != 0 {
             let s = soldiers.trailing_zeros();
@@ -238,7 +333,8 @@ fn terms<S: Sink>(pos: &Position, sink: &mut S) {
 
 /// The static evaluation, in centipawn-like units, for the side to move (which is assumed
 /// unable to win at once; the search checks that first): the dot product of
-/// [`features`] and the [`weights`] of the position's rule set.
+/// [`features`] and the [`weights`] of the position's rule set, divided by
+/// [`WEIGHT_SCALE`] (rounded down).
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, weights(pos.rules()))
 }
@@ -247,11 +343,11 @@ pub fn evaluate(pos: &Position) -> i32 {
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     let mut score = Score { w, s: 0 };
     terms(pos, &mut score);
-    score.s
+    score.s.div_euclid(WEIGHT_SCALE)
 }
 
 /// The features of `pos` for the side to move (see the module docs), whose dot product
-/// with a [`Weights`] is [`evaluate_with`].
+/// with a [`Weights`], divided by [`WEIGHT_SCALE`], is [`evaluate_with`].
 pub fn features(pos: &Position) -> [i32; N_FEATURES] {
     let mut f = [0; N_FEATURES];
     terms(pos, &mut f);

@@ -88,7 +88,7 @@ pub struct Searcher {
     /// The flag of the current search (see [`Searcher::search_until`]).
     stop: Stop,
     /// The evaluation's weights: the wall variant's, then standard Onitama's.
-    weights: [Weights; 2],
+    weights: Box<[Weights; 2]>,
 }
 
 impl Default for Searcher {
@@ -114,7 +114,7 @@ impl Searcher {
             stopped: false,
             exact: false,
             stop: Stop::new(),
-            weights: [*weights(Rules::Wall), *weights(Rules::Standard)],
+            weights: Box::new([*weights(Rules::Wall), *weights(Rules::Standard)]),
         }
     }
 
