@@ -510,3 +510,49 @@ fn the_evaluation_does_not_depend_on_the_wing() {
         "the card tables are used: {tables_used}"
     );
 }
+
+#[test]
+fn the_card_tables_count_each_piece_under_each_hand_card() {
+    use ludogame::onitama::CardSet;
+    use ludogame::onitama::ai::eval::{F_TABLE, N_FEATURES, features, table_feature};
+    let mut rng = Rng(37);
+    for _ in 0..300 {
+        let mut pos = Position::standard_deal_from(rng.next_u64(), CardSet::All, 1000);
+        for k in 0..rng.below(16) {
+            if pos.is_over() {
+                break;
+            }
+            pos = pos.after(ludogame::onitama::random_action(&pos, k).unwrap());
+        }
+        use ludogame::onitama::{Piece, Slot, Square};
+        let mut want = [0i32; N_FEATURES];
+        let at = |r: usize, c: usize| pos.piece_at(Square::new(r as u8, c as u8).unwrap());
+        let mut found = Vec::new();
+        for r in 0..5 {
+            for c in 0..5 {
+                match at(r, c) {
+                    Some(Piece::General(p)) => found.push((r, c, p, true)),
+                    Some(Piece::Soldier(p)) => found.push((r, c, p, false)),
+                    _ => {}
+                }
+            }
+        }
+        let phase = (found.len() as i32 - 4).clamp(0, 6);
+        for (r, c, owner, general) in found {
+            let sign = if owner == pos.side() { 1 } else { -1 };
+            // The owner's view: row from its back row, column from its left.
+            let view = if owner == Player::A {
+                (4 - r) * 5 + c
+            } else {
+                r * 5 + 4 - c
+            };
+            for slot in [Slot::One, Slot::Two] {
+                let card = pos.hand_card(owner, slot).index().unwrap();
+                let f = table_feature(card, general, view);
+                want[f] += sign * phase;
+                want[f + 1] += sign * (6 - phase);
+            }
+        }
+        assert_eq!(features(&pos)[F_TABLE..], want[F_TABLE..], "{pos}");
+    }
+}

@@ -97,6 +97,21 @@ const TABLE_OF: [(u8, u8); 32] = {
     t
 };
 
+/// For each way of reading a table (see [`TABLE_OF`]), each owner-view square's index in
+/// the table (row × 5 + column, the column mirrored or folded as the way says).
+const SQUARE_OF: [[u8; 25]; 3] = {
+    let mut t = [[0u8; 25]; 3];
+    let mut s = 0;
+    while s < 25 {
+        let (r, c) = (s / 5, s % 5);
+        t[0][s] = s as u8;
+        t[1][s] = (r * 5 + 4 - c) as u8;
+        t[2][s] = (r * 5 + if c < 4 - c { c } else { 4 - c }) as u8;
+        s += 1;
+    }
+    t
+};
+
 /// The middle-game feature of a piece (`general` or a soldier) on the owner-view square
 /// `square` (row from the owner's back row × 5 + column from its left) when its owner
 /// holds `ALL_CARDS[card]`; the end-game feature is the next one. A card and its mirror
@@ -104,13 +119,8 @@ const TABLE_OF: [(u8, u8); 32] = {
 /// the columns mirrored; a symmetric card's squares right of the centre read the left's.
 pub fn table_feature(card: usize, general: bool, square: usize) -> usize {
     let (table, how) = TABLE_OF[card];
-    let (r, c) = (square / 5, square % 5);
-    let c = match how {
-        0 => c,
-        1 => 4 - c,
-        _ => c.min(4 - c),
-    };
-    F_TABLE + table as usize * TABLE_SIZE + (general as usize * 25 + r * 5 + c) * 2
+    let at = SQUARE_OF[how as usize][square] as usize;
+    F_TABLE + table as usize * TABLE_SIZE + (general as usize * 25 + at) * 2
 }
 
 /// The weights of the evaluation before it was fitted (issue #24's first search), kept as
@@ -284,15 +294,23 @@ fn terms<S: Sink>(pos: &Position, sink: &mut S) {
     let phase = (pieces - 4).clamp(0, 6);
     for (p, r, other, sign) in [(me, &rm, them, 1), (them, &rt, me, -1)] {
         let i = p.index();
+        let (mg, eg) = (sign * phase, sign * (6 - phase));
         for k in 0..2 {
             if let Some(card) = pos.cards[2 * i + k].index() {
-                let (mg, eg) = (sign * phase, sign * (6 - phase));
-                let mut all = pos.generals[i] | pos.soldiers[i];
-                while all != 0 {
-                    let s = all.trailing_zeros();
-                    all &= all - 1;
-                    let general = pos.generals[i] & (1 << s) != 0;
-                    let f = table_feature(card, general, owner_square(p, s));
+                let (table, how) = TABLE_OF[card];
+                let base = F_TABLE + table as usize * TABLE_SIZE;
+                let at = &SQUARE_OF[how as usize];
+                let mut soldiers = pos.soldiers[i];
+                while soldiers != 0 {
+                    let s = soldiers.trailing_zeros();
+                    soldiers &= soldiers - 1;
+                    let f = base + at[owner_square(p, s)] as usize * 2;
+                    sink.add(f, mg);
+                    sink.add(f + 1, eg);
+                }
+                let g = pos.generals[i];
+                if g != 0 {
+                    let f = base + (25 + at[owner_square(p, g.trailing_zeros())] as usize) * 2;
                     sink.add(f, mg);
                     sink.add(f + 1, eg);
                 }
