@@ -14,7 +14,9 @@
 //! --seed     the first game's seed (game k uses seed + k); 1
 //! --lambda   the pull of each weight toward the starting weights; 0.001
 //! --start    the starting weights: `hand` (HAND_WEIGHTS, the evaluation before it was
-//!            fitted) or `engine` (the engine's weights for the rules); engine
+//!            fitted), `engine` (the engine's weights for the rules) or `no-tables`
+//!            (the fitted weights before the card tables: STANDARD_WEIGHTS_NO_TABLES,
+//!            or WALL_WEIGHTS); engine
 //! --save F   also write the samples to file F (one a line: game, outcome, notation)
 //! --load F   fit to the samples of file F instead of playing games
 //! --out F    write the fitted weights to file F (as eval.rs includes them), not stdout
@@ -38,7 +40,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ludogame::common::rng::splitmix64;
 use ludogame::onitama::ai::eval::{
-    HAND_WEIGHTS, N_FEATURES, WEIGHT_SCALE, Weights, features, weights,
+    HAND_WEIGHTS, N_FEATURES, STANDARD_WEIGHTS_NO_TABLES, WALL_WEIGHTS, WEIGHT_SCALE, Weights,
+    features, weights,
 };
 use ludogame::onitama::ai::random_action;
 use ludogame::onitama::{Card, CardSet, Limits, Player, Position, Rules, Searcher, Status};
@@ -83,7 +86,7 @@ fn parse_args() -> Options {
         out: None,
         min_count: 50,
     };
-    let mut start_engine = true;
+    let mut start = "engine".to_string();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -109,13 +112,7 @@ fn parse_args() -> Options {
             "--load" => o.load = Some(value),
             "--out" => o.out = Some(value),
             "--min-count" => o.min_count = value.parse().unwrap_or_else(|_| bad("--min-count")),
-            "--start" => {
-                start_engine = match value.as_str() {
-                    "hand" => false,
-                    "engine" => true,
-                    _ => bad("--start (hand or engine)"),
-                }
-            }
+            "--start" => start = value,
             other => {
                 eprintln!("onitama_tune: unknown option {other:?} (see the file's docs)");
                 std::process::exit(2)
@@ -124,9 +121,16 @@ fn parse_args() -> Options {
         i += 2;
     }
     o.threads = o.threads.max(1);
-    if start_engine {
-        o.start = *weights(o.rules);
-    }
+    o.start = match (start.as_str(), o.rules) {
+        ("hand", _) => HAND_WEIGHTS,
+        ("engine", rules) => *weights(rules),
+        ("no-tables", Rules::Standard) => STANDARD_WEIGHTS_NO_TABLES,
+        ("no-tables", Rules::Wall) => WALL_WEIGHTS,
+        _ => {
+            eprintln!("onitama_tune: --start takes hand, engine or no-tables, not {start:?}");
+            std::process::exit(2)
+        }
+    };
     o
 }
 

@@ -163,14 +163,19 @@ const fn scaled(units: &[i32; F_TABLE]) -> Weights {
     w
 }
 
-/// The weights of standard Onitama, fitted by `cargo run --release --example onitama_tune --
+/// The weights of standard Onitama without card tables (the tables' weights 0), fitted by `cargo run --release --example onitama_tune --
 /// --rules standard --games 20000 --nodes 2000 --start hand` (self-play with
 /// [`HAND_WEIGHTS`]).
-pub const STANDARD_WEIGHTS: Weights = scaled(&[
+pub const STANDARD_WEIGHTS_NO_TABLES: Weights = scaled(&[
     34, 111, 121, 126, 141, 162, 165, 142, 157, 165, 122, 144, 150, 118, 136, 117, -19, 25, 50, 34,
     59, 59, 66, 93, 88, 94, 141, 171, 63, 128, 192, 2, 2, 8, -65, -232, -6, 6, 14, 24, 0, -3, 0, 3,
     0, 0, 0, -3, -4, 0, 12, 0, 0, 0,
 ]);
+
+/// The weights of standard Onitama, card tables included, fitted by
+/// `examples/onitama_tune.rs` to 30,000 self-play games of [`STANDARD_WEIGHTS_NO_TABLES`]
+/// (the commands are in `weights/standard.in`).
+pub const STANDARD_WEIGHTS: Weights = include!("weights/standard.in");
 
 /// The weights of the wall variant, fitted by `cargo run --release --example onitama_tune --
 /// --rules wall --games 6000 --nodes 2000 --start hand` (self-play with [`HAND_WEIGHTS`]).
