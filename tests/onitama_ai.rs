@@ -512,7 +512,7 @@ fn the_evaluation_does_not_depend_on_the_wing() {
 }
 
 #[test]
-fn the_card_tables_count_each_piece_under_each_hand_card() {
+fn the_card_tables_count_each_piece_under_each_card_of_its_blocks() {
     use ludogame::onitama::CardSet;
     use ludogame::onitama::ai::eval::{F_TABLE, N_FEATURES, features, table_feature};
     let mut rng = Rng(37);
@@ -524,7 +524,8 @@ fn the_card_tables_count_each_piece_under_each_hand_card() {
             }
             pos = pos.after(ludogame::onitama::random_action(&pos, k).unwrap());
         }
-        use ludogame::onitama::{Piece, Slot, Square};
+        use ludogame::onitama::ai::eval::Block;
+        use ludogame::onitama::{CardSlot, Piece, Slot, Square};
         let mut want = [0i32; N_FEATURES];
         let at = |r: usize, c: usize| pos.piece_at(Square::new(r as u8, c as u8).unwrap());
         let mut found = Vec::new();
@@ -546,9 +547,19 @@ fn the_card_tables_count_each_piece_under_each_hand_card() {
             } else {
                 r * 5 + 4 - c
             };
+            let mut tables = vec![];
             for slot in [Slot::One, Slot::Two] {
-                let card = pos.hand_card(owner, slot).index().unwrap();
-                let f = table_feature(card, general, view);
+                tables.push((Block::Hand, pos.hand_card(owner, slot)));
+                tables.push((Block::OpponentHand, pos.hand_card(owner.other(), slot)));
+            }
+            let next = if sign == 1 {
+                Block::MoverNext
+            } else {
+                Block::OpponentNext
+            };
+            tables.push((next, pos.card(CardSlot::Side)));
+            for (block, card) in tables {
+                let f = table_feature(block, card.index().unwrap(), general, view);
                 want[f] += sign * phase;
                 want[f + 1] += sign * (6 - phase);
             }

@@ -24,17 +24,19 @@
 //! - [`F_CARD`] + k (16): the hand cards' offsets of class k, an offset's class being its
 //!   row step in the holder's view (−2..=2, negative forward) plus 2, times 3, plus its
 //!   column step's size (0..=2); class 15 holds every longer offset;
-//! - [`F_TABLE`] + …: the card tables, a piece-square table per hand card (one of
-//!   [`ALL_CARDS`]): for each card in a side's hand and each of its pieces, the piece's
-//!   square in the owner's view (row 0 its back row, column 0 its left), twice: weighted by
-//!   the game's phase `p` (0..=6, the pieces on the board less 4) and by `6 − p`, so that
-//!   each table blends a middle-game and an end-game value. A card and its mirror image
-//!   share one table, mirrored (see [`table_feature`]).
+//! - [`F_TABLE`] + …: the card tables, piece-square tables per card (one of
+//!   [`ALL_CARDS`]) in four blocks ([`Block`]): a side's pieces under each card of its own
+//!   hand, under each card of the opponent's hand, and, for the side to move and for
+//!   the opponent, under the side card (the card the mover takes next). Each piece counts
+//!   at its square in the owner's view (row 0 its back row, column 0 its left), twice:
+//!   weighted by the game's phase `p` (0..=6, the pieces on the board less 4) and by
+//!   `6 − p`, so that each table blends a middle-game and an end-game value. A card and
+//!   its mirror image share one table, mirrored (see [`table_feature`]).
 //!
 //! The weights are in units of 1/[`WEIGHT_SCALE`]: the evaluation is the dot product
 //! divided by it, rounded down.
 
-use crate::onitama::card::ALL_CARDS;
+use crate::onitama::card::{ALL_CARDS, Card};
 use crate::onitama::position::{Position, Rules};
 use crate::onitama::square::{BOARD_MASK, Player, SOURCE_OK, shift};
 
@@ -63,11 +65,36 @@ pub const F_CARD: usize = 38;
 /// The first of the card tables' features (see [`table_feature`]).
 pub const F_TABLE: usize = 54;
 /// The number of features.
-pub const N_FEATURES: usize = F_TABLE + ALL_CARDS.len() * TABLE_SIZE;
+pub const N_FEATURES: usize = F_TABLE + Block::ALL.len() * BLOCK_SIZE;
 /// The weights' unit: a weight of `WEIGHT_SCALE` is one evaluation unit.
 pub const WEIGHT_SCALE: i32 = 16;
 /// How many features one card's table has: 2 pieces × 25 squares × 2 phases.
 const TABLE_SIZE: usize = 100;
+/// How many features one block of tables has.
+const BLOCK_SIZE: usize = ALL_CARDS.len() * TABLE_SIZE;
+
+/// The blocks of card tables: whose pieces count under which card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    /// Each side's pieces under each card of its own hand.
+    Hand = 0,
+    /// Each side's pieces under each card of the opponent's hand.
+    OpponentHand = 1,
+    /// The side to move's pieces under the side card.
+    MoverNext = 2,
+    /// The opponent's pieces under the side card.
+    OpponentNext = 3,
+}
+
+impl Block {
+    /// The four blocks, in feature order.
+    pub const ALL: [Block; 4] = [
+        Block::Hand,
+        Block::OpponentHand,
+        Block::MoverNext,
+        Block::OpponentNext,
+    ];
+}
 
 /// One weight per feature, in 1/[`WEIGHT_SCALE`] evaluation units (a soldier is about
 /// 100 units).
@@ -112,15 +139,54 @@ const SQUARE_OF: [[u8; 25]; 3] = {
     t
 };
 
-/// The middle-game feature of a piece (`general` or a soldier) on the owner-view square
-/// `square` (row from the owner's back row × 5 + column from its left) when its owner
-/// holds `ALL_CARDS[card]`; the end-game feature is the next one. A card and its mirror
-/// image share the table of the one first in [`ALL_CARDS`], the other reading it with
-/// the columns mirrored; a symmetric card's squares right of the centre read the left's.
-pub fn table_feature(card: usize, general: bool, square: usize) -> usize {
+/// The middle-game feature of block `block`'s table of `ALL_CARDS[card]` for a piece
+/// (`general` or a soldier) on the owner-view square `square` (row from the owner's back
+/// row × 5 + column from its left); the end-game feature is the next one. A card and its
+/// mirror image share the table of the one first in [`ALL_CARDS`], the other reading it
+/// with the columns mirrored; a symmetric card's squares right of the centre read the
+/// left's.
+pub fn table_feature(block: Block, card: usize, general: bool, square: usize) -> usize {
     let (table, how) = TABLE_OF[card];
     let at = SQUARE_OF[how as usize][square] as usize;
-    F_TABLE + table as usize * TABLE_SIZE + (general as usize * 25 + at) * 2
+    F_TABLE
+        + block as usize * BLOCK_SIZE
+        + table as usize * TABLE_SIZE
+        + (general as usize * 25 + at) * 2
+}
+
+/// Player `p`'s pieces in `block`'s table of `card` (when it is one of [`ALL_CARDS`]),
+/// counted `mg` and `eg` (the phase weights, signed).
+#[inline(always)]
+fn table_terms<S: Sink>(
+    pos: &Position,
+    sink: &mut S,
+    p: Player,
+    block: Block,
+    card: Card,
+    mg: i32,
+    eg: i32,
+) {
+    let Some(card) = card.index() else {
+        return;
+    };
+    let (table, how) = TABLE_OF[card];
+    let base = F_TABLE + block as usize * BLOCK_SIZE + table as usize * TABLE_SIZE;
+    let at = &SQUARE_OF[how as usize];
+    let i = p.index();
+    let mut soldiers = pos.soldiers[i];
+    while soldiers != 0 {
+        let s = soldiers.trailing_zeros();
+        soldiers &= soldiers - 1;
+        let f = base + at[owner_square(p, s)] as usize * 2;
+        sink.add(f, mg);
+        sink.add(f + 1, eg);
+    }
+    let g = pos.generals[i];
+    if g != 0 {
+        let f = base + (25 + at[owner_square(p, g.trailing_zeros())] as usize) * 2;
+        sink.add(f, mg);
+        sink.add(f + 1, eg);
+    }
 }
 
 /// The weights of the evaluation before it was fitted (issue #24's first search), kept as
@@ -129,7 +195,7 @@ pub fn table_feature(card: usize, general: bool, square: usize) -> usize {
 /// attacked soldier, −120 parrying a threat and −40 more when it is the general's, −4 an
 /// escape square attacked, +6 the wall next to the opponent's general, +10 the move; no
 /// card tables.
-pub const HAND_WEIGHTS: Weights = scaled(&{
+pub static HAND_WEIGHTS: Weights = scaled(&{
     let mut w = [0; F_TABLE];
     w[F_TEMPO] = 10;
     let mut k = 0;
@@ -151,6 +217,18 @@ pub const HAND_WEIGHTS: Weights = scaled(&{
     w
 });
 
+/// The weights `w` of the first `M` features, the rest 0 (weights fitted before the
+/// later features existed).
+const fn padded<const M: usize>(w: &[i32; M]) -> Weights {
+    let mut out = [0; N_FEATURES];
+    let mut i = 0;
+    while i < M {
+        out[i] = w[i];
+        i += 1;
+    }
+    out
+}
+
 /// Weights in whole evaluation units for the features before the card tables, as
 /// [`Weights`] (the tables' weights 0).
 const fn scaled(units: &[i32; F_TABLE]) -> Weights {
@@ -166,7 +244,7 @@ const fn scaled(units: &[i32; F_TABLE]) -> Weights {
 /// The weights of standard Onitama without card tables (the tables' weights 0), fitted by `cargo run --release --example onitama_tune --
 /// --rules standard --games 20000 --nodes 2000 --start hand` (self-play with
 /// [`HAND_WEIGHTS`]).
-pub const STANDARD_WEIGHTS_NO_TABLES: Weights = scaled(&[
+pub static STANDARD_WEIGHTS_NO_TABLES: Weights = scaled(&[
     34, 111, 121, 126, 141, 162, 165, 142, 157, 165, 122, 144, 150, 118, 136, 117, -19, 25, 50, 34,
     59, 59, 66, 93, 88, 94, 141, 171, 63, 128, 192, 2, 2, 8, -65, -232, -6, 6, 14, 24, 0, -3, 0, 3,
     0, 0, 0, -3, -4, 0, 12, 0, 0, 0,
@@ -175,11 +253,11 @@ pub const STANDARD_WEIGHTS_NO_TABLES: Weights = scaled(&[
 /// The weights of standard Onitama, card tables included, fitted by
 /// `examples/onitama_tune.rs` to 30,000 self-play games of [`STANDARD_WEIGHTS_NO_TABLES`]
 /// (the commands are in `weights/standard.in`).
-pub const STANDARD_WEIGHTS: Weights = include!("weights/standard.in");
+pub static STANDARD_WEIGHTS: Weights = padded(&include!("weights/standard.in"));
 
 /// The weights of the wall variant, fitted by `cargo run --release --example onitama_tune --
 /// --rules wall --games 6000 --nodes 2000 --start hand` (self-play with [`HAND_WEIGHTS`]).
-pub const WALL_WEIGHTS: Weights = scaled(&[
+pub static WALL_WEIGHTS: Weights = scaled(&[
     51, -18, -22, -30, 40, 86, 84, 75, 81, 108, 94, 74, 98, 81, 61, 83, 132, 88, 188, -8, 89, 100,
     -89, 13, 34, -61, 157, 172, 67, 173, 192, 0, 17, -29, -260, -617, -1, 18, 199, 0, 0, 6, 5, 26,
     0, -5, -14, -3, -5, 0, 0, 0, 0, 0,
@@ -301,26 +379,16 @@ fn terms<S: Sink>(pos: &Position, sink: &mut S) {
         let i = p.index();
         let (mg, eg) = (sign * phase, sign * (6 - phase));
         for k in 0..2 {
-            if let Some(card) = pos.cards[2 * i + k].index() {
-                let (table, how) = TABLE_OF[card];
-                let base = F_TABLE + table as usize * TABLE_SIZE;
-                let at = &SQUARE_OF[how as usize];
-                let mut soldiers = pos.soldiers[i];
-                while soldiers != 0 {
-                    let s = soldiers.trailing_zeros();
-                    soldiers &= soldiers - 1;
-                    let f = base + at[owner_square(p, s)] as usize * 2;
-                    sink.add(f, mg);
-                    sink.add(f + 1, eg);
-                }
-                let g = pos.generals[i];
-                if g != 0 {
-                    let f = base + (25 + at[owner_square(p, g.trailing_zeros())] as usize) * 2;
-                    sink.add(f, mg);
-                    sink.add(f + 1, eg);
-                }
-            }
+            table_terms(pos, sink, p, Block::Hand, pos.cards[2 * i + k], mg, eg);
+            let theirs = pos.cards[2 * other.index() + k];
+            table_terms(pos, sink, p, Block::OpponentHand, theirs, mg, eg);
         }
+        let next = if sign == 1 {
+            Block::MoverNext
+        } else {
+            Block::OpponentNext
+        };
+        table_terms(pos, sink, p, next, pos.cards[4], mg, eg);
         let mut soldiers = pos.soldiers[i];
         while soldiers != 0 {
             let s = soldiers.trailing_zeros();

@@ -18,8 +18,8 @@
 //!   history table), late-move reductions, a one-ply extension when a leaf's side to
 //!   move must parry a winning threat, and an evaluation ([`eval`]): a weighted sum of
 //!   features (soldiers and the general by square, mobility, attacks, winning threats,
-//!   the wall, the cards' moves), with one set of weights per rule set fitted to the
-//!   outcomes of self-play games.
+//!   the wall, the cards' moves, and a piece-square table per hand card), with one set
+//!   of weights per rule set fitted to the outcomes of self-play games.
 //!   Every node first asks whether its side to move can win at once, so a search of
 //!   depth `d` sees every forced win within `d + 1` plies. At the root each action also
 //!   gets a *practical bonus* for an imperfect opponent: [`TRAP_WEIGHT`] times the share
