@@ -7,8 +7,8 @@ mod common;
 
 use common::Rng;
 use ludogame::onitama::{
-    Ai, Answer, Card, GameResult, Limits, MATE_BOUND, Player, Position, STANDARD_CARDS, Status,
-    baseline_action, find_setup, play_match,
+    Ai, Answer, Card, GameResult, Limits, MATE_BOUND, Player, Position, Rules, STANDARD_CARDS,
+    Status, baseline_action, find_setup, play_match,
 };
 
 /// Can the side to move force a win within `k` of its own plies?
@@ -402,9 +402,13 @@ fn speed() {
 #[test]
 fn the_evaluation_is_its_features_times_its_weights() {
     use ludogame::onitama::CardSet;
-    use ludogame::onitama::ai::eval::{N_FEATURES, WEIGHT_SCALE, evaluate_with, features, weights};
+    use ludogame::onitama::ai::eval::{
+        Evaluator, N_FEATURES, WEIGHT_SCALE, evaluate_with, features, weights,
+    };
     use ludogame::onitama::ai::evaluate;
     let mut rng = Rng(23);
+    let mut weights_now = *weights(Rules::Standard);
+    let mut evaluator = Evaluator::new(&weights_now);
     for i in 0..2000 {
         let pos = if i % 2 == 0 {
             random_position(&mut rng)
@@ -417,6 +421,15 @@ fn the_evaluation_is_its_features_times_its_weights() {
         assert_eq!(
             evaluate_with(&pos, &w),
             dot.div_euclid(WEIGHT_SCALE),
+            "{pos}"
+        );
+        if i % 50 == 0 {
+            evaluator = Evaluator::new(&w);
+            weights_now = w;
+        }
+        assert_eq!(
+            evaluator.evaluate(&pos),
+            evaluate_with(&pos, &weights_now),
             "{pos}"
         );
         assert_eq!(evaluate(&pos), evaluate_with(&pos, weights(pos.rules())));

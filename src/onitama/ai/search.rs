@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::eval::{Weights, evaluate_with, weights};
+use super::eval::{Evaluator, Weights, weights};
 use super::tt::{EXACT, LOWER, NO_MOVE, Table, UPPER, from_tt, to_tt};
 use super::{INF, Limits, MATE, MATE_BOUND, MAX_PLY, SearchInfo, mix, pick};
 use crate::onitama::action::{Action, ActionList};
@@ -87,8 +87,8 @@ pub struct Searcher {
     exact: bool,
     /// The flag of the current search (see [`Searcher::search_until`]).
     stop: Stop,
-    /// The evaluation's weights: the wall variant's, then standard Onitama's.
-    weights: Box<[Weights; 2]>,
+    /// The evaluations: the wall variant's, then standard Onitama's.
+    evaluators: [Evaluator; 2],
 }
 
 impl Default for Searcher {
@@ -114,14 +114,17 @@ impl Searcher {
             stopped: false,
             exact: false,
             stop: Stop::new(),
-            weights: Box::new([*weights(Rules::Wall), *weights(Rules::Standard)]),
+            evaluators: [
+                Evaluator::new(weights(Rules::Wall)),
+                Evaluator::new(weights(Rules::Standard)),
+            ],
         }
     }
 
     /// Evaluate `rules`' positions with the weights `w` instead of the engine's own
     /// ([`weights`](super::eval::weights)): for tuning and experiments.
     pub fn set_weights(&mut self, rules: Rules, w: Weights) {
-        self.weights[(rules == Rules::Standard) as usize] = w;
+        self.evaluators[(rules == Rules::Standard) as usize] = Evaluator::new(&w);
     }
 
     #[inline]
@@ -589,6 +592,6 @@ impl Searcher {
     /// The static evaluation for the side to move (who cannot win at once), with this
     /// searcher's weights.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        evaluate_with(pos, &self.weights[pos.is_standard() as usize])
+        self.evaluators[pos.is_standard() as usize].evaluate(pos)
     }
 }
