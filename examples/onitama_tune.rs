@@ -16,7 +16,7 @@
 //! --start    the starting weights: `hand` (HAND_WEIGHTS, the evaluation before it was
 //!            fitted), `engine` (the engine's weights for the rules) or `no-tables`
 //!            (the fitted weights before the card tables: STANDARD_WEIGHTS_NO_TABLES,
-//!            or WALL_WEIGHTS); engine
+//!            or WALL_WEIGHTS), or a file of weights as --out writes them; engine
 //! --save F   also write the samples to file F (one a line: game, outcome, notation)
 //! --load F   fit to the samples of file F instead of playing games
 //! --out F    write the fitted weights to file F (as eval.rs includes them), not stdout
@@ -126,12 +126,43 @@ fn parse_args() -> Options {
         ("engine", rules) => *weights(rules),
         ("no-tables", Rules::Standard) => STANDARD_WEIGHTS_NO_TABLES,
         ("no-tables", Rules::Wall) => WALL_WEIGHTS,
-        _ => {
-            eprintln!("onitama_tune: --start takes hand, engine or no-tables, not {start:?}");
-            std::process::exit(2)
-        }
+        (path, _) => read_weights(path),
     };
     o
+}
+
+/// Weights from a file as `--out` writes them (`//` comment lines, then the numbers between
+/// `[` and `]`); fewer than [`N_FEATURES`] numbers leave the rest 0.
+fn read_weights(path: &str) -> Weights {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!(
+            "onitama_tune: --start takes hand, engine, no-tables or a weights file: {path}: {e}"
+        );
+        std::process::exit(2)
+    });
+    let body: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let numbers: Result<Vec<i32>, _> = body
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::parse)
+        .collect();
+    let mut w = [0; N_FEATURES];
+    match numbers {
+        Ok(v) if v.len() <= N_FEATURES => w[..v.len()].copy_from_slice(&v),
+        _ => {
+            eprintln!("onitama_tune: {path}: not a weights file of at most {N_FEATURES} numbers");
+            std::process::exit(2)
+        }
+    }
+    w
 }
 
 /// The opening of game `seed`.
