@@ -212,10 +212,7 @@ impl Card {
     /// The standard card's name (`"Tiger"`, `"Sea Snake"`, …) if this card has the same
     /// moves as one of the 16 base cards or the 16 Sensei's Path cards.
     pub fn name(self) -> Option<&'static str> {
-        ALL_CARDS
-            .iter()
-            .position(|&c| c == self)
-            .map(|i| ALL_NAMES[i])
+        self.index().map(|i| ALL_NAMES[i])
     }
 
     /// The card's name as one word, for the space-separated notation: the name with each
@@ -228,9 +225,7 @@ impl Card {
     /// deal: A for a blue stamp, B for a red one (see [`STANDARD_BLUE`] and
     /// [`SENSEI_BLUE`]); `None` for a card that is not one of [`ALL_CARDS`].
     pub fn first_player(self) -> Option<Player> {
-        ALL_CARDS
-            .iter()
-            .position(|&c| c == self)
+        self.index()
             .map(|i| if ALL_BLUE[i] { Player::A } else { Player::B })
     }
 
@@ -244,9 +239,13 @@ impl Card {
     /// assert_eq!(Card::from_offsets(&[(4, 4)]).unwrap().index(), None);
     /// ```
     #[inline]
-    pub fn index(self) -> Option<usize> {
+    pub const fn index(self) -> Option<usize> {
         let i = CARD_SLOTS[card_hash(self.0, CARD_HASH_MAGIC)] as usize;
-        (i != 0 && ALL_CARDS[i - 1].0 == self.0).then(|| i - 1)
+        if i != 0 && ALL_CARDS[i - 1].0 == self.0 {
+            Some(i - 1)
+        } else {
+            None
+        }
     }
 
     /// The card's left-right mirror image (`Rabbit` ↔ `Frog`; a symmetric card is its own

@@ -107,11 +107,9 @@ const TABLE_OF: [(u8, u8); 32] = {
     let mut t = [(0u8, 0u8); 32];
     let mut i = 0;
     while i < 32 {
-        let m = ALL_CARDS[i].mirrored().bits();
-        let mut j = 0;
-        while ALL_CARDS[j].bits() != m {
-            j += 1;
-        }
+        let Some(j) = ALL_CARDS[i].mirrored().index() else {
+            panic!("the standard cards are closed under mirroring");
+        };
         t[i] = if i < j {
             (i as u8, 0)
         } else if i > j {
