@@ -36,6 +36,8 @@
 //! The weights are in units of 1/[`WEIGHT_SCALE`]: the evaluation is the dot product
 //! divided by it, rounded down.
 
+use std::sync::{Arc, LazyLock};
+
 use crate::onitama::card::{ALL_CARDS, Card};
 use crate::onitama::position::{Position, Rules};
 use crate::onitama::square::{BOARD_MASK, Player, SOURCE_OK, shift};
@@ -369,9 +371,8 @@ fn owner_square(p: Player, s: u32) -> usize {
 /// The square class of square `s` (0..25) for player `p` (see the module docs).
 #[inline(always)]
 fn class(p: Player, s: u32) -> usize {
-    let (r, c) = (s / 5, s % 5);
-    let row = if p.index() == 0 { 4 - r } else { r };
-    (row * 3 + c.min(4 - c)) as usize
+    let v = owner_square(p, s);
+    v / 5 * 3 + (v % 5).min(4 - v % 5)
 }
 
 fn chebyshev(a: u32, b: u32) -> u32 {
@@ -442,7 +443,18 @@ fn terms<S: Sink>(pos: &Position, sink: &mut S) {
 /// [`features`] and the [`weights`] of the position's rule set, divided by
 /// [`WEIGHT_SCALE`] (rounded down).
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, weights(pos.rules()))
+    engine_evaluator(pos.rules()).evaluate(pos)
+}
+
+/// The [`Evaluator`] of `rules`' [`weights`], built once and shared.
+pub fn engine_evaluator(rules: Rules) -> Arc<Evaluator> {
+    static ENGINE: LazyLock<[Arc<Evaluator>; 2]> = LazyLock::new(|| {
+        [
+            Arc::new(Evaluator::new(weights(Rules::Wall))),
+            Arc::new(Evaluator::new(weights(Rules::Standard))),
+        ]
+    });
+    Arc::clone(&ENGINE[(rules == Rules::Standard) as usize])
 }
 
 /// [`evaluate`] with the weights `w`.
@@ -487,11 +499,6 @@ impl Evaluator {
             w: Box::new(*w),
             rows,
         }
-    }
-
-    /// The weights.
-    pub fn weights(&self) -> &Weights {
-        &self.w
     }
 
     /// [`evaluate_with`] of `pos` and this evaluator's weights.

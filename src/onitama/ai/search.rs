@@ -2,9 +2,10 @@
 //! search, iterative deepening with aspiration windows and the root's practical bonus
 //! (see the [module docs](super)).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::eval::{Evaluator, Weights, weights};
+use super::eval::{Evaluator, Weights, engine_evaluator};
 use super::tt::{EXACT, LOWER, NO_MOVE, Table, UPPER, from_tt, to_tt};
 use super::{INF, Limits, MATE, MATE_BOUND, MAX_PLY, SearchInfo, mix, pick};
 use crate::onitama::action::{Action, ActionList};
@@ -87,8 +88,9 @@ pub struct Searcher {
     exact: bool,
     /// The flag of the current search (see [`Searcher::search_until`]).
     stop: Stop,
-    /// The evaluations: the wall variant's, then standard Onitama's.
-    evaluators: [Evaluator; 2],
+    /// The evaluations: the wall variant's, then standard Onitama's (the engine's own,
+    /// shared, unless [`Searcher::set_weights`] replaced one).
+    evaluators: [Arc<Evaluator>; 2],
 }
 
 impl Default for Searcher {
@@ -115,8 +117,8 @@ impl Searcher {
             exact: false,
             stop: Stop::new(),
             evaluators: [
-                Evaluator::new(weights(Rules::Wall)),
-                Evaluator::new(weights(Rules::Standard)),
+                engine_evaluator(Rules::Wall),
+                engine_evaluator(Rules::Standard),
             ],
         }
     }
@@ -124,7 +126,7 @@ impl Searcher {
     /// Evaluate `rules`' positions with the weights `w` instead of the engine's own
     /// ([`weights`](super::eval::weights)): for tuning and experiments.
     pub fn set_weights(&mut self, rules: Rules, w: Weights) {
-        self.evaluators[(rules == Rules::Standard) as usize] = Evaluator::new(&w);
+        self.evaluators[(rules == Rules::Standard) as usize] = Arc::new(Evaluator::new(&w));
     }
 
     #[inline]
