@@ -477,6 +477,20 @@ fn the_evaluation_does_not_depend_on_colour() {
     }
 }
 
+/// A random standard deal from all 32 cards after up to `max_plies - 1` random plies
+/// (fewer if the game ends).
+fn random_deal_position(rng: &mut Rng, max_plies: u64) -> Position {
+    let mut pos =
+        Position::standard_deal_from(rng.next_u64(), ludogame::onitama::CardSet::All, 1000);
+    for k in 0..rng.below(max_plies) {
+        if pos.is_over() {
+            break;
+        }
+        pos = pos.after(ludogame::onitama::random_action(&pos, k).unwrap());
+    }
+    pos
+}
+
 /// `pos` mirrored left to right, its cards too.
 fn mirror(pos: &Position) -> Position {
     let rows: Vec<String> = pos
@@ -496,7 +510,6 @@ fn mirror(pos: &Position) -> Position {
 
 #[test]
 fn the_evaluation_does_not_depend_on_the_wing() {
-    use ludogame::onitama::CardSet;
     use ludogame::onitama::ai::eval::{F_TABLE, features};
     let mut rng = Rng(31);
     let mut tables_used = 0;
@@ -504,15 +517,7 @@ fn the_evaluation_does_not_depend_on_the_wing() {
         let pos = if i % 2 == 0 {
             random_position(&mut rng)
         } else {
-            let start = Position::standard_deal_from(rng.next_u64(), CardSet::All, 1000);
-            let mut p = start;
-            for k in 0..rng.below(12) {
-                if p.is_over() {
-                    break;
-                }
-                p = p.after(ludogame::onitama::random_action(&p, k).unwrap());
-            }
-            p
+            random_deal_position(&mut rng, 12)
         };
         let f = features(&pos);
         tables_used += f[F_TABLE..].iter().filter(|&&v| v != 0).count();
@@ -526,17 +531,10 @@ fn the_evaluation_does_not_depend_on_the_wing() {
 
 #[test]
 fn the_card_tables_count_each_piece_under_each_card_of_its_blocks() {
-    use ludogame::onitama::CardSet;
     use ludogame::onitama::ai::eval::{F_TABLE, N_FEATURES, features, table_feature};
     let mut rng = Rng(37);
     for _ in 0..300 {
-        let mut pos = Position::standard_deal_from(rng.next_u64(), CardSet::All, 1000);
-        for k in 0..rng.below(16) {
-            if pos.is_over() {
-                break;
-            }
-            pos = pos.after(ludogame::onitama::random_action(&pos, k).unwrap());
-        }
+        let pos = random_deal_position(&mut rng, 16);
         use ludogame::onitama::ai::eval::Block;
         use ludogame::onitama::{CardSlot, Piece, Slot, Square};
         let mut want = [0i32; N_FEATURES];
