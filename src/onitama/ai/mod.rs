@@ -37,10 +37,11 @@
 //!   low, or one fails high, that bound is moved 40 beyond the value found (then 80, 160,
 //!   ...; fully opened once the step would pass 1,000 or the bound a forced win or loss)
 //!   and the iteration searched again (those nodes count); an action that failed high is
-//!   the best so far, one that failed low is not. Under a time budget (and no node budget)
-//!   an iteration is started only when at least half of it is expected to finish in the
-//!   budget (the last iteration's time times the last two's ratio, taken between 1.5
-//!   and 6); the budget's deadline stops the search in any case. Depth 1 is always
+//!   the best so far, one that failed low is not. Under a time budget the search deepens until
+//!   the budget's deadline stops it: the time of a move is not carried over to the next,
+//!   and an iteration stopped part-way still answers with the best of the actions it
+//!   searched in full (the first is the last iteration's best), so saving time gains
+//!   nothing. Depth 1 is always
 //!   searched in full, so the answer never leaves the opponent a win in one when another
 //!   action does not. The seed only shuffles the order in which equal root actions are
 //!   tried.

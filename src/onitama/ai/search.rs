@@ -3,7 +3,7 @@
 //! (see the [module docs](super)).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::eval::{Evaluator, Weights, engine_evaluator};
 use super::tt::{EXACT, LOWER, NO_MOVE, Table, UPPER, from_tt, to_tt};
@@ -15,21 +15,6 @@ use crate::stop::Stop;
 /// The weight of the root's practical bonus (see [`Searcher`]): a share of 1 of the
 /// opponent's safe replies walking into a forced win is worth this much.
 pub const TRAP_WEIGHT: i32 = 250;
-
-/// Is starting another iteration worth it, `elapsed` of the budget `t` spent and the last
-/// two iterations having taken `prev` and `last`? The next one is expected to take `last`
-/// times their ratio (the effective branching factor, taken between 1.5 and 6); it is
-/// started when at least half of it is expected to finish within the budget (a partial
-/// iteration searches the best action first, and may find a better one). The budget's
-/// deadline stops it in any case.
-fn next_iteration_fits(elapsed: Duration, prev: Duration, last: Duration, t: Duration) -> bool {
-    let ratio = if prev.is_zero() {
-        3.0
-    } else {
-        (last.as_secs_f64() / prev.as_secs_f64()).clamp(1.5, 6.0)
-    };
-    elapsed.as_secs_f64() + 0.5 * ratio * last.as_secs_f64() <= t.as_secs_f64()
-}
 
 /// The first depth searched with an aspiration window at the root.
 const ASP_DEPTH: u32 = 4;
@@ -237,10 +222,7 @@ impl Searcher {
         let mut value: Option<i32> = None;
         let mut depth_done = 0;
         let mut exact = false;
-        // The duration of the last iteration (for the time the next one will take).
-        let mut last = Duration::ZERO;
         for depth in 1..=cap {
-            let iteration = Instant::now();
             if self.stop.requested() {
                 break;
             }
@@ -284,13 +266,6 @@ impl Searcher {
             let score = best.map_or(0, |b| b.1);
             if self.exact || score.abs() > MATE_BOUND {
                 exact = true;
-                break;
-            }
-            let prev = last;
-            last = iteration.elapsed();
-            if let (Some(t), None) = (limits.time, limits.nodes)
-                && !next_iteration_fits(start.elapsed(), prev, last, t)
-            {
                 break;
             }
         }
