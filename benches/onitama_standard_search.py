@@ -4,12 +4,18 @@
 Usage::
 
     python benches/onitama_standard_search.py [--positions 20] [--time 1.0] [--plies 6]
+    python benches/onitama_standard_search.py --depth 11
+
 
 Position k is the random deal ``Onitama.standard(seed=k)`` after ``--plies`` random legal
 plies (seeded by k, so the positions are the same on every run; a deal that ends early
 keeps its last unfinished position). Each is searched once by the built-in search
 (level 2) for ``--time`` seconds; the script prints each position's depth, nodes and
 nodes a second, then the median and the totals.
+
+With ``--depth N`` each position is instead searched to depth N with no time limit: the
+nodes it took are the same on every run and machine (a search change that prunes or orders
+better needs fewer), the time is the machine's.
 """
 
 from __future__ import annotations
@@ -41,14 +47,19 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=20, help="how many positions (20)")
     parser.add_argument("--time", type=float, default=1.0, help="seconds a search (1.0)")
     parser.add_argument("--plies", type=int, default=6, help="random plies from the deal (6)")
+    parser.add_argument("--depth", type=int, help="search to this depth, with no time limit")
     args = parser.parse_args()
     depths: list[int] = []
     rates: list[float] = []
     total_nodes = 0
+    total_time = 0.0
     for k in range(args.positions):
         game = position(k, args.plies)
         t0 = time.perf_counter()
-        info = game.analyse(level=2, time=args.time)
+        if args.depth is None:
+            info = game.analyse(level=2, time=args.time)
+        else:
+            info = game.analyse(level=2, time=None, depth=args.depth)
         elapsed = time.perf_counter() - t0
         nodes = int(info["nodes"])
         depth = int(info["depth"])
@@ -56,6 +67,7 @@ def main() -> None:
         depths.append(depth)
         rates.append(rate)
         total_nodes += nodes
+        total_time += elapsed
         print(
             f"{k:2d} {game.to_notation()}\n   depth {depth:2d}  nodes {nodes:>10d}  "
             f"{rate / 1e6:5.2f} M nodes/s  best {info['action']}  score {info['score']}"
@@ -63,7 +75,7 @@ def main() -> None:
     print(
         f"median depth {statistics.median(depths)}, min {min(depths)}, max {max(depths)}; "
         f"median {statistics.median(rates) / 1e6:.2f} M nodes/s; "
-        f"total {total_nodes} nodes"
+        f"total {total_nodes} nodes in {total_time:.2f} s"
     )
 
 

@@ -14,7 +14,8 @@
 //! - **Level 2, search** ([`Searcher`]): negamax alpha-beta with principal-variation
 //!   search and iterative deepening (with aspiration windows at the root), a
 //!   transposition table keyed on [`Position::hash_key`] (which includes the plies
-//!   left), move ordering (the table's move, captures, two killer moves per ply, a
+//!   left; buckets of two entries, one keeping the deepest search, one the latest),
+//!   move ordering (the table's move, captures, two killer moves per ply, a
 //!   history table), late-move reductions, a one-ply extension when a leaf's side to
 //!   move must parry a winning threat, and an evaluation ([`eval`]): a weighted sum of
 //!   features (soldiers and the general by square, mobility, attacks, winning threats,

@@ -17,14 +17,20 @@ pub(super) const LOWER: u8 = 1;
 pub(super) const UPPER: u8 = 2;
 pub(super) const NO_MOVE: u16 = u16::MAX;
 
-/// Table size: 2^19 entries of 16 bytes (8 MiB).
+/// Table size: 2^19 entries of 16 bytes (8 MiB), in buckets of two.
 pub(super) const TT_BITS: u32 = 19;
 
-/// The table: 2^[`TT_BITS`] entries, always replaced. Entries stored by an earlier search
-/// (another `generation`) never match.
+/// The table: 2^[`TT_BITS`] entries in buckets of two, a position's bucket chosen by its
+/// key. The first entry of a bucket keeps the deepest search of this generation (it is
+/// replaced by one at least as deep, or when it is from an earlier search), the second
+/// takes whatever the first does not. Entries stored by an earlier search (another
+/// `generation`) never match.
 pub(super) struct Table {
     entries: Vec<Entry>,
 }
+
+/// The byte of `data` holding the generation of the search that stored the entry.
+const AGE_SHIFT: u32 = 48;
 
 impl Table {
     /// An empty table.
@@ -34,12 +40,24 @@ impl Table {
         }
     }
 
+    /// The index of `key`'s bucket (its first entry).
+    #[inline]
+    fn bucket(key: u64) -> usize {
+        (key as usize) & ((1 << TT_BITS) - 2)
+    }
+
     /// The entry of `key` stored in this `generation`: best move, score, depth and flag.
+    #[inline]
     pub(super) fn probe(&self, key: u64, generation: u64) -> Option<(u16, i32, i32, u8)> {
-        let e = self.entries[(key as usize) & ((1 << TT_BITS) - 1)];
-        if e.check != key ^ mix(generation) {
+        let check = key ^ mix(generation);
+        let b = Self::bucket(key);
+        let e = if self.entries[b].check == check {
+            self.entries[b]
+        } else if self.entries[b + 1].check == check {
+            self.entries[b + 1]
+        } else {
             return None;
-        }
+        };
         let best = e.data as u16;
         let score = (e.data >> 16) as u16 as i16 as i32;
         let depth = ((e.data >> 32) & 0xFF) as i32;
@@ -49,6 +67,7 @@ impl Table {
 
     /// Store what a search of `key` found (in this `generation`).
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(super) fn store(
         &mut self,
         key: u64,
@@ -58,12 +77,24 @@ impl Table {
         depth: i32,
         flag: u8,
     ) {
+        let depth = depth.clamp(0, 255) as u64;
+        let age = generation as u8 as u64;
         let data = best as u64
             | ((score as i16 as u16 as u64) << 16)
-            | ((depth.clamp(0, 255) as u64) << 32)
-            | ((flag as u64) << 40);
+            | (depth << 32)
+            | ((flag as u64) << 40)
+            | (age << AGE_SHIFT);
         let check = key ^ mix(generation);
-        self.entries[(key as usize) & ((1 << TT_BITS) - 1)] = Entry { check, data };
+        let b = Self::bucket(key);
+        let first = self.entries[b];
+        let first_depth = (first.data >> 32) & 0xFF;
+        let first_age = (first.data >> AGE_SHIFT) & 0xFF;
+        let slot = if first.check == check || first_age != age || depth >= first_depth {
+            b
+        } else {
+            b + 1
+        };
+        self.entries[slot] = Entry { check, data };
     }
 }
 
@@ -84,5 +115,56 @@ pub(super) fn from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys of one bucket: the same low bits, different high bits.
+    fn same_bucket(k: u64) -> u64 {
+        (k << TT_BITS) | 6
+    }
+
+    #[test]
+    fn a_deep_entry_survives_shallow_stores_of_its_bucket() {
+        let mut t = Table::new();
+        let (deep, a, b) = (same_bucket(1), same_bucket(2), same_bucket(3));
+        t.store(deep, 1, 7, 50, 9, EXACT);
+        t.store(a, 1, 8, 10, 2, LOWER);
+        assert_eq!(t.probe(deep, 1), Some((7, 50, 9, EXACT)));
+        assert_eq!(t.probe(a, 1), Some((8, 10, 2, LOWER)));
+        // the second entry takes the next shallow store; the deep one stays
+        t.store(b, 1, 9, -5, 3, UPPER);
+        assert_eq!(t.probe(a, 1), None);
+        assert_eq!(t.probe(b, 1), Some((9, -5, 3, UPPER)));
+        assert_eq!(t.probe(deep, 1), Some((7, 50, 9, EXACT)));
+        // a deeper store takes the first entry; a store of a key already there replaces it
+        t.store(a, 1, 10, 1, 12, EXACT);
+        assert_eq!(t.probe(a, 1), Some((10, 1, 12, EXACT)));
+        assert_eq!(t.probe(deep, 1), None);
+        t.store(a, 1, 11, 2, 1, LOWER);
+        assert_eq!(t.probe(a, 1), Some((11, 2, 1, LOWER)));
+    }
+
+    #[test]
+    fn entries_of_an_earlier_search_never_match_and_are_replaced_first() {
+        let mut t = Table::new();
+        let (old, new) = (same_bucket(4), same_bucket(5));
+        t.store(old, 1, 3, 40, 20, EXACT);
+        assert_eq!(t.probe(old, 2), None);
+        t.store(new, 2, 4, 30, 1, EXACT);
+        assert_eq!(t.probe(new, 2), Some((4, 30, 1, EXACT)));
+        assert_eq!(t.probe(old, 1), None, "the deep entry of search 1 gave way");
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let s = MATE_BOUND + 10;
+        assert_eq!(from_tt(to_tt(s, 4), 4), s);
+        assert_eq!(from_tt(to_tt(s, 4), 2), s + 2);
+        assert_eq!(from_tt(to_tt(-s, 4), 2), -s - 2);
+        assert_eq!(from_tt(to_tt(17, 4), 2), 17);
     }
 }
