@@ -175,6 +175,26 @@ def test_builtin_ais_answer_in_the_contract() -> None:
         ai(*o.Onitama.setup(21).ai_arguments()[:7], "20")  # type: ignore[arg-type]
 
 
+def test_a_builtin_ai_analyses_as_the_game_does() -> None:
+    game = o.Onitama.standard(seed=3)
+    for level in range(3):
+        ai = o.builtin_ai(level, nodes=3000, seed=4)
+        found = ai.analyse(game)
+        assert found == game.analyse(level=level, nodes=3000, seed=4)
+        assert found["action"] == ai.choose(game)
+    with pytest.raises(o.GameOverError):
+        ai.analyse(o.Onitama.setup(21, max_plies=0))
+    # a time-limited AI's searches share its table: the second search of a position
+    # (to the same depth, the time never reached) takes far fewer nodes than the first,
+    # while under a node budget every search starts afresh
+    timed = o.builtin_ai(2, time=600, depth=8)
+    first, again = timed.analyse(game), timed.analyse(game)
+    assert first == game.analyse(time=None, depth=8)
+    assert again["depth"] == 8 and again["nodes"] * 4 < first["nodes"], (first, again)
+    budgeted = o.builtin_ai(2, nodes=20_000)
+    assert budgeted.analyse(game) == budgeted.analyse(game)
+
+
 def test_the_search_is_deterministic_with_a_node_budget() -> None:
     a = o.play_match(o.builtin_ai(2, nodes=3000, seed=2), o.builtin_ai(1, seed=2), 22)
     b = o.play_match(o.builtin_ai(2, nodes=3000, seed=2), o.builtin_ai(1, seed=2), 22)

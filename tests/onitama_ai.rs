@@ -265,6 +265,52 @@ fn the_search_is_deterministic_under_a_node_budget() {
 }
 
 #[test]
+fn time_limited_searches_of_one_ai_share_its_table_and_the_others_do_not() {
+    let pos = Position::standard_deal(3, 1000);
+    let depth_only = Limits {
+        depth: Some(8),
+        ..Limits::default()
+    };
+    // A time limit that depth 8 never reaches: these searches end at depth 8.
+    let timed = Limits {
+        time: Some(std::time::Duration::from_secs(600)),
+        ..depth_only
+    };
+    let mut ai = Ai::new(2, 0, depth_only).unwrap();
+    let first = ai.analyse(&pos).unwrap();
+    assert_eq!(
+        ai.analyse(&pos).unwrap(),
+        first,
+        "no time limit: a fresh table each time"
+    );
+    ai.set_limits(timed);
+    let timed_first = ai.analyse(&pos).unwrap();
+    assert_eq!(
+        timed_first.nodes, first.nodes,
+        "the first timed search found nothing kept"
+    );
+    let timed_again = ai.analyse(&pos).unwrap();
+    assert_eq!(timed_again.depth, 8);
+    assert!(
+        timed_again.nodes * 4 < first.nodes,
+        "the second timed search reuses the first's table: {} nodes, {} before",
+        timed_again.nodes,
+        first.nodes
+    );
+    // A node budget always starts afresh, so it gives the same answer as a fresh AI.
+    ai.set_limits(Limits {
+        nodes: Some(20_000),
+        ..timed
+    });
+    let budgeted = ai.analyse(&pos).unwrap();
+    let fresh = Ai::new(2, 0, Limits::budget(None, Some(20_000), Some(8)))
+        .unwrap()
+        .analyse(&pos)
+        .unwrap();
+    assert_eq!(budgeted, fresh);
+}
+
+#[test]
 fn the_search_is_exact_near_the_horizon() {
     // Two plies left, nobody can win at once: every action ties.
     let pos = find_setup("21").unwrap().position(Some(2));

@@ -1040,6 +1040,15 @@ class BuiltinAI:
     def choose(self, game: Onitama) -> Action:
         """The action this AI plays in `game` (an `Onitama`)."""
 
+    def analyse(self, game: Onitama, stop: SearchStop | None = None) -> dict[str, Any]:
+        """What this AI finds in `game` (an `Onitama`), as a dict like `Onitama.analyse`'s:
+        action, score, depth, nodes, exact, pv. `stop`, a `SearchStop`, ends the search
+        early from another thread. Levels 0 and 1 answer with score 0 and depth 0. The AI's
+        time-limited searches share its transposition table, so that a game's searches
+        build on the earlier ones (searches under a node budget start afresh and stay
+        deterministic).
+        """
+
 @final
 class MatchRecord:
     """The full record of a refereed game: the start, every accepted action, the result and

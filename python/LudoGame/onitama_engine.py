@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
-from LudoGame.onitama import Action, Onitama, SearchStop
+from LudoGame.onitama import Action, BuiltinAI, Onitama, SearchStop
 
 #: Seconds a search takes when neither the ``go`` line nor the command line names a limit.
 DEFAULT_TIME = 1.0
@@ -122,6 +122,9 @@ class Engine:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits.or_default()
         self.game: Onitama | None = None
+        # The AI of the last search and its limits: kept while the limits stay the same, so
+        # that time-limited searches build on the table of the earlier ones.
+        self.ai: tuple[Limits, BuiltinAI] | None = None
 
     def answer(self, line: str) -> list[str] | None:
         """The answer lines to one input line (None: quit). Raises ProtocolError or the
@@ -198,10 +201,11 @@ class Engine:
             reason = game.result_reason
             winner = game.winner or "tie"
             return f"result {winner} {reason.value if reason is not None else ''}".rstrip()
+        if self.ai is None or self.ai[0] != limits:
+            ai = BuiltinAI(level=2, time=limits.time, nodes=limits.nodes, depth=limits.depth)
+            self.ai = (limits, ai)
         started = time.monotonic()
-        info = game.analyse(
-            level=2, time=limits.time, nodes=limits.nodes, depth=limits.depth, stop=stop
-        )
+        info = self.ai[1].analyse(game, stop=stop)
         took = time.monotonic() - started
         action: Action = info["action"]
         pv = " ".join(str(a) for a in info["pv"])

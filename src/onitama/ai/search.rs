@@ -16,6 +16,10 @@ use crate::stop::Stop;
 /// opponent's safe replies walking into a forced win is worth this much.
 pub const TRAP_WEIGHT: i32 = 250;
 
+/// The table's key tag shared by the time-limited searches of a searcher (a generation
+/// never reaches it).
+const SHARED_TAG: u64 = u64::MAX;
+
 /// The first depth searched with an aspiration window at the root.
 const ASP_DEPTH: u32 = 4;
 /// The aspiration window's first half-width; it doubles at each fail low or high.
@@ -56,11 +60,17 @@ struct RootMove {
     order: i32,
 }
 
-/// The level-2 search, with its tables (kept between searches to reuse the memory; every
-/// search starts from empty tables, so results never depend on earlier searches).
+/// The level-2 search, with its tables, kept between searches. A search under a node
+/// budget, or with no time limit, starts from empty tables, so its result never depends on
+/// earlier searches. A search under a time limit (and no node budget), whose result depends
+/// on the machine's speed anyway, also uses the transposition table's entries of the
+/// earlier time-limited searches of this searcher: in a game, the position two plies on
+/// was searched by the last move's search.
 pub struct Searcher {
     pub(super) tt: Table,
     pub(super) generation: u64,
+    /// The key tag of this search's table entries: the generation, or [`SHARED_TAG`].
+    tag: u64,
     killers: [[u16; 2]; MAX_PLY],
     history: Vec<i32>,
     stack: Vec<Vec<(Action, i32)>>,
@@ -90,6 +100,7 @@ impl Searcher {
         Searcher {
             tt: Table::new(),
             generation: 0,
+            tag: 0,
             killers: [[NO_MOVE; 2]; MAX_PLY],
             history: vec![0; 2 << 16],
             stack: (0..MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
@@ -161,6 +172,11 @@ impl Searcher {
             return None;
         }
         self.generation = self.generation.wrapping_add(1);
+        self.tag = if limits.time.is_some() && limits.nodes.is_none() {
+            SHARED_TAG
+        } else {
+            self.generation
+        };
         self.killers = [[NO_MOVE; 2]; MAX_PLY];
         self.history.iter_mut().for_each(|h| *h = 0);
         self.nodes = 0;
@@ -337,7 +353,7 @@ impl Searcher {
         let mut pv = vec![first];
         let mut p = pos.after(first);
         while pv.len() < 32 && p.status() == Status::Ongoing {
-            let Some((best, ..)) = self.tt.probe(p.hash_key(), self.generation) else {
+            let Some((best, ..)) = self.tt.probe(p.hash_key(), self.tag) else {
                 break;
             };
             let a = Action::from_bits(best);
@@ -408,8 +424,15 @@ impl Searcher {
         };
         let a = root[i].action;
         root[..=i].rotate_right(1);
-        self.tt
-            .store(pos.hash_key(), self.generation, a.bits(), s, depth, EXACT);
+        self.tt.store(
+            pos.hash_key(),
+            self.tag,
+            self.generation,
+            a.bits(),
+            s,
+            depth,
+            EXACT,
+        );
         (Some((a, s, v)), RootOutcome::Exact)
     }
 
@@ -456,7 +479,7 @@ impl Searcher {
         }
         let key = pos.hash_key();
         let mut tt_move = NO_MOVE;
-        if let Some((best, score, d, flag)) = self.tt.probe(key, self.generation) {
+        if let Some((best, score, d, flag)) = self.tt.probe(key, self.tag) {
             tt_move = best;
             if d >= depth {
                 let score = from_tt(score, ply);
@@ -557,6 +580,7 @@ impl Searcher {
         };
         self.tt.store(
             key,
+            self.tag,
             self.generation,
             best_move,
             to_tt(best, ply),

@@ -4,8 +4,8 @@
 
 use super::{MATE_BOUND, mix};
 
-/// One entry of the transposition table: the key (mixed with the search generation, so
-/// entries of earlier searches never match) and the packed data.
+/// One entry of the transposition table: the key (mixed with a tag, so that entries of
+/// another tag never match) and the packed data.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     check: u64,
@@ -21,10 +21,11 @@ pub(super) const NO_MOVE: u16 = u16::MAX;
 pub(super) const TT_BITS: u32 = 19;
 
 /// The table: 2^[`TT_BITS`] entries in buckets of two, a position's bucket chosen by its
-/// key. The first entry of a bucket keeps the deepest search of this generation (it is
-/// replaced by one at least as deep, or when it is from an earlier search), the second
-/// takes whatever the first does not. Entries stored by an earlier search (another
-/// `generation`) never match.
+/// key. The first entry of a bucket keeps the deepest search of this search (it is
+/// replaced by one at least as deep, or when an earlier search stored it), the second
+/// takes whatever the first does not. An entry is found only with the `tag` it was stored
+/// with: a search's own generation (entries of earlier searches never match), or a tag
+/// that searches share.
 pub(super) struct Table {
     entries: Vec<Entry>,
 }
@@ -46,10 +47,10 @@ impl Table {
         (key as usize) & ((1 << TT_BITS) - 2)
     }
 
-    /// The entry of `key` stored in this `generation`: best move, score, depth and flag.
+    /// The entry of `key` stored with `tag`: best move, score, depth and flag.
     #[inline]
-    pub(super) fn probe(&self, key: u64, generation: u64) -> Option<(u16, i32, i32, u8)> {
-        let check = key ^ mix(generation);
+    pub(super) fn probe(&self, key: u64, tag: u64) -> Option<(u16, i32, i32, u8)> {
+        let check = key ^ mix(tag);
         let b = Self::bucket(key);
         let e = if self.entries[b].check == check {
             self.entries[b]
@@ -65,12 +66,13 @@ impl Table {
         Some((best, score, depth, flag))
     }
 
-    /// Store what a search of `key` found (in this `generation`).
+    /// Store what the search of this `generation` found for `key`, under `tag`.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn store(
         &mut self,
         key: u64,
+        tag: u64,
         generation: u64,
         best: u16,
         score: i32,
@@ -84,7 +86,7 @@ impl Table {
             | (depth << 32)
             | ((flag as u64) << 40)
             | (age << AGE_SHIFT);
-        let check = key ^ mix(generation);
+        let check = key ^ mix(tag);
         let b = Self::bucket(key);
         let first = self.entries[b];
         let first_depth = (first.data >> 32) & 0xFF;
@@ -131,20 +133,20 @@ mod tests {
     fn a_deep_entry_survives_shallow_stores_of_its_bucket() {
         let mut t = Table::new();
         let (deep, a, b) = (same_bucket(1), same_bucket(2), same_bucket(3));
-        t.store(deep, 1, 7, 50, 9, EXACT);
-        t.store(a, 1, 8, 10, 2, LOWER);
+        t.store(deep, 1, 1, 7, 50, 9, EXACT);
+        t.store(a, 1, 1, 8, 10, 2, LOWER);
         assert_eq!(t.probe(deep, 1), Some((7, 50, 9, EXACT)));
         assert_eq!(t.probe(a, 1), Some((8, 10, 2, LOWER)));
         // the second entry takes the next shallow store; the deep one stays
-        t.store(b, 1, 9, -5, 3, UPPER);
+        t.store(b, 1, 1, 9, -5, 3, UPPER);
         assert_eq!(t.probe(a, 1), None);
         assert_eq!(t.probe(b, 1), Some((9, -5, 3, UPPER)));
         assert_eq!(t.probe(deep, 1), Some((7, 50, 9, EXACT)));
         // a deeper store takes the first entry; a store of a key already there replaces it
-        t.store(a, 1, 10, 1, 12, EXACT);
+        t.store(a, 1, 1, 10, 1, 12, EXACT);
         assert_eq!(t.probe(a, 1), Some((10, 1, 12, EXACT)));
         assert_eq!(t.probe(deep, 1), None);
-        t.store(a, 1, 11, 2, 1, LOWER);
+        t.store(a, 1, 1, 11, 2, 1, LOWER);
         assert_eq!(t.probe(a, 1), Some((11, 2, 1, LOWER)));
     }
 
@@ -152,11 +154,24 @@ mod tests {
     fn entries_of_an_earlier_search_never_match_and_are_replaced_first() {
         let mut t = Table::new();
         let (old, new) = (same_bucket(4), same_bucket(5));
-        t.store(old, 1, 3, 40, 20, EXACT);
+        t.store(old, 1, 1, 3, 40, 20, EXACT);
         assert_eq!(t.probe(old, 2), None);
-        t.store(new, 2, 4, 30, 1, EXACT);
+        t.store(new, 2, 2, 4, 30, 1, EXACT);
         assert_eq!(t.probe(new, 2), Some((4, 30, 1, EXACT)));
         assert_eq!(t.probe(old, 1), None, "the deep entry of search 1 gave way");
+    }
+
+    #[test]
+    fn entries_under_a_shared_tag_outlive_their_search_but_give_way_first() {
+        let mut t = Table::new();
+        let (k, other) = (same_bucket(6), same_bucket(7));
+        t.store(k, 99, 1, 3, 40, 20, EXACT);
+        assert_eq!(t.probe(k, 99), Some((3, 40, 20, EXACT)));
+        assert_eq!(t.probe(k, 1), None, "a search's own tag does not see it");
+        // search 2, same tag: finds it; its shallow store replaces the older deep entry
+        t.store(other, 99, 2, 4, 5, 1, UPPER);
+        assert_eq!(t.probe(other, 99), Some((4, 5, 1, UPPER)));
+        assert_eq!(t.probe(k, 99), None);
     }
 
     #[test]

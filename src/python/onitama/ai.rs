@@ -5,14 +5,15 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use super::PyAction;
 use super::convert::{AiSeed, Depth, Level, Nodes, SearchTime, contract_position};
-use super::game::{PyOnitama, borrow_game};
+use super::game::{PyOnitama, PySearchStop, borrow_game, info_dict};
 use crate::onitama::game::game_over;
 use crate::onitama::{Ai, Answer, Limits, Position};
 use crate::python::errors::onitama_game_over;
-use crate::python::interrupt::{interruptible, interruptible_or_raise};
+use crate::python::interrupt::{interruptible, interruptible_linked, interruptible_or_raise};
 
 /// A built-in AI, callable with the coursework's AI contract:
 /// `ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)` returns
@@ -157,6 +158,33 @@ impl PyAi {
         let inner = interruptible_or_raise(py, |stop| self.lock().choose_until(&pos, stop))?
             .ok_or_else(|| PyErr::from(game_over(&pos)))?;
         Ok(PyAction::of(inner, pos.rules()))
+    }
+
+    /// What this AI finds in `game` (an `Onitama`), as a dict like `Onitama.analyse`'s:
+    /// action, score, depth, nodes, exact, pv. `stop`, a `SearchStop`, ends the search
+    /// early from another thread. Levels 0 and 1 answer with score 0 and depth 0. The AI's
+    /// time-limited searches share its transposition table, so that a game's searches
+    /// build on the earlier ones (searches under a node budget start afresh and stay
+    /// deterministic).
+    #[pyo3(signature = (game, stop = None))]
+    fn analyse<'py>(
+        &self,
+        game: &Bound<'py, PyOnitama>,
+        stop: Option<PyRef<'py, PySearchStop>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let py = game.py();
+        let pos = *borrow_game(game)?.game.position();
+        if pos.is_over() {
+            return Err(game_over(&pos).into());
+        }
+        let linked = stop.map(|s| s.stop.clone());
+        match interruptible_linked(py, linked.as_ref(), |stop| {
+            self.lock().analyse_until(&pos, stop)
+        }) {
+            (_, Some(e)) => Err(e),
+            (None, None) => Err(game_over(&pos).into()),
+            (Some(info), None) => info_dict(py, info, pos.rules()),
+        }
     }
 
     /// Pickle support (for multiprocessing and Ray): a new AI with the same settings

@@ -137,12 +137,28 @@ fn run_ai_linked(
     }
 }
 
+/// What a search found, as the dict of `Onitama.analyse` (and `BuiltinAI.analyse`).
+pub(crate) fn info_dict(
+    py: Python<'_>,
+    info: SearchInfo,
+    rules: Rules,
+) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("action", PyAction::of(info.action, rules))?;
+    d.set_item("score", info.score)?;
+    d.set_item("depth", info.depth)?;
+    d.set_item("nodes", info.nodes)?;
+    d.set_item("exact", info.exact)?;
+    d.set_item("pv", actions_list(info.pv, rules))?;
+    Ok(d)
+}
+
 /// A flag that stops a search from another thread: pass it as `Onitama.analyse(...,
 /// stop=flag)` and call `flag.request()` (the `onitama engine`'s `stop` command does). A
 /// flag stays set once requested; use a new one for each search.
 #[pyclass(module = "LudoGame.onitama", name = "SearchStop", frozen)]
 pub struct PySearchStop {
-    stop: Stop,
+    pub(crate) stop: Stop,
 }
 
 #[pymethods]
@@ -634,15 +650,7 @@ impl PyOnitama {
     ) -> PyResult<Bound<'py, PyDict>> {
         let linked = stop.map(|s| s.stop.clone());
         let info = run_ai_linked(slf, level, time, seed, nodes, depth, linked.as_ref())?;
-        let d = PyDict::new(slf.py());
-        let rules = borrow_game(slf)?.rules_now();
-        d.set_item("action", PyAction::of(info.action, rules))?;
-        d.set_item("score", info.score)?;
-        d.set_item("depth", info.depth)?;
-        d.set_item("nodes", info.nodes)?;
-        d.set_item("exact", info.exact)?;
-        d.set_item("pv", actions_list(info.pv, rules))?;
-        Ok(d)
+        info_dict(slf.py(), info, borrow_game(slf)?.rules_now())
     }
 
     /// The number of action sequences of `depth` plies (a winning action counts 1 and
