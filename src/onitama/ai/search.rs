@@ -20,6 +20,10 @@ pub const TRAP_WEIGHT: i32 = 250;
 /// never reaches it).
 const SHARED_TAG: u64 = u64::MAX;
 
+/// Reverse futility pruning's deepest depth and its margin a ply.
+const RFP_DEPTH: i32 = 3;
+const RFP_MARGIN: i32 = 120;
+
 /// The first depth searched with an aspiration window at the root.
 const ASP_DEPTH: u32 = 4;
 /// The aspiration window's first half-width; it doubles at each fail low or high.
@@ -491,6 +495,19 @@ impl Searcher {
                 if cut {
                     return score;
                 }
+            }
+        }
+        // Reverse futility pruning: near the horizon, a null-window node whose static value
+        // beats beta by a margin a ply (and that no winning threat hangs over) is cut.
+        if depth <= RFP_DEPTH
+            && !in_check
+            && !self.exact
+            && beta - alpha == 1
+            && beta.abs() < MATE_BOUND
+        {
+            let e = self.evaluate(pos);
+            if e - RFP_MARGIN * depth >= beta {
+                return e;
             }
         }
         let side = pos.side().index();
