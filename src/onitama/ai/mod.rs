@@ -16,8 +16,10 @@
 //!   transposition table keyed on [`Position::hash_key`] (which includes the plies
 //!   left; buckets of two entries, one keeping the deepest search, one the latest),
 //!   move ordering (the table's move, captures, two killer moves per ply, a
-//!   history table), late-move reductions, a one-ply extension when a leaf's side to
-//!   move must parry a winning threat, and an evaluation ([`eval`]): a weighted sum of
+//!   history table), late-move reductions, reverse futility pruning (a null-window node
+//!   within 3 plies of the horizon whose evaluation beats beta by 120 a ply is cut), a
+//!   one-ply extension when a leaf's side to move must parry a winning threat, and an
+//!   evaluation ([`eval`]): a weighted sum of
 //!   features (soldiers and the general by square, mobility, attacks, winning threats,
 //!   the wall, the cards' moves, and a piece-square table per hand card), with one set
 //!   of weights per rule set fitted to the outcomes of self-play games.
