@@ -311,6 +311,24 @@ fn time_limited_searches_of_one_ai_share_its_table_and_the_others_do_not() {
 }
 
 #[test]
+fn new_weights_do_not_find_the_entries_of_the_old_ones() {
+    use ludogame::onitama::Searcher;
+    use ludogame::onitama::ai::eval::weights;
+    let pos = Position::standard_deal(3, 1000);
+    let timed = Limits {
+        time: Some(std::time::Duration::from_secs(600)),
+        depth: Some(8),
+        ..Limits::default()
+    };
+    let mut s = Searcher::new();
+    let first = s.search(&pos, 0, timed).unwrap();
+    s.set_weights(Rules::Standard, *weights(Rules::Standard));
+    // the same weights again, but set anew: the table starts afresh
+    assert_eq!(s.search(&pos, 0, timed).unwrap(), first);
+    assert!(s.search(&pos, 0, timed).unwrap().nodes * 4 < first.nodes);
+}
+
+#[test]
 fn the_search_is_exact_near_the_horizon() {
     // Two plies left, nobody can win at once: every action ties.
     let pos = find_setup("21").unwrap().position(Some(2));

@@ -40,11 +40,11 @@
 //!   low, or one fails high, that bound is moved 40 beyond the value found (then 80, 160,
 //!   ...; fully opened once the step would pass 1,000 or the bound a forced win or loss)
 //!   and the iteration searched again (those nodes count); an action that failed high is
-//!   the best so far, one that failed low is not. Under a time budget the search deepens until
-//!   the budget's deadline stops it: the time of a move is not carried over to the next,
-//!   and an iteration stopped part-way still answers with the best of the actions it
-//!   searched in full (the first is the last iteration's best), so saving time gains
-//!   nothing. Depth 1 is always
+//!   the best so far, one that failed low is not. Under a time budget the search deepens
+//!   until a deadline at 98% of the budget stops it (the rest is left to the work around
+//!   the search): the time of a move is not carried over to the next, and an iteration
+//!   stopped part-way still answers with the best of the actions it searched in full (the
+//!   first is the last iteration's best), so saving time gains nothing. Depth 1 is always
 //!   searched in full, so the answer never leaves the opponent a win in one when another
 //!   action does not. The seed only shuffles the order in which equal root actions are
 //!   tried.

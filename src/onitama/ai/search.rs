@@ -16,9 +16,13 @@ use crate::stop::Stop;
 /// opponent's safe replies walking into a forced win is worth this much.
 pub const TRAP_WEIGHT: i32 = 250;
 
-/// The table's key tag shared by the time-limited searches of a searcher (a generation
-/// never reaches it).
+/// The first table key tag shared by the time-limited searches of a searcher (counted down
+/// at each change of its weights; a generation never reaches it).
 const SHARED_TAG: u64 = u64::MAX;
+
+/// The share of a time budget the search itself spends: the rest is left to the work around
+/// it (a caller's thread, the answer's conversion), so that the answer keeps to the budget.
+const TIME_SHARE: f64 = 0.98;
 
 /// Reverse futility pruning's deepest depth and its margin a ply.
 const RFP_DEPTH: i32 = 3;
@@ -73,8 +77,10 @@ struct RootMove {
 pub struct Searcher {
     pub(super) tt: Table,
     pub(super) generation: u64,
-    /// The key tag of this search's table entries: the generation, or [`SHARED_TAG`].
+    /// The key tag of this search's table entries: the generation, or `shared`.
     tag: u64,
+    /// The tag of the time-limited searches since the last change of weights.
+    shared: u64,
     killers: [[u16; 2]; MAX_PLY],
     history: Vec<i32>,
     stack: Vec<Vec<(Action, i32)>>,
@@ -105,6 +111,7 @@ impl Searcher {
             tt: Table::new(),
             generation: 0,
             tag: 0,
+            shared: SHARED_TAG,
             killers: [[NO_MOVE; 2]; MAX_PLY],
             history: vec![0; 2 << 16],
             stack: (0..MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
@@ -127,6 +134,8 @@ impl Searcher {
     /// ([`weights`](super::eval::weights)): for tuning and experiments.
     pub fn set_weights(&mut self, rules: Rules, w: Weights) {
         self.evaluators[(rules == Rules::Standard) as usize] = Arc::new(Evaluator::new(&w));
+        // The entries the other weights stored are not this evaluation's.
+        self.shared -= 1;
     }
 
     #[inline]
@@ -177,7 +186,7 @@ impl Searcher {
         }
         self.generation = self.generation.wrapping_add(1);
         self.tag = if limits.time.is_some() && limits.nodes.is_none() {
-            SHARED_TAG
+            self.shared
         } else {
             self.generation
         };
@@ -185,7 +194,7 @@ impl Searcher {
         self.history.iter_mut().for_each(|h| *h = 0);
         self.nodes = 0;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = limits.time.map(|t| start + t);
+        self.deadline = limits.time.map(|t| start + t.mul_f64(TIME_SHARE));
         self.stopped = false;
         self.limits_on = false;
         if let Some(&win) = list.iter().find(|a| a.is_win()) {
