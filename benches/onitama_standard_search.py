@@ -6,7 +6,6 @@ Usage::
     python benches/onitama_standard_search.py [--positions 20] [--time 1.0] [--plies 6]
     python benches/onitama_standard_search.py --depth 11
 
-
 Position k is the random deal ``Onitama.standard(seed=k)`` after ``--plies`` random legal
 plies (seeded by k, so the positions are the same on every run; a deal that ends early
 keeps its last unfinished position). Each is searched once by the built-in search

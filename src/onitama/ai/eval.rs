@@ -247,9 +247,9 @@ pub static STANDARD_WEIGHTS_NO_TABLES: Weights = scaled(&[
 ]);
 
 /// The weights of standard Onitama, card tables included, fitted by
-/// `examples/onitama_tune.rs` to 70,000 self-play games: 30,000 of
-/// [`STANDARD_WEIGHTS_NO_TABLES`] and 40,000 of the first card tables (one block); the
-/// commands are in `weights/standard.in`.
+/// `examples/onitama_tune.rs` to 110,000 self-play games: 30,000 of
+/// [`STANDARD_WEIGHTS_NO_TABLES`], 40,000 of the first card tables (one block) and 40,000
+/// of the four blocks; the commands are in `weights/standard.in`.
 pub static STANDARD_WEIGHTS: Weights = padded(&include!("weights/standard.in"));
 
 /// The weights of the wall variant, fitted by `cargo run --release --example onitama_tune --
