@@ -17,11 +17,45 @@
 //! per card offset gives every target of that offset at once.
 
 use super::action::{Action, ActionList};
+use super::card::ALL_CARDS;
 use super::position::{NO_WALL, Position, Status};
 use super::square::{BASES, BOARD_MASK, NEIGHBOUR, Player, SOURCE_OK, WALL_STEPS, shift};
 
 const STAY: u16 = 4;
 const WIN: u16 = 7;
+
+/// `REACH[c][p][t]`: the squares from which player `p` (index) reaches square `t` with
+/// card `ALL_CARDS[c]` (the reverse of its moves), for the winning-threat test.
+static REACH: [[[u32; 25]; 2]; ALL_CARDS.len()] = {
+    let mut table = [[[0u32; 25]; 2]; ALL_CARDS.len()];
+    let mut c = 0;
+    while c < ALL_CARDS.len() {
+        let card = ALL_CARDS[c];
+        let o = card.o_index() as i32;
+        let (or, oc) = (o / 5, o % 5);
+        let mut p = 0;
+        while p < 2 {
+            let sign = if p == 0 { 1 } else { -1 };
+            let mut t = 0;
+            while t < 25 {
+                let (tr, tc) = (t / 5, t % 5);
+                let mut xs = card.xmask();
+                while xs != 0 {
+                    let i = xs.trailing_zeros() as i32;
+                    xs &= xs - 1;
+                    let (sr, sc) = (tr - sign * (i / 5 - or), tc - sign * (i % 5 - oc));
+                    if 0 <= sr && sr < 5 && 0 <= sc && sc < 5 {
+                        table[c][p][t as usize] |= 1 << (sr * 5 + sc);
+                    }
+                }
+                t += 1;
+            }
+            p += 1;
+        }
+        c += 1;
+    }
+    table
+};
 
 impl Position {
     /// Call `f(slot_index, from_index, to_index)` for every pawn move of the side to move
@@ -201,6 +235,31 @@ impl Position {
         let own_g = self.generals[p];
         let own = own_g | self.soldiers[p];
         let opp_g = self.generals[1 - p];
+        let goal = player.target_base();
+        let goal_free = own & goal.bit() == 0;
+        for k in 0..2 {
+            let card = self.cards[2 * p + k];
+            let Some(c) = card.index() else {
+                return self.threatens_win_by_offsets(player);
+            };
+            let reach = &REACH[c][p];
+            if opp_g != 0 && reach[opp_g.trailing_zeros() as usize] & own != 0 {
+                return true;
+            }
+            if goal_free && reach[goal.index()] & own_g != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`Position::threatens_win`] offset by offset, for cards not in [`ALL_CARDS`].
+    #[cold]
+    fn threatens_win_by_offsets(&self, player: Player) -> bool {
+        let p = player.index();
+        let own_g = self.generals[p];
+        let own = own_g | self.soldiers[p];
+        let opp_g = self.generals[1 - p];
         let goal = player.target_base().bit() & !own;
         let sign = if p == 0 { 1 } else { -1 };
         for k in 0..2 {
@@ -248,6 +307,32 @@ impl Position {
 mod tests {
     use super::*;
     use crate::onitama::card::{BOAR, CRANE, MONKEY, OX, TIGER};
+
+    /// The reverse tables answer as the offset loop does, for both players, in every
+    /// position of random games dealt from all 32 cards.
+    #[test]
+    fn winning_threats_by_table_match_the_offsets() {
+        use crate::onitama::card::CardSet;
+        let mut checked = 0;
+        for seed in 0..300u64 {
+            let mut pos = Position::standard_deal_from(seed, CardSet::All, 200);
+            let mut state = seed;
+            while pos.status() == Status::Ongoing {
+                for player in [Player::A, Player::B] {
+                    assert_eq!(
+                        pos.threatens_win(player),
+                        pos.threatens_win_by_offsets(player),
+                        "seed {seed}, {player:?}"
+                    );
+                    checked += 1;
+                }
+                let list = pos.legal_actions();
+                state = crate::common::rng::splitmix64(state);
+                pos = pos.after(list.as_slice()[(state % list.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+    }
 
     #[test]
     fn count_matches_generate_at_the_start() {
