@@ -273,6 +273,15 @@ pub fn weights(rules: Rules) -> &'static Weights {
 trait Sink {
     fn add(&mut self, feature: usize, count: i32);
 
+    /// A hand card's offsets by class (see [`F_CARD`]), with the sign `sign`.
+    #[inline(always)]
+    fn card(&mut self, card: Card, sign: i32)
+    where
+        Self: Sized,
+    {
+        card_classes(self, card, sign);
+    }
+
     /// Player `p`'s pieces in its five card tables (`cards`: block and card), at phase
     /// `phase`, with the sign `sign`.
     #[inline(always)]
@@ -335,6 +344,7 @@ fn reach<S: Sink>(pos: &Position, p: Player, sink: &mut S, sign: i32) -> Reach {
     };
     for k in 0..2 {
         let card = pos.cards[2 * i + k];
+        sink.card(card, sign);
         let o = card.o_index() as i32;
         let (or, oc) = (o / 5, o % 5);
         let mut xs = card.xmask();
@@ -342,12 +352,6 @@ fn reach<S: Sink>(pos: &Position, p: Player, sink: &mut S, sign: i32) -> Reach {
             let b = xs.trailing_zeros() as i32;
             xs &= xs - 1;
             let (pr, pc) = (b / 5 - or, b % 5 - oc);
-            let class = if pr.abs() <= 2 && pc.abs() <= 2 {
-                (pr + 2) * 3 + pc.abs()
-            } else {
-                15
-            };
-            sink.add(F_CARD + class as usize, sign);
             let (dr, dc) = (dir * pr, dir * pc);
             let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
             let delta = dr * 5 + dc;
@@ -358,6 +362,29 @@ fn reach<S: Sink>(pos: &Position, p: Player, sink: &mut S, sign: i32) -> Reach {
         }
     }
     r
+}
+
+/// `card`'s offsets by class, sent to `sink` with the sign `sign`.
+#[inline(always)]
+fn card_classes<S: Sink>(sink: &mut S, card: Card, sign: i32) {
+    let mut xs = card.xmask();
+    while xs != 0 {
+        let b = xs.trailing_zeros();
+        xs &= xs - 1;
+        sink.add(F_CARD + offset_class(card, b), sign);
+    }
+}
+
+/// The class of the offset of bit `b` of `card`'s pattern (see [`F_CARD`]).
+#[inline(always)]
+fn offset_class(card: Card, b: u32) -> usize {
+    let o = card.o_index() as i32;
+    let (pr, pc) = (b as i32 / 5 - o / 5, b as i32 % 5 - o % 5);
+    if pr.abs() <= 2 && pc.abs() <= 2 {
+        ((pr + 2) * 3 + pc.abs()) as usize
+    } else {
+        15
+    }
 }
 
 /// Square `s` (0..25) in player `p`'s view: row from its back row × 5 + column from its
@@ -473,6 +500,8 @@ type Row = [i32; 50];
 /// load per table. [`Evaluator::evaluate`] equals [`evaluate_with`] of its weights.
 pub struct Evaluator {
     w: Box<Weights>,
+    /// For each of [`ALL_CARDS`], the sum of its offsets' class weights.
+    cards: [i32; ALL_CARDS.len()],
     /// Row `(phase × 4 + block) × 32 + card`.
     rows: Box<[Row]>,
 }
@@ -495,8 +524,14 @@ impl Evaluator {
                 }
             }
         }
+        let cards = std::array::from_fn(|c| {
+            let mut sum = Score { w, s: 0 };
+            card_classes(&mut sum, ALL_CARDS[c], 1);
+            sum.s
+        });
         Evaluator {
             w: Box::new(*w),
+            cards,
             rows,
         }
     }
@@ -519,6 +554,14 @@ impl Sink for Fast<'_> {
     #[inline(always)]
     fn add(&mut self, feature: usize, count: i32) {
         self.s += self.ev.w[feature] * count;
+    }
+
+    #[inline(always)]
+    fn card(&mut self, card: Card, sign: i32) {
+        match card.index() {
+            Some(c) => self.s += sign * self.ev.cards[c],
+            None => card_classes(self, card, sign),
+        }
     }
 
     #[inline(always)]
@@ -562,15 +605,27 @@ pub fn features(pos: &Position) -> [i32; N_FEATURES] {
 
 /// The up to eight squares around square `s`.
 fn neighbours(s: u32) -> u32 {
-    let (r, c) = ((s / 5) as i32, (s % 5) as i32);
-    let mut m = 0;
-    for dr in -1..=1 {
-        for dc in -1..=1 {
-            let (nr, nc) = (r + dr, c + dc);
-            if (dr, dc) != (0, 0) && (0..5).contains(&nr) && (0..5).contains(&nc) {
-                m |= 1 << (nr * 5 + nc);
+    /// `AROUND[s]`: the squares one king step from `s`.
+    static AROUND: [u32; 25] = {
+        let mut t = [0u32; 25];
+        let mut s = 0;
+        while s < 25 {
+            let (r, c) = (s as i32 / 5, s as i32 % 5);
+            let mut dr = -1;
+            while dr <= 1 {
+                let mut dc = -1;
+                while dc <= 1 {
+                    let (nr, nc) = (r + dr, c + dc);
+                    if (dr != 0 || dc != 0) && 0 <= nr && nr < 5 && 0 <= nc && nc < 5 {
+                        t[s] |= 1 << (nr * 5 + nc);
+                    }
+                    dc += 1;
+                }
+                dr += 1;
             }
+            s += 1;
         }
-    }
-    m
+        t
+    };
+    AROUND[s as usize]
 }
