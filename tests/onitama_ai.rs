@@ -595,7 +595,9 @@ fn the_evaluation_does_not_depend_on_the_wing() {
 
 #[test]
 fn the_card_tables_count_each_piece_under_each_card_of_its_blocks() {
-    use ludogame::onitama::ai::eval::{F_TABLE, N_FEATURES, features, table_feature};
+    use ludogame::onitama::ai::eval::{
+        F_FREE_TARGETS, F_TABLE, N_FEATURES, features, table_feature,
+    };
     let mut rng = Rng(37);
     for _ in 0..300 {
         let pos = random_deal_position(&mut rng, 16);
@@ -639,6 +641,80 @@ fn the_card_tables_count_each_piece_under_each_card_of_its_blocks() {
                 want[f + 1] += sign * (6 - phase);
             }
         }
-        assert_eq!(features(&pos)[F_TABLE..], want[F_TABLE..], "{pos}");
+        let tables = F_TABLE..F_FREE_TARGETS;
+        assert_eq!(features(&pos)[tables.clone()], want[tables], "{pos}");
     }
+}
+
+/// The tactical features, counted square by square from the cards' moves: a side's
+/// pieces cover every square their hand cards take them to (on the board), attack those
+/// of them that hold no own piece and not the wall.
+#[test]
+fn the_tactical_features_count_attacked_and_covered_soldiers() {
+    use ludogame::onitama::ai::eval::{
+        F_ANY_FREE_TARGET, F_ANY_HANGING, F_DEFENDED, F_FREE_TARGETS, F_HANGING, F_MOVER_HITS,
+        features,
+    };
+    use ludogame::onitama::{Piece, Slot, Square};
+    let mut rng = Rng(47);
+    let mut seen = [0usize; 3];
+    for i in 0..3000 {
+        let pos = if i % 2 == 0 {
+            random_position(&mut rng)
+        } else {
+            random_deal_position(&mut rng, 30)
+        };
+        // covers[p], attacks[p], soldiers[p] of player p (0 = the side to move).
+        let players = [pos.side(), pos.side().other()];
+        let mut covers = [0u32; 2];
+        let mut attacks = [0u32; 2];
+        let mut soldiers = [0u32; 2];
+        let mut own = [0u32; 2];
+        for (k, &p) in players.iter().enumerate() {
+            for sq in Square::all() {
+                let bit = 1u32 << (sq.row() * 5 + sq.col());
+                match pos.piece_at(sq) {
+                    Some(Piece::Soldier(o)) if o == p => {
+                        soldiers[k] |= bit;
+                        own[k] |= bit;
+                    }
+                    Some(Piece::General(o)) if o == p => own[k] |= bit,
+                    _ => {}
+                }
+            }
+            for sq in Square::all() {
+                if own[k] & (1 << (sq.row() * 5 + sq.col())) == 0 {
+                    continue;
+                }
+                for slot in [Slot::One, Slot::Two] {
+                    for (dr, dc) in pos.hand_card(p, slot).moves_for(p) {
+                        let (r, c) = (sq.row() as i8 + dr, sq.col() as i8 + dc);
+                        if let Some(t) = Square::new(r as u8, c as u8).filter(|_| r >= 0 && c >= 0)
+                        {
+                            let bit = 1u32 << (t.row() * 5 + t.col());
+                            covers[k] |= bit;
+                            if own[k] & bit == 0 && pos.wall() != Some(t) {
+                                attacks[k] |= bit;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let f = features(&pos);
+        let free = attacks[0] & soldiers[1] & !covers[1];
+        let hanging = attacks[1] & soldiers[0] & !covers[0];
+        let n = |m: u32| m.count_ones() as i32;
+        assert_eq!(f[F_MOVER_HITS], n(attacks[0] & soldiers[1]), "{pos}");
+        assert_eq!(f[F_FREE_TARGETS], n(free), "{pos}");
+        assert_eq!(f[F_ANY_FREE_TARGET], (free != 0) as i32, "{pos}");
+        assert_eq!(f[F_HANGING], n(hanging), "{pos}");
+        assert_eq!(f[F_ANY_HANGING], (hanging != 0) as i32, "{pos}");
+        let defended = n(soldiers[0] & covers[0]) - n(soldiers[1] & covers[1]);
+        assert_eq!(f[F_DEFENDED], defended, "{pos}");
+        seen[0] += (free != 0) as usize;
+        seen[1] += (hanging != 0) as usize;
+        seen[2] += (defended != 0) as usize;
+    }
+    assert!(seen.iter().all(|&s| s > 100), "{seen:?}");
 }

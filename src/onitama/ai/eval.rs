@@ -33,6 +33,14 @@
 //!   `6 − p`, so that each table blends a middle-game and an end-game value. A card and
 //!   its mirror image share one table, mirrored (see [`table_feature`]).
 //!
+//! - [`F_FREE_TARGETS`], [`F_ANY_FREE_TARGET`] (the mover's only): opponent soldiers the
+//!   mover's moves attack that no opponent move covers (a piece covers the squares its
+//!   hand cards take it to, were they free), their number and whether there is one;
+//! - [`F_HANGING`], [`F_ANY_HANGING`] (the mover's only): the same for the mover's
+//!   soldiers under the opponent's attack;
+//! - [`F_MOVER_HITS`] (the mover's only): [`F_HITS`]'s count for the side to move alone;
+//! - [`F_DEFENDED`]: soldiers an own piece covers.
+//!
 //! The weights are in units of 1/[`WEIGHT_SCALE`]: the evaluation is the dot product
 //! divided by it, rounded down.
 
@@ -66,8 +74,22 @@ pub const F_WALL: usize = 37;
 pub const F_CARD: usize = 38;
 /// The first of the card tables' features (see [`table_feature`]).
 pub const F_TABLE: usize = 54;
+/// Opponent soldiers the mover attacks that no opponent piece covers (the mover's only).
+pub const F_FREE_TARGETS: usize = F_TABLE + Block::ALL.len() * BLOCK_SIZE;
+/// 1 when there is at least one such soldier (the mover's only).
+pub const F_ANY_FREE_TARGET: usize = F_FREE_TARGETS + 1;
+/// The mover's soldiers the opponent attacks that no piece of the mover covers (the
+/// mover's only).
+pub const F_HANGING: usize = F_FREE_TARGETS + 2;
+/// 1 when there is at least one such soldier (the mover's only).
+pub const F_ANY_HANGING: usize = F_FREE_TARGETS + 3;
+/// Opponent soldiers the mover attacks (the mover's only: with [`F_HITS`], attacks
+/// count differently for the side to move).
+pub const F_MOVER_HITS: usize = F_FREE_TARGETS + 4;
+/// Soldiers an own piece covers (could move to, were the square free).
+pub const F_DEFENDED: usize = F_FREE_TARGETS + 5;
 /// The number of features.
-pub const N_FEATURES: usize = F_TABLE + Block::ALL.len() * BLOCK_SIZE;
+pub const N_FEATURES: usize = F_DEFENDED + 1;
 /// The weights' unit: a weight of `WEIGHT_SCALE` is one evaluation unit.
 pub const WEIGHT_SCALE: i32 = 16;
 /// How many features one card's table has: 2 pieces × 25 squares × 2 phases.
@@ -328,6 +350,8 @@ struct Reach {
     any: u32,
     general: u32,
     moves: u32,
+    /// Every square a piece's move lands on, were it free (own pieces included).
+    cover: u32,
 }
 
 #[inline(always)]
@@ -341,6 +365,7 @@ fn reach<S: Sink>(pos: &Position, p: Player, sink: &mut S, sign: i32) -> Reach {
         any: 0,
         general: 0,
         moves: 0,
+        cover: 0,
     };
     for k in 0..2 {
         let card = pos.cards[2 * i + k];
@@ -355,7 +380,9 @@ fn reach<S: Sink>(pos: &Position, p: Player, sink: &mut S, sign: i32) -> Reach {
             let (dr, dc) = (dir * pr, dir * pc);
             let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
             let delta = dr * 5 + dc;
-            let t = shift(own & ok, delta) & free;
+            let all = shift(own & ok, delta);
+            r.cover |= all;
+            let t = all & free;
             r.any |= t;
             r.moves += t.count_ones();
             r.general |= shift(own_g & ok, delta) & free;
@@ -462,6 +489,19 @@ fn terms<S: Sink>(pos: &Position, sink: &mut S) {
     if gt != 0 && pos.wall < 25 && chebyshev(pos.wall as u32, gt.trailing_zeros()) == 1 {
         sink.add(F_WALL, 1);
     }
+    let (mine, theirs) = (pos.soldiers[mi], pos.soldiers[ti]);
+    let hits = rm.any & theirs;
+    sink.add(F_MOVER_HITS, hits.count_ones() as i32);
+    let free_targets = hits & !rt.cover;
+    sink.add(F_FREE_TARGETS, free_targets.count_ones() as i32);
+    sink.add(F_ANY_FREE_TARGET, (free_targets != 0) as i32);
+    let hanging = rt.any & mine & !rm.cover;
+    sink.add(F_HANGING, hanging.count_ones() as i32);
+    sink.add(F_ANY_HANGING, (hanging != 0) as i32);
+    sink.add(
+        F_DEFENDED,
+        (mine & rm.cover).count_ones() as i32 - (theirs & rt.cover).count_ones() as i32,
+    );
     sink.add(F_TEMPO, 1);
 }
 
