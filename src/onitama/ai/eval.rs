@@ -31,8 +31,7 @@
 //!   at its square in the owner's view (row 0 its back row, column 0 its left), twice:
 //!   weighted by the game's phase `p` (0..=6, the pieces on the board less 4) and by
 //!   `6 − p`, so that each table blends a middle-game and an end-game value. A card and
-//!   its mirror image share one table, mirrored (see [`table_feature`]).
-//!
+//!   its mirror image share one table, mirrored (see [`table_feature`]);
 //! - [`F_FREE_TARGETS`], [`F_ANY_FREE_TARGET`] (the mover's only): opponent soldiers the
 //!   mover's moves attack that no opponent move covers (a piece covers the squares its
 //!   hand cards take it to, were they free), their number and whether there is one;
