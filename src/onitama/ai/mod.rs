@@ -60,6 +60,8 @@
 //! The code: `search` (the alpha-beta [`Searcher`]), `tt` (its transposition table)
 //! and `eval` (the static evaluation, [`evaluate`]); the levels and [`Ai`] are here.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::action::Action;
@@ -68,12 +70,38 @@ use super::position::{Position, Status};
 use super::referee::Answer;
 use crate::stop::Stop;
 
+pub mod endgame;
 pub mod eval;
 mod search;
 mod tt;
 
+pub use endgame::{ClassCounts, EndgameTable, TableValue};
 pub use eval::evaluate;
-pub use search::{Searcher, TRAP_WEIGHT};
+pub use search::{MAX_THREADS, Searcher, TRAP_WEIGHT};
+
+/// The *ponderhit* of a pondering search ([`Searcher::search_pondering`],
+/// [`Ai::analyse_pondering`]): raised when the expected reply was played, so that the
+/// search's time budget starts. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct PonderHit(Arc<AtomicBool>);
+
+impl PonderHit {
+    /// A new flag, not raised.
+    pub fn new() -> PonderHit {
+        PonderHit::default()
+    }
+
+    /// Raise it: the searches pondering with it start their clocks.
+    pub fn request(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Has it been raised?
+    #[inline]
+    pub fn requested(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
 
 /// A forced win whose winning ply is the `k`-th from now scores `MATE - k`.
 pub const MATE: i32 = 30_000;
@@ -223,6 +251,8 @@ pub struct Ai {
     level: u8,
     seed: u64,
     limits: Limits,
+    threads: usize,
+    endgame: Option<Arc<EndgameTable>>,
     searcher: Option<Box<Searcher>>,
 }
 
@@ -246,8 +276,43 @@ impl Ai {
             level,
             seed,
             limits,
+            threads: 1,
+            endgame: None,
             searcher: None,
         })
+    }
+
+    /// The search's threads (see [`Searcher::set_threads`]; 1, the default, is
+    /// deterministic under a node budget).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Search on `threads` threads (1 to [`MAX_THREADS`]; errors otherwise).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), OnitamaError> {
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(OnitamaError::BadAi(format!(
+                "threads must be 1 to {MAX_THREADS}, not {threads}"
+            )));
+        }
+        self.threads = threads;
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_threads(threads);
+        }
+        Ok(())
+    }
+
+    /// The endgame table the search scores its positions from, if any.
+    pub fn endgame(&self) -> Option<&Arc<EndgameTable>> {
+        self.endgame.as_ref()
+    }
+
+    /// Score the positions `table` covers from it (see [`Searcher::set_endgame`]).
+    pub fn set_endgame(&mut self, table: Option<Arc<EndgameTable>>) {
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_endgame(table.clone());
+        }
+        self.endgame = table;
     }
 
     /// The level.
@@ -289,6 +354,26 @@ impl Ai {
     /// is requested (see [`Searcher::search_until`]). Levels 0 and 1 take no time and
     /// ignore the flag.
     pub fn analyse_until(&mut self, pos: &Position, stop: &Stop) -> Option<SearchInfo> {
+        self.analyse_with(pos, stop, None)
+    }
+
+    /// [`Ai::analyse_until`] pondering: a search's time budget starts when `hit` is
+    /// raised (see [`Searcher::search_pondering`]).
+    pub fn analyse_pondering(
+        &mut self,
+        pos: &Position,
+        stop: &Stop,
+        hit: &PonderHit,
+    ) -> Option<SearchInfo> {
+        self.analyse_with(pos, stop, Some(hit))
+    }
+
+    fn analyse_with(
+        &mut self,
+        pos: &Position,
+        stop: &Stop,
+        hit: Option<&PonderHit>,
+    ) -> Option<SearchInfo> {
         if pos.status() != Status::Ongoing {
             return None;
         }
@@ -303,10 +388,18 @@ impl Ai {
         match self.level {
             0 => random_action(pos, self.seed).map(simple),
             1 => baseline_action(pos, self.seed).map(simple),
-            _ => self
-                .searcher
-                .get_or_insert_with(|| Box::new(Searcher::new()))
-                .search_until(pos, self.seed, self.limits, stop),
+            _ => {
+                let searcher = self.searcher.get_or_insert_with(|| {
+                    let mut s = Searcher::new();
+                    s.set_threads(self.threads);
+                    s.set_endgame(self.endgame.clone());
+                    Box::new(s)
+                });
+                match hit {
+                    Some(hit) => searcher.search_pondering(pos, self.seed, self.limits, stop, hit),
+                    None => searcher.search_until(pos, self.seed, self.limits, stop),
+                }
+            }
         }
     }
 
@@ -340,6 +433,8 @@ impl std::fmt::Debug for Ai {
             .field("level", &self.level)
             .field("seed", &self.seed)
             .field("limits", &self.limits)
+            .field("threads", &self.threads)
+            .field("endgame", &self.endgame)
             .finish()
     }
 }
