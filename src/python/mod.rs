@@ -47,8 +47,8 @@ mod core_module {
     use super::ludo::sim::{SimResult, Simulation, bot_playouts};
     #[pymodule_export]
     use super::onitama::{
-        PyAction, PyAi, PyCard, PyMatchRecord, PyOnitama, PySearchStop, onitama_play_match,
-        onitama_standard_cards,
+        PyAction, PyAi, PyCard, PyEndgameTable, PyMatchRecord, PyOnitama, PyPonderHit,
+        PySearchStop, onitama_play_match, onitama_standard_cards,
     };
     #[pymodule_export]
     use super::raster::{InvalidSvgError, svg_to_rgb};

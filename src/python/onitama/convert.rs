@@ -212,6 +212,18 @@ whole_newtype!(
     Depth, "depth", u32, 1, 1000, OnitamaError::BadAi
 );
 whole_newtype!(
+    /// A search's threads.
+    Threads, "threads", usize, 1, crate::onitama::ai::MAX_THREADS, OnitamaError::BadAi
+);
+whole_newtype!(
+    /// The most pieces of an endgame table's positions.
+    Pieces, "pieces", u32, crate::onitama::ai::endgame::MIN_PIECES, crate::onitama::ai::endgame::MAX_PIECES, OnitamaError::BadAi
+);
+whole_newtype!(
+    /// A memory cap, in bytes.
+    MaxBytes, "max_bytes", u64, 1, i64::MAX, OnitamaError::BadAi
+);
+whole_newtype!(
     /// A perft depth.
     PerftDepth, "perft depth", u32, 0, 64, OnitamaError::BadAi
 );

@@ -16,8 +16,8 @@ use crate::onitama::game::{DEFAULT_PLIES, DEFAULT_SETUP, game_over};
 use crate::onitama::setups::STANDARD_PLIES;
 use crate::onitama::setups::find_setup;
 use crate::onitama::{
-    Action, Ai, CardSet, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, Rules,
-    SearchInfo, WinKind, env, perft_until,
+    Action, Ai, CardSet, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, PonderHit,
+    Position, Rules, SearchInfo, WinKind, env, perft_until,
 };
 use crate::python::convert::Seed;
 use crate::python::errors::IllegalActionError;
@@ -177,6 +177,36 @@ impl PySearchStop {
     #[getter]
     fn requested(&self) -> bool {
         self.stop.requested()
+    }
+}
+
+/// The *ponderhit* of a pondering search: pass it as `BuiltinAI.analyse(game,
+/// ponder=flag)`, and call `flag.request()` when the expected reply was played (the
+/// `onitama engine`'s `ponderhit` command does): the search's time limit starts running
+/// then. A flag stays raised once requested; use a new one for each search.
+#[pyclass(module = "LudoGame.onitama", name = "PonderHit", frozen)]
+pub struct PyPonderHit {
+    pub(crate) hit: PonderHit,
+}
+
+#[pymethods]
+impl PyPonderHit {
+    #[new]
+    fn new() -> PyPonderHit {
+        PyPonderHit {
+            hit: PonderHit::new(),
+        }
+    }
+
+    /// Start the clocks of the searches pondering with this flag.
+    fn request(&self) {
+        self.hit.request();
+    }
+
+    /// Has it been requested?
+    #[getter]
+    fn requested(&self) -> bool {
+        self.hit.requested()
     }
 }
 

@@ -1,5 +1,6 @@
 //! Onitama with a movable wall, as Python objects: `Onitama` (a game played action by
-//! action, [`game`]), `Action` and `Card` (here), `BuiltinAI` ([`ai`]), `MatchRecord` and
+//! action, [`game`]), `Action` and `Card` (here), `BuiltinAI` ([`ai`]), `EndgameTable`
+//! ([`endgame`]), `MatchRecord` and
 //! the refereed match `onitama_play_match` ([`record`]). The module `LudoGame.onitama`
 //! exports them.
 //!
@@ -15,12 +16,14 @@ use convert::{CardSpec, Viewer};
 
 pub(crate) mod ai;
 pub(crate) mod convert;
+pub(crate) mod endgame;
 pub(crate) mod game;
 pub(crate) mod record;
 
 pub(crate) use crate::python::enums::REASON;
 pub use ai::PyAi;
-pub use game::{PyOnitama, PySearchStop};
+pub use endgame::PyEndgameTable;
+pub use game::{PyOnitama, PyPonderHit, PySearchStop};
 pub use record::PyMatchRecord;
 pub(crate) use record::onitama_play_match;
 
@@ -39,6 +42,16 @@ fn letter(p: Player) -> String {
 pub struct PyCard {
     card: Card,
     rows: [String; 5],
+}
+
+impl PyCard {
+    /// The card drawn in its canonical pattern.
+    pub(crate) fn from_card(card: Card) -> PyCard {
+        PyCard {
+            card,
+            rows: card.rows(),
+        }
+    }
 }
 
 #[pymethods]
