@@ -1,7 +1,8 @@
 """`onitama engine`: the line protocol of docs/onitama-engine.md, driven through a pipe as
 another program would (one command written, its answer read with a timeout), on both rule
 sets: answers, bad input, a whole game fed back move by move, the time budget, Ctrl-C,
-`quit` and the end of the input."""
+`quit` and the end of the input; pondering (`go ponder`, `ponderhit`), `--threads` and the
+endgame tables built on demand (`--endgame`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from LudoGame.onitama import Action, Onitama, SearchStop
+from LudoGame.onitama import Action, EndgameTable, Onitama, SearchStop
 from LudoGame.onitama_engine import MATE, score_text
 
 #: Seconds to wait for an answer before the test fails (a loaded 2-core machine).
@@ -508,24 +509,31 @@ FEW_PIECES = (
 
 
 def test_endgame_tables_are_built_on_demand_and_searched_with() -> None:
-    from LudoGame.onitama import EndgameTable
-
     game = Onitama.from_notation(FEW_PIECES)
     table = EndgameTable.build(game, 3, 1 << 30)
     assert table is not None
     kind, plies = table.probe(game) or ("none", 0)
     assert kind in ("win", "loss") and plies > 2, (kind, plies)
+    moves = (plies + 1) // 2 if kind == "win" else -(plies // 2)
     e = EngineProcess("--endgame", "3", "--nodes", "2000")
     try:
         e.send(f"position {FEW_PIECES}")
-        assert e.ask("isready") == "readyok"  # waits for the table
-        found = bestmove(e.ask("go"))
-        moves = (plies + 1) // 2 if kind == "win" else -(plies // 2)
+        found = bestmove(e.ask("go"))  # a node budget waits for the table being built
         assert found["score"] == f"mate {moves}", found
         # the answer's line is the table's: one ply nearer the end each ply
         after = game.copy()
         after.play(found["action"])
         assert table.probe(after) == ("loss" if kind == "win" else "win", plies - 1)
+        # other cards: another table; isready waits for it, and a timed search uses it
+        other = FEW_PIECES.replace("Crab", "Tiger")
+        other_table = EndgameTable.build(Onitama.from_notation(other), 3, 1 << 30)
+        assert other_table is not None
+        kind, plies = other_table.probe(Onitama.from_notation(other)) or ("none", 0)
+        e.send(f"position {other}")
+        assert e.ask("isready") == "readyok"
+        found = bestmove(e.ask("go time 0.2"))
+        moves = (plies + 1) // 2 if kind == "win" else -(plies // 2)
+        assert kind != "draw" and found["score"] == f"mate {moves}", (kind, plies, found)
     finally:
         e.close()
     for bad, why in (("1", "--endgame 1"), ("11", "--endgame 11"), ("10", "GiB to build")):

@@ -175,6 +175,8 @@ class Engine:
         # The AI of the last search and its limits: kept while the limits stay the same, so
         # that time-limited searches build on the table of the earlier ones.
         self.ai: tuple[Limits, BuiltinAI] | None = None
+        #: The endgame table that AI searches with.
+        self.ai_table: EndgameTable | None = None
 
     def table(self) -> EndgameTable | None:
         """The endgame table built (None: none yet, or being built)."""
@@ -299,10 +301,17 @@ class Engine:
                 threads=self.threads,
             )
             self.ai = (limits, ai)
+            self.ai_table = None
         ai = self.ai[1]
+        build = self.build
+        if build is not None and limits.nodes is not None:
+            # a node budget is deterministic: its search waits for the table being built
+            while build.thread.is_alive() and not (stop is not None and stop.requested):
+                build.thread.join(0.05)
         table = self.table()
-        if ai.endgame is not table:
+        if self.ai_table is not table:
             ai.set_endgame(table)
+            self.ai_table = table
         return ai.analyse(game, stop=stop, ponder=ponder)
 
 

@@ -1,5 +1,6 @@
 //! Built-in AIs, each a deterministic function of its settings, its seed and the position
-//! (a search limited by a node budget is deterministic; one limited by time is not).
+//! (a search limited by a node budget on one thread is deterministic; one limited by time,
+//! or on several threads, is not).
 //!
 //! - **Level 0, random:** a legal action chosen uniformly by [`pick`] (below).
 //! - **Level 1, the coursework baseline** ([`baseline_action`]). With `L` the legal
@@ -54,11 +55,37 @@
 //! nodes and between root actions, and then answers with what it has (the best action of
 //! the last completed iteration, or of the current one so far).
 //!
+//! Three settings add to the search, none of them on by default:
+//!
+//! - **Threads** ([`Ai::set_threads`], [`Searcher::set_threads`]): *Lazy SMP*. `n - 1`
+//!   helper threads search the same root at the same time as the calling thread, all
+//!   sharing one transposition table (lock-free: each entry two atomic words, the key
+//!   word stored xor-ed with the data word, so that an entry torn by two racing stores
+//!   matches no key). A helper skips some depths of its iterative deepening (helper `i`
+//!   in blocks of `1 + log2(i)` depths, every other block) so that it runs ahead, and
+//!   tries equal root actions in an order of its own; it computes no practical bonus.
+//!   What the helpers store cuts the main search's work; the answer is the calling
+//!   thread's. A node budget counts every thread's nodes (each adds its count to a shared
+//!   one every 1024 nodes), and the nodes reported are every thread's.
+//! - **Pondering** ([`Ai::analyse_pondering`], [`Searcher::search_pondering`]): the search
+//!   of the position after the expected reply, whose time budget starts when its
+//!   [`PonderHit`] flag is raised (the expected reply was played); until then it searches
+//!   on, and after it goes on with all it found.
+//! - **Endgame tables** ([`Ai::set_endgame`], [`EndgameTable`]): every standard position of
+//!   a table's five cards with few pieces, solved by retrograde analysis. A node whose
+//!   position the table covers takes its score from it (right after the test for a win at
+//!   once): `MATE - ply - d` for a win in `d` plies, its negation for a loss, 0 for a draw,
+//!   and 0 for a win or loss further away than the plies left (the game is a tie before).
+//!   The scores being exact distances, the search wins in the fewest plies and loses in the
+//!   most; a root the table covers is searched exactly at depth 1. Elsewhere the test costs
+//!   one piece count a node, and the search is the same.
+//!
 //! `pick(seed, pos, n)` is `(m * n) >> 64` for `m = splitmix64(seed ^
 //! pos.hash_key())`: a number in `0..n` fixed by the seed and the position.
 //!
-//! The code: `search` (the alpha-beta [`Searcher`]), `tt` (its transposition table)
-//! and `eval` (the static evaluation, [`evaluate`]); the levels and [`Ai`] are here.
+//! The code: `search` (the alpha-beta [`Searcher`]), `tt` (its transposition table),
+//! `eval` (the static evaluation, [`evaluate`]) and [`endgame`] (the endgame tables); the
+//! levels and [`Ai`] are here.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
