@@ -4,10 +4,12 @@ table changes in the search (not part of the tests).
 Usage::
 
     python benches/onitama_endgame.py [--pieces 5] [--deal 0] [--positions 20] [--depth 10]
+        [--threads 1]
 
-Builds the table of the five cards of ``Onitama.standard(seed=--deal)`` for positions of
-at most ``--pieces`` pieces (masters included), and prints its build time, its size and the
-process's peak memory (``ru_maxrss``). Then position k (k = 0, 1, ...) is that deal after
+Builds (on ``--threads`` threads) the table of the five cards of
+``Onitama.standard(seed=--deal)`` for positions of at most ``--pieces`` pieces (masters
+included), and prints its build time, its size and the process's peak memory
+(``ru_maxrss``). Then position k (k = 0, 1, ...) is that deal after
 seeded random plies (seeded by k) until at most ``--pieces`` + 2 pieces are left (a deal
 whose game ends first is skipped); each is searched to ``--depth`` plies with no time
 limit, without the table and with it: the nodes (the same on every run and machine), the
@@ -44,6 +46,7 @@ def main() -> None:
     parser.add_argument("--deal", type=int, default=0, help="the deal whose cards (0)")
     parser.add_argument("--positions", type=int, default=20, help="how many positions (20)")
     parser.add_argument("--depth", type=int, default=10, help="the searches' depth (10)")
+    parser.add_argument("--threads", type=int, default=1, help="the build's threads (1)")
     args = parser.parse_args()
     deal = onitama.Onitama.standard(seed=args.deal)
     cards = ", ".join(str(c) for c in deal.cards.values())
@@ -53,11 +56,14 @@ def main() -> None:
         f"{onitama.EndgameTable.build_bytes(args.pieces):,}"
     )
     t0 = time.perf_counter()
-    table = onitama.EndgameTable.build(deal, args.pieces, 1 << 40)
+    table = onitama.EndgameTable.build(deal, args.pieces, 1 << 40, threads=args.threads)
     took = time.perf_counter() - t0
     assert table is not None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(f"built in {took:.1f} s; peak memory of the process {peak:,} bytes")
+    print(
+        f"built on {args.threads} thread(s) in {took:.1f} s; "
+        f"peak memory of the process {peak:,} bytes"
+    )
     plain_ai = onitama.BuiltinAI(level=2, time=None, depth=args.depth)
     table_ai = onitama.BuiltinAI(level=2, time=None, depth=args.depth)
     table_ai.set_endgame(table)

@@ -22,7 +22,11 @@ use ludogame::stop::Stop;
 const BYTES: u64 = 1 << 30;
 
 fn table(cards: [Card; 5], pieces: u32) -> EndgameTable {
-    EndgameTable::build(cards, pieces, BYTES, &Stop::new())
+    table_on(cards, pieces, 1)
+}
+
+fn table_on(cards: [Card; 5], pieces: u32, threads: usize) -> EndgameTable {
+    EndgameTable::build(cards, pieces, BYTES, threads, &Stop::new())
         .unwrap()
         .expect("not stopped")
 }
@@ -283,6 +287,34 @@ fn three_pieces_agree_with_the_solver() {
 }
 
 #[test]
+fn the_table_is_the_same_built_on_several_threads() {
+    let mut rng = Rng(7);
+    let cards = cards_of(&mut rng, &STANDARD_CARDS);
+    let one = table_on(cards, 4, 1);
+    assert!(one == table_on(cards, 4, 2));
+    assert!(one == table_on(cards, 4, 3));
+    assert!(one != table(cards, 3), "another size");
+}
+
+#[test]
+fn bad_builds_are_refused_and_a_stop_ends_one() {
+    let cards: [Card; 5] = STANDARD_CARDS[..5].try_into().unwrap();
+    let twice = [cards[0], cards[1], cards[2], cards[3], cards[0]];
+    assert!(EndgameTable::build(twice, 3, BYTES, 1, &Stop::new()).is_err());
+    for pieces in [0, 1, 11] {
+        assert!(EndgameTable::build(cards, pieces, BYTES, 1, &Stop::new()).is_err());
+    }
+    for threads in [0, 65] {
+        assert!(EndgameTable::build(cards, 3, BYTES, threads, &Stop::new()).is_err());
+    }
+    let need = EndgameTable::build_bytes_for(4);
+    assert!(EndgameTable::build(cards, 4, need - 1, 1, &Stop::new()).is_err());
+    let stop = Stop::new();
+    stop.request();
+    assert_eq!(EndgameTable::build(cards, 4, need, 2, &stop), Ok(None));
+}
+
+#[test]
 fn cards_of_one_long_move_agree_with_the_solver_their_passes_too() {
     // a piece near an edge often has no move: the mover then plays a card without one
     let one = |dr: i8, dc: i8| Card::from_offsets(&[(dr, dc)]).unwrap();
@@ -489,7 +521,8 @@ fn a_win_further_than_the_plies_left_is_a_tie() {
     assert!(checked > 50);
 }
 
-/// Build times and sizes (not a test of speed: it prints them).
+/// Build times and sizes (not a test of speed: it prints them): `PIECES=5 THREADS=2 cargo
+/// test --release --test onitama_endgame sizes -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn sizes() {
@@ -498,9 +531,13 @@ fn sizes() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(4);
-    let t = table(cards, pieces);
+    let threads: usize = std::env::var("THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let t = table_on(cards, pieces, threads);
     println!(
-        "{pieces} pieces: {} bytes, {:.2} s",
+        "{pieces} pieces on {threads} threads: {} bytes, {:.2} s",
         t.bytes(),
         t.build_seconds()
     );

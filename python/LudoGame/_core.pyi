@@ -1012,7 +1012,11 @@ class EndgameTable:
 
     @staticmethod
     def build(
-        game: Onitama, pieces: int, max_bytes: int, stop: SearchStop | None = None
+        game: Onitama,
+        pieces: int,
+        max_bytes: int,
+        stop: SearchStop | None = None,
+        threads: int = 1,
     ) -> EndgameTable | None:
         """The table of the five cards of `game` (a standard `Onitama`; its position does not
         matter), covering positions of at most `pieces` pieces (2 to 10), if its build takes

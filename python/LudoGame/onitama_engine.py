@@ -133,22 +133,27 @@ def pieces_on_board(game: Onitama) -> int:
 
 
 class TableBuild:
-    """An endgame table built on a thread of its own; ``table`` once it is done (None if it
-    was stopped or failed, ``error`` then says why)."""
+    """An endgame table built on a thread of its own (on the engine's ``--threads``);
+    ``table`` once it is done (None if it was stopped or failed, ``error`` then says why)."""
 
-    def __init__(self, game: Onitama, pieces: int) -> None:
+    def __init__(self, game: Onitama, pieces: int, threads: int) -> None:
         self.cards = frozenset(game.cards.values())
         self.stop = SearchStop()
         self.table: EndgameTable | None = None
         self.error: str | None = None
         self.thread = threading.Thread(
-            target=self._run, args=(game.copy(), pieces), name="onitama-endgame", daemon=True
+            target=self._run,
+            args=(game.copy(), pieces, threads),
+            name="onitama-endgame",
+            daemon=True,
         )
         self.thread.start()
 
-    def _run(self, game: Onitama, pieces: int) -> None:
+    def _run(self, game: Onitama, pieces: int, threads: int) -> None:
         try:
-            self.table = EndgameTable.build(game, pieces, ENDGAME_MAX_BYTES, stop=self.stop)
+            self.table = EndgameTable.build(
+                game, pieces, ENDGAME_MAX_BYTES, stop=self.stop, threads=threads
+            )
         except Exception as e:  # a table too large or refused: searched without
             self.error = one_line(e)
 
@@ -194,7 +199,7 @@ class Engine:
             return
         if self.build is not None:
             self.build.end()
-        self.build = TableBuild(game, self.endgame)
+        self.build = TableBuild(game, self.endgame, self.threads)
 
     def close(self) -> None:
         """Stop a table being built."""

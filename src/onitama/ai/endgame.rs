@@ -34,9 +34,10 @@
 //! that position's count of actions, and the last makes it a loss in `d + 1`. What is
 //! left when no level adds anything is drawn.
 
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, Ordering::Relaxed};
 use std::time::Instant;
 
-use super::MATE;
+use super::{MATE, MAX_THREADS};
 use crate::onitama::card::Card;
 use crate::onitama::error::OnitamaError;
 use crate::onitama::position::{Position, Status};
@@ -400,8 +401,9 @@ struct Class {
 }
 
 /// A position's cell while its class is solved: the value in the low byte, the count of
-/// its actions not yet known to lose in the high byte.
-type Cell = u16;
+/// its actions not yet known to lose in the high byte. Atomic, so that the threads of a
+/// build update the cells of one class together (see [`EndgameTable::level`]).
+type Cell = AtomicU16;
 
 /// What a table says of a position, for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -458,6 +460,20 @@ impl std::fmt::Debug for EndgameTable {
     }
 }
 
+/// Two tables are equal when they have the same cards in the same order, the same pieces
+/// and the same values (the build time aside).
+impl PartialEq for EndgameTable {
+    fn eq(&self, other: &EndgameTable) -> bool {
+        self.cards == other.cards
+            && self.pieces == other.pieces
+            && self
+                .classes
+                .iter()
+                .zip(&other.classes)
+                .all(|(a, b)| a.as_ref().map(|c| &c.values) == b.as_ref().map(|c| &c.values))
+    }
+}
+
 /// The classes `(s, o)` a table of `pieces` pieces covers.
 fn covered(pieces: u32) -> impl Iterator<Item = (usize, usize)> {
     let students = pieces.saturating_sub(2) as usize;
@@ -491,12 +507,14 @@ impl EndgameTable {
     /// Solve every standard position of `cards` (five different cards) with at most
     /// `pieces` pieces on the board, masters included ([`MIN_PIECES`] to [`MAX_PIECES`]),
     /// refusing a build that would take more than `max_bytes` of memory
-    /// ([`EndgameTable::build_bytes_for`]). `Ok(None)` once `stop` is requested (polled
-    /// between blocks of positions).
+    /// ([`EndgameTable::build_bytes_for`]), on `threads` threads (1 to
+    /// [`MAX_THREADS`]; the table is the same on any number). `Ok(None)` once `stop`
+    /// is requested (polled between blocks of positions).
     pub fn build(
         cards: [Card; 5],
         pieces: u32,
         max_bytes: u64,
+        threads: usize,
         stop: &Stop,
     ) -> Result<Option<EndgameTable>, OnitamaError> {
         for i in 0..5 {
@@ -512,6 +530,11 @@ impl EndgameTable {
         if !(MIN_PIECES..=MAX_PIECES).contains(&pieces) {
             return Err(OnitamaError::BadAi(format!(
                 "an endgame table covers {MIN_PIECES} to {MAX_PIECES} pieces, not {pieces}"
+            )));
+        }
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(OnitamaError::BadAi(format!(
+                "an endgame table is built on 1 to {MAX_THREADS} threads, not {threads}"
             )));
         }
         let need = Self::build_bytes_for(pieces);
@@ -539,7 +562,7 @@ impl EndgameTable {
             seconds: 0.0,
         };
         for students in 0..=pieces as usize - 2 {
-            if !table.solve(students, stop)? {
+            if !table.solve(students, threads, stop)? {
                 return Ok(None);
             }
         }
@@ -582,8 +605,14 @@ impl EndgameTable {
         self.classes[Self::class_id(s, o)].as_ref()
     }
 
-    /// Solve the classes of `students` students in all. `Ok(false)`: stopped.
-    fn solve(&mut self, students: usize, stop: &Stop) -> Result<bool, OnitamaError> {
+    /// Solve the classes of `students` students in all, on `threads` threads. `Ok(false)`:
+    /// stopped.
+    fn solve(
+        &mut self,
+        students: usize,
+        threads: usize,
+        stop: &Stop,
+    ) -> Result<bool, OnitamaError> {
         let ids: Vec<usize> = (0..=students)
             .filter(|&s| s <= MAX_STUDENTS && students - s <= MAX_STUDENTS)
             .map(|s| Self::class_id(s, students - s))
@@ -591,11 +620,11 @@ impl EndgameTable {
             .collect();
         // The cells of the classes being solved: the counts of actions, the wins at once.
         let mut cells: Vec<Vec<Cell>> = (0..self.classes.len()).map(|_| Vec::new()).collect();
-        let mut top = 0u8;
+        let top = AtomicU8::new(0);
         for &id in &ids {
             let geo = &self.geometry;
             let shape = self.classes[id].as_ref().expect("covered").shape;
-            let mut cell = vec![NONE as Cell; shape.len()];
+            let cell: Vec<Cell> = (0..shape.len()).map(|_| Cell::new(NONE as u16)).collect();
             shape.blocks(|start, master, their_master, students| {
                 if master == GOAL || their_master == THEIR_GOAL {
                     return;
@@ -607,22 +636,23 @@ impl EndgameTable {
                     std::array::from_fn(|k| geo.card_wins(k, own, master, their_master));
                 let holes = (1 << master) | (1 << their_master) | students;
                 shape.block_students(holes, |offset, _| {
-                    for (deal, c) in cell[start + offset..start + offset + DEALS]
-                        .iter_mut()
-                        .enumerate()
-                    {
+                    let first = start + offset;
+                    for (deal, c) in cell[first..first + DEALS].iter().enumerate() {
                         let hand = geo.deals[deal].hand;
                         let (a, b) = (
                             hand.trailing_zeros() as usize,
                             7 - hand.leading_zeros() as usize,
                         );
-                        *c = if wins[a] || wins[b] {
-                            top = 1;
-                            1
-                        } else {
-                            let moves = n[a] + n[b];
-                            (if moves == 0 { 2 } else { moves as Cell }) << 8
-                        };
+                        c.store(
+                            if wins[a] || wins[b] {
+                                top.store(1, Relaxed);
+                                1
+                            } else {
+                                let moves = n[a] + n[b];
+                                (if moves == 0 { 2 } else { moves as u16 }) << 8
+                            },
+                            Relaxed,
+                        );
                     }
                 });
             });
@@ -645,9 +675,8 @@ impl EndgameTable {
             .max()
             .copied()
             .unwrap_or(0);
-        let mut found: Vec<Rel> = Vec::with_capacity(256);
         let mut d = 1u8;
-        while d <= top.max(below_top) {
+        while d <= top.load(Relaxed).max(below_top) {
             if d as u32 >= MAX_DISTANCE {
                 return Err(OnitamaError::BadAi(format!(
                     "a position of these cards is won in more than {MAX_DISTANCE} plies: \
@@ -656,7 +685,18 @@ impl EndgameTable {
             }
             for &id in ids.iter().chain(&below) {
                 let capture = !ids.contains(&id);
-                if !self.level(id, d, capture, &mut cells, &mut top, &mut found, stop) {
+                let stopped = AtomicBool::new(false);
+                std::thread::scope(|scope| {
+                    for part in 1..threads {
+                        let (cells, top, stopped) = (&cells, &top, &stopped);
+                        let me = &*self;
+                        scope.spawn(move || {
+                            me.level(id, d, capture, cells, top, (part, threads), stop, stopped)
+                        });
+                    }
+                    self.level(id, d, capture, &cells, &top, (0, threads), stop, &stopped);
+                });
+                if stopped.load(Relaxed) {
                     return Ok(false);
                 }
             }
@@ -665,7 +705,7 @@ impl EndgameTable {
         for &id in &ids {
             let cell = std::mem::take(&mut cells[id]);
             let class = self.classes[id].as_mut().expect("covered");
-            class.values = cell.iter().map(|&c| c as u8).collect();
+            class.values = cell.iter().map(|c| c.load(Relaxed) as u8).collect();
         }
         Ok(true)
     }
@@ -673,24 +713,28 @@ impl EndgameTable {
     /// Take every position of class `id` at distance `d` back one ply (`capture`: undoing
     /// a capture of one of the mover's students, into the class above; the class is then
     /// solved, its values in the table, else its values are in `cells`), and update those
-    /// positions' `cells`. `false`: stopped.
+    /// positions' `cells`: the blocks of the master squares numbered `part.0` modulo
+    /// `part.1` (the threads of a build each take a part). In a level every update is of one
+    /// kind (a win in `d + 1`, or one action less), so the order of the threads' updates
+    /// does not change the result. Sets `stopped` once `stop` is requested.
     #[allow(clippy::too_many_arguments)]
     fn level(
-        &mut self,
+        &self,
         id: usize,
         d: u8,
         capture: bool,
-        cells: &mut [Vec<Cell>],
-        top: &mut u8,
-        found: &mut Vec<Rel>,
+        cells: &[Vec<Cell>],
+        top: &AtomicU8,
+        part: (usize, usize),
         stop: &Stop,
-    ) -> bool {
+        stopped: &AtomicBool,
+    ) {
         let shape = self.classes[id].as_ref().expect("covered").shape;
         let mut block = vec![0u8; shape.block()];
         let mut hits: Vec<Rel> = Vec::new();
-        let mut stopped = false;
+        let mut found: Vec<Rel> = Vec::with_capacity(256);
         shape.blocks(|start, master, their_master, students| {
-            if stopped {
+            if (master * 25 + their_master) as usize % part.1 != part.0 || stopped.load(Relaxed) {
                 return;
             }
             let range = start..start + shape.block();
@@ -703,10 +747,11 @@ impl EndgameTable {
                 }
             } else {
                 let c = &cells[id][range];
-                c.iter().fold(false, |any, &c| any | (c as u8 == d)) && {
-                    block.iter_mut().zip(c).for_each(|(b, &c)| *b = c as u8);
-                    true
-                }
+                block
+                    .iter_mut()
+                    .zip(c)
+                    .for_each(|(b, c)| *b = c.load(Relaxed) as u8);
+                block.contains(&d)
             };
             if !any {
                 return;
@@ -728,23 +773,22 @@ impl EndgameTable {
             });
             for p in &hits {
                 found.clear();
-                self.geometry.take_back(p, capture, found);
+                self.geometry.take_back(p, capture, &mut found);
                 for q in found.iter() {
                     self.update(q, d, cells, top);
                 }
             }
             if stop.requested() {
-                stopped = true;
+                stopped.store(true, Relaxed);
             }
         });
-        !stopped
     }
 
     /// One position `q` with an action leading to a position at distance `d`: a win in
     /// `d + 1` if that one is lost, else one action less, and a loss in `d + 1` with the
     /// last (unless `q` is solved already).
     #[inline]
-    fn update(&self, q: &Rel, d: u8, cells: &mut [Vec<Cell>], top: &mut u8) {
+    fn update(&self, q: &Rel, d: u8, cells: &[Vec<Cell>], top: &AtomicU8) {
         let id = Self::class_id(
             q.students.count_ones() as usize,
             q.their_students.count_ones() as usize,
@@ -753,19 +797,19 @@ impl EndgameTable {
             .as_ref()
             .expect("a class being solved")
             .shape;
-        let c = &mut cells[id][shape.index(q)];
-        if *c as u8 != 0 {
+        let c = &cells[id][shape.index(q)];
+        if c.load(Relaxed) as u8 != 0 {
             return;
         }
-        if d % 2 == 0 {
-            *c = (d + 1) as Cell;
-            *top = (*top).max(d + 1);
+        let solved = if d % 2 == 0 {
+            true
         } else {
-            *c -= 1 << 8;
-            if *c == 0 {
-                *c = (d + 1) as Cell;
-                *top = (*top).max(d + 1);
-            }
+            // the count reached 0 with this action: its last, every one a win for the other
+            c.fetch_sub(1 << 8, Relaxed) >> 8 == 1
+        };
+        if solved {
+            c.fetch_or((d + 1) as u16, Relaxed);
+            top.fetch_max(d + 1, Relaxed);
         }
     }
 

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::PyCard;
-use super::convert::{MaxBytes, Pieces};
+use super::convert::{MaxBytes, Pieces, Threads};
 use super::game::{PyOnitama, PySearchStop, borrow_game};
 use crate::onitama::{EndgameTable, OnitamaError, TableValue};
 use crate::python::interrupt::interruptible_linked;
@@ -37,16 +37,17 @@ impl PyEndgameTable {
     /// The table of the five cards of `game` (a standard `Onitama`; its position does not
     /// matter), covering positions of at most `pieces` pieces (2 to 10), if its build takes
     /// at most `max_bytes` of memory (`EndgameTable.build_bytes(pieces)`; more is an
-    /// `InvalidAIError`). The build runs with the interpreter released; `stop`, a
-    /// `SearchStop`, ends it from another thread (the answer is then None), as does Ctrl-C
-    /// (`KeyboardInterrupt`).
+    /// `InvalidAIError`), on `threads` threads (the table is the same on any number). The
+    /// build runs with the interpreter released; `stop`, a `SearchStop`, ends it from
+    /// another thread (the answer is then None), as does Ctrl-C (`KeyboardInterrupt`).
     #[staticmethod]
-    #[pyo3(signature = (game, pieces, max_bytes, stop = None))]
+    #[pyo3(signature = (game, pieces, max_bytes, stop = None, threads = Threads(1)))]
     fn build(
         game: &Bound<'_, PyOnitama>,
         pieces: Pieces,
         max_bytes: MaxBytes,
         stop: Option<PyRef<'_, PySearchStop>>,
+        threads: Threads,
     ) -> PyResult<Option<PyEndgameTable>> {
         let pos = *borrow_game(game)?.game.position();
         if !pos.is_standard() {
@@ -58,7 +59,7 @@ impl PyEndgameTable {
         let linked = stop.map(|s| s.stop.clone());
         let cards = pos.cards();
         let (built, raised) = interruptible_linked(game.py(), linked.as_ref(), |stop| {
-            EndgameTable::build(cards, pieces.0, max_bytes.0, stop)
+            EndgameTable::build(cards, pieces.0, max_bytes.0, threads.0, stop)
         });
         if let Some(e) = raised {
             return Err(e);
