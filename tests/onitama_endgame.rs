@@ -152,7 +152,7 @@ type ByKey = HashMap<u128, u32, std::hash::BuildHasherDefault<Fold>>;
 /// in d (odd) when an action wins at once (d = 1) or leads to a position lost in d - 1; lost
 /// in d (even) when every action leads to a position won (in at most d - 1 plies, so
 /// exactly d - 1, or it would have been found before). Two empty levels in a row end it.
-fn solve(cards: [Card; 5], pieces: u32) -> Vec<(Position, u8)> {
+fn solve(cards: [Card; 5], pieces: u32) -> (Vec<Position>, Vec<u8>) {
     let positions: Vec<Position> = (0..=pieces - 2)
         .flat_map(|s| all_positions(cards, s))
         .collect();
@@ -202,7 +202,7 @@ fn solve(cards: [Card; 5], pieces: u32) -> Vec<(Position, u8)> {
         empty = if solved.is_empty() { empty + 1 } else { 0 };
         d += 1;
     }
-    positions.into_iter().zip(value).collect()
+    (positions, value)
 }
 
 fn as_value(v: u8) -> TableValue {
@@ -215,12 +215,13 @@ fn as_value(v: u8) -> TableValue {
 
 /// The solver's counts by class (students of the side to move, of the other), for one
 /// colour to move.
-fn counts_of(solved: &[(Position, u8)], side: Player) -> Vec<ClassCounts> {
+fn counts_of(solved: &(Vec<Position>, Vec<u8>), side: Player) -> Vec<ClassCounts> {
     let mut by: HashMap<(u32, u32), ClassCounts> = HashMap::new();
     for (pos, &v) in solved
+        .0
         .iter()
+        .zip(&solved.1)
         .filter(|(p, _)| p.side() == side)
-        .map(|(p, v)| (p, v))
     {
         let s = pos.soldiers(side).count_ones();
         let o = pos.soldiers(side.other()).count_ones();
@@ -261,12 +262,13 @@ fn check_against_solver(cards: [Card; 5], pieces: u32) -> usize {
             "cards {cards:?}, {side} to move"
         );
     }
-    for (pos, v) in &solved {
-        assert_eq!(t.probe(pos), Some(as_value(*v)), "{pos}");
+    for (pos, &v) in solved.0.iter().zip(&solved.1) {
+        assert_eq!(t.probe(pos), Some(as_value(v)), "{pos}");
     }
     solved
+        .0
         .iter()
-        .filter(|(p, _)| p.legal_actions().iter().all(|a| a.is_pass()))
+        .filter(|p| p.legal_actions().iter().all(|a| a.is_pass()))
         .count()
 }
 

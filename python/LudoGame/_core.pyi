@@ -1021,9 +1021,9 @@ class EndgameTable:
         """The table of the five cards of `game` (a standard `Onitama`; its position does not
         matter), covering positions of at most `pieces` pieces (2 to 10), if its build takes
         at most `max_bytes` of memory (`EndgameTable.build_bytes(pieces)`; more is an
-        `InvalidAIError`). The build runs with the interpreter released; `stop`, a
-        `SearchStop`, ends it from another thread (the answer is then None), as does Ctrl-C
-        (`KeyboardInterrupt`).
+        `InvalidAIError`), on `threads` threads (the table is the same on any number). The
+        build runs with the interpreter released; `stop`, a `SearchStop`, ends it from
+        another thread (the answer is then None), as does Ctrl-C (`KeyboardInterrupt`).
         """
 
     @staticmethod

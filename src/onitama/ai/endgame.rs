@@ -16,11 +16,12 @@
 //!
 //! **The index.** Positions are grouped in *classes* by the students of each side (the
 //! mover's `s`, the opponent's `o`). In a class, a position's index is, from the most to the
-//! least significant: the cards (30), the two masters (25 × 24), the mover's students (a
-//! combination of the 23 other squares, by its colexicographic rank) and the opponent's
-//! (of the `23 - s` squares left). One byte a position: 0 a draw, an odd `d` a win in `d`
-//! plies, an even `d` a loss in `d` plies, 255 no position (a master on its winning square:
-//! the game is over there).
+//! least significant: the two masters (25 × 24), the mover's students (a combination of the
+//! 23 other squares, by its colexicographic rank), the opponent's (of the `23 - s` squares
+//! left) and the cards (30; innermost, so that the positions a move is undone to often
+//! share a cache line). One byte a position: 0 a draw, an odd `d` a win in `d` plies, an
+//! even `d` a loss in `d` plies, 255 no position (a master on its winning square: the game
+//! is over there).
 //!
 //! **The build.** Classes are solved by the number of students in all, fewest first (a
 //! capture leads to a class with one student less, solved before). For each number, every
@@ -32,7 +33,9 @@
 //! card played without a move when the mover had no pawn move): one at a loss in `d` makes
 //! that position a win in `d + 1` (if it has none yet); one at a win in `d` takes one from
 //! that position's count of actions, and the last makes it a loss in `d + 1`. What is
-//! left when no level adds anything is drawn.
+//! left when no level adds anything is drawn. A level's positions are shared among the
+//! build's threads; its updates are all of one kind (wins, or counts taken down), so their
+//! order does not matter and the table is the same on any number of threads.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, Ordering::Relaxed};
 use std::time::Instant;

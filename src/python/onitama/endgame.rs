@@ -41,7 +41,10 @@ impl PyEndgameTable {
     /// build runs with the interpreter released; `stop`, a `SearchStop`, ends it from
     /// another thread (the answer is then None), as does Ctrl-C (`KeyboardInterrupt`).
     #[staticmethod]
-    #[pyo3(signature = (game, pieces, max_bytes, stop = None, threads = Threads(1)))]
+    #[pyo3(
+        signature = (game, pieces, max_bytes, stop = None, threads = Threads(1)),
+        text_signature = "(game, pieces, max_bytes, stop=None, threads=1)"
+    )]
     fn build(
         game: &Bound<'_, PyOnitama>,
         pieces: Pieces,
