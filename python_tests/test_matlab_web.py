@@ -6,9 +6,12 @@ Octave and bubblewrap (a failure in CI), and without the web extra."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -241,3 +244,76 @@ def test_serve_refuses_a_bad_number_of_octave_workers(
     with pytest.raises(SystemExit) as done:
         ludo_main(["serve", "--octave-workers", workers, "--port", "0"])
     assert done.value.code == 2 and "--octave-workers" in capsys.readouterr().err
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _call(base: str, method: str, path: str, body: Any = None, key: str | None = None) -> Any:
+    """The real server's answer: (status, JSON or None)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if key is not None:
+        request.add_header("X-Seat-Key", key)
+    try:
+        with urllib.request.urlopen(request, timeout=PATIENCE) as r:
+            text = r.read()
+            return r.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+@pytest.mark.slow
+def test_a_real_server_shows_the_failure_and_leaves_no_octave_behind(folder: Path) -> None:
+    import web_browser_support as wbs
+
+    if wbs.missing_reason() is not None:
+        wbs.require_browser()  # (a skip, or a failure in CI)
+    with wbs.running_server("--ai-dir", str(folder), "--store", "memory") as base:
+        # the server plays A's failing AI by itself (a pace): the game is lost at once
+        sides = {
+            "A": {"kind": "ai", "level": "AIErr.m", "time": 5},
+            "B": {"kind": "ai", "level": "AIWall.m", "time": 5},
+        }
+        code, s = _call(base, "POST", ONI[1:], {"setup": "21", "sides": sides, "pace": 0})
+        assert code == 201
+        until(lambda: _call(base, "GET", f"{ONI[1:]}/{s['id']}")[1]["to_act"] is None)
+        assert ms.octave_processes() == []  # (the server's, under this test's process)
+        browser = wbs.start_browser()
+        try:
+            browser.get(f"{base}onitama?game={s['id']}")
+            failure = wbs.wait_until(lambda: wbs.shown_element(browser, "failure"))
+            assert "Error in function AIErr() at line 2." in failure.text
+            assert "no move for A" in failure.text
+            result = wbs.shown_element(browser, "result").text
+            assert result == "B wins, as the other side's AI raised an error."
+            assert wbs.page_errors(browser) == []
+        finally:
+            browser.quit()
+        # a thinking AI whose game is deleted: stopped at once, its Octave gone
+        sides = {"A": {"kind": "ai", "level": "AILoop.m", "time": 10}, "B": {"kind": "human"}}
+        code, g = _call(base, "POST", ONI[1:], {"setup": "21", "sides": sides})
+        answers: list[Any] = []
+        ply = threading.Thread(
+            target=lambda: answers.append(_call(base, "POST", f"{ONI[1:]}/{g['id']}/ai", {}))
+        )
+        ply.start()
+        until(lambda: len(ms.octave_processes()) == 1)
+        assert _call(base, "DELETE", f"{ONI[1:]}/{g['id']}")[0] == 204
+        ply.join(PATIENCE)
+        assert answers[0][0] == 409 and answers[0][1]["error"]["type"] == "AIStopped"
+        assert ms.octave_processes() == []
+        # one left thinking when the server stops
+        code, g = _call(base, "POST", ONI[1:], {"setup": "21", "sides": sides})
+        ply = threading.Thread(target=_call, args=(base, "POST", f"{ONI[1:]}/{g['id']}/ai", {}))
+        ply.start()
+        until(lambda: len(ms.octave_processes()) == 1)
+        thinking = ms.octave_processes()
+    ply.join(PATIENCE)
+    assert not any(_alive(p) for p in thinking)

@@ -34,6 +34,7 @@ from LudoGame.onitama import (
     IllegalActionError,
     Onitama,
 )
+from LudoGame.sandbox import SandboxUnavailableError
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
 from LudoGame.web.games import Games, SeatKey, shared_routes, start
 from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
@@ -189,7 +190,7 @@ class MatlabPlayer:
                 f"the MATLAB AI {self.name} was stopped: its game is being deleted or the "
                 "server is stopping",
             ) from None
-        except (MatlabStartError, OctaveNotFoundError, OSError, RuntimeError) as e:
+        except (MatlabStartError, OctaveNotFoundError, SandboxUnavailableError, OSError) as e:
             raise ApiError(
                 503, "OctaveUnavailable", f"the MATLAB AI {self.name} cannot be started now: {e}"
             ) from None
@@ -249,7 +250,9 @@ class OnitamaSession(Session):
     ) -> None:
         super().__init__(game, len(game.history), ident, version)
         self.sides = sides
-        self.ais = {p: _ai(s, (self.id, p), self._gone) for p, s in sides.items() if s.kind == "ai"}
+        self.ais = {
+            p: _ai(s, (self.id, p), self._deleted) for p, s in sides.items() if s.kind == "ai"
+        }
         self.setup = setup
         #: The card set a standard game was dealt from (its rematches too), else None.
         self.card_set = card_set
@@ -258,7 +261,7 @@ class OnitamaSession(Session):
         #: "detail"}; None while no AI failed.
         self.failure: dict[str, str] | None = None
 
-    def _gone(self) -> bool:
+    def _deleted(self) -> bool:
         return self.deleted
 
     def is_over(self) -> bool:
@@ -345,7 +348,7 @@ class OnitamaSession(Session):
         if bot is None:
             player = self.ai_player()
         else:
-            player = _ai(_timer_side(bot), (self.id, self.game.turn), self._gone)
+            player = _ai(_timer_side(bot), (self.id, self.game.turn), self._deleted)
         copy = self.game.copy()
         try:
             chosen = await think(player.choose, copy)
