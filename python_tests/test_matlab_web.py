@@ -40,6 +40,7 @@ FAILING = {
     "AIErr.m": "error('no move for %s', currentPlayer);",
     "AILoop.m": "while true\nend",
     "AISeven.m": "cardPicked = 7; moveFrom = 'e1'; moveTo = 'd1'; wDir = 's';",
+    "AILong.m": "error(repmat('x', 1, 100000));",
 }
 #: How long a test waits for what should happen at once (never reached when it works).
 PATIENCE = 30.0
@@ -83,7 +84,7 @@ def new_game(client: TestClient, a: Any, b: Any, **body: Any) -> dict[str, Any]:
 def test_the_folders_ais_are_offered_and_play(folder: Path) -> None:
     with TestClient(create_app(max_games=10, ai_dir=folder)) as client:
         assert client.get("/api/onitama/ais").json() == {
-            "ais": ["AIBad.m", "AIErr.m", "AILoop.m", "AISeven.m", "AIWall.m"]
+            "ais": ["AIBad.m", "AIErr.m", "AILong.m", "AILoop.m", "AISeven.m", "AIWall.m"]
         }
         s = new_game(client, "AIWall.m", {"kind": "ai", "level": 1, "time": 0.1})
         mirror = Onitama.setup(21)
@@ -125,6 +126,8 @@ def test_an_ai_outside_the_folder_is_refused(folder: Path) -> None:
             "Time limit exceeded: the AI gave no answer within 0.5 s",
         ),
         ("AISeven.m", 5, "invalid_move", "ai_invalid", "gave an invalid answer", "card"),
+        # a long message is cut short (the state and the store keep 600 characters of it)
+        ("AILong.m", 5, "programming_error", "ai_error", "raised an error", "xxx... (1"),
     ],
 )
 def test_a_failing_matlab_ai_loses_the_game_with_its_reason(
@@ -144,7 +147,7 @@ def test_a_failing_matlab_ai_loses_the_game_with_its_reason(
     assert over["version"] == s["version"] + 1 and over["history"] == []
     assert (over["to_act"], over["turn"], over["legal_moves"]) == (None, None, [])
     assert (over["winner"], over["failed"], over["reason"]) == ("B", "A", reason)
-    assert detail in over["detail"]
+    assert detail in over["detail"] and len(over["detail"]) < 700
     assert over["message"] == ONITAMA_TEXTS[words].format(winner="B", loser="A")
     assert over["status"] == f"Player B won: player A's AI {why}."
     # stored as it was answered: another server on the store reads the same

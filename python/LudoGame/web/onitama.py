@@ -35,7 +35,7 @@ from LudoGame.onitama import (
     Onitama,
 )
 from LudoGame.sandbox import SandboxUnavailableError
-from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
+from LudoGame.web.errors import ENGINE_ERRORS, MAX_MESSAGE, ApiError, conflict, engine_error
 from LudoGame.web.games import Games, SeatKey, shared_routes, start
 from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
 from LudoGame.web.store import (
@@ -151,6 +151,8 @@ class AIFailedError(Exception):
     answer) and what went wrong (the AI's message, or the referee's judgement)."""
 
     def __init__(self, reason: Reason, detail: str) -> None:
+        if len(detail) > MAX_MESSAGE:  # (the AI's message is its own: kept short in the state)
+            detail = detail[:MAX_MESSAGE] + f"... ({len(detail)} characters)"
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
