@@ -75,6 +75,7 @@ def create_app(
     octave = OctavePool(octave_workers, octave_idle)
     onitama.AI_DIR[0] = None if ai_dir is None else Path(ai_dir).resolve()
     onitama.OCTAVE[0] = octave
+    searches = onitama.SEARCHES[0] = onitama.Searches()
     storage = open_storage(store) if isinstance(store, str) else store
     games = Games(
         storage,
@@ -83,7 +84,7 @@ def create_app(
         heartbeat=heartbeat,
         workers=workers,
     )
-    games.release_hooks.append(octave.release)
+    games.release_hooks += [octave.release, searches.release]
     replays = Replays(max_games)
 
     @contextlib.asynccontextmanager

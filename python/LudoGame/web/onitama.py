@@ -5,6 +5,7 @@ action is judged by the engine's referee (`Onitama.judge`)."""
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -33,6 +34,7 @@ from LudoGame.onitama import (
     BuiltinAI,
     IllegalActionError,
     Onitama,
+    SearchStop,
 )
 from LudoGame.sandbox import SandboxUnavailableError
 from LudoGame.web.errors import ENGINE_ERRORS, MAX_MESSAGE, ApiError, conflict, engine_error
@@ -135,6 +137,42 @@ def matlab_ais() -> list[str]:
 #: The server's Octave processes for MATLAB AIs (`create_app` makes one pool per app, of
 #: ``octave_workers`` processes).
 OCTAVE: list[OctavePool] = [OctavePool()]
+
+
+class Searches:
+    """The built-in AIs' searches running for each game (their stop flags), so that a
+    deleted game or a stopping server ends them at once (`release`)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._flags: dict[str, set[SearchStop]] = {}
+
+    def start(self, game: str) -> SearchStop:
+        """A stop flag for a search of `game` about to start."""
+        flag = SearchStop()
+        with self._lock:
+            self._flags.setdefault(game, set()).add(flag)
+        return flag
+
+    def end(self, game: str, flag: SearchStop) -> None:
+        """The search with `flag` ended."""
+        with self._lock:
+            flags = self._flags.get(game)
+            if flags is not None:
+                flags.discard(flag)
+                if not flags:
+                    del self._flags[game]
+
+    def release(self, game: str | None) -> None:
+        """Stop the searches of `game` (None: of every game)."""
+        with self._lock:
+            flags = [f for g, fs in self._flags.items() if game is None or g == game for f in fs]
+        for flag in flags:
+            flag.request()
+
+
+#: The searches of the server's built-in AIs (`create_app` makes one per app).
+SEARCHES: list[Searches] = [Searches()]
 
 #: The state's `status` once a side's MATLAB AI failed, and the failure in words by the
 #: referee's reason.
@@ -353,7 +391,10 @@ class OnitamaSession(Session):
             player = _ai(_timer_side(bot), (self.id, self.game.turn), self._deleted)
         copy = self.game.copy()
         try:
-            chosen = await think(player.choose, copy)
+            if isinstance(player, BuiltinAI):
+                chosen = await self._search(think, player, copy)
+            else:
+                chosen = await think(player.choose, copy)
         except AIFailedError as e:
             if bot is not None:  # the turn timer's AI plays for a person: nobody loses by it
                 raise ApiError(400, "InvalidAIError", f"the AI {bot} failed: {e}") from None
@@ -362,6 +403,23 @@ class OnitamaSession(Session):
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         self.play("ai", chosen)
+
+    async def _search(self, think: Think, ai: BuiltinAI, game: Onitama) -> Action:
+        """The built-in AI's action in `game`, its search stopped if this game is deleted
+        or the server stops (409 `AIStopped` then: its result is not played)."""
+        searches = SEARCHES[0]
+        flag = searches.start(self.id)
+        try:
+            found = await think(ai.analyse, game, flag)
+        finally:
+            searches.end(self.id, flag)
+        if flag.requested:
+            raise conflict(
+                "AIStopped",
+                "the AI's search was stopped: its game is being deleted or the server is stopping",
+            )
+        action: Action = found["action"]
+        return action
 
     def play(self, actor: str, action: Action) -> None:
         """Play `action` for `actor`, bump the version, and keep the coursework's words
