@@ -318,10 +318,12 @@ class OnitamaSession(Session):
         return FAILED_STATUS.format(winner=_other(loser), loser=loser, why=why)
 
     def free_ais(self) -> None:
-        """Close the Octave processes of this game's MATLAB AIs (the game is over)."""
-        for ai in self.ais.values():
-            if isinstance(ai, MatlabPlayer):
-                ai.pool.release(self.id)
+        """Close the Octave processes of this game's MATLAB AIs, a turn timer's too (the
+        game is over)."""
+        players = [ai for ai in self.ais.values() if isinstance(ai, MatlabPlayer)]
+        pools = {id(p): p for p in (OCTAVE[0], *(ai.pool for ai in players))}
+        for pool in pools.values():
+            pool.release(self.id)
 
     def forfeit(self, failure: AIFailedError) -> None:
         """The side to move loses: its MATLAB AI failed (the coursework's words say so)."""
