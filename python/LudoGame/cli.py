@@ -20,6 +20,7 @@ from LudoGame._core import (
     __version__,
 )
 from LudoGame.enums import Phase
+from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE
 from LudoGame.progress import ProgressBar
 from LudoGame.sim import RayTaskError, TournamentResult, simulate, tournament, wilson_interval
 
@@ -281,6 +282,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             store=args.store,
             expire_days=args.expire_finished,
             ai_dir=args.ai_dir,
+            octave_workers=args.octave_workers,
         )
     except KeyboardInterrupt:
         return 0
@@ -372,6 +374,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="DIR",
         help="offer the MATLAB AI files (AI<SID>.m) of DIR in the Onitama AI choice (they "
         "run sandboxed in GNU Octave)",
+    )
+    serve.add_argument(
+        "--octave-workers",
+        metavar="N",
+        type=_positive,
+        default=DEFAULT_POOL_SIZE,
+        help=f"Octave processes the MATLAB AIs of --ai-dir may use at once "
+        f"({DEFAULT_POOL_SIZE}); an idle one is closed after {POOL_IDLE:g} s",
     )
     serve.add_argument(
         "--expire-finished",

@@ -30,6 +30,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from LudoGame._core import __version__
+from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE, OctavePool
 from LudoGame.web import errors, ludo, models, onitama, replay
 from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
 from LudoGame.web.storage import Storage, StorageError, StoreUrlError, default_url, open_storage
@@ -55,6 +56,8 @@ def create_app(
     expire_days: float | None = None,
     take_up: float = TAKE_UP,
     ai_dir: str | os.PathLike[str] | None = None,
+    octave_workers: int = DEFAULT_POOL_SIZE,
+    octave_idle: float = POOL_IDLE,
 ) -> FastAPI:
     """The web app: its pages, static files and JSON API.
 
@@ -65,8 +68,14 @@ def create_app(
     and AI searches run at once, `public_url` the address invite links start with (by
     default the one the request came to), `expire_days` how long a finished game is kept
     (by default for ever), `take_up` how often (in seconds) a server on a shared store (a
-    PostgreSQL one) takes up the bots of games whose server stopped."""
+    PostgreSQL one) takes up the bots of games whose server stopped. `ai_dir` is a folder of
+    MATLAB AI files offered as Onitama AIs; they play in at most `octave_workers` Octave
+    processes at once (`LudoGame.matlab.OctavePool`), each closed after `octave_idle`
+    seconds unused."""
+    octave = OctavePool(octave_workers, octave_idle)
     onitama.AI_DIR[0] = None if ai_dir is None else Path(ai_dir).resolve()
+    onitama.OCTAVE[0] = octave
+    searches = onitama.SEARCHES[0] = onitama.Searches()
     storage = open_storage(store) if isinstance(store, str) else store
     games = Games(
         storage,
@@ -75,6 +84,7 @@ def create_app(
         heartbeat=heartbeat,
         workers=workers,
     )
+    games.release_hooks += [octave.release, searches.release]
     replays = Replays(max_games)
 
     @contextlib.asynccontextmanager
@@ -94,6 +104,7 @@ def create_app(
             for task in tasks:
                 task.cancel()
             await games.close()
+            octave.close()
 
     app = FastAPI(
         title="LudoGame",
@@ -159,12 +170,14 @@ def serve(
     store: str | None = None,
     expire_days: float | None = None,
     ai_dir: str | None = None,
+    octave_workers: int = DEFAULT_POOL_SIZE,
 ) -> None:
     """Serve the app on uvicorn until Ctrl-C. Once it answers, prints the address to open
     (the replay's page with `replay_file`, which is loaded first) and where the games are
     stored and, with `open_browser`, opens it. `store` is a `--store` URL (by default an
     SQLite file in the user's data directory, `storage.default_url()`); `ai_dir` a folder
-    of MATLAB AI files offered as Onitama AIs.
+    of MATLAB AI files offered as Onitama AIs, played in at most `octave_workers` Octave
+    processes at once.
 
     The address is bound before anything is printed, so a port in use or an unknown host
     raises `OSError` and port 0 prints the port the system chose; a store that cannot be
@@ -179,7 +192,14 @@ def serve(
     port = sock.getsockname()[1]
     shown = _shown_hosts(host)
     public = f"http://{_url_host(shown[0])}:{port}/"
-    app = create_app(max_games, storage, public_url=public, expire_days=expire_days, ai_dir=ai_dir)
+    app = create_app(
+        max_games,
+        storage,
+        public_url=public,
+        expire_days=expire_days,
+        ai_dir=ai_dir,
+        octave_workers=octave_workers,
+    )
     page = ""
     if replay_file is not None:
         try:

@@ -141,6 +141,15 @@ class Games:
         self.thinking = 0
         self.most_thinking = 0
         self._adding = asyncio.Lock()
+        #: called with a game's id when it is deleted (or is being deleted here), and with
+        #: None when the server stops: each frees what games hold outside the store (the
+        #: Octave processes of MATLAB AIs), stopping a search in progress
+        self.release_hooks: list[Callable[[str | None], None]] = []
+
+    def release(self, ident: str | None) -> None:
+        """Free what the game `ident` (None: every game) holds outside the store."""
+        for hook in self.release_hooks:
+            hook(ident)
 
     # ---- the store -----------------------------------------------------------------------
 
@@ -299,6 +308,7 @@ class Games:
             q.put_nowait(None)
         self._last.pop(ident, None)
         self._used.pop(ident, None)
+        self.release(ident)
 
     async def follow(self) -> None:
         """Send the changes other processes make to this process's event streams (a shared
@@ -388,7 +398,10 @@ class Games:
                 return
 
     async def delete(self, cls: type[Session], ident: str, what: str, key: str | None) -> None:
-        """Delete a game: its bots stop, its event streams end, its row is removed."""
+        """Delete a game: its bots stop, its event streams end, its row is removed. A
+        search in progress is stopped first (it holds the game's lock)."""
+        (await self.get(cls, ident, what)).check_key(None, key)
+        self.release(ident)
         async with self.changing(cls, ident, what, None) as s:
             s.check_key(None, key)
             if not await self._call(self.storage.delete, s.id):
@@ -452,6 +465,7 @@ class Games:
         """Stop every bot driver and event stream (the server is stopping); on a shared
         store, this process's seats leave."""
         self._closed = True
+        self.release(None)
         for task in [*self._drivers.values(), *self._tasks]:
             task.cancel()
         self._drivers.clear()
@@ -751,6 +765,7 @@ class Games:
         and event streams end (a browser reconnects to the server once it is back), so that
         no request is left for the server to cancel."""
         self._stopping = True
+        self.release(None)
         for stop in self._waiting:
             if not stop.done():
                 stop.set_result(None)

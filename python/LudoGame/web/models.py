@@ -219,6 +219,14 @@ class OnitamaState(Together):
     status: str
     winner: str | None
     reason: str | None
+    failed: str | None = Field(
+        default=None, description="the side whose MATLAB AI failed and lost the game by it"
+    )
+    detail: str | None = Field(
+        default=None,
+        description="what the failed AI did wrong: its error message, the referee's "
+        "judgement of its answer, or its time",
+    )
     message: str | None
     history: list[str]
     history_players: list[str] | None = Field(

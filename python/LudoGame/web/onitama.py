@@ -5,6 +5,8 @@ action is judged by the engine's referee (`Onitama.judge`)."""
 from __future__ import annotations
 
 import secrets
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -13,17 +15,29 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from LudoGame._core import ONITAMA_TEXTS
-from LudoGame.matlab import NAME_PATTERN, MatlabAI, MatlabError
+from LudoGame.enums import Reason
+from LudoGame.matlab import (
+    NAME_PATTERN,
+    MatlabAI,
+    MatlabError,
+    MatlabStartError,
+    MatlabStoppedError,
+    MatlabTimeoutError,
+    OctaveNotFoundError,
+    OctavePool,
+    Owner,
+)
 from LudoGame.onitama import (
     CARD_SETS,
     MATCH_SETUP,
     Action,
     BuiltinAI,
     IllegalActionError,
-    InvalidAIError,
     Onitama,
+    SearchStop,
 )
-from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
+from LudoGame.sandbox import SandboxUnavailableError
+from LudoGame.web.errors import ENGINE_ERRORS, MAX_MESSAGE, ApiError, conflict, engine_error
 from LudoGame.web.games import Games, SeatKey, shared_routes, start
 from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
 from LudoGame.web.store import (
@@ -120,28 +134,126 @@ def matlab_ais() -> list[str]:
     return sorted(p.name for p in folder.glob("*.m") if p.is_file() and NAME_PATTERN.match(p.stem))
 
 
-class MatlabPlayer:
-    """A MATLAB AI of the server's folder playing a web game: one sandboxed Octave process
-    for the game (`LudoGame.matlab`), its answer judged by the referee. An error, a
-    timeout or an invalid answer is reported as the game's error (the AI cannot move)."""
+#: The server's Octave processes for MATLAB AIs (`create_app` makes one pool per app, of
+#: ``octave_workers`` processes).
+OCTAVE: list[OctavePool] = [OctavePool()]
 
-    def __init__(self, name: str, move_time: float) -> None:
+
+class Searches:
+    """The built-in AIs' searches running for each game (their stop flags), so that a
+    deleted game or a stopping server ends them at once (`release`)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._flags: dict[str, set[SearchStop]] = {}
+
+    def start(self, game: str) -> SearchStop:
+        """A stop flag for a search of `game` about to start."""
+        flag = SearchStop()
+        with self._lock:
+            self._flags.setdefault(game, set()).add(flag)
+        return flag
+
+    def end(self, game: str, flag: SearchStop) -> None:
+        """The search with `flag` ended."""
+        with self._lock:
+            flags = self._flags.get(game)
+            if flags is not None:
+                flags.discard(flag)
+                if not flags:
+                    del self._flags[game]
+
+    def release(self, game: str | None) -> None:
+        """Stop the searches of `game` (None: of every game)."""
+        with self._lock:
+            flags = [f for g, fs in self._flags.items() if game is None or g == game for f in fs]
+        for flag in flags:
+            flag.request()
+
+
+#: The searches of the server's built-in AIs (`create_app` makes one per app).
+SEARCHES: list[Searches] = [Searches()]
+
+#: The state's `status` once a side's MATLAB AI failed, and the failure in words by the
+#: referee's reason.
+FAILED_STATUS = "Player {winner} won: player {loser}'s AI {why}."
+FAILED_WHY = {
+    Reason.PROGRAMMING_ERROR: "raised an error",
+    Reason.TIMEOUT: "gave no answer in time",
+    Reason.INVALID_MOVE: "gave an invalid answer",
+}
+
+
+class AIFailedError(Exception):
+    """A MATLAB AI failed a ply: the referee's reason (an error, a timeout, an invalid
+    answer) and what went wrong (the AI's message, or the referee's judgement)."""
+
+    def __init__(self, reason: Reason, detail: str) -> None:
+        if len(detail) > MAX_MESSAGE:  # (the AI's message is its own: kept short in the state)
+            detail = detail[:MAX_MESSAGE] + f"... ({len(detail)} characters)"
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+class MatlabPlayer:
+    """A MATLAB AI of the server's folder playing one side of a web game (`owner`: the
+    game's id and the side) through the server's `OctavePool`, its answer judged by the
+    referee. An error, a timeout or an invalid answer raises `AIFailedError` (the side loses
+    the game); `gone()` says the game was deleted (the ply is then not started)."""
+
+    def __init__(
+        self,
+        name: str,
+        move_time: float,
+        owner: Owner = ("", ""),
+        gone: Callable[[], bool] | None = None,
+    ) -> None:
         if name not in matlab_ais():
             raise ApiError(400, "InvalidAIError", f"this server has no MATLAB AI {name!r}")
         assert AI_DIR[0] is not None
         self.name = name
         self.ai = MatlabAI(AI_DIR[0] / name, move_time=move_time)
+        self.owner = owner
+        self.gone = gone
+        self.pool = OCTAVE[0]
 
     def choose(self, game: Onitama) -> Action:
+        """The AI's ply in `game` (on a worker thread): 409 `AIStopped` if its game was
+        released meanwhile (deleted, or the server stopping), 503 `OctaveUnavailable` if
+        Octave could not be started."""
         try:
-            answer = self.ai(*game.ai_arguments())
+            answer = self.pool.ask(self.owner, self.ai, game.ai_arguments(), self.gone)
+        except MatlabStoppedError:
+            raise conflict(
+                "AIStopped",
+                f"the MATLAB AI {self.name} was stopped: its game is being deleted or the "
+                "server is stopping",
+            ) from None
+        except (MatlabStartError, OctaveNotFoundError, SandboxUnavailableError, OSError) as e:
+            raise ApiError(
+                503, "OctaveUnavailable", f"the MATLAB AI {self.name} cannot be started now: {e}"
+            ) from None
+        except MatlabTimeoutError as e:
+            raise AIFailedError(Reason.TIMEOUT, str(e)) from None
+        except MatlabError as e:
+            raise AIFailedError(Reason.PROGRAMMING_ERROR, str(e)) from None
+        try:
             return game.judge(*answer)
-        except (MatlabError, IllegalActionError, TypeError, ValueError, OverflowError) as e:
-            self.ai.close()
-            raise InvalidAIError(f"the MATLAB AI {self.name} failed: {e}") from None
+        except IllegalActionError as e:
+            raise AIFailedError(Reason.INVALID_MOVE, str(e)) from None
+        except (TypeError, ValueError, OverflowError):
+            raise AIFailedError(
+                Reason.INVALID_MOVE,
+                f"the AI returned {answer!r}, not (card: int, move_from: str, move_to: str, "
+                "wall_dir: str)",
+            ) from None
 
 
-def _ai(side: Side) -> BuiltinAI | MatlabPlayer:
+def _ai(
+    side: Side, owner: Owner = ("", ""), gone: Callable[[], bool] | None = None
+) -> BuiltinAI | MatlabPlayer:
+    """The AI a side names (a MATLAB AI playing for `owner`, see `MatlabPlayer`)."""
     if side.time > MAX_AI_TIME:
         raise ApiError(
             400,
@@ -150,7 +262,7 @@ def _ai(side: Side) -> BuiltinAI | MatlabPlayer:
             f"a ply, not {side.time:g}",
         )
     if isinstance(side.level, str) and side.level.endswith(".m"):
-        return MatlabPlayer(side.level, side.time)
+        return MatlabPlayer(side.level, side.time, owner, gone)
     try:
         level: Any = int(side.level) if str(side.level).isdigit() else side.level
         return BuiltinAI(level, time=side.time)
@@ -178,17 +290,55 @@ class OnitamaSession(Session):
     ) -> None:
         super().__init__(game, len(game.history), ident, version)
         self.sides = sides
-        self.ais = {p: _ai(s) for p, s in sides.items() if s.kind == "ai"}
+        self.ais = {
+            p: _ai(s, (self.id, p), self._deleted) for p, s in sides.items() if s.kind == "ai"
+        }
         self.setup = setup
         #: The card set a standard game was dealt from (its rematches too), else None.
         self.card_set = card_set
         self.message: str | None = None
+        #: The side whose MATLAB AI failed, lost the game by it: {"side", "reason",
+        #: "detail"}; None while no AI failed.
+        self.failure: dict[str, str] | None = None
+
+    def _deleted(self) -> bool:
+        return self.deleted
+
+    def is_over(self) -> bool:
+        """Is the game over (won, tied, or lost by a failing AI)?"""
+        return self.failure is not None or bool(self.game.is_over())
+
+    @property
+    def status(self) -> str:
+        """Where the game stands in a sentence (the engine's, or a failed AI's loss)."""
+        if self.failure is None:
+            return str(self.game.status)
+        loser = self.failure["side"]
+        why = FAILED_WHY[Reason(self.failure["reason"])]
+        return FAILED_STATUS.format(winner=_other(loser), loser=loser, why=why)
+
+    def free_ais(self) -> None:
+        """Close the Octave processes of this game's MATLAB AIs, a turn timer's too (the
+        game is over)."""
+        players = [ai for ai in self.ais.values() if isinstance(ai, MatlabPlayer)]
+        pools = {id(p): p for p in (OCTAVE[0], *(ai.pool for ai in players))}
+        for pool in pools.values():
+            pool.release(self.id)
+
+    def forfeit(self, failure: AIFailedError) -> None:
+        """The side to move loses: its MATLAB AI failed (the coursework's words say so)."""
+        loser = str(self.game.turn)
+        self.failure = {"side": loser, "reason": failure.reason.value, "detail": failure.detail}
+        words = "ai_invalid" if failure.reason == Reason.INVALID_MOVE else "ai_error"
+        self.message = ONITAMA_TEXTS[words].format(winner=_other(loser), loser=loser)
+        self.bump()
+        self.free_ais()
 
     def seat_kinds(self) -> dict[str, str]:
         return {p: s.kind for p, s in self.sides.items()}
 
     def seat_to_act(self) -> str | None:
-        return self._seat_of(self.game)
+        return None if self.failure is not None else self._seat_of(self.game)
 
     def _seat_of(self, game: Any) -> str | None:
         return None if game.is_over() else str(game.turn)
@@ -197,7 +347,7 @@ class OnitamaSession(Session):
     def to_act(self) -> Literal["human", "ai"] | None:
         """Who plays next: a person (here or on another device), an AI, or nobody (the
         game is over)."""
-        if self.game.is_over():
+        if self.is_over():
             return None
         return "ai" if self.sides[self.game.turn].kind == "ai" else HUMAN
 
@@ -211,6 +361,7 @@ class OnitamaSession(Session):
             "setup": self.setup,
             "card_set": self.card_set,
             "message": self.message,
+            "failure": self.failure,
         }
 
     @classmethod
@@ -220,27 +371,57 @@ class OnitamaSession(Session):
         card_set = record.get("card_set")  # absent from records of older versions
         s = cls(game, sides, record["setup"], ident, version, card_set)
         s.message = record["message"]
+        s.failure = record.get("failure")  # absent from records of older versions
         s.restore_common(record)
         return s
 
     def take_back(self) -> None:
         super().take_back()
         self.message = None
+        self.failure = None
 
     async def machine_step(self, think: Think, bot: str | None = None) -> None:
         """The AI side to move plays one ply, thought out on a copy of the game; with `bot`
         (an AI level), that AI plays for the person to move."""
         if self.to_act is None:
-            raise conflict("GameOverError", f"the game is over: {self.game.status}")
+            raise conflict("GameOverError", f"the game is over: {self.status}")
         if self.to_act == HUMAN and bot is None:
             raise conflict("NotAITurn", f"it is a person's turn ({self.game.turn}), not an AI's")
-        player = self.ai_player() if bot is None else _ai(_timer_side(bot))
+        if bot is None:
+            player = self.ai_player()
+        else:
+            player = _ai(_timer_side(bot), (self.id, self.game.turn), self._deleted)
         copy = self.game.copy()
         try:
-            chosen = await think(player.choose, copy)
+            if isinstance(player, BuiltinAI):
+                chosen = await self._search(think, player, copy)
+            else:
+                chosen = await think(player.choose, copy)
+        except AIFailedError as e:
+            if bot is not None:  # the turn timer's AI plays for a person: nobody loses by it
+                raise ApiError(400, "InvalidAIError", f"the AI {bot} failed: {e}") from None
+            self.forfeit(e)
+            return
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         self.play("ai", chosen)
+
+    async def _search(self, think: Think, ai: BuiltinAI, game: Onitama) -> Action:
+        """The built-in AI's action in `game`, its search stopped if this game is deleted
+        or the server stops (409 `AIStopped` then: its result is not played)."""
+        searches = SEARCHES[0]
+        flag = searches.start(self.id)
+        try:
+            found = await think(ai.analyse, game, flag)
+        finally:
+            searches.end(self.id, flag)
+        if flag.requested:
+            raise conflict(
+                "AIStopped",
+                "the AI's search was stopped: its game is being deleted or the server is stopping",
+            )
+        action: Action = found["action"]
+        return action
 
     def play(self, actor: str, action: Action) -> None:
         """Play `action` for `actor`, bump the version, and keep the coursework's words
@@ -252,9 +433,7 @@ class OnitamaSession(Session):
             raise engine_error(e) from e
         self.changed(actor)
         if self.game.is_over():  # a MATLAB AI's Octave process is not kept past the game
-            for ai in self.ais.values():
-                if isinstance(ai, MatlabPlayer):
-                    ai.ai.close()
+            self.free_ais()
         if self.game.winner is not None:
             self.message = self.game.win_message()
         elif self.game.is_over():
@@ -300,6 +479,8 @@ class OnitamaSession(Session):
         """The game's state as the API answers it."""
         g = self.game
         reason = g.result_reason
+        failure = self.failure
+        over = self.is_over()
         out: dict[str, Any] = {
             "id": self.id,
             "kind": "onitama",
@@ -307,7 +488,7 @@ class OnitamaSession(Session):
             "setup": self.setup,
             "rules": g.rules,
             "card_set": self.card_set,
-            "turn": None if g.is_over() else g.turn,
+            "turn": None if over else g.turn,
             "to_act": self.to_act,
             "plies": len(self.actors),
             "plies_left": g.plies_left,
@@ -323,11 +504,17 @@ class OnitamaSession(Session):
                     "is_pass": a.is_pass,
                     "is_win": a.is_win,
                 }
-                for a in g.legal_moves
+                for a in (() if failure is not None else g.legal_moves)
             ],
-            "status": g.status,
-            "winner": g.winner,
-            "reason": None if reason is None else reason.value,
+            "status": self.status,
+            "winner": _other(failure["side"]) if failure is not None else g.winner,
+            "reason": (
+                failure["reason"]
+                if failure is not None
+                else (None if reason is None else reason.value)
+            ),
+            "failed": None if failure is None else failure["side"],
+            "detail": None if failure is None else failure["detail"],
             "message": self.message,
             "history": [str(a) for a in g.history],
             "history_players": self.history_players(),
@@ -340,6 +527,10 @@ class OnitamaSession(Session):
         if "svg" in fields:
             out["svg"] = g._repr_svg_()
         return out
+
+
+def _other(side: str) -> str:
+    return "B" if side == "A" else "A"
 
 
 def _timer_side(level: str) -> Side:
@@ -456,8 +647,8 @@ def router(games: Games) -> APIRouter:
 
 
 def _person_turn(s: OnitamaSession, key: str | None) -> None:
-    if s.game.is_over():
-        raise conflict("GameOverError", f"the game is over: {s.game.status}")
+    if s.is_over():
+        raise conflict("GameOverError", f"the game is over: {s.status}")
     if s.to_act != HUMAN:
         raise conflict("AITurn", f"it is the AI's turn ({s.game.turn}): ask it to play")
     s.check_key(s.game.turn, key)

@@ -15,6 +15,9 @@ const REASONS = {
   general_captured: "by capturing the other side's general",
   base_reached: "by bringing the general onto the other side's base",
   ply_limit: "the ply limit was reached",
+  programming_error: "as the other side's AI raised an error",
+  timeout: "as the other side's AI gave no answer in time",
+  invalid_move: "as the other side's AI gave an invalid answer",
 };
 
 /** A setup by its name: "Coursework case 21", "AI test 1 (A)", "README: start". */
@@ -531,6 +534,8 @@ function play(initial, note) {
       overPanel(over, "onitama", state, seats, [
         el("p", { id: "result" }, state.winner ? `${state.winner} wins${how ? `, ${how}` : ""}.` : `A tie${how ? `: ${how}` : ""}.`),
         el("p", { class: "meta" }, state.status),
+        // what a failed MATLAB AI did wrong: its error message, or the referee's judgement
+        ...(state.detail ? [el("pre", { id: "failure", class: "failure" }, state.detail)] : []),
       ]);
     } else {
       over.hidden = true;
