@@ -24,7 +24,8 @@ untrusted code is refused (one line saying what is missing) unless ``sandbox=Fal
   counted for this sandbox alone (its own user namespace) and held for root's sandboxes
   too, since they run as ``nobody``;
 - its own session and process group; it dies with the process that started it
-  (``--die-with-parent``), and `Sandboxed.kill` kills the whole group at once.
+  (``--die-with-parent``), and `Sandboxed.kill` kills the whole group at once and waits
+  until every process of the sandbox has ended.
 
 `available()` says whether that sandbox works here (tried once per process, including
 that a fork beyond the process limit fails); `unavailable_reason()` says why not. Where it
@@ -53,7 +54,7 @@ from typing import IO, Any, cast
 #: The defaults of every limit, in one place (the Octave bridge and the CLI use them).
 DEFAULT_MEMORY_MB = 1024
 DEFAULT_FILE_SIZE_MB = 64
-DEFAULT_PROCESSES = 64
+DEFAULT_PROCESSES = 16
 DEFAULT_CPU_SECONDS = 3600
 DEFAULT_TMP_MB = 64
 
@@ -470,7 +471,8 @@ def popen(
     ``read_only`` maps host folders (or files) to where the command sees them, read-only
     (without the sandbox they stay where they are: map them to themselves); started by
     root they must be readable by others. ``env`` is the command's whole environment
-    besides ``HOME``, ``TMPDIR`` (its private folder) and a ``PATH`` of the system folders.
+    besides ``HOME`` and ``TMPDIR`` (its private folder), with defaults it may override: a
+    ``PATH`` of the system folders, ``LANG``, and one thread for the maths libraries.
     ``pass_fds`` stay open in the command (pipes among them are given to nobody when
     started by root). Raises `SandboxUnavailableError` when
     ``sandbox`` is asked for and cannot run here (or, also unsandboxed, prlimit is
