@@ -499,6 +499,36 @@ def test_refused_without_the_sandbox_unless_asked(monkeypatch: pytest.MonkeyPatc
     assert sandbox.describe() == "no sandbox: bubblewrap is not installed"
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "said"),
+    [
+        ("echo 'bwrap: No permissions to create a new namespace' >&2; exit 1", "exit 1",
+         "bubblewrap cannot make the sandbox here (bwrap: No permissions to create a new "
+         "namespace): it needs user, PID and network namespaces for an unprivileged user"),
+        ("echo 'bwrap: Unknown option --disable-userns' >&2; exit 1", "exit 1",
+         "it needs bubblewrap 0.8 or newer"),
+        ("echo 'sh: 0: Cannot fork' >&2; exit 2", "exit 2", "it needs Linux 5.14 or newer"),
+        ("exit 0", "exit 0", "the sandbox's process cap does not hold here"),
+    ],
+)  # fmt: skip
+def test_the_probe_names_what_is_missing(
+    first: str, second: str, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the two runs of the probe (a fork under a cap of 2, then of 1) answered as a machine
+    # without what the sandbox needs would
+    answers = iter([first, second])
+    monkeypatch.setattr(sandbox, "_command", lambda *a: ["/bin/sh", "-c", next(answers)])
+    why = sandbox._try_sandbox()
+    assert said in why and "\n" not in why
+
+
+def test_missing_programs_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert sandbox._try_sandbox() == (
+        "bwrap is not installed: install bubblewrap (apt-get install bubblewrap)"
+    )
+
+
 def test_unsandboxed_on_request_keeps_the_limits_and_a_private_folder() -> None:
     box = sandbox.popen(
         [

@@ -306,14 +306,14 @@ def _probe() -> str:
 
 
 def _try_sandbox() -> str:
-    """Run the sandbox twice: ``sh -c 'exit 0'`` must succeed, and a fork beyond a cap of
-    one process must fail (the limit holds)."""
+    """Run ``sh -c 'true & wait'`` (one fork) in the sandbox twice: under a cap of two
+    processes it must work (the sandbox runs, and counts its processes alone), under a cap
+    of one it must fail (the cap holds)."""
     tools, why = _tools()
     if not tools:
         return why
-    for processes, want_ok in ((DEFAULT_PROCESSES, True), (1, False)):
-        script = "exit 0" if want_ok else "true & wait"
-        argv = _command(tools, ["sh", "-c", script], {}, Limits(processes=processes))
+    for processes, want_ok in ((2, True), (1, False)):
+        argv = _command(tools, ["sh", "-c", "true & wait"], {}, Limits(processes=processes))
         try:
             done = subprocess.run(
                 argv, capture_output=True, timeout=30, check=False, env={"PATH": "/usr/bin:/bin"}
@@ -323,12 +323,17 @@ def _try_sandbox() -> str:
         lines = done.stderr.decode(errors="replace").strip().splitlines()
         if want_ok and done.returncode != 0:
             last = lines[-1] if lines else f"exit code {done.returncode}"
+            if "fork" in last.lower():
+                return (
+                    "the sandbox's process cap is not counted for the sandbox alone here "
+                    f"({last}): it needs Linux 5.14 or newer"
+                )
             need = "user, PID and network namespaces for an unprivileged user"
             if "Unknown option" in last or "unrecognized option" in last:
                 need = "bubblewrap 0.8 or newer"
             return f"bubblewrap cannot make the sandbox here ({last}): it needs {need}"
         if not want_ok and done.returncode == 0:
-            return "the sandbox's process limit does not hold here (a fork beyond it worked)"
+            return "the sandbox's process cap does not hold here (a fork beyond it worked)"
     return ""
 
 
