@@ -204,10 +204,16 @@ class Student:
             read_only = {prefix: prefix}
             for k, folder in enumerate(_site_packages(prefix)):
                 empty = os.path.join(self._empty, str(k))
-                os.mkdir(empty, 0o755)
+                os.mkdir(empty)
+                os.chmod(empty, 0o755)
                 read_only[empty] = folder
             read_only[runner] = f"{INSIDE}/{RUNNER_NAME}"
-            read_only[self.path] = f"{INSIDE}/{STUDENT_NAME}"
+            # a copy readable by the sandbox's user (nobody, when we are root), whatever
+            # the mode of the student's file
+            copy = os.path.join(self._empty, STUDENT_NAME)
+            shutil.copyfile(self.path, copy)
+            os.chmod(copy, 0o644)
+            read_only[copy] = f"{INSIDE}/{STUDENT_NAME}"
             argv = [python, "-I", "-S", "-B", f"{INSIDE}/{RUNNER_NAME}", f"{INSIDE}/{STUDENT_NAME}"]
         else:
             read_only = {}

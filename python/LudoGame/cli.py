@@ -415,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     check.add_argument(
         "--no-sandbox",
         action="store_true",
-        help="run the student's code without the sandbox (only where bubblewrap is missing)",
+        help="run the student's code without the sandbox (only where the sandbox cannot run)",
     )
     args = parser.parse_args(argv)
     if args.command == "serve":

@@ -207,7 +207,9 @@ class MatlabSession:
     def _start(self) -> None:
         ai = self.ai
         octave = octave_path()
-        shutil.copyfile(ai.path, os.path.join(self._copy, ai.path.name))
+        copy = os.path.join(self._copy, ai.path.name)
+        shutil.copyfile(ai.path, copy)
+        os.chmod(copy, 0o644)  # readable by the sandbox's user (nobody, when we are root)
         os.chmod(self._copy, 0o755)
         sandboxed = ai.sandbox
         where = (
