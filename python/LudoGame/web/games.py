@@ -818,9 +818,9 @@ def created(
     """The answer to a new game: its state, the key of each remote seat and its invite
     link, and the host's key (the only time a key is shown)."""
     out = s.state(fields_of(fields, s.large))
-    out["seat_keys"] = dict(s.keys)
+    out["seat_keys"] = dict(s.issued)
     out["links"] = s.links(base or str(request.base_url))
-    out["host_key"] = s.host_key
+    out["host_key"] = s.issued_host
     return JSONResponse(out, status_code=201)
 
 
@@ -829,7 +829,7 @@ async def start(
 ) -> JSONResponse:
     """Open a new game of either kind: a key for each remote seat, the pace and turn timer
     the request asked for, the game stored, and the answer `created` gives."""
-    session.keys = {p: new_id() for p, k in session.seat_kinds().items() if k == REMOTE}
+    session.issue_keys([p for p, k in session.seat_kinds().items() if k == REMOTE])
     session.pace = body.pace
     session.set_timer(body.turn_timer)
     await games.add(session)

@@ -17,6 +17,8 @@ once that transaction is committed."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import sqlite3
 import sys
@@ -30,14 +32,47 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 #: The schema of the SQLite file (``PRAGMA user_version``) and of the PostgreSQL tables
-#: (2: a game's last versions are kept in a history table; 1 had none).
-SCHEMA_VERSION = 2
+#: (3: records hold digests of the seat keys, not the keys; 2: a game's last versions are
+#: kept in a history table; 1 had none).
+SCHEMA_VERSION = 3
 #: How many of a game's latest versions the store keeps (for clients that missed events).
 KEPT = 16
 #: Version -2 in `Storage.changes`: who is connected to a game changed (see `set_present`).
 PRESENCE_CHANGED = -2
 
 T = TypeVar("T")
+
+
+#: How a stored seat key starts: a record keeps the SHA-256 of each key, never the key.
+DIGEST_PREFIX = "sha256:"
+
+
+def key_digest(key: str, *, stored: bool = False) -> str:
+    """The digest a record keeps of a seat key: ``sha256:`` and the hex SHA-256 of its
+    UTF-8 bytes (any text, a non-ASCII one too: a request's key is just a wrong one then).
+    `stored`: `key` is a record's value, a digest already unless the record was written
+    before digests were (a key itself: then its digest)."""
+    if stored and key.startswith(DIGEST_PREFIX):
+        return key
+    data = key.encode("utf-8", "surrogatepass")
+    return DIGEST_PREFIX + hashlib.sha256(data).hexdigest()
+
+
+def hash_record_keys(record: str) -> str:
+    """A record of schema 2 or older with its seat keys as digests (a record that is not a
+    game's JSON object, or holds none, as it was)."""
+    try:
+        data = json.loads(record)
+    except ValueError:
+        return record
+    if not isinstance(data, dict):
+        return record
+    keys, host = data.get("keys"), data.get("host_key")
+    if isinstance(keys, dict):
+        data["keys"] = {p: key_digest(str(k), stored=True) for p, k in keys.items()}
+    if isinstance(host, str):
+        data["host_key"] = key_digest(host, stored=True)
+    return json.dumps(data)
 
 
 class StorageError(Exception):
@@ -280,6 +315,8 @@ class SqliteStorage(Storage):
                     f"reads {SCHEMA_VERSION})"
                 )
             self._db.executescript(_SCHEMA)
+            if 0 < version < 3:
+                _hash_keys_sqlite(self._db)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._reader = self._open()
         except (sqlite3.Error, OSError) as e:
@@ -450,6 +487,33 @@ class SqliteStorage(Storage):
             self._reader.close()
 
 
+def _hash_keys_sqlite(db: sqlite3.Connection) -> None:
+    """A file of schema 2 or older: every record's seat keys (games and history) replaced by
+    their digests, in one transaction, the old pages overwritten (``secure_delete``) and the
+    write-ahead log emptied, so that no key is left in the file."""
+    db.execute("PRAGMA secure_delete=ON")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for ident, record in db.execute("SELECT id, record FROM games").fetchall():
+            db.execute(
+                "UPDATE games SET record = ? WHERE id = ?", (hash_record_keys(record), ident)
+            )
+        for ident, version, record in db.execute(
+            "SELECT id, version, record FROM history"
+        ).fetchall():
+            db.execute(
+                "UPDATE history SET record = ? WHERE id = ? AND version = ?",
+                (hash_record_keys(record), ident, version),
+            )
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.execute("PRAGMA secure_delete=OFF")
+
+
 def _keep_sqlite(db: sqlite3.Connection, row: Row) -> None:
     """Keep `row`'s record in the history, and only the last `KEPT` versions of its game."""
     db.execute(
@@ -551,6 +615,8 @@ class PostgresStorage(Storage):
             if found is None:
                 conn.execute("INSERT INTO ludogame_schema VALUES (%s)", (SCHEMA_VERSION,))
             elif found < SCHEMA_VERSION:  # the tables it lacked are made above
+                if found < 3:
+                    _hash_keys_pg(conn)
                 conn.execute("UPDATE ludogame_schema SET version = %s", (SCHEMA_VERSION,))
             elif found > SCHEMA_VERSION:
                 raise StorageError(
@@ -825,6 +891,22 @@ class PostgresStorage(Storage):
             idle, self._idle = self._idle, []
         for c in idle:
             c.close()
+
+
+def _hash_keys_pg(conn: Any) -> None:
+    """Tables of schema 2 or older: every record's seat keys (games and history) replaced by
+    their digests (in the transaction that moves the schema on)."""
+    for ident, record in conn.execute("SELECT id, record FROM ludogame_games").fetchall():
+        conn.execute(
+            "UPDATE ludogame_games SET record = %s WHERE id = %s", (hash_record_keys(record), ident)
+        )
+    for ident, version, record in conn.execute(
+        "SELECT id, version, record FROM ludogame_history"
+    ).fetchall():
+        conn.execute(
+            "UPDATE ludogame_history SET record = %s WHERE id = %s AND version = %s",
+            (hash_record_keys(record), ident, version),
+        )
 
 
 def _note(row: Row) -> str:
