@@ -12,14 +12,16 @@ from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
 
-from fastapi import APIRouter, Header, Request, Response
+from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
 from LudoGame.web.errors import ApiError, conflict, not_found
+from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import EVENTS_CONTENT, SAVE_CONTENT, errors
 from LudoGame.web.storage import PRESENCE_CHANGED, Row, Storage, StorageError
 from LudoGame.web.store import (
+    ID_PATTERN,
     REMOTE,
     Change,
     NewGame,
@@ -30,6 +32,7 @@ from LudoGame.web.store import (
     new_id,
     off_loop,
 )
+from LudoGame.web_limits import EXPIRE_EVERY, FINISHED_DAYS, IDLE_DAYS
 
 #: How long (seconds) a game nobody asked for, watches or plays stays loaded in memory; it
 #: is read from the store again when next asked for.
@@ -47,7 +50,6 @@ WORKERS = 2
 #: How often a process on a shared store looks for bot games nobody plays (their process
 #: stopped), in seconds; one unchanged for longer than this past its pace is taken up.
 TAKE_UP = 5.0
-
 S = TypeVar("S", bound=Session)
 
 
@@ -103,6 +105,8 @@ class Games:
         *,
         heartbeat: float = HEARTBEAT,
         workers: int = WORKERS,
+        finished_days: float | None = FINISHED_DAYS,
+        idle_days: float | None = IDLE_DAYS,
     ) -> None:
         if limit < 1:
             raise ValueError(f"the game limit must be 1 or more, not {limit}")
@@ -111,6 +115,9 @@ class Games:
         self.limit = limit
         self.heartbeat = heartbeat
         self.workers = workers
+        #: how many days finished, and unfinished unchanged, games are kept (None: for ever)
+        self.finished_days = finished_days
+        self.idle_days = idle_days
         self._sessions: dict[str, Session] = {}
         #: when each loaded game was last asked for (time.monotonic())
         self._used: dict[str, float] = {}
@@ -179,10 +186,14 @@ class Games:
         return n
 
     async def add(self, s: Session) -> None:
-        """Store a new game (409 `TooManyGames` at the limit: no game is ever dropped)."""
+        """Store a new game (409 `TooManyGames` at the limit, once the expired games are
+        deleted: no live game is ever dropped)."""
         async with self._adding:
             s.stamp_timer()
-            if not await self._call(self.storage.insert, self._row(s), self.limit):
+            stored = await self._call(self.storage.insert, self._row(s), self.limit)
+            if not stored and await self.expire():
+                stored = await self._call(self.storage.insert, self._row(s), self.limit)
+            if not stored:
                 raise conflict(
                     "TooManyGames",
                     f"this server holds {self.limit:,} games, its limit: delete finished "
@@ -195,11 +206,13 @@ class Games:
         """The game `ident` if it is a `cls` (loaded from the store if need be: on every
         call when other processes share the store, unless the game held here is at the
         version `known` a change is asked against: the update then checks it), or a 404."""
+        if not ID_PATTERN.fullmatch(ident):  # no id of this server: the store is not asked
+            raise not_found(what, ident)
         s = self._sessions.get(ident)
         if s is not None:
             self._used[ident] = time.monotonic()
         if s is None or (self.storage.shared and (known is None or s.version != known or s.stale)):
-            row = await self._call(self.storage.load, ident[:100])
+            row = await self._call(self.storage.load, ident)
             s = self._sessions.get(ident)  # loaded meanwhile by another request
             if row is None or row.kind not in self.kinds:
                 if s is not None and not s.lock.locked():
@@ -430,12 +443,26 @@ class Games:
                 self._gone(made.id)
             raise
 
-    async def expire(self, days: float) -> int:
-        """Delete the games over and unchanged for `days` days; how many."""
-        gone = await self._call(self.storage.expire, time.time() - days * 86400)
+    async def expire(self) -> int:
+        """Delete the games over and unchanged for `finished_days` days, and those not over
+        and unchanged for `idle_days`; how many."""
+        now = time.time()
+        finished, idle = self.finished_days, self.idle_days
+        gone = await self._call(
+            self.storage.expire,
+            None if finished is None else now - finished * 86400,
+            None if idle is None else now - idle * 86400,
+        )
         for ident in gone:
             self._gone(ident)
         return len(gone)
+
+    async def sweep(self, every: float = EXPIRE_EVERY) -> None:
+        """For ever: delete the expired games (`expire`) now and every `every` seconds."""
+        while True:
+            with contextlib.suppress(ApiError):
+                await self.expire()
+            await asyncio.sleep(every)
 
     async def resume(self) -> int:
         """After a start: load every game whose bots the server drives and drive them
@@ -923,7 +950,12 @@ def shared_routes(
         name=f"{cls.kind}_rematch",
         status_code=201,
         response_model=state,
-        responses={200: {"model": state, "description": "the rematch asked for before"}, **acting},
+        responses={
+            200: {"model": state, "description": "the rematch asked for before"},
+            **acting,
+            **errors(429),
+        },
+        dependencies=[Depends(charge_creation)],
     )
     async def rematch(
         game_id: str,

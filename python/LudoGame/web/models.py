@@ -44,6 +44,8 @@ _WHY = {
     409: "Conflict: the game's state does not allow it now (out of turn, wrong phase, over, "
     "stale `version`) or the server holds its limit of games",
     413: "The request body is over 1,000,000 bytes",
+    429: "Too many games started from this address in the last minute: `Retry-After` says "
+    "in how many seconds another may be",
     422: "A field, parameter or header of the wrong type or out of its range",
     503: "The game store cannot be used now, or the server is stopping: nothing was changed",
 }

@@ -8,7 +8,7 @@ import secrets
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,6 +25,7 @@ from LudoGame.onitama import (
 )
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
 from LudoGame.web.games import Games, SeatKey, shared_routes, start
+from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
 from LudoGame.web.store import (
     HUMAN,
@@ -419,7 +420,13 @@ def router(games: Games) -> APIRouter:
         card sets of a standard game's deal (`card_set`)."""
         return {"setups": Onitama.setup_ids(), "card_sets": list(CARD_SETS)}
 
-    @api.post("/games", status_code=201, response_model=OnitamaCreated, responses=errors(409))
+    @api.post(
+        "/games",
+        status_code=201,
+        response_model=OnitamaCreated,
+        responses=errors(409, 429),
+        dependencies=[Depends(charge_creation)],
+    )
     async def create(
         request: Request, body: NewOnitama, fields: str | None = Fields
     ) -> JSONResponse:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import sqlite3
 import sys
@@ -142,9 +143,9 @@ class Storage(ABC):
         """The games whose bots the server drives (to take up again after a restart)."""
 
     @abstractmethod
-    def expire(self, before: float) -> list[str]:
-        """Remove the games that are over and unchanged since `before` (a Unix time); their
-        ids."""
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
+        """Remove the games that are over and unchanged since `before`, and those not over
+        and unchanged since `idle_before` (Unix times; None: none of them); their ids."""
 
     def close(self) -> None:  # noqa: B027 (nothing to release unless a backend says so)
         """Release the store (the server is stopping)."""
@@ -235,9 +236,10 @@ class MemoryStorage(Storage):
         with self._lock:
             return [r for r in self._rows.values() if r.active]
 
-    def expire(self, before: float) -> list[str]:
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
         with self._lock:
-            gone = [i for i, r in self._rows.items() if r.over and r.updated < before]
+            limit = {True: before, False: idle_before}
+            gone = [i for i, r in self._rows.items() if r.updated < (limit[r.over] or -math.inf)]
             for i in gone:
                 del self._rows[i]
                 self._history.pop(i, None)
@@ -467,10 +469,12 @@ class SqliteStorage(Storage):
         )
         return [_row(r) for r in rows]
 
-    def expire(self, before: float) -> list[str]:
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
         def go(db: sqlite3.Connection) -> list[str]:
             rows = db.execute(
-                "DELETE FROM games WHERE over = 1 AND updated < ? RETURNING id", (before,)
+                "DELETE FROM games WHERE (over = 1 AND updated < ?) OR (over = 0 AND updated < ?) "
+                "RETURNING id",
+                (before, idle_before),
             ).fetchall()
             for (ident,) in rows:
                 db.execute("DELETE FROM history WHERE id = ?", (ident,))
@@ -844,10 +848,12 @@ class PostgresStorage(Storage):
         )
         return [_row(r) for r in rows]
 
-    def expire(self, before: float) -> list[str]:
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
         def go(conn: Any) -> list[str]:
             rows = conn.execute(
-                "DELETE FROM ludogame_games WHERE over AND updated < %s RETURNING id", (before,)
+                "DELETE FROM ludogame_games WHERE (over AND updated < %s) "
+                "OR (NOT over AND updated < %s) RETURNING id",
+                (before, idle_before),
             ).fetchall()
             for (ident,) in rows:
                 conn.execute("DELETE FROM ludogame_history WHERE id = %s", (ident,))
