@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import time
 from collections.abc import AsyncIterator, Callable
@@ -16,6 +17,7 @@ from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
+from LudoGame.onitama import SearchStop
 from LudoGame.web.errors import ApiError, conflict, not_found
 from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import EVENTS_CONTENT, SAVE_CONTENT, errors
@@ -27,6 +29,7 @@ from LudoGame.web.store import (
     NewGame,
     RematchBody,
     Session,
+    Think,
     fields_of,
     fields_query,
     new_id,
@@ -141,10 +144,12 @@ class Games:
         self._closed = False
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pool: asyncio.Semaphore | None = None
-        #: set once the server stops; a future per search being awaited, to end the wait
+        #: set once the server stops; each search being awaited: its game, its stop flag
+        #: and a future that ends the wait (with the error to answer)
         self._stopping = False
-        self._waiting: set[asyncio.Future[None]] = set()
-        #: searches running now, and the most that ever ran at once
+        self._searches: list[tuple[str | None, SearchStop, asyncio.Future[ApiError]]] = []
+        #: search threads running now (each holds its place in the pool until it ends,
+        #: awaited or not), and the most that ever ran at once
         self.thinking = 0
         self.most_thinking = 0
         self._adding = asyncio.Lock()
@@ -298,8 +303,9 @@ class Games:
         return new
 
     def _gone(self, ident: str) -> None:
-        """The game `ident` was deleted (here or by another process): its bots stop, its
-        event streams end."""
+        """The game `ident` was deleted (here or by another process): its searches and bots
+        stop, its event streams end."""
+        self._stop_searches(ident, _deleted_error(ident))
         s = self._sessions.pop(ident, None)
         if s is not None:
             s.deleted = s.stale = True
@@ -401,7 +407,12 @@ class Games:
                 return
 
     async def delete(self, cls: type[Session], ident: str, what: str, key: str | None) -> None:
-        """Delete a game: its bots stop, its event streams end, its row is removed."""
+        """Delete a game: its searches and bots stop, its event streams end, its row is
+        removed. (A search of the game is stopped first, with the key checked: the change
+        it was thought for is not made, and the game's lock is free at once.)"""
+        held = await self.get(cls, ident, what)
+        held.check_key(None, key)
+        self._stop_searches(held.id, _deleted_error(held.id))
         async with self.changing(cls, ident, what, None) as s:
             s.check_key(None, key)
             if not await self._call(self.storage.delete, s.id):
@@ -479,6 +490,7 @@ class Games:
         """Stop every bot driver and event stream (the server is stopping); on a shared
         store, this process's seats leave."""
         self._closed = True
+        self._stop_searches(None, _stopping_error())
         for task in [*self._drivers.values(), *self._tasks]:
             task.cancel()
         self._drivers.clear()
@@ -748,39 +760,64 @@ class Games:
 
     # ---- the server's bots ---------------------------------------------------------------
 
-    async def think(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """`fn(*args)` off the event loop, at most `workers` at once (a bounded pool); 503
-        if the server starts stopping first (the search's result is then dropped)."""
+    def thinker(self, ident: str) -> Think:
+        """`think` for the searches of game `ident` (stopped when it is deleted)."""
+        return functools.partial(self.think, game=ident)
+
+    async def think(
+        self, fn: Callable[..., Any], *args: Any, game: str | None = None, stop: bool = False
+    ) -> Any:
+        """`fn(*args)` on a thread of its own (``ludogame-think``), at most `workers` at
+        once: a search holds its place in the pool until its thread ends, so that no more
+        threads than `workers` ever think. With `stop`, `fn` gets a `SearchStop` (keyword
+        ``stop``) that is requested when the game `game` is deleted or the server stops:
+        the search then ends within moments. The wait is then answered at once: 404 (the
+        game is deleted) or 503 (the server is stopping), and the result dropped."""
         if self._pool is None:
             self._pool = asyncio.Semaphore(self.workers)
-        async with self._pool:
-            self.thinking += 1
-            self.most_thinking = max(self.most_thinking, self.thinking)
-            stop: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiting.add(stop)
-            search = asyncio.ensure_future(off_loop(fn, *args))
-            try:
-                if not self._stopping:
-                    await asyncio.wait({search, stop}, return_when=asyncio.FIRST_COMPLETED)
-                if not search.done():
-                    raise ApiError(
-                        503, "ServerStopping", "the server is stopping: try again once it is back"
-                    )
-                return search.result()
-            finally:
-                self._waiting.discard(stop)
-                search.cancel()
-                stop.cancel()
-                self.thinking -= 1
+        pool = self._pool
+        if self._stopping:
+            raise _stopping_error()
+        await pool.acquire()
+        loop = asyncio.get_running_loop()
+        flag = SearchStop()
+        waiting: asyncio.Future[ApiError] = loop.create_future()
+        entry = (game, flag, waiting)
+        self._searches.append(entry)
+        self.thinking += 1
+        self.most_thinking = max(self.most_thinking, self.thinking)
+
+        def ended() -> None:  # the thread is done: its place in the pool is free
+            self.thinking -= 1
+            pool.release()
+
+        call = functools.partial(fn, *args, stop=flag) if stop else functools.partial(fn, *args)
+        search = asyncio.ensure_future(off_loop(call, ended=ended))
+        try:
+            if self._stopping:
+                _end_search(entry, _stopping_error())
+            await asyncio.wait({search, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            if waiting.done():
+                raise waiting.result()
+            return search.result()
+        finally:
+            self._searches.remove(entry)
+            search.cancel()
+            waiting.cancel()
+
+    def _stop_searches(self, ident: str | None, error: ApiError) -> None:
+        """Stop the searches of game `ident` (None: of every game); their waits answer
+        `error`."""
+        for entry in self._searches:
+            if ident is None or entry[0] == ident:
+                _end_search(entry, error)
 
     def stop(self) -> None:
-        """The server starts stopping: searches being awaited answer 503 (nothing changed)
-        and event streams end (a browser reconnects to the server once it is back), so that
-        no request is left for the server to cancel."""
+        """The server starts stopping: searches stop and their waits answer 503 (nothing
+        changed), and event streams end (a browser reconnects to the server once it is
+        back), so that no request is left for the server to cancel."""
         self._stopping = True
-        for stop in self._waiting:
-            if not stop.done():
-                stop.set_result(None)
+        self._stop_searches(None, _stopping_error())
         for queues in self._listeners.values():
             for q in queues:
                 q.put_nowait(_STOP)
@@ -821,9 +858,9 @@ class Games:
                     seat = now.seat_to_act()
                     kind = None if seat is None else now.seat_kinds()[seat]
                     if kind == now.machine and now.pace is not None:
-                        await now.machine_step(self.think)
+                        await now.machine_step(self.thinker(ident))
                     elif now.timer_due():
-                        await now.timer_step(self.think)
+                        await now.timer_step(self.thinker(ident))
             except ApiError as e:
                 if e.status == 404:
                     return
@@ -832,6 +869,24 @@ class Games:
                 await asyncio.sleep(1.0)  # the store is unreachable: try again later
             if s.pace == 0:
                 await asyncio.sleep(0)  # let others run between the steps of a fast game
+
+
+def _stopping_error() -> ApiError:
+    return ApiError(503, "ServerStopping", "the server is stopping: try again once it is back")
+
+
+def _deleted_error(ident: str) -> ApiError:
+    return ApiError(404, "NotFound", f"the game {ident[:12]}... was deleted while it thought")
+
+
+def _end_search(
+    entry: tuple[str | None, SearchStop, asyncio.Future[ApiError]], error: ApiError
+) -> None:
+    """Stop a search (its flag) and end its wait with `error` (unless it ended already)."""
+    _, flag, waiting = entry
+    flag.request()
+    if not waiting.done():
+        waiting.set_result(error)
 
 
 def answer(s: Session, fields: str | None, status: int = 200) -> JSONResponse:
@@ -925,7 +980,7 @@ def shared_routes(
         async with games.changing(cls, game_id, what, body.version if body else None) as s:
             seat = s.seat_to_act()
             s.check_key(None if seat is None else seat, x_seat_key)
-            await s.machine_step(games.think)
+            await s.machine_step(games.thinker(s.id))
             return JSONResponse(s.state(chosen))
 
     @api.post(

@@ -22,6 +22,7 @@ from LudoGame.onitama import (
     IllegalActionError,
     InvalidAIError,
     Onitama,
+    SearchStop,
 )
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
 from LudoGame.web.games import Games, SeatKey, shared_routes, start
@@ -142,6 +143,15 @@ class MatlabPlayer:
             raise InvalidAIError(f"the MATLAB AI {self.name} failed: {e}") from None
 
 
+def _choose(player: BuiltinAI | MatlabPlayer, game: Onitama, stop: SearchStop) -> Action:
+    """The action `player` plays in `game` (on a search thread): a built-in AI's search
+    ends early once `stop` is requested (the game was deleted, the server is stopping)."""
+    if isinstance(player, BuiltinAI):
+        action: Action = player.analyse(game, stop=stop)["action"]
+        return action
+    return player.choose(game)
+
+
 def _ai(side: Side) -> BuiltinAI | MatlabPlayer:
     if side.time > MAX_AI_TIME:
         raise ApiError(
@@ -238,7 +248,7 @@ class OnitamaSession(Session):
         player = self.ai_player() if bot is None else _ai(_timer_side(bot))
         copy = self.game.copy()
         try:
-            chosen = await think(player.choose, copy)
+            chosen = await think(_choose, player, copy, stop=True)
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         self.play("ai", chosen)

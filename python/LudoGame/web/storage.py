@@ -17,6 +17,7 @@ once that transaction is committed."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -306,7 +307,11 @@ class SqliteStorage(Storage):
         self.commits = 0
         self.committed = 0
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # made readable by its owner only (SQLite gives its -wal and -shm files the
+            # same mode): it holds every game, and digests of their seat keys
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             self._db = self._open()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")

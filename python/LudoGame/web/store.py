@@ -611,14 +611,18 @@ class Replays:
 T = TypeVar("T")
 
 
-async def off_loop(fn: Callable[..., T], *args: Any) -> T:
-    """`fn(*args)` on a thread of its own, awaited without blocking the event loop (the
-    engine releases the interpreter while it thinks). The thread is a daemon: Ctrl-C stops
-    the server at once even while a search runs (its result is then dropped)."""
+async def off_loop(fn: Callable[..., T], *args: Any, ended: Callable[[], None] | None = None) -> T:
+    """`fn(*args)` on a thread of its own (named ``ludogame-think``), awaited without
+    blocking the event loop (the engine releases the interpreter while it thinks); `ended`
+    is called on the event loop once the thread ends, whether or not its result is still
+    awaited. The thread is a daemon: Ctrl-C stops the server at once even while a search
+    runs (its result is then dropped)."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[T] = loop.create_future()
 
     def settle(result: T | None, error: BaseException | None) -> None:
+        if ended is not None:
+            ended()
         if future.done():  # the request was cancelled meanwhile
             return
         if error is not None:
