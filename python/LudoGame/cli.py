@@ -251,6 +251,17 @@ def _days(text: str) -> float | None:
     return value
 
 
+def _seconds(text: str) -> float:
+    """A positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
+
+
 def _network(text: str) -> str:
     """An address or network (``10.0.0.0/8``), or ``*``."""
     if text.strip() != "*":
@@ -313,6 +324,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             trusted_proxies=args.trusted_proxy,
             max_connections=args.max_connections or None,
             max_client_connections=args.max_client_connections or None,
+            request_timeout=args.request_timeout,
         )
     except KeyboardInterrupt:
         return 0
@@ -460,6 +472,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=web_defaults.MAX_CLIENT_CONNECTIONS,
         help=f"connections one client may hold open "
         f"({web_defaults.MAX_CLIENT_CONNECTIONS}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--request-timeout",
+        metavar="SECONDS",
+        type=_seconds,
+        default=web_defaults.REQUEST_TIMEOUT,
+        help=f"the longest a connection may take to send a request "
+        f"({web_defaults.REQUEST_TIMEOUT:g}); a slower one is closed",
     )
     check = sub.add_parser(
         "check",

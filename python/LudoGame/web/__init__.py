@@ -42,6 +42,7 @@ from LudoGame.web_limits import (
     MAX_CLIENT_CONNECTIONS,
     MAX_CONNECTIONS,
     MAX_HEAD,
+    REQUEST_TIMEOUT,
 )
 
 STATIC = Path(__file__).parent / "static"
@@ -178,6 +179,7 @@ def serve(
     trusted_proxies: Sequence[str] = (),
     max_connections: int | None = MAX_CONNECTIONS,
     max_client_connections: int | None = MAX_CLIENT_CONNECTIONS,
+    request_timeout: float = REQUEST_TIMEOUT,
 ) -> None:
     """Serve the app on uvicorn until Ctrl-C. Once it answers, prints the address to open
     (the replay's page with `replay_file`, which is loaded first) and where the games are
@@ -190,7 +192,7 @@ def serve(
     clients' addresses are read from ``X-Forwarded-For`` only on connections from
     `trusted_proxies` (addresses or networks; such a proxy is not held to
     `max_client_connections`). A connection must send each request within
-    `guard.REQUEST_TIMEOUT` seconds; at most `max_connections` are open at once, at most
+    `request_timeout` seconds; at most `max_connections` are open at once, at most
     `max_client_connections` from one client (None: no such limit).
 
     The address is bound before anything is printed, so a port in use or an unknown host
@@ -244,6 +246,7 @@ def serve(
     max_connections = _room_for(max_connections)
     protocol = guarded_protocol(
         AutoHTTPProtocol,
+        request_timeout=request_timeout,
         max_connections=max_connections,
         max_client_connections=max_client_connections,
         trusted=lambda address: _within(address, proxies),
