@@ -324,7 +324,7 @@ def _bot_seed(game: Game, events: int) -> int:
 
 def router(games: Games) -> APIRouter:
     """The routes of the Ludo API, holding games in `games`."""
-    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 422, 503))
+    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 421, 422, 503))
     what = "Ludo game"
     Fields = fields_query(LudoSession.large)  # noqa: N806 (a parameter's default)
 
@@ -332,7 +332,7 @@ def router(games: Games) -> APIRouter:
         "/games",
         status_code=201,
         response_model=LudoCreated,
-        responses=errors(409, 429),
+        responses=errors(403, 409, 429),
         dependencies=[Depends(charge_creation)],
     )
     async def create(request: Request, body: NewLudo, fields: str | None = Fields) -> JSONResponse:

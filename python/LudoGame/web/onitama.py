@@ -414,7 +414,7 @@ def _parse(game: Onitama, body: ActionBody) -> Action:
 
 def router(games: Games) -> APIRouter:
     """The routes of the Onitama API, holding games in `games`."""
-    api = APIRouter(prefix="/api/onitama", responses=errors(400, 413, 422, 503))
+    api = APIRouter(prefix="/api/onitama", responses=errors(400, 413, 421, 422, 503))
     what = "Onitama game"
     Fields = fields_query(OnitamaSession.large)  # noqa: N806 (a parameter's default)
 
@@ -434,7 +434,7 @@ def router(games: Games) -> APIRouter:
         "/games",
         status_code=201,
         response_model=OnitamaCreated,
-        responses=errors(409, 429),
+        responses=errors(403, 409, 429),
         dependencies=[Depends(charge_creation)],
     )
     async def create(
