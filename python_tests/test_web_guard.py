@@ -332,6 +332,8 @@ def test_the_store_holds_digests_of_the_keys_and_the_keys_act(tmp_path: Path) ->
         check_error(c.post(f"{LUDO}/{gid}/roll", headers={"X-Seat-Key": seat_b}), 403)
         assert c.post(f"{LUDO}/{gid}/roll", headers={"X-Seat-Key": host}).status_code == 200
         assert c.get(f"{LUDO}/{gid}").text.count(host) == 0
+        held = c.app.state.games._sessions[gid]  # type: ignore[attr-defined]
+        assert held.issued == {} and held.issued_host == ""  # shown once, then forgotten
         data = _file_bytes(path)
         assert gid.encode() in data
         assert host.encode() not in data and seat_b.encode() not in data

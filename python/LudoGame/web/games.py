@@ -53,6 +53,7 @@ WORKERS = 2
 #: How often a process on a shared store looks for bot games nobody plays (their process
 #: stopped), in seconds; one unchanged for longer than this past its pace is taken up.
 TAKE_UP = 5.0
+
 S = TypeVar("S", bound=Session)
 
 
@@ -903,6 +904,7 @@ def created(
     out["seat_keys"] = dict(s.issued)
     out["links"] = s.links(base or str(request.base_url))
     out["host_key"] = s.issued_host
+    s.issued, s.issued_host = {}, ""  # shown once: from now on only their digests are held
     return JSONResponse(out, status_code=201)
 
 

@@ -202,8 +202,8 @@ class Session(Held):
         #: the digest (`key_digest`) of each remote seat's key: a key itself is never
         #: kept, only shown once, in the answer to the new game
         self.keys: dict[str, str] = {}
-        #: the keys this session made, until that answer shows them: each remote seat's
-        #: (`issue_keys`), and the host's
+        #: the keys this session made, until the answer to the new game shows them (then
+        #: forgotten): each remote seat's (`issue_keys`), and the host's
         self.issued: dict[str, str] = {}
         self.issued_host = new_id()
         #: the digest of the key of whoever started the game (`issued_host`): it acts for
