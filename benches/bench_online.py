@@ -108,6 +108,8 @@ def start_server(store: str, max_games: int) -> Server:
     port = free_port()
     cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port), "--store", store]
     cmd += ["--max-games", str(max_games)]
+    # every client is on this machine's one address: no per-client or connection limits
+    cmd += ["--create-rate", "0", "--max-client-connections", "0", "--max-connections", "0"]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)

@@ -186,9 +186,9 @@ def test_deleting_a_game_stops_its_thinking_ai_and_frees_its_octave(folder: Path
         assert ply.is_alive() and len(ms.octave_processes()) == 1
         assert client.delete(f"{ONI}/{s['id']}", headers=host).status_code == 204
         ply.join(PATIENCE)
-        # stopped, not timed out (which would lose the game in 10 s)
-        assert answers[0].status_code == 409, answers[0].text
-        assert answers[0].json()["error"]["type"] == "AIStopped"
+        # stopped, not timed out (which would lose the game in 10 s): its game is gone
+        assert answers[0].status_code == 404, answers[0].text
+        assert answers[0].json()["error"]["type"] == "NotFound"
         assert ms.octave_processes() == []
         assert client.get(f"{ONI}/{s['id']}").status_code == 404
 
@@ -310,7 +310,7 @@ def test_a_real_server_shows_the_failure_and_leaves_no_octave_behind(folder: Pat
         until(lambda: len(ms.octave_processes()) == 1)
         assert _call(base, "DELETE", f"{ONI[1:]}/{g['id']}")[0] == 204
         ply.join(PATIENCE)
-        assert answers[0][0] == 409 and answers[0][1]["error"]["type"] == "AIStopped"
+        assert answers[0][0] == 404 and answers[0][1]["error"]["type"] == "NotFound"
         assert ms.octave_processes() == []
         # one left thinking when the server stops
         code, g = _call(base, "POST", ONI[1:], {"setup": "21", "sides": sides})

@@ -28,6 +28,7 @@ from LudoGame.web import create_app  # noqa: E402
 from LudoGame.web.games import Event, Games  # noqa: E402
 from LudoGame.web.storage import (  # noqa: E402
     KEPT,
+    SCHEMA_VERSION,
     Row,
     SqliteStorage,
     Storage,
@@ -343,7 +344,7 @@ def test_an_update_notification_carries_a_short_row(postgres: Postgres) -> None:
 
 def test_a_schema_1_sqlite_file_is_taken_up(tmp_path: Path) -> None:
     """A file written before the history (schema 1) opens: its games are read, the history
-    table is made and kept from the next change on, and the file says schema 2."""
+    table is made and kept from the next change on, and the file says the current schema."""
     import sqlite3
 
     path = tmp_path / "old.db"
@@ -363,4 +364,4 @@ def test_a_schema_1_sqlite_file_is_taken_up(tmp_path: Path) -> None:
     assert storage.update(Row("g", "ludo", 8, False, False, "[8]"), 7)
     assert storage.history("g", 0) == [(8, "[8]")]
     storage.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import math
 import os
 import re
 import sys
@@ -10,6 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from LudoGame import web_limits as web_defaults
 from LudoGame._core import (
     Game,
     LudoError,
@@ -236,6 +239,40 @@ def _port(text: str) -> int:
     return value
 
 
+def _days(text: str) -> float | None:
+    """A number of days, or ``never`` (None)."""
+    if text.strip().lower() == "never":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days (or never)") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of days above 0, or never")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
+
+
+def _network(text: str) -> str:
+    """An address or network (``10.0.0.0/8``), or ``*``."""
+    if text.strip() != "*":
+        try:
+            ipaddress.ip_network(text.strip(), strict=False)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an address or network") from None
+    return text
+
+
 def _positive(text: str) -> int:
     """A count of 1 or more."""
     value = _count(text)
@@ -281,8 +318,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             replay_file=args.replay,
             store=args.store,
             expire_days=args.expire_finished,
+            idle_days=args.expire_idle,
             ai_dir=args.ai_dir,
             octave_workers=args.octave_workers,
+            allowed_hosts=args.allowed_host,
+            create_rate=args.create_rate or None,
+            trusted_proxies=args.trusted_proxy,
+            max_connections=args.max_connections or None,
+            max_client_connections=args.max_client_connections or None,
+            request_timeout=args.request_timeout,
         )
     except KeyboardInterrupt:
         return 0
@@ -386,8 +430,66 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument(
         "--expire-finished",
         metavar="DAYS",
-        type=float,
-        help="delete finished games after DAYS days (default: keep them)",
+        type=_days,
+        default=web_defaults.FINISHED_DAYS,
+        help=f"delete finished games DAYS days after their last change "
+        f"({web_defaults.FINISHED_DAYS:g}; never: keep them)",
+    )
+    serve.add_argument(
+        "--expire-idle",
+        metavar="DAYS",
+        type=_days,
+        default=web_defaults.IDLE_DAYS,
+        help=f"delete unfinished games nobody changed for DAYS days "
+        f"({web_defaults.IDLE_DAYS:g}; never: keep them)",
+    )
+    serve.add_argument(
+        "--allowed-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="also answer requests for the host name NAME (repeatable; * for any name); "
+        "by default only for the addresses served",
+    )
+    serve.add_argument(
+        "--create-rate",
+        metavar="N",
+        type=_count,
+        default=web_defaults.CREATE_RATE,
+        help=f"games one client (IP address) may start a minute "
+        f"({web_defaults.CREATE_RATE}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        metavar="ADDR",
+        action="append",
+        default=[],
+        type=_network,
+        help="read the client's address from X-Forwarded-For on connections from ADDR "
+        "(an address or network, repeatable; by default from none)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        metavar="N",
+        type=_count,
+        default=web_defaults.MAX_CONNECTIONS,
+        help=f"connections open at once ({web_defaults.MAX_CONNECTIONS:,}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--max-client-connections",
+        metavar="N",
+        type=_count,
+        default=web_defaults.MAX_CLIENT_CONNECTIONS,
+        help=f"connections one client may hold open "
+        f"({web_defaults.MAX_CLIENT_CONNECTIONS}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--request-timeout",
+        metavar="SECONDS",
+        type=_seconds,
+        default=web_defaults.REQUEST_TIMEOUT,
+        help=f"the longest a connection may take to send a request "
+        f"({web_defaults.REQUEST_TIMEOUT:g}); a slower one is closed",
     )
     check = sub.add_parser(
         "check",

@@ -28,17 +28,22 @@ _HTTP_TYPES = {
     413: "BodyTooLarge",
     415: "UnsupportedMediaType",
     422: "ValidationError",
+    429: "TooManyRequests",
 }
 
 
 class ApiError(Exception):
     """A refused request: its HTTP status, a type name and a readable sentence."""
 
-    def __init__(self, status: int, kind: str, message: str) -> None:
+    def __init__(
+        self, status: int, kind: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.kind = kind
         self.message = message
+        #: headers of the answer (``Retry-After`` of a 429)
+        self.headers = headers or {}
 
 
 def not_found(what: str, ident: str) -> ApiError:
@@ -136,7 +141,9 @@ def install(app: FastAPI, page: Path | None = None) -> None:
 
     @app.exception_handler(ApiError)
     async def _api(request: Request, exc: ApiError) -> JSONResponse:
-        return error_response(exc.status, exc.kind, exc.message)
+        answer = error_response(exc.status, exc.kind, exc.message)
+        answer.headers.update(exc.headers)
+        return answer
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:

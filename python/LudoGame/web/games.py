@@ -6,30 +6,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
 
-from fastapi import APIRouter, Header, Request, Response
+from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
+from LudoGame.onitama import SearchStop
 from LudoGame.web.errors import ApiError, conflict, not_found
+from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import EVENTS_CONTENT, SAVE_CONTENT, errors
 from LudoGame.web.storage import PRESENCE_CHANGED, Row, Storage, StorageError
 from LudoGame.web.store import (
+    ID_PATTERN,
     REMOTE,
     Change,
     NewGame,
     RematchBody,
     Session,
+    Think,
     fields_of,
     fields_query,
     new_id,
     off_loop,
 )
+from LudoGame.web_limits import EXPIRE_EVERY, FINISHED_DAYS, IDLE_DAYS
 
 #: How long (seconds) a game nobody asked for, watches or plays stays loaded in memory; it
 #: is read from the store again when next asked for.
@@ -103,6 +109,8 @@ class Games:
         *,
         heartbeat: float = HEARTBEAT,
         workers: int = WORKERS,
+        finished_days: float | None = FINISHED_DAYS,
+        idle_days: float | None = IDLE_DAYS,
     ) -> None:
         if limit < 1:
             raise ValueError(f"the game limit must be 1 or more, not {limit}")
@@ -111,6 +119,9 @@ class Games:
         self.limit = limit
         self.heartbeat = heartbeat
         self.workers = workers
+        #: how many days finished, and unfinished unchanged, games are kept (None: for ever)
+        self.finished_days = finished_days
+        self.idle_days = idle_days
         self._sessions: dict[str, Session] = {}
         #: when each loaded game was last asked for (time.monotonic())
         self._used: dict[str, float] = {}
@@ -134,10 +145,12 @@ class Games:
         self._closed = False
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pool: asyncio.Semaphore | None = None
-        #: set once the server stops; a future per search being awaited, to end the wait
+        #: set once the server stops; each search being awaited: its game, its stop flag
+        #: and a future that ends the wait (with the error to answer)
         self._stopping = False
-        self._waiting: set[asyncio.Future[None]] = set()
-        #: searches running now, and the most that ever ran at once
+        self._searches: list[tuple[str | None, SearchStop, asyncio.Future[ApiError]]] = []
+        #: search threads running now (each holds its place in the pool until it ends,
+        #: awaited or not), and the most that ever ran at once
         self.thinking = 0
         self.most_thinking = 0
         self._adding = asyncio.Lock()
@@ -188,10 +201,14 @@ class Games:
         return n
 
     async def add(self, s: Session) -> None:
-        """Store a new game (409 `TooManyGames` at the limit: no game is ever dropped)."""
+        """Store a new game (409 `TooManyGames` at the limit, once the expired games are
+        deleted: no live game is ever dropped)."""
         async with self._adding:
             s.stamp_timer()
-            if not await self._call(self.storage.insert, self._row(s), self.limit):
+            stored = await self._call(self.storage.insert, self._row(s), self.limit)
+            if not stored and await self.expire():
+                stored = await self._call(self.storage.insert, self._row(s), self.limit)
+            if not stored:
                 raise conflict(
                     "TooManyGames",
                     f"this server holds {self.limit:,} games, its limit: delete finished "
@@ -204,11 +221,13 @@ class Games:
         """The game `ident` if it is a `cls` (loaded from the store if need be: on every
         call when other processes share the store, unless the game held here is at the
         version `known` a change is asked against: the update then checks it), or a 404."""
+        if not ID_PATTERN.fullmatch(ident):  # no id of this server: the store is not asked
+            raise not_found(what, ident)
         s = self._sessions.get(ident)
         if s is not None:
             self._used[ident] = time.monotonic()
         if s is None or (self.storage.shared and (known is None or s.version != known or s.stale)):
-            row = await self._call(self.storage.load, ident[:100])
+            row = await self._call(self.storage.load, ident)
             s = self._sessions.get(ident)  # loaded meanwhile by another request
             if row is None or row.kind not in self.kinds:
                 if s is not None and not s.lock.locked():
@@ -294,8 +313,9 @@ class Games:
         return new
 
     def _gone(self, ident: str) -> None:
-        """The game `ident` was deleted (here or by another process): its bots stop, its
-        event streams end."""
+        """The game `ident` was deleted (here or by another process): its searches and bots
+        stop, its event streams end."""
+        self._stop_searches(ident, _deleted_error(ident))
         s = self._sessions.pop(ident, None)
         if s is not None:
             s.deleted = s.stale = True
@@ -398,10 +418,13 @@ class Games:
                 return
 
     async def delete(self, cls: type[Session], ident: str, what: str, key: str | None) -> None:
-        """Delete a game: its bots stop, its event streams end, its row is removed. A
-        search in progress is stopped first (it holds the game's lock)."""
-        (await self.get(cls, ident, what)).check_key(None, key)
-        self.release(ident)
+        """Delete a game: its searches and bots stop, its event streams end, its row is
+        removed. (A search of the game is stopped first, with the key checked: the change
+        it was thought for is not made, and the game's lock is free at once.)"""
+        held = await self.get(cls, ident, what)
+        held.check_key(None, key)
+        self._stop_searches(held.id, _deleted_error(held.id))
+        self.release(held.id)
         async with self.changing(cls, ident, what, None) as s:
             s.check_key(None, key)
             if not await self._call(self.storage.delete, s.id):
@@ -443,12 +466,26 @@ class Games:
                 self._gone(made.id)
             raise
 
-    async def expire(self, days: float) -> int:
-        """Delete the games over and unchanged for `days` days; how many."""
-        gone = await self._call(self.storage.expire, time.time() - days * 86400)
+    async def expire(self) -> int:
+        """Delete the games over and unchanged for `finished_days` days, and those not over
+        and unchanged for `idle_days`; how many."""
+        now = time.time()
+        finished, idle = self.finished_days, self.idle_days
+        gone = await self._call(
+            self.storage.expire,
+            None if finished is None else now - finished * 86400,
+            None if idle is None else now - idle * 86400,
+        )
         for ident in gone:
             self._gone(ident)
         return len(gone)
+
+    async def sweep(self, every: float = EXPIRE_EVERY) -> None:
+        """For ever: delete the expired games (`expire`) now and every `every` seconds."""
+        while True:
+            with contextlib.suppress(ApiError):
+                await self.expire()
+            await asyncio.sleep(every)
 
     async def resume(self) -> int:
         """After a start: load every game whose bots the server drives and drive them
@@ -466,6 +503,7 @@ class Games:
         store, this process's seats leave."""
         self._closed = True
         self.release(None)
+        self._stop_searches(None, _stopping_error())
         for task in [*self._drivers.values(), *self._tasks]:
             task.cancel()
         self._drivers.clear()
@@ -735,40 +773,65 @@ class Games:
 
     # ---- the server's bots ---------------------------------------------------------------
 
-    async def think(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """`fn(*args)` off the event loop, at most `workers` at once (a bounded pool); 503
-        if the server starts stopping first (the search's result is then dropped)."""
+    def thinker(self, ident: str) -> Think:
+        """`think` for the searches of game `ident` (stopped when it is deleted)."""
+        return functools.partial(self.think, game=ident)
+
+    async def think(
+        self, fn: Callable[..., Any], *args: Any, game: str | None = None, stop: bool = False
+    ) -> Any:
+        """`fn(*args)` on a thread of its own (``ludogame-think``), at most `workers` at
+        once: a search holds its place in the pool until its thread ends, so that no more
+        threads than `workers` ever think. With `stop`, `fn` gets a `SearchStop` (keyword
+        ``stop``) that is requested when the game `game` is deleted or the server stops:
+        the search then ends within moments. The wait is then answered at once: 404 (the
+        game is deleted) or 503 (the server is stopping), and the result dropped."""
         if self._pool is None:
             self._pool = asyncio.Semaphore(self.workers)
-        async with self._pool:
-            self.thinking += 1
-            self.most_thinking = max(self.most_thinking, self.thinking)
-            stop: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiting.add(stop)
-            search = asyncio.ensure_future(off_loop(fn, *args))
-            try:
-                if not self._stopping:
-                    await asyncio.wait({search, stop}, return_when=asyncio.FIRST_COMPLETED)
-                if not search.done():
-                    raise ApiError(
-                        503, "ServerStopping", "the server is stopping: try again once it is back"
-                    )
-                return search.result()
-            finally:
-                self._waiting.discard(stop)
-                search.cancel()
-                stop.cancel()
-                self.thinking -= 1
+        pool = self._pool
+        if self._stopping:
+            raise _stopping_error()
+        await pool.acquire()
+        loop = asyncio.get_running_loop()
+        flag = SearchStop()
+        waiting: asyncio.Future[ApiError] = loop.create_future()
+        entry = (game, flag, waiting)
+        self._searches.append(entry)
+        self.thinking += 1
+        self.most_thinking = max(self.most_thinking, self.thinking)
+
+        def ended() -> None:  # the thread is done: its place in the pool is free
+            self.thinking -= 1
+            pool.release()
+
+        call = functools.partial(fn, *args, stop=flag) if stop else functools.partial(fn, *args)
+        search = asyncio.ensure_future(off_loop(call, ended=ended))
+        try:
+            if self._stopping:
+                _end_search(entry, _stopping_error())
+            await asyncio.wait({search, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            if waiting.done():
+                raise waiting.result()
+            return search.result()
+        finally:
+            self._searches.remove(entry)
+            search.cancel()
+            waiting.cancel()
+
+    def _stop_searches(self, ident: str | None, error: ApiError) -> None:
+        """Stop the searches of game `ident` (None: of every game); their waits answer
+        `error`."""
+        for entry in self._searches:
+            if ident is None or entry[0] == ident:
+                _end_search(entry, error)
 
     def stop(self) -> None:
-        """The server starts stopping: searches being awaited answer 503 (nothing changed)
-        and event streams end (a browser reconnects to the server once it is back), so that
-        no request is left for the server to cancel."""
+        """The server starts stopping: searches stop and their waits answer 503 (nothing
+        changed), and event streams end (a browser reconnects to the server once it is
+        back), so that no request is left for the server to cancel."""
         self._stopping = True
         self.release(None)
-        for stop in self._waiting:
-            if not stop.done():
-                stop.set_result(None)
+        self._stop_searches(None, _stopping_error())
         for queues in self._listeners.values():
             for q in queues:
                 q.put_nowait(_STOP)
@@ -809,9 +872,9 @@ class Games:
                     seat = now.seat_to_act()
                     kind = None if seat is None else now.seat_kinds()[seat]
                     if kind == now.machine and now.pace is not None:
-                        await now.machine_step(self.think)
+                        await now.machine_step(self.thinker(ident))
                     elif now.timer_due():
-                        await now.timer_step(self.think)
+                        await now.timer_step(self.thinker(ident))
             except ApiError as e:
                 if e.status == 404:
                     return
@@ -820,6 +883,24 @@ class Games:
                 await asyncio.sleep(1.0)  # the store is unreachable: try again later
             if s.pace == 0:
                 await asyncio.sleep(0)  # let others run between the steps of a fast game
+
+
+def _stopping_error() -> ApiError:
+    return ApiError(503, "ServerStopping", "the server is stopping: try again once it is back")
+
+
+def _deleted_error(ident: str) -> ApiError:
+    return ApiError(404, "NotFound", f"the game {ident[:12]}... was deleted while it thought")
+
+
+def _end_search(
+    entry: tuple[str | None, SearchStop, asyncio.Future[ApiError]], error: ApiError
+) -> None:
+    """Stop a search (its flag) and end its wait with `error` (unless it ended already)."""
+    _, flag, waiting = entry
+    flag.request()
+    if not waiting.done():
+        waiting.set_result(error)
 
 
 def answer(s: Session, fields: str | None, status: int = 200) -> JSONResponse:
@@ -833,9 +914,10 @@ def created(
     """The answer to a new game: its state, the key of each remote seat and its invite
     link, and the host's key (the only time a key is shown)."""
     out = s.state(fields_of(fields, s.large))
-    out["seat_keys"] = dict(s.keys)
+    out["seat_keys"] = dict(s.issued)
     out["links"] = s.links(base or str(request.base_url))
-    out["host_key"] = s.host_key
+    out["host_key"] = s.issued_host
+    s.issued, s.issued_host = {}, ""  # shown once: from now on only their digests are held
     return JSONResponse(out, status_code=201)
 
 
@@ -844,7 +926,7 @@ async def start(
 ) -> JSONResponse:
     """Open a new game of either kind: a key for each remote seat, the pace and turn timer
     the request asked for, the game stored, and the answer `created` gives."""
-    session.keys = {p: new_id() for p, k in session.seat_kinds().items() if k == REMOTE}
+    session.issue_keys([p for p, k in session.seat_kinds().items() if k == REMOTE])
     session.pace = body.pace
     session.set_timer(body.turn_timer)
     await games.add(session)
@@ -913,7 +995,7 @@ def shared_routes(
         async with games.changing(cls, game_id, what, body.version if body else None) as s:
             seat = s.seat_to_act()
             s.check_key(None if seat is None else seat, x_seat_key)
-            await s.machine_step(games.think)
+            await s.machine_step(games.thinker(s.id))
             return JSONResponse(s.state(chosen))
 
     @api.post(
@@ -938,7 +1020,12 @@ def shared_routes(
         name=f"{cls.kind}_rematch",
         status_code=201,
         response_model=state,
-        responses={200: {"model": state, "description": "the rematch asked for before"}, **acting},
+        responses={
+            200: {"model": state, "description": "the rematch asked for before"},
+            **acting,
+            **errors(429),
+        },
+        dependencies=[Depends(charge_creation)],
     )
     async def rematch(
         game_id: str,

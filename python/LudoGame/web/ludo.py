@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict
 
@@ -15,6 +15,7 @@ from LudoGame._core import Game, Simulation, bot_playouts
 from LudoGame.enums import Phase
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
 from LudoGame.web.games import Games, SeatKey, shared_routes, start
+from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import LudoCreated, LudoState, errors
 from LudoGame.web.store import (
     HUMAN,
@@ -323,11 +324,17 @@ def _bot_seed(game: Game, events: int) -> int:
 
 def router(games: Games) -> APIRouter:
     """The routes of the Ludo API, holding games in `games`."""
-    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 422, 503))
+    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 421, 422, 503))
     what = "Ludo game"
     Fields = fields_query(LudoSession.large)  # noqa: N806 (a parameter's default)
 
-    @api.post("/games", status_code=201, response_model=LudoCreated, responses=errors(409))
+    @api.post(
+        "/games",
+        status_code=201,
+        response_model=LudoCreated,
+        responses=errors(403, 409, 429),
+        dependencies=[Depends(charge_creation)],
+    )
     async def create(request: Request, body: NewLudo, fields: str | None = Fields) -> JSONResponse:
         """Start a game: a new one, from a position notation, or a saved game's JSON. The
         answer is the state with, once only, `seat_keys` and `links` (a key and an invite

@@ -39,11 +39,14 @@ _WHY = {
     400: "Bad request: a body that is not JSON (or nests too deep), an unknown `?fields=` "
     "name, or something the engine refuses (rules, position, move, ...)",
     403: "Not your seat: acting for a remote seat (or an online game) needs its key in "
-    "`X-Seat-Key`",
+    "`X-Seat-Key`; or a state change asked by a page of another site (`CrossOrigin`)",
     404: "Not found: no such game, replay, game of a replay or frame",
     409: "Conflict: the game's state does not allow it now (out of turn, wrong phase, over, "
     "stale `version`) or the server holds its limit of games",
     413: "The request body is over 1,000,000 bytes",
+    421: "The request's `Host` is not a name this server answers for (`--allowed-host`)",
+    429: "Too many games started from this address in the last minute: `Retry-After` says "
+    "in how many seconds another may be",
     422: "A field, parameter or header of the wrong type or out of its range",
     503: "The game store cannot be used now, or the server is stopping: nothing was changed",
 }

@@ -5,12 +5,11 @@ action is judged by the engine's referee (`Onitama.judge`)."""
 from __future__ import annotations
 
 import secrets
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -39,6 +38,7 @@ from LudoGame.onitama import (
 from LudoGame.sandbox import SandboxUnavailableError
 from LudoGame.web.errors import ENGINE_ERRORS, MAX_MESSAGE, ApiError, conflict, engine_error
 from LudoGame.web.games import Games, SeatKey, shared_routes, start
+from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
 from LudoGame.web.store import (
     HUMAN,
@@ -139,41 +139,6 @@ def matlab_ais() -> list[str]:
 OCTAVE: list[OctavePool] = [OctavePool()]
 
 
-class Searches:
-    """The built-in AIs' searches running for each game (their stop flags), so that a
-    deleted game or a stopping server ends them at once (`release`)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._flags: dict[str, set[SearchStop]] = {}
-
-    def start(self, game: str) -> SearchStop:
-        """A stop flag for a search of `game` about to start."""
-        flag = SearchStop()
-        with self._lock:
-            self._flags.setdefault(game, set()).add(flag)
-        return flag
-
-    def end(self, game: str, flag: SearchStop) -> None:
-        """The search with `flag` ended."""
-        with self._lock:
-            flags = self._flags.get(game)
-            if flags is not None:
-                flags.discard(flag)
-                if not flags:
-                    del self._flags[game]
-
-    def release(self, game: str | None) -> None:
-        """Stop the searches of `game` (None: of every game)."""
-        with self._lock:
-            flags = [f for g, fs in self._flags.items() if game is None or g == game for f in fs]
-        for flag in flags:
-            flag.request()
-
-
-#: The searches of the server's built-in AIs (`create_app` makes one per app).
-SEARCHES: list[Searches] = [Searches()]
-
 #: The state's `status` once a side's MATLAB AI failed, and the failure in words by the
 #: referee's reason.
 FAILED_STATUS = "Player {winner} won: player {loser}'s AI {why}."
@@ -248,6 +213,15 @@ class MatlabPlayer:
                 f"the AI returned {answer!r}, not (card: int, move_from: str, move_to: str, "
                 "wall_dir: str)",
             ) from None
+
+
+def _choose(player: BuiltinAI | MatlabPlayer, game: Onitama, stop: SearchStop) -> Action:
+    """The action `player` plays in `game` (on a search thread): a built-in AI's search
+    ends early once `stop` is requested (the game was deleted, the server is stopping)."""
+    if isinstance(player, BuiltinAI):
+        action: Action = player.analyse(game, stop=stop)["action"]
+        return action
+    return player.choose(game)
 
 
 def _ai(
@@ -393,10 +367,7 @@ class OnitamaSession(Session):
             player = _ai(_timer_side(bot), (self.id, self.game.turn), self._deleted)
         copy = self.game.copy()
         try:
-            if isinstance(player, BuiltinAI):
-                chosen = await self._search(think, player, copy)
-            else:
-                chosen = await think(player.choose, copy)
+            chosen = await think(_choose, player, copy, stop=True)
         except AIFailedError as e:
             if bot is not None:  # the turn timer's AI plays for a person: nobody loses by it
                 raise ApiError(400, "InvalidAIError", f"the AI {bot} failed: {e}") from None
@@ -405,23 +376,6 @@ class OnitamaSession(Session):
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         self.play("ai", chosen)
-
-    async def _search(self, think: Think, ai: BuiltinAI, game: Onitama) -> Action:
-        """The built-in AI's action in `game`, its search stopped if this game is deleted
-        or the server stops (409 `AIStopped` then: its result is not played)."""
-        searches = SEARCHES[0]
-        flag = searches.start(self.id)
-        try:
-            found = await think(ai.analyse, game, flag)
-        finally:
-            searches.end(self.id, flag)
-        if flag.requested:
-            raise conflict(
-                "AIStopped",
-                "the AI's search was stopped: its game is being deleted or the server is stopping",
-            )
-        action: Action = found["action"]
-        return action
 
     def play(self, actor: str, action: Action) -> None:
         """Play `action` for `actor`, bump the version, and keep the coursework's words
@@ -594,7 +548,7 @@ def _parse(game: Onitama, body: ActionBody) -> Action:
 
 def router(games: Games) -> APIRouter:
     """The routes of the Onitama API, holding games in `games`."""
-    api = APIRouter(prefix="/api/onitama", responses=errors(400, 413, 422, 503))
+    api = APIRouter(prefix="/api/onitama", responses=errors(400, 413, 421, 422, 503))
     what = "Onitama game"
     Fields = fields_query(OnitamaSession.large)  # noqa: N806 (a parameter's default)
 
@@ -610,7 +564,13 @@ def router(games: Games) -> APIRouter:
         card sets of a standard game's deal (`card_set`)."""
         return {"setups": Onitama.setup_ids(), "card_sets": list(CARD_SETS)}
 
-    @api.post("/games", status_code=201, response_model=OnitamaCreated, responses=errors(409))
+    @api.post(
+        "/games",
+        status_code=201,
+        response_model=OnitamaCreated,
+        responses=errors(403, 409, 429),
+        dependencies=[Depends(charge_creation)],
+    )
     async def create(
         request: Request, body: NewOnitama, fields: str | None = Fields
     ) -> JSONResponse:

@@ -17,6 +17,10 @@ once that transaction is committed."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import math
 import os
 import sqlite3
 import sys
@@ -30,14 +34,47 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 #: The schema of the SQLite file (``PRAGMA user_version``) and of the PostgreSQL tables
-#: (2: a game's last versions are kept in a history table; 1 had none).
-SCHEMA_VERSION = 2
+#: (3: records hold digests of the seat keys, not the keys; 2: a game's last versions are
+#: kept in a history table; 1 had none).
+SCHEMA_VERSION = 3
 #: How many of a game's latest versions the store keeps (for clients that missed events).
 KEPT = 16
 #: Version -2 in `Storage.changes`: who is connected to a game changed (see `set_present`).
 PRESENCE_CHANGED = -2
 
 T = TypeVar("T")
+
+
+#: How a stored seat key starts: a record keeps the SHA-256 of each key, never the key.
+DIGEST_PREFIX = "sha256:"
+
+
+def key_digest(key: str, *, stored: bool = False) -> str:
+    """The digest a record keeps of a seat key: ``sha256:`` and the hex SHA-256 of its
+    UTF-8 bytes (any text, a non-ASCII one too: a request's key is just a wrong one then).
+    `stored`: `key` is a record's value, a digest already unless the record was written
+    before digests were (a key itself: then its digest)."""
+    if stored and key.startswith(DIGEST_PREFIX):
+        return key
+    data = key.encode("utf-8", "surrogatepass")
+    return DIGEST_PREFIX + hashlib.sha256(data).hexdigest()
+
+
+def hash_record_keys(record: str) -> str:
+    """A record of schema 2 or older with its seat keys as digests (a record that is not a
+    game's JSON object, or holds none, as it was)."""
+    try:
+        data = json.loads(record)
+    except ValueError:
+        return record
+    if not isinstance(data, dict):
+        return record
+    keys, host = data.get("keys"), data.get("host_key")
+    if isinstance(keys, dict):
+        data["keys"] = {p: key_digest(str(k), stored=True) for p, k in keys.items()}
+    if isinstance(host, str):
+        data["host_key"] = key_digest(host, stored=True)
+    return json.dumps(data)
 
 
 class StorageError(Exception):
@@ -107,9 +144,9 @@ class Storage(ABC):
         """The games whose bots the server drives (to take up again after a restart)."""
 
     @abstractmethod
-    def expire(self, before: float) -> list[str]:
-        """Remove the games that are over and unchanged since `before` (a Unix time); their
-        ids."""
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
+        """Remove the games that are over and unchanged since `before`, and those not over
+        and unchanged since `idle_before` (Unix times; None: none of them); their ids."""
 
     def close(self) -> None:  # noqa: B027 (nothing to release unless a backend says so)
         """Release the store (the server is stopping)."""
@@ -200,9 +237,10 @@ class MemoryStorage(Storage):
         with self._lock:
             return [r for r in self._rows.values() if r.active]
 
-    def expire(self, before: float) -> list[str]:
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
         with self._lock:
-            gone = [i for i, r in self._rows.items() if r.over and r.updated < before]
+            limit = {True: before, False: idle_before}
+            gone = [i for i, r in self._rows.items() if r.updated < (limit[r.over] or -math.inf)]
             for i in gone:
                 del self._rows[i]
                 self._history.pop(i, None)
@@ -269,7 +307,11 @@ class SqliteStorage(Storage):
         self.commits = 0
         self.committed = 0
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # made readable by its owner only (SQLite gives its -wal and -shm files the
+            # same mode): it holds every game, and digests of their seat keys
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             self._db = self._open()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -280,6 +322,8 @@ class SqliteStorage(Storage):
                     f"reads {SCHEMA_VERSION})"
                 )
             self._db.executescript(_SCHEMA)
+            if 0 < version < 3:
+                _hash_keys_sqlite(self._db)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._reader = self._open()
         except (sqlite3.Error, OSError) as e:
@@ -430,10 +474,12 @@ class SqliteStorage(Storage):
         )
         return [_row(r) for r in rows]
 
-    def expire(self, before: float) -> list[str]:
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
         def go(db: sqlite3.Connection) -> list[str]:
             rows = db.execute(
-                "DELETE FROM games WHERE over = 1 AND updated < ? RETURNING id", (before,)
+                "DELETE FROM games WHERE (over = 1 AND updated < ?) OR (over = 0 AND updated < ?) "
+                "RETURNING id",
+                (before, idle_before),
             ).fetchall()
             for (ident,) in rows:
                 db.execute("DELETE FROM history WHERE id = ?", (ident,))
@@ -448,6 +494,33 @@ class SqliteStorage(Storage):
         self._writer.join(timeout=30)
         with self._lock:
             self._reader.close()
+
+
+def _hash_keys_sqlite(db: sqlite3.Connection) -> None:
+    """A file of schema 2 or older: every record's seat keys (games and history) replaced by
+    their digests, in one transaction, the old pages overwritten (``secure_delete``) and the
+    write-ahead log emptied, so that no key is left in the file."""
+    db.execute("PRAGMA secure_delete=ON")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for ident, record in db.execute("SELECT id, record FROM games").fetchall():
+            db.execute(
+                "UPDATE games SET record = ? WHERE id = ?", (hash_record_keys(record), ident)
+            )
+        for ident, version, record in db.execute(
+            "SELECT id, version, record FROM history"
+        ).fetchall():
+            db.execute(
+                "UPDATE history SET record = ? WHERE id = ? AND version = ?",
+                (hash_record_keys(record), ident, version),
+            )
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.execute("PRAGMA secure_delete=OFF")
 
 
 def _keep_sqlite(db: sqlite3.Connection, row: Row) -> None:
@@ -551,6 +624,8 @@ class PostgresStorage(Storage):
             if found is None:
                 conn.execute("INSERT INTO ludogame_schema VALUES (%s)", (SCHEMA_VERSION,))
             elif found < SCHEMA_VERSION:  # the tables it lacked are made above
+                if found < 3:
+                    _hash_keys_pg(conn)
                 conn.execute("UPDATE ludogame_schema SET version = %s", (SCHEMA_VERSION,))
             elif found > SCHEMA_VERSION:
                 raise StorageError(
@@ -778,10 +853,12 @@ class PostgresStorage(Storage):
         )
         return [_row(r) for r in rows]
 
-    def expire(self, before: float) -> list[str]:
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
         def go(conn: Any) -> list[str]:
             rows = conn.execute(
-                "DELETE FROM ludogame_games WHERE over AND updated < %s RETURNING id", (before,)
+                "DELETE FROM ludogame_games WHERE (over AND updated < %s) "
+                "OR (NOT over AND updated < %s) RETURNING id",
+                (before, idle_before),
             ).fetchall()
             for (ident,) in rows:
                 conn.execute("DELETE FROM ludogame_history WHERE id = %s", (ident,))
@@ -825,6 +902,22 @@ class PostgresStorage(Storage):
             idle, self._idle = self._idle, []
         for c in idle:
             c.close()
+
+
+def _hash_keys_pg(conn: Any) -> None:
+    """Tables of schema 2 or older: every record's seat keys (games and history) replaced by
+    their digests (in the transaction that moves the schema on)."""
+    for ident, record in conn.execute("SELECT id, record FROM ludogame_games").fetchall():
+        conn.execute(
+            "UPDATE ludogame_games SET record = %s WHERE id = %s", (hash_record_keys(record), ident)
+        )
+    for ident, version, record in conn.execute(
+        "SELECT id, version, record FROM ludogame_history"
+    ).fetchall():
+        conn.execute(
+            "UPDATE ludogame_history SET record = %s WHERE id = %s AND version = %s",
+            (hash_record_keys(record), ident, version),
+        )
 
 
 def _note(row: Row) -> str:

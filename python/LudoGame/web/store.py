@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import secrets
 import threading
 import time
@@ -19,6 +20,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 from pydantic_core import PydanticCustomError
 
 from LudoGame.web.errors import ApiError, conflict, not_found, short
+from LudoGame.web.storage import key_digest
 
 #: The kinds of seat a person plays: on the screen that started the game, or on a device of
 #: their own (invited by a link, acting with the seat's key).
@@ -30,6 +32,17 @@ PEOPLE = (HUMAN, REMOTE)
 def new_id() -> str:
     """An unguessable id (or key): 128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
+
+
+#: What an id (of a game or a replay) can be: `new_id`'s URL-safe characters. Anything
+#: else names nothing here, and is answered 404 without asking the store.
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,100}")
+
+
+def same_key(given: str | None, digest: str) -> bool:
+    """Is `given` (a request's key: any text, non-ASCII included) the key whose stored
+    digest is `digest`? Compared in constant time; a missing key is no key."""
+    return given is not None and secrets.compare_digest(key_digest(given), digest)
 
 
 def _integral(value: Any) -> Any:
@@ -186,11 +199,16 @@ class Session(Held):
         super().__init__(ident, version)
         self.game = game
         self.actors: list[str] = ["loaded"] * entries
-        #: the key of each remote seat
+        #: the digest (`key_digest`) of each remote seat's key: a key itself is never
+        #: kept, only shown once, in the answer to the new game
         self.keys: dict[str, str] = {}
-        #: the key of whoever started the game: acts for its "human" seats once the game
-        #: has a remote seat, and may delete it
-        self.host_key = new_id()
+        #: the keys this session made, until the answer to the new game shows them (then
+        #: forgotten): each remote seat's (`issue_keys`), and the host's
+        self.issued: dict[str, str] = {}
+        self.issued_host = new_id()
+        #: the digest of the key of whoever started the game (`issued_host`): it acts for
+        #: the game's "human" seats once the game has a remote seat, and may delete it
+        self.host_key = key_digest(self.issued_host)
         #: seconds between the server's bot steps, or None: bots step only when asked
         self.pace: float | None = None
         #: set while no change is half done (applied but not yet committed)
@@ -261,10 +279,16 @@ class Session(Held):
         """Does a seat play on another device? Then every action needs a key."""
         return bool(self.keys)
 
+    def issue_keys(self, seats: list[str]) -> None:
+        """Make a new key for each of `seats` (remote seats): the game keeps their digests,
+        and `issued` the keys themselves until the answer to the new game shows them."""
+        self.issued = {p: new_id() for p in seats}
+        self.keys = {p: key_digest(k) for p, k in self.issued.items()}
+
     def key_for(self, seat: str | None) -> str | None:
-        """The key that acts for `seat` (None: no key needed). A remote seat needs its own
-        key; once a game is online, its other seats (people here, bots) and the game itself
-        (seat None) need the host's key."""
+        """The digest of the key that acts for `seat` (None: no key needed). A remote seat
+        needs its own key; once a game is online, its other seats (people here, bots) and
+        the game itself (seat None) need the host's key."""
         if seat is not None and seat in self.keys:
             return self.keys[seat]
         return self.host_key if self.online else None
@@ -272,7 +296,7 @@ class Session(Held):
     def check_key(self, seat: str | None, given: str | None) -> None:
         """Refuse (403 `NotYourSeat`) a request for `seat` without its key."""
         needed = self.key_for(seat)
-        if needed is None or (given is not None and secrets.compare_digest(given, needed)):
+        if needed is None or same_key(given, needed):
             return
         whose = f"seat {seat}" if seat is not None else "this game"
         if seat in self.keys:
@@ -291,19 +315,21 @@ class Session(Held):
         (none for a missing or unknown key)."""
         if key is None or not self.online:
             return []
+        digest = key_digest(key)
         for seat, needed in self.keys.items():
-            if secrets.compare_digest(key, needed):
+            if secrets.compare_digest(digest, needed):
                 return [seat]
-        if secrets.compare_digest(key, self.host_key):
+        if secrets.compare_digest(digest, self.host_key):
             return [p for p, k in self.seat_kinds().items() if k == HUMAN]
         return []
 
     def links(self, base: str) -> dict[str, str]:
-        """The invite address of each remote seat (the key in the fragment, which browsers
-        do not send to servers)."""
+        """The invite address of each remote seat whose key this session made (`issued`:
+        only the answer to a new game has them), the key in the fragment, which browsers
+        do not send to servers."""
         return {
             seat: f"{base}{self.kind}?game={self.id}&seat={seat}#key={key}"
-            for seat, key in self.keys.items()
+            for seat, key in self.issued.items()
         }
 
     # ---- history -------------------------------------------------------------------------
@@ -387,10 +413,12 @@ class Session(Held):
         )
 
     def restore_common(self, record: dict[str, Any]) -> None:
-        """Take the parts every kind of game records from `record`."""
+        """Take the parts every kind of game records from `record` (the keys of a record
+        written before keys were stored as digests are taken as their digests)."""
         self.actors = list(record["actors"])
-        self.keys = dict(record["keys"])
-        self.host_key = str(record["host_key"])
+        self.keys = {p: key_digest(k, stored=True) for p, k in record["keys"].items()}
+        self.host_key = key_digest(str(record["host_key"]), stored=True)
+        self.issued, self.issued_host = {}, ""
         self.pace = record["pace"]
         self.timer = record.get("timer")
         self.deadline = record.get("deadline")
@@ -489,9 +517,8 @@ class Session(Held):
         """Refuse (403) a rematch asked without the key of a seat or of the host."""
         if not self.online:
             return
-        for needed in (self.host_key, *self.keys.values()):
-            if key is not None and secrets.compare_digest(key, needed):
-                return
+        if any(same_key(key, needed) for needed in (self.host_key, *self.keys.values())):
+            return
         raise ApiError(
             403,
             "NotYourSeat",
@@ -584,14 +611,18 @@ class Replays:
 T = TypeVar("T")
 
 
-async def off_loop(fn: Callable[..., T], *args: Any) -> T:
-    """`fn(*args)` on a thread of its own, awaited without blocking the event loop (the
-    engine releases the interpreter while it thinks). The thread is a daemon: Ctrl-C stops
-    the server at once even while a search runs (its result is then dropped)."""
+async def off_loop(fn: Callable[..., T], *args: Any, ended: Callable[[], None] | None = None) -> T:
+    """`fn(*args)` on a thread of its own (named ``ludogame-think``), awaited without
+    blocking the event loop (the engine releases the interpreter while it thinks); `ended`
+    is called on the event loop once the thread ends, whether or not its result is still
+    awaited. The thread is a daemon: Ctrl-C stops the server at once even while a search
+    runs (its result is then dropped)."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[T] = loop.create_future()
 
     def settle(result: T | None, error: BaseException | None) -> None:
+        if ended is not None:
+            ended()
         if future.done():  # the request was cancelled meanwhile
             return
         if error is not None:
