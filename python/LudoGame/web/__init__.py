@@ -30,12 +30,15 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from LudoGame._core import __version__
+from LudoGame.untrusted import log_visibly
 from LudoGame.web import errors, ludo, models, onitama, replay
 from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
 from LudoGame.web.storage import Storage, StorageError, StoreUrlError, default_url, open_storage
 from LudoGame.web.store import Replays
 
 STATIC = Path(__file__).parent / "static"
+#: The loggers whose lines `serve` prints (uvicorn's), each line made visible.
+SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access")
 
 #: The default number of games held at once (and of replays, which are kept in memory).
 MAX_GAMES = 1_000
@@ -210,6 +213,8 @@ def serve(
         access_log=False,
         timeout_graceful_shutdown=1,  # Ctrl-C: stop at once, even while an AI thinks
     )
+    # the server's log lines may quote a client or an AI: no escape reaches the terminal
+    log_visibly(SERVER_LOGGERS)
     games: Games = app.state.games
     server = uvicorn.Server(config)
     shutdown = server.shutdown
