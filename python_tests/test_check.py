@@ -149,6 +149,7 @@ def test_summary_of_a_class(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
         ("not_python.py", "not a Python file"),
         ("../../known_cases.json", "not a Python file"),
         ("nowhere.py", "no such file"),
+        ("exits_on_import.py", "its process ended while loading it (exit status 3)"),
         ("", "a folder with no LudoGame.py"),
     ],
 )

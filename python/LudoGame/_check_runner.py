@@ -8,6 +8,11 @@ same questions through the assignment's API only.
 
 Before the student's file is loaded, the protocol stream is moved to a private descriptor
 and the student's stdout goes to stderr, so a ``print`` cannot corrupt the answers.
+
+In the sandbox the runner shares its interpreter with the student's code, which may replace
+any function here or write to the protocol stream itself: the checker trusts nothing this
+process sends (`LudoGame.check_replies` reads each reply with limits). The limits below are
+those an honest runner keeps.
 """
 
 from __future__ import annotations

@@ -10,9 +10,13 @@ player's step counts and ``get_completed``, ``get_space_name`` of every step cou
 
 The games: the course's published cases first (the worked example and the nine instructor
 cases), then generated games that reach each rule and decision (D1-D13), then random games,
-all from one seed. A difference is explained (the first turn where the answers part, both
-answers, the board before that turn, the decisions it touches) and shrunk to the shortest
-turns list that still shows the same kind of difference.
+all from one seed (a fresh one unless given, so that no file can hold the answers of the
+games it will be asked). A difference is explained (the first turn where the answers part,
+both answers, the board before that turn, the decisions it touches) and shrunk to the
+shortest turns list that still shows the same kind of difference.
+
+Nothing the student's process sends is trusted (`LudoGame.check_replies`): a malformed reply
+is that call's wrong answer, a flood or a hang ends only that file's check.
 """
 
 from __future__ import annotations
@@ -243,9 +247,15 @@ class Student:
             stdout=-1,
             stderr=-3,  # DEVNULL: the student's prints are dropped
         )
-        got = self._read(max(self.timeout, 20.0), replies.LOAD_LINE_BYTES)
+        wait = max(self.timeout, 20.0)
+        got = self._read(wait, replies.LOAD_LINE_BYTES)
         if isinstance(got, tuple):
-            return {"load": "error", "message": "the runner did not start"}
+            why = {
+                "timeout": f"loading it did not end within {wait:g} s",
+                "died": f"its process ended while loading it (exit status {got[-1]})",
+                "oversized": "its process sent a flood of bytes while loading it",
+            }[got[0]]
+            return {"load": "error", "message": why}
         return replies.load_reply(got)
 
     def _read(self, timeout: float, limit: int) -> Any:
