@@ -434,16 +434,17 @@ def test_a_seed_out_of_range_is_refused(seed: str, capsys: pytest.CaptureFixture
 MALFORMED = [
     ("no_type", "an object with other fields than t and v, or x and m"),
     ("wrong_types", "a type name that is not a text of 1-100 characters"),
-    ("huge_string", "a text of more than 300 characters"),
+    ("long_string", "a text of more than 300 characters"),
     ("long_list", "a list of more than 64 items"),
     ("huge_int", "a whole number out of range"),
     ("deep", "a reply nested deeper than 8 levels"),
+    ("many_objects", "a reply with more objects than its length allows"),
     ("nan", "a reply that is not JSON"),
     ("not_json", "a reply that is not JSON"),
     ("unasked", "an answer to a question not asked"),
     ("wrong_count", "a reply with another number of games than asked"),
 ]
-FLOODS = ["million", "endless"]
+FLOODS = ["million", "huge_string", "endless"]
 
 
 def _malformed(tmp_path: Path, mode: str) -> Path:
@@ -470,7 +471,7 @@ def test_a_malformed_reply_is_that_calls_wrong_answer(
 def test_a_flood_ends_its_own_check(tmp_path: Path, mode: str) -> None:
     report = checker.check(str(_malformed(tmp_path, mode)), seed=0, games=12)
     assert report.failure is not None and report.failure.startswith("flood: ")
-    assert "of more than 532,480 bytes" in report.failure
+    assert "of more than 73,728 bytes" in report.failure  # the first question's limit
     assert not report.agrees and report.checked == 0
 
 

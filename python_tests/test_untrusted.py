@@ -79,6 +79,7 @@ def test_tournament_tables_and_error_lists_show_names_and_messages_visibly() -> 
         (b"[1e999999]", None),  # parses (an infinite float), refused by shape
         (b"\xff\xfe[]", "a reply that is not JSON"),
         (b"9" * 5000, "a reply that is not JSON"),  # too many digits for an int
+        (b"[" + b"{}," * 10_000 + b"{}]", "a reply with more objects than its length allows"),
     ],
 )
 def test_a_reply_line_is_measured_before_it_is_parsed(line: bytes, why: str | None) -> None:
@@ -158,6 +159,27 @@ def test_the_runners_own_answers_always_fit_the_limits() -> None:
         sent = _check_runner.value(v)
         assert len(json.dumps(sent)) <= _check_runner.MAX_ANSWER_BYTES
         assert check_replies.answer(json.loads(json.dumps(sent))) == sent
+
+
+ANSWERS = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=400)
+    | st.text(alphabet=st.characters(min_codepoint=0x10000), max_size=400),
+    lambda inner: st.lists(inner, max_size=80) | st.tuples(inner, inner),
+    max_leaves=200,
+)
+
+
+@given(ANSWERS)
+def test_any_answer_the_runner_sends_fits_and_is_accepted(v: object) -> None:
+    from LudoGame import _check_runner
+
+    sent = _check_runner.value(v)
+    assert len(json.dumps(sent)) <= _check_runner.MAX_ANSWER_BYTES
+    assert check_replies.answer(json.loads(json.dumps(sent))) == sent
 
 
 def test_the_servers_log_lines_are_made_visible(capsys: pytest.CaptureFixture[str]) -> None:

@@ -39,10 +39,10 @@ MAX_ITEMS = 64
 MAX_LIST_DEPTH = 2
 #: Largest whole number sent as a number (a larger one is sent as text).
 MAX_INT = 2**63
-#: Largest answer, as JSON: a list's answer larger than this is sent as its repr, cut to
-#: `MAX_TEXT`; any other answer is smaller (a name and a text, each character at most 12
-#: bytes of ASCII-only JSON, ``json.dumps``' default).
-MAX_ANSWER_BYTES = 8192
+#: Largest answer, as ASCII-only JSON (``json.dumps``' default, where a character may take
+#: 12 bytes): a list's answer larger than this is sent as its repr, and texts are cut
+#: further until the answer fits (`_fit`). It bounds a whole reply (`check_replies`).
+MAX_ANSWER_BYTES = 1024
 
 
 def _name(obj: Any) -> str:
@@ -62,10 +62,44 @@ def _repr(v: Any) -> str:
     return text[:MAX_TEXT] if type(text) is str else "?"
 
 
+def _fit(answer: dict[str, Any]) -> dict[str, Any]:
+    """`answer` with its longest text halved until its JSON fits `MAX_ANSWER_BYTES`."""
+    while len(json.dumps(answer)) > MAX_ANSWER_BYTES:
+        key = max((k for k in answer if type(answer[k]) is str), key=lambda k: len(answer[k]))
+        answer[key] = answer[key][: len(answer[key]) // 2]
+    return answer
+
+
+def _surely_fits(answer: dict[str, Any]) -> bool:
+    """Whether `answer` fits `MAX_ANSWER_BYTES` for sure, counted without writing its JSON
+    (12 bytes a character at most; 40 for the rest of an answer, a number included, and 44
+    for an item of a list with its separator): the common small answers are not written
+    twice."""
+    v = answer["v"]
+    if type(v) is not list:
+        return 12 * (len(answer["t"]) + (len(v) if type(v) is str else 0)) + 40 <= MAX_ANSWER_BYTES
+    chars = len(answer["t"])
+    for item in v:
+        if type(item["v"]) is list:
+            return False
+        chars += len(item["t"]) + (len(item["v"]) if type(item["v"]) is str else 0)
+    return 12 * chars + 44 * (len(v) + 1) <= MAX_ANSWER_BYTES
+
+
 def value(v: Any, depth: int = 0) -> dict[str, Any]:
     """An answer as JSON: its type name and its value (a repr for other types, cut to
-    `MAX_TEXT`). Only the exact built-in types are sent as values: a subclass of ``str`` or
-    ``list`` may redefine anything, so it is shown by its repr."""
+    `MAX_TEXT`), at most `MAX_ANSWER_BYTES`. Only the exact built-in types are sent as
+    values: a subclass of ``str`` or ``list`` may redefine anything, so it is shown by its
+    repr."""
+    answer = _value(v, depth)
+    if depth == 0 and not _surely_fits(answer) and len(json.dumps(answer)) > MAX_ANSWER_BYTES:
+        if type(answer["v"]) is list:
+            answer["v"] = _repr(v)
+        answer = _fit(answer)
+    return answer
+
+
+def _value(v: Any, depth: int) -> dict[str, Any]:
     kind = type(v)
     name = _name(v)
     if v is None or kind is bool:
@@ -77,10 +111,7 @@ def value(v: Any, depth: int = 0) -> dict[str, Any]:
     if kind is str:
         return {"t": name, "v": v[:MAX_TEXT]}
     if kind in (list, tuple) and depth < MAX_LIST_DEPTH:
-        answer = {"t": name, "v": [value(x, depth + 1) for x in v[:MAX_ITEMS]]}
-        if depth == 0 and len(json.dumps(answer)) > MAX_ANSWER_BYTES:
-            return {"t": name, "v": _repr(v)}
-        return answer
+        return {"t": name, "v": [_value(x, depth + 1) for x in v[:MAX_ITEMS]]}
     return {"t": name, "v": _repr(v)}
 
 
@@ -89,13 +120,14 @@ def call(f: Callable[..., Any], *args: Any) -> tuple[dict[str, Any], Any]:
     try:
         raw = f(*args)
     except SystemExit as e:
-        return {"x": "SystemExit", "m": f"sys.exit({_repr(e.code)})"[:MAX_TEXT]}, None
+        return _fit({"x": "SystemExit", "m": f"sys.exit({_repr(e.code)})"[:MAX_TEXT]}), None
     except BaseException as e:  # noqa: BLE001 - the student's code may raise anything
         try:
             message = str(e)
         except BaseException:  # noqa: BLE001
             message = "?"
-        return {"x": _name(e), "m": message[:MAX_TEXT] if type(message) is str else "?"}, None
+        message = message[:MAX_TEXT] if type(message) is str else "?"
+        return _fit({"x": _name(e), "m": message}), None
     return value(raw), raw
 
 

@@ -25,6 +25,10 @@ from LudoGame import _check_runner as runner
 #: The deepest JSON a reply needs: a list of games > a game's answers > an answer > a list
 #: > an answer > a list > an answer (7); one more is refused before parsing.
 MAX_JSON_DEPTH = 8
+#: The fewest bytes of an object of a reply, its own (``{"t": "x", "v": 0}`` has 18): a line
+#: with more objects for its length is refused before parsing (no line of a few megabytes
+#: can make a million objects).
+MIN_OBJECT_BYTES = 15
 #: The most answers one game can get (play_game, the first play_game or "new", move_token,
 #: the probe of a position not playing, four questions for each of up to four positions).
 ANSWERS_PER_GAME = 20
@@ -59,10 +63,18 @@ _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 
 
+def _skeleton(line: bytes) -> bytes:
+    """The brackets of a JSON text, outside its strings."""
+    return _STRINGS.sub(b"", line).translate(None, _NOT_BRACKETS)
+
+
 def json_depth(line: bytes) -> int:
     """How deeply the brackets of a JSON text nest (strings skipped), in C-speed passes:
     no recursion, whatever the text."""
-    skeleton = _STRINGS.sub(b"", line).translate(None, _NOT_BRACKETS)
+    return _depth(_skeleton(line))
+
+
+def _depth(skeleton: bytes) -> int:
     return max(itertools.accumulate(array("b", skeleton.translate(_STEPS))), default=0)
 
 
@@ -81,10 +93,14 @@ class Malformed:
 
 
 def parse(line: bytes) -> Any:
-    """A reply line as JSON, or `Malformed` when it nests deeper than `MAX_JSON_DEPTH`, is
-    not JSON (NaN and Infinity included) or not UTF-8."""
-    if json_depth(line) > MAX_JSON_DEPTH:
+    """A reply line as JSON, or `Malformed` when it nests deeper than `MAX_JSON_DEPTH`, holds
+    more objects than its length allows (`MIN_OBJECT_BYTES`), is not JSON (NaN and Infinity
+    included) or not UTF-8."""
+    skeleton = _skeleton(line)
+    if _depth(skeleton) > MAX_JSON_DEPTH:
         return Malformed(f"a reply nested deeper than {MAX_JSON_DEPTH} levels")
+    if skeleton.count(b"{") * MIN_OBJECT_BYTES > len(line) + LINE_SLACK:
+        return Malformed("a reply with more objects than its length allows")
     try:
         return json.loads(line, parse_constant=_no_constant)
     except (ValueError, RecursionError):

@@ -37,8 +37,10 @@ def _answer():
         return {"v": 1}
     if MODE == "wrong_types":
         return {"t": 5, "v": {"nested": "object"}}
+    if MODE == "long_string":
+        return {"t": "str", "v": "x" * 1000}
     if MODE == "huge_string":
-        return {"t": "str", "v": "x" * 100_000}
+        return {"t": "str", "v": "x" * 10_000_000}
     if MODE == "long_list":
         return {"t": "list", "v": [{"t": "str", "v": "H"}] * 65}
     if MODE == "huge_int":
@@ -49,9 +51,11 @@ def _answer():
 def _line(request):
     """The whole reply line for one request."""
     if MODE == "deep":
-        return "[" * 50_000 + "]" * 50_000
+        return "[" * 10_000 + "]" * 10_000  # within the size of a reply, not its depth
     if MODE == "nan":
         return '[{"play_game": {"t": "float", "v": NaN}}]' if request["op"] == "games" else '{"A.p": NaN}'
+    if MODE == "many_objects":
+        return "[" + "{}," * 7_000 + "{}]"  # within the size of a reply, not its objects
     if MODE == "not_json":
         return "the answers are all correct"
     if MODE == "million":
