@@ -2,9 +2,9 @@
 
 `LudoGame.untrusted.visible` is the one helper; here its rules, and the places other than
 ``ludo check`` (python_tests/test_check.py) that print such text: the Onitama tournaments'
-tables and error lists (AI names, AI error messages), the checker's reply limits, and the
-log of ``ludo serve``. The MATLAB AI whose error message clears the screen is in
-python_tests/test_matlab_cli.py.
+tables and error lists (AI names, AI error messages), an AI file named with escapes, the log
+of ``ludo serve``; and the checker's reply limits. The MATLAB AI whose error message clears
+the screen is in python_tests/test_matlab_cli.py.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -200,3 +201,16 @@ def test_the_servers_log_lines_are_made_visible(capsys: pytest.CaptureFixture[st
     err = capsys.readouterr().err
     assert not CONTROL.search(err)
     assert f"a game of AI{SHOWN} failed" in err and f"RuntimeError: an AI said{SHOWN}" in err
+
+
+def test_an_ai_file_named_with_escapes_is_refused_in_one_visible_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from LudoGame.onitama_cli import main
+
+    ai = tmp_path / f"AI{FAKE}.m"
+    ai.write_text("function [c, f, t, w] = AI(varargin)\nend\n")
+    assert main(["match", str(ai), "1", "--no-sandbox"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and not CONTROL.search(err)
+    assert "must be a MATLAB function name" in err and "\\x1b[2J" in err
