@@ -10,9 +10,13 @@ player's step counts and ``get_completed``, ``get_space_name`` of every step cou
 
 The games: the course's published cases first (the worked example and the nine instructor
 cases), then generated games that reach each rule and decision (D1-D13), then random games,
-all from one seed. A difference is explained (the first turn where the answers part, both
-answers, the board before that turn, the decisions it touches) and shrunk to the shortest
-turns list that still shows the same kind of difference.
+all from one seed (a fresh one unless given, so that no file can hold the answers of the
+games it will be asked). A difference is explained (the first turn where the answers part,
+both answers, the board before that turn, the decisions it touches) and shrunk to the
+shortest turns list that still shows the same kind of difference.
+
+Nothing the student's process sends is trusted (`LudoGame.check_replies`): a malformed reply
+is that call's wrong answer, a flood or a hang ends only that file's check.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import secrets
 import select
 import shutil
 import sys
@@ -31,7 +36,9 @@ from importlib import resources
 from typing import Any
 
 from LudoGame import _check_runner, sandbox
-from LudoGame._core import LudoGame
+from LudoGame import check_replies as replies
+from LudoGame._core import InvalidArgumentError, LudoGame
+from LudoGame.untrusted import visible
 
 Turns = list[tuple[str, int]]
 
@@ -63,6 +70,16 @@ SHRINK_BUDGET = 4000  # games played on each side while shrinking one difference
 
 #: The engine's "answer" where the student's game found no Player (the engine finds one).
 EXPECTED_PLAYER = {"t": "Player", "v": "a Player object"}
+#: The engine's "answer" where the student's process sent malformed answers as a whole.
+EXPECTED_ANSWERS = {"t": "answers", "v": "answers to the questions asked"}
+
+
+def _expected(ours: dict[str, Any], key: str) -> Any:
+    """The engine's answer at `key` (the stand-ins above where the student answered a
+    question the engine did not need)."""
+    if key == replies.WHOLE:
+        return EXPECTED_ANSWERS
+    return ours.get(key, EXPECTED_PLAYER if key.endswith(".player") else None)
 
 
 class CheckUsageError(ValueError):
@@ -86,10 +103,14 @@ class Difference:
     shrunk: Turns
     shrunk_players: list[str]
     open: bool
-    seed: int
+    seed: int | None  # None: the run's seed is secret
 
     def explain(self) -> str:
-        """The difference in words, several lines."""
+        """The difference in words, several lines (every character of the student's made
+        visible, `LudoGame.untrusted.visible`)."""
+        return "\n".join(visible(line) for line in self._lines())
+
+    def _lines(self) -> list[str]:
         lines = [f"Difference in {self.source} (players {''.join(self.players)}):"]
         where = "before any turn" if self.turn < 0 else f"after turn {self.turn + 1}"
         reused = self.kind.startswith(("D11", "D12"))
@@ -119,21 +140,22 @@ class Difference:
             lines.append("  to see it:")
             lines.append(f"    game.play_game([{pos!r}], [])")
             lines.append(f"    game.get_player_by_position({pos!r}).{self.field.split('.', 1)[1]}")
-            return "\n".join(lines)
+            return lines
         if reused:
             lines.append(f"  the game: play_game({self.players!r}, {_turns_text(self.turns)})")
-            return "\n".join(lines)
+            return lines
         lines.append(f"  shrunk to {len(self.shrunk)} turns that still show it:")
         lines.append(f"    play_game({self.shrunk_players!r}, {_turns_text(self.shrunk)})")
-        return "\n".join(lines)
+        return lines
 
 
 @dataclass
 class Report:
-    """What `check` found for one file."""
+    """What `check` found for one file. Its `seed` is None when the run's seed is kept
+    secret (`check`'s ``secret_seed``)."""
 
     path: str
-    seed: int
+    seed: int | None
     games: int = 0
     checked: int = 0
     differing: int = 0  # games checked whose answers differ
@@ -157,17 +179,20 @@ class Report:
 
 
 def _show(answer: Any) -> str:
+    """An answer in words, on one line, every character of the student's made visible."""
     if answer is None:
         return "(no answer)"
-    if answer == EXPECTED_PLAYER:
-        return "a Player object"
+    if answer in (EXPECTED_PLAYER, EXPECTED_ANSWERS):
+        return str(answer["v"])
+    if "bad" in answer:
+        return f"a malformed answer: {answer['bad']}"
     if "x" in answer:
-        return f"raised {answer['x']}: {answer['m']}"
-    v = answer["v"]
+        return f"raised {visible(answer['x'])}: {visible(answer['m'])}"
+    v, t = answer["v"], visible(answer["t"])
     if isinstance(v, list):
         inner = ", ".join(_show(x) for x in v)
-        return f"[{inner}]" if answer["t"] == "list" else f"{answer['t']}([{inner}])"
-    return repr(v) if answer["t"] in ("str", "int", "bool", "NoneType") else f"{answer['t']} {v}"
+        return f"[{inner}]" if t == "list" else f"{t}([{inner}])"
+    return repr(v) if t in ("str", "int", "bool", "NoneType") else f"{t} {visible(v)}"
 
 
 def _turns_text(turns: Turns) -> str:
@@ -185,7 +210,7 @@ class Student:
         self.timeout = timeout
         self.use_sandbox = use_sandbox
         self.box: sandbox.Sandboxed | None = None
-        self._buffer = b""
+        self._buffer = bytearray()
         self._empty: str | None = None
         self.loaded = self._start()
 
@@ -228,17 +253,31 @@ class Student:
             stdout=-1,
             stderr=-3,  # DEVNULL: the student's prints are dropped
         )
-        got = self._read(max(self.timeout, 20.0))
-        if not isinstance(got, dict):
-            return {"load": "error", "message": "the runner did not start"}
-        return got
+        wait = max(self.timeout, 20.0)
+        got = self._read(wait, replies.LOAD_LINE_BYTES)
+        if isinstance(got, tuple):
+            why = {
+                "timeout": f"loading it did not end within {wait:g} s",
+                "died": f"its process ended while loading it (exit status {got[-1]})",
+                "oversized": "its process sent a flood of bytes while loading it",
+            }[got[0]]
+            return {"load": "error", "message": why}
+        return replies.load_reply(got)
 
-    def _read(self, timeout: float) -> Any:
-        """One JSON line from the runner, or a failure: ``("timeout",)`` / ``("died", code)``."""
+    def _read(self, timeout: float, limit: int) -> Any:
+        """One reply line from the runner, parsed (`LudoGame.check_replies.parse`: JSON or
+        `Malformed`), or a failure: ``("timeout",)``, ``("died", code)``, or
+        ``("oversized", limit)`` when no line ends within `limit` bytes (nothing longer is
+        read: the runner is flooding)."""
         assert self.box is not None and self.box.process.stdout is not None
         fd = self.box.process.stdout.fileno()
         deadline = time.monotonic() + timeout
-        while b"\n" not in self._buffer:
+        buffer = self._buffer
+        scanned = 0
+        while (end := buffer.find(b"\n", scanned)) < 0:
+            scanned = len(buffer)
+            if scanned > limit:
+                return ("oversized", limit)
             left = deadline - time.monotonic()
             if left <= 0:
                 return ("timeout",)
@@ -249,22 +288,24 @@ class Student:
             if not chunk:
                 code = self.box.process.wait()
                 return ("died", code)
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        try:
-            return json.loads(line)
-        except ValueError:
-            return ("garbled",)
+            buffer += chunk
+        if end > limit:
+            return ("oversized", limit)
+        line = bytes(buffer[:end])
+        del buffer[: end + 1]
+        return replies.parse(line)
 
-    def ask(self, request: dict[str, Any], calls: int = 1) -> Any:
-        """Send one request and wait for its answer (the time limit grows with `calls`)."""
+    def ask(self, request: dict[str, Any], calls: int = 1, answers: int = 1) -> Any:
+        """Send one request and wait for its reply (the time limit grows with `calls`, the
+        size limit with `answers`, the number of answers asked for). The reply as
+        `_read` gives it; after a failure the runner is ended."""
         assert self.box is not None and self.box.process.stdin is not None
         try:
             self.box.process.stdin.write((json.dumps(request) + "\n").encode())
             self.box.process.stdin.flush()
         except OSError:
             return ("died", self.box.process.poll())
-        got = self._read(self.timeout * max(1, calls))
+        got = self._read(self.timeout * max(1, calls), replies.reply_limit(answers))
         if isinstance(got, tuple):
             self.close()
         return got
@@ -296,7 +337,10 @@ def _failure_text(got: tuple[Any, ...], timeout: float) -> str:
         return f"timeout: the student's code did not answer within {timeout:g} s (endless loop?)"
     if got[0] == "died":
         return f"crash: the student's process ended (exit status {got[1]}) during a call"
-    return "the student's process wrote something that is not an answer"
+    return (
+        f"flood: the student's process sent a reply of more than {got[1]:,} bytes "
+        "(it was ended unread)"
+    )
 
 
 # ---------------------------------------------------------------- the games
@@ -433,13 +477,15 @@ def kind_of(key: str, theirs: Any) -> str:
     answer = theirs.get(key) if isinstance(theirs, dict) else None
     if isinstance(answer, dict) and "x" in answer:
         return f"{question}: raised {answer['x']}"
+    if isinstance(answer, dict) and "bad" in answer:
+        return f"{question}: malformed"
     return question
 
 
 class Checker:
     """Plays games on the student's runner and on the engine, and compares them."""
 
-    def __init__(self, student: Student, seed: int) -> None:
+    def __init__(self, student: Student, seed: int | None) -> None:
         self.student = student
         self.seed = seed
         self.failure: str | None = None
@@ -460,14 +506,13 @@ class Checker:
             req["before"] = [list(before[0]), [list(t) for t in before[1]]]
         if move is not None:
             req["move"] = list(move)
-        got = self.student.ask(req, calls=max(1, len(games) // 50))
+        got = self.student.ask(
+            req, calls=max(1, len(games) // 50), answers=len(games) * replies.ANSWERS_PER_GAME
+        )
         if isinstance(got, tuple):
             self.failure = _failure_text(got, self.student.timeout)
             return None
-        if not isinstance(got, list) or len(got) != len(games):
-            self.failure = "the student's process answered something else than asked"
-            return None
-        return got
+        return replies.games_reply(got, players, len(games))
 
     @staticmethod
     def ours(players: Sequence[str], turns: Turns) -> dict[str, Any]:
@@ -570,7 +615,7 @@ class Checker:
             turn=k,
             field=key,
             kind=kind,
-            ours=ours.get(key, EXPECTED_PLAYER if key.endswith(".player") else None),
+            ours=_expected(ours, key),
             theirs=their_answer,
             board=str(board),
             decisions=decisions,
@@ -581,10 +626,27 @@ class Checker:
         )
 
 
+def fresh_seed() -> int:
+    """A seed nobody can know beforehand (64 bits from the system's secure source): what a
+    check plays when no seed is given, so that its games' answers cannot be recorded."""
+    return secrets.randbits(64)
+
+
+def check_seed(seed: object) -> int:
+    """`seed` if it is a seed (an int from 0 to 2**64 - 1, not a bool), else the error the
+    engine gives for a bad seed."""
+    if type(seed) is not int:
+        raise TypeError(f"seed must be an int or None, not {type(seed).__name__} ({seed!r})")
+    if not 0 <= seed < 2**64:
+        raise InvalidArgumentError(f"seed must be an int from 0 to 2**64 - 1, not {seed}")
+    return seed
+
+
 def check(
     path: str,
     *,
-    seed: int = 0,
+    seed: int | None = None,
+    secret_seed: bool = False,
     games: int = 200,
     timeout: float = DEFAULT_TIMEOUT,
     sandboxed: bool = True,
@@ -593,26 +655,33 @@ def check(
     """Check the student's ``LudoGame.py`` at `path` against the engine.
 
     Plays the published cases, generated games reaching each decision, then random games
-    (`games` in all, at least the published ones), from `seed`. Raises `CheckUsageError`
-    when the file cannot be checked at all (missing, not Python, no LudoGame class, ...) and
-    `LudoGame.sandbox.SandboxUnavailableError` when the sandbox is asked for and missing.
+    (`games` in all, at least the published ones), from `seed`: by default a fresh one
+    (`fresh_seed`), named in the report, so that no file can hold the answers of the games
+    it will be asked (the same seed plays the same games again). With `secret_seed` the
+    report does not name it (its `seed` is None): whoever keeps the seed can still repeat the
+    run. Raises `CheckUsageError` when the file cannot be checked at all (missing, not
+    Python, no LudoGame class, ...) and `LudoGame.sandbox.SandboxUnavailableError` when the
+    sandbox is asked for and missing.
     """
     started = time.monotonic()
+    seed = fresh_seed() if seed is None else check_seed(seed)
+    shown = None if secret_seed else seed
     if os.path.isdir(path):
         inside = os.path.join(path, STUDENT_NAME)
         if not os.path.isfile(inside):
-            raise CheckUsageError(f"{path}: a folder with no {STUDENT_NAME}")
+            raise CheckUsageError(visible(f"{path}: a folder with no {STUDENT_NAME}"))
         path = inside
     if not os.path.isfile(path):
-        raise CheckUsageError(f"{path}: no such file")
+        raise CheckUsageError(visible(f"{path}: no such file"))
     if not path.endswith(".py"):
-        raise CheckUsageError(f"{path}: not a Python file (a LudoGame.py is expected)")
-    report = Report(path=path, seed=seed)
+        raise CheckUsageError(visible(f"{path}: not a Python file (a LudoGame.py is expected)"))
+    report = Report(path=path, seed=shown)
     student = Student(path, timeout, use_sandbox=sandboxed)
     try:
         if student.loaded.get("load") != "ok":
-            raise CheckUsageError(f"{path}: {student.loaded.get('message', 'cannot be loaded')}")
-        checker = Checker(student, seed)
+            why = student.loaded.get("message", "cannot be loaded")
+            raise CheckUsageError(visible(f"{path}: {why}"))
+        checker = Checker(student, shown)
         _compare_names(checker, report)
         rng = random.Random(seed)
         plan = published_cases()
@@ -620,7 +689,7 @@ def check(
         plan += scenarios(rng)
         while len(plan) < games:
             players, turns = random_turns(rng)
-            plan.append((f"random game {len(plan) + 1} (seed {seed})", players, turns))
+            plan.append((f"random game {len(plan) + 1}", players, turns))
         _compare_reuse(checker, report, plan[: report.cases])
         _compare_moves(checker, report, plan[: report.cases])
         kinds = {d.kind for d in report.differences}
@@ -688,7 +757,7 @@ def _end_difference(
         turn=len(turns) - 1,
         field=key,
         kind=kind,
-        ours=ours.get(key, EXPECTED_PLAYER if key.endswith(".player") else None),
+        ours=_expected(ours, key),
         theirs=theirs.get(key) if isinstance(theirs, dict) else None,
         board=str(board),
         decisions=[decision],
@@ -774,11 +843,14 @@ def _compare_moves(
 def _compare_names(checker: Checker, report: Report) -> None:
     """get_space_name of every step count, for each position."""
     for pos in "ABCD":
-        theirs = checker.student.ask({"op": "names", "position": pos})
-        if isinstance(theirs, tuple):
-            checker.failure = _failure_text(theirs, checker.student.timeout)
+        got = checker.student.ask(
+            {"op": "names", "position": pos}, answers=replies.ANSWERS_PER_NAMES
+        )
+        if isinstance(got, tuple):
+            checker.failure = _failure_text(got, checker.student.timeout)
             report.failure = f"{checker.failure} (in get_space_name)"
             return
+        theirs = replies.names_reply(got, pos)
         ours = _check_runner.space_names(LudoGame, pos)
         key = first_field(ours, theirs)
         if key is None:
@@ -803,22 +875,30 @@ def _compare_names(checker: Checker, report: Report) -> None:
 # ---------------------------------------------------------------- reports
 
 
+def seed_text(seed: int | None) -> str:
+    """How a report names its seed: ``seed N``, or that it is kept secret."""
+    return "secret seed" if seed is None else f"seed {seed}"
+
+
 def render(report: Report, colour: bool = False) -> str:
-    """The report as terminal text."""
+    """The report as terminal text: every character of the student's (and of the file's
+    name) made visible (`LudoGame.untrusted.visible`); with `colour`, the verdict is
+    coloured (the only escape sequences in the text)."""
 
     def paint(text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if colour else text
 
-    head = f"{report.path}: "
+    head = f"{visible(report.path)}: "
     if report.error:
-        return head + paint(report.error, "31")
+        return head + paint(visible(report.error), "31")
     lines = []
+    seed = seed_text(report.seed)
     if report.agrees:
         lines.append(
             head
             + paint("agrees", "32")
             + f" with the engine on {report.checked} games ({report.cases_passed}/{report.cases}"
-            f" published cases; seed {report.seed}, {report.seconds:.1f} s)"
+            f" published cases; {seed}, {report.seconds:.1f} s)"
         )
         return "\n".join(lines)
     n = len(report.differences)
@@ -827,10 +907,10 @@ def render(report: Report, colour: bool = False) -> str:
         head
         + paint("differs", "31")
         + f": {summary} in {report.checked} games checked ({report.cases_passed}/{report.cases}"
-        f" published cases pass; seed {report.seed}, {report.seconds:.1f} s)"
+        f" published cases pass; {seed}, {report.seconds:.1f} s)"
     )
     if report.failure:
-        lines.append("  " + paint(report.failure, "31"))
+        lines.append("  " + paint(visible(report.failure), "31"))
     for d in report.differences:
         lines.append("")
         lines.append(d.explain())
@@ -843,8 +923,11 @@ __all__ = [
     "Difference",
     "Report",
     "check",
+    "check_seed",
+    "fresh_seed",
     "published_cases",
     "render",
     "scenarios",
+    "seed_text",
     "turn_decisions",
 ]

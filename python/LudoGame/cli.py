@@ -26,6 +26,7 @@ from LudoGame.enums import Phase
 from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE
 from LudoGame.progress import ProgressBar
 from LudoGame.sim import RayTaskError, TournamentResult, simulate, tournament, wilson_interval
+from LudoGame.untrusted import visible
 
 WORKED_EXAMPLE = [
     ("A", 6), ("A", 4), ("A", 5), ("A", 4), ("B", 6), ("B", 4), ("B", 1), ("B", 2),
@@ -273,6 +274,16 @@ def _network(text: str) -> str:
     return text
 
 
+def _seed(text: str) -> int:
+    """A seed: a whole number from 0 to 2**64 - 1."""
+    from LudoGame.checker import check_seed
+
+    try:
+        return check_seed(_count(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _positive(text: str) -> int:
     """A count of 1 or more."""
     value = _count(text)
@@ -334,11 +345,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         where = f"{args.host}:{args.port}"
         print(f"ludo: cannot serve on {where}: {e.strerror or e}", file=sys.stderr)
         return 2
-    except web.ReplayError as e:
-        print(f"ludo: cannot replay {args.replay}: {e}", file=sys.stderr)
+    except web.ReplayError as e:  # the file's words may be quoted: made visible
+        print(f"ludo: cannot replay {visible(args.replay)}: {visible(e)}", file=sys.stderr)
         return 2
     except web.StoreError as e:
-        print(f"ludo: cannot use the store: {e}", file=sys.stderr)
+        print(f"ludo: cannot use the store: {visible(e)}", file=sys.stderr)
         return 2
     return 0
 
@@ -497,7 +508,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "and shrunk (it runs sandboxed)",
     )
     check.add_argument("files", nargs="+", metavar="FILE", help="LudoGame.py files or folders")
-    check.add_argument("--seed", type=int, default=0, help="seed of the generated games (0)")
+    seeds = check.add_mutually_exclusive_group()
+    seeds.add_argument(
+        "--seed",
+        type=_seed,
+        help="seed of the generated games (default: a fresh one, named in the report)",
+    )
+    seeds.add_argument(
+        "--seed-file",
+        metavar="FILE",
+        help="keep the seed secret: the one in FILE, or a fresh one written there (the "
+        "reports do not name it; the same FILE plays the same games again)",
+    )
     check.add_argument("--games", type=_positive, default=200, help="games per file (200)")
     check.add_argument(
         "--timeout", type=float, default=5.0, help="seconds per call of the student's code (5)"
@@ -526,13 +548,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = _run(args)
         sys.stdout.flush()
     except LudoError as e:
-        print(f"ludo: {e}", file=sys.stderr)
+        print(f"ludo: {visible(e)}", file=sys.stderr)
         return 2
     except ValueError as e:  # a bad argument the library refused before any work
-        print(f"ludo: {e}", file=sys.stderr)
+        print(f"ludo: {visible(e)}", file=sys.stderr)
         return 2
     except (ImportError, RayTaskError) as e:  # --ray without Ray, or a failed Ray task
-        print(f"ludo: {e}", file=sys.stderr)
+        print(f"ludo: {visible(e)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `ludo demo | head`
         _silence_stdout()

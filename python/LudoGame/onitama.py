@@ -57,6 +57,7 @@ from LudoGame._core import ONITAMA_MATCH_SETUP as MATCH_SETUP
 from LudoGame.enums import Reason
 from LudoGame.outcome import Outcome
 from LudoGame.standings import Standing, Table
+from LudoGame.untrusted import visible
 
 GameOverError = OnitamaGameOverError
 NotationError = OnitamaNotationError
@@ -231,13 +232,14 @@ class Standings:
     games: list[RoundRobinGame] = field(default_factory=list)
 
     def __str__(self) -> str:
-        width = max([4, *(len(s.name) for s in self.table)])
+        """The table as text, the AIs' names made visible (`LudoGame.untrusted.visible`)."""
+        width = max([4, *(len(visible(s.name)) for s in self.table)])
         lines = [
             f"{'rank':>4}  {'name':<{width}}  games  wins  ties  losses  points  score",
         ]
         for rank, s in enumerate(self.table, 1):
             lines.append(
-                f"{rank:>4}  {s.name:<{width}}  {s.games:>5}  {s.wins:>4}  {s.ties:>4}  "
+                f"{rank:>4}  {visible(s.name):<{width}}  {s.games:>5}  {s.wins:>4}  {s.ties:>4}  "
                 f"{s.losses:>6}  {s.points:>6}  {s.score:>5.1f}"
             )
         return "\n".join(lines)

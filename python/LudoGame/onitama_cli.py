@@ -60,6 +60,7 @@ from LudoGame.onitama_engine import (
     parse_limits,
     serve,
 )
+from LudoGame.untrusted import visible, visible_lines
 
 #: An AI named on the command line: a built-in level, or the path of a MATLAB file.
 AISpec = int | str
@@ -366,7 +367,7 @@ def play_terminal(
         except AIFailedError as e:
             loser = game.turn
             line = TEXTS["ai_invalid" if e.invalid else "ai_error"]
-            screen.say(str(e))
+            screen.say(visible_lines(str(e)))  # the AI's message: no escape reaches the terminal
             screen.say(line.format(winner="B" if loser == "A" else "A", loser=loser))
     except InputEndedError:
         if out.isatty():
@@ -813,7 +814,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"onitama: cannot read or write: {e.strerror or e}", file=sys.stderr)
         return 2
     except (UsageError, ValueError, TypeError, ImportError) as e:
-        print(f"onitama: {e}", file=sys.stderr)
+        print(f"onitama: {visible(e)}", file=sys.stderr)
         return 2
 
 

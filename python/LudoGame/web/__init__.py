@@ -31,6 +31,7 @@ from fastapi.staticfiles import StaticFiles
 
 from LudoGame._core import __version__
 from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE, OctavePool
+from LudoGame.untrusted import log_visibly
 from LudoGame.web import errors, ludo, models, onitama, replay
 from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
 from LudoGame.web.guard import CreateLimit, RequestGuard, guarded_protocol
@@ -47,6 +48,8 @@ from LudoGame.web_limits import (
 )
 
 STATIC = Path(__file__).parent / "static"
+#: The loggers whose lines `serve` prints (uvicorn's), each line made visible.
+SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access")
 
 #: The default number of games held at once (and of replays, which are kept in memory).
 MAX_GAMES = 1_000
@@ -278,6 +281,8 @@ def serve(
         proxy_headers=bool(trusted_proxies),
         forwarded_allow_ips=list(trusted_proxies) or None,
     )
+    # the server's log lines may quote a client or an AI: no escape reaches the terminal
+    log_visibly(SERVER_LOGGERS)
     games: Games = app.state.games
     server = uvicorn.Server(config)
     shutdown = server.shutdown
