@@ -88,6 +88,29 @@ def seed_of(seed: int | str | None) -> int | None:
     return value
 
 
+def fresh_seed() -> int:
+    """A seed the server chooses for a game asked for without one: 64 bits from the
+    system's secure random source (as ``Game()`` without a seed picks one)."""
+    return secrets.randbits(64)
+
+
+def chosen_seed(seed: int | str | None, online: bool) -> int:
+    """The seed of a new game (or rematch): the request's, else a fresh one. A game with a
+    person on another device (`online`) takes no seed from its request (400 `SeedRefused`):
+    whoever chose it would know every roll (or deal); its seed is the server's, kept
+    secret until the game is over."""
+    if seed is not None and online:
+        raise ApiError(
+            400,
+            "SeedRefused",
+            "a game with a person on another device gets its seed from the server, which "
+            "keeps it secret until the game is over (the state's commitment lets everyone "
+            "check it then): leave the seed out",
+        )
+    value = seed_of(seed)
+    return fresh_seed() if value is None else value
+
+
 class Held:
     """What the server holds (a game or a replay): an unguessable id, a lock that serialises
     the requests for it, and a version that goes up by one on every change."""
@@ -251,8 +274,19 @@ class Session(Held):
 
     def rematch_game(self, seed: int | None) -> Session:
         """A new game like this one from its start (same rules, players and seats; a new
-        seed unless `seed` is given), not yet stored."""
+        seed unless `seed` is given: refused, 400, in an online game), not yet stored."""
         raise NotImplementedError
+
+    def undo_refusal(self) -> ApiError | None:
+        """Why an undo that has something to take back is refused now, or None."""
+        return None
+
+    def save_text(self, format: Literal["json", "notation"]) -> str:
+        """The game's save as a file holds it: its JSON (the whole game) or the position's
+        notation."""
+        if format == "json":
+            return str(self.game.to_json())
+        return str(self.game.to_notation())
 
     # ---- seats and keys ------------------------------------------------------------------
 
@@ -260,6 +294,11 @@ class Session(Held):
     def online(self) -> bool:
         """Does a seat play on another device? Then every action needs a key."""
         return bool(self.keys)
+
+    @property
+    def hides_seed(self) -> bool:
+        """Is the game's seed kept from its players (an online game not yet over)?"""
+        return self.online and not self.is_over()
 
     def key_for(self, seat: str | None) -> str | None:
         """The key that acts for `seat` (None: no key needed). A remote seat needs its own
@@ -313,7 +352,11 @@ class Session(Held):
         return bool(self.game.is_over())
 
     def can_undo(self) -> bool:
-        """Is there an entry of a person (or of the loaded game) to take back?"""
+        """Is there an entry of a person (or of the loaded game) to take back, and may it be
+        taken back now?"""
+        return self._undoable() and self.undo_refusal() is None
+
+    def _undoable(self) -> bool:
         return any(a != self.machine for a in self.actors)
 
     def changed(self, actor: str) -> None:
@@ -330,8 +373,11 @@ class Session(Held):
 
     def undo_seat(self) -> str | None:
         """The seat whose decision an undo would take back (to act again after it)."""
-        if not self.can_undo():
+        if not self._undoable():
             raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise refusal
         game = self.game.copy()
         actors = list(self.actors)
         while actors:
@@ -347,8 +393,11 @@ class Session(Held):
     def take_back(self) -> None:
         """Undo the last entry of a person and every machine entry after it (409 if there
         is none)."""
-        if not self.can_undo():
+        if not self._undoable():
             raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise refusal
         while self.actors:
             actor = self.actors.pop()
             self.game.undo()
@@ -501,11 +550,12 @@ class Session(Held):
         )
 
     def download(self, format: Literal["json", "notation"]) -> Response:
-        """The game as a file: its JSON (the whole game) or the position's notation."""
+        """The game as a file: its JSON (the whole game) or the position's notation (as
+        `save_text` gives them)."""
         if format == "json":
-            text, media, ext = self.game.to_json(), "application/json", "json"
+            text, media, ext = self.save_text(format), "application/json", "json"
         else:
-            text, media, ext = self.game.to_notation() + "\n", "text/plain", "txt"
+            text, media, ext = self.save_text(format) + "\n", "text/plain", "txt"
         name = f"{self.kind}-{self.id[:8]}.{ext}"
         return Response(
             text,
