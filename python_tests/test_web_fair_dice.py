@@ -451,10 +451,12 @@ def test_an_online_onitama_deal_is_hidden_then_verified(client: TestClient) -> N
         # another seed (one dealing other cards), committed to: not the deal
         data = json.loads(saved)
         start = cards_of(Onitama.from_notation(data["start"]))
-        def deal(seed: int) -> Onitama:
-            return Onitama.standard(seed=seed) if "rules" in body else Onitama.dealt(seed)
-
-        other = next(str(x) for x in range(100) if cards_of(deal(x)) != start)
+        standard = "rules" in body
+        other = next(
+            str(x)
+            for x in range(100)
+            if cards_of(Onitama.standard(seed=x) if standard else Onitama.dealt(x)) != start
+        )
         bad = {**data, "seed_text": other}
         bad["seed_commitment"] = hashlib.sha256(other.encode()).hexdigest()
         verdict = verify_save(json.dumps(bad))
