@@ -359,6 +359,14 @@ class Session(Held):
     def _undoable(self) -> bool:
         return any(a != self.machine for a in self.actors)
 
+    def _check_undo(self) -> None:
+        """Refuse (409) an undo with nothing to take back, or one refused now."""
+        if not self._undoable():
+            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise refusal
+
     def changed(self, actor: str) -> None:
         """Record one new entry made by `actor` and bump the version."""
         self.actors.append(actor)
@@ -373,11 +381,7 @@ class Session(Held):
 
     def undo_seat(self) -> str | None:
         """The seat whose decision an undo would take back (to act again after it)."""
-        if not self._undoable():
-            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
-        refusal = self.undo_refusal()
-        if refusal is not None:
-            raise refusal
+        self._check_undo()
         game = self.game.copy()
         actors = list(self.actors)
         while actors:
@@ -392,12 +396,8 @@ class Session(Held):
 
     def take_back(self) -> None:
         """Undo the last entry of a person and every machine entry after it (409 if there
-        is none)."""
-        if not self._undoable():
-            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
-        refusal = self.undo_refusal()
-        if refusal is not None:
-            raise refusal
+        is none, or the undo is refused: `undo_refusal`)."""
+        self._check_undo()
         while self.actors:
             actor = self.actors.pop()
             self.game.undo()
