@@ -390,7 +390,7 @@ async def live(
                 ports[k % len(ports)],
                 "POST",
                 f"{LUDO}?fields=",
-                {"players": "AB", "seats": {"A": "remote", "B": "remote"}, "seed": seed + k},
+                {"players": "AB", "seats": {"A": "remote", "B": "remote"}},  # the server's die
             )
         if status != 201:
             raise SystemExit(f"error: a new game answered {status}: {body[:200]!r}")
@@ -461,7 +461,7 @@ async def create_games(port: int, k: int) -> list[str]:
                 port,
                 "POST",
                 f"{LUDO}?fields=",
-                {"players": "AB", "seats": {"A": "remote", "B": "remote"}, "seed": j},
+                {"players": "AB", "seats": {"A": "remote", "B": "remote"}},
             )
         if status != 201:
             raise SystemExit(f"error: a new game answered {status}: {body[:200]!r}")

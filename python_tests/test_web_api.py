@@ -548,11 +548,14 @@ def test_a_standard_onitama_game_is_the_engines_deal(client: TestClient) -> None
     r = client.post(f"{ONI}/{gid}/action", json={"action": "1 e1 d1 u"})
     assert "wall" in check_error(r, 400, "InvalidActionError")
     assert client.get(f"{ONI}/{gid}").json()["position"] == g.to_notation()
-    # The default deal: the base cards, seed 0; a rematch deals again from the same set.
+    # Without a seed: the base cards dealt from a fresh seed the server chose, shown in the
+    # state (a one-screen game); each game gets its own.
     d = new_onitama(client, rules="standard")
-    assert d["position"] == Onitama.standard(seed=0).to_notation() and d["card_set"] == "base"
+    assert d["card_set"] == "base" and d["seed_text"] == str(d["seed"])
+    assert d["position"] == Onitama.standard(seed=d["seed"]).to_notation()
+    assert new_onitama(client, rules="standard")["seed"] != d["seed"]
     t = new_onitama(client, rules="standard", card_set="ALL", seed=3)
-    assert t["card_set"] == "all"
+    assert (t["card_set"], t["seed"], t["seed_text"]) == ("all", 3, "3")
     assert t["position"] == Onitama.standard(seed=3, card_set="all").to_notation()
     # A standard position given by its notation is a standard game too.
     p = new_onitama(client, position=g.to_notation())

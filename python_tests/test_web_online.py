@@ -30,6 +30,7 @@ from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from LudoGame import Game  # noqa: E402
+from LudoGame.fair import commitment  # noqa: E402
 from LudoGame.onitama import Onitama  # noqa: E402
 from LudoGame.web import create_app  # noqa: E402
 from LudoGame.web.storage import SqliteStorage, open_storage  # noqa: E402
@@ -174,12 +175,13 @@ class Events:
 def test_a_game_is_back_after_kill_9_with_every_acknowledged_move(tmp_path: Path) -> None:
     """A real server on a temp SQLite file, moves played over HTTP as fast as it answers,
     killed with SIGKILL right after an answer, started again: every acknowledged move is
-    there (and at most the one request in flight besides), with seats, keys and seed."""
+    there (and at most the one request in flight besides), with seats, keys and seed (kept
+    secret until the game is over, then the one committed to)."""
     store = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     p, base = start_serve("--store", store)
     try:
         with httpx.Client(base_url=base) as c:
-            body = {"players": "ABCD", "seats": {"B": "remote", "D": "remote"}, "seed": 21}
+            body = {"players": "ABCD", "seats": {"B": "remote", "D": "remote"}}
             s, keys = created(c.post(LUDO, json=body))
             key = dict.fromkeys("AC", keys["host_key"]) | keys["seat_keys"]
             acked: list[dict[str, Any]] = [s]
@@ -202,7 +204,7 @@ def test_a_game_is_back_after_kill_9_with_every_acknowledged_move(tmp_path: Path
             back = c.get(f"{LUDO}/{s['id']}").json()
             assert back == acked[-1]  # the whole state: version, history, seats, seed, board
             assert back["seats"] == {"A": "human", "B": "remote", "C": "human", "D": "remote"}
-            assert back["seed"] == 21
+            assert back["seed"] is None and back["dice_commitment"] == s["dice_commitment"]
             # the keys still act for their seats, and only they
             wrong = "B" if back["current_player"] != "B" else "A"
             check_error(
@@ -212,7 +214,8 @@ def test_a_game_is_back_after_kill_9_with_every_acknowledged_move(tmp_path: Path
             )
             while back["to_act"] is not None:
                 back = ludo_step(c, back, key[back["current_player"]])
-            mirror = mirror_of(back["history"], 21, "ABCD")
+            assert back["dice_commitment"] == commitment(back["seed"])
+            mirror = mirror_of(back["history"], back["seed"], "ABCD")
             assert mirror.to_notation() == back["position"] and mirror.is_over()
     finally:
         p.send_signal(signal.SIGINT)
@@ -272,21 +275,23 @@ def test_every_game_comes_back_from_the_sqlite_file_as_it_was(tmp_path: Path) ->
     saved = Game("cs162", "AC", 4)
     saved.roll()
     bodies = [
-        (LUDO, {"players": "ABC", "seats": {"B": "remote", "C": "random"}, "seed": 3}),
+        (LUDO, {"players": "ABC", "seats": {"B": "remote", "C": "random"}}),
         (LUDO, {"position": saved.to_notation(), "seats": {"C": "remote"}, "pace": 2}),
         (LUDO, {"json": saved.to_json()}),
-        (ONI, {"setup": "random", "seed": 8, "sides": {"B": {"kind": "remote"}}}),
+        (ONI, {"setup": "random", "sides": {"B": {"kind": "remote"}}}),
         (ONI, {"setup": "22", "sides": {"B": {"kind": "ai", "level": 0}}, "pace": 5}),
     ]
     games = []
     for url, body in bodies:
         s, keys = created(first.post(url, json=body))
         games.append((url, s["id"], keys))
-    # some play: a roll and a move in the first game, a ply in the fourth, an undo
+    # some play in the first game, up to a person's move (which an online game's undo takes
+    # back; not a roll), a ply in the fourth, an undo
     url, gid, keys = games[0]
     s = first.get(f"{url}/{gid}").json()
     states = [s]
-    for _ in range(6):
+    while len(states) < 7 or (states[-2]["to_act"], states[-2]["phase"]) != ("human", "move"):
+        assert len(states) < 1000, "no person's move in 1,000 steps"
         seat = s["current_player"]
         key = keys["seat_keys"].get(seat, keys["host_key"])
         s = ludo_step(first, s, key)
@@ -381,9 +386,7 @@ def client() -> TestClient:
 
 
 def test_a_remote_seat_acts_only_with_its_key(client: TestClient) -> None:
-    s, keys = created(
-        client.post(LUDO, json={"players": "AB", "seats": {"B": "remote"}, "seed": 2})
-    )
+    s, keys = created(client.post(LUDO, json={"players": "AB", "seats": {"B": "remote"}}))
     gid, host, bkey = s["id"], keys["host_key"], keys["seat_keys"]["B"]
     assert set(keys["seat_keys"]) == {"B"} and s["seats"] == {"A": "human", "B": "remote"}
     link = keys["links"]["B"]
@@ -408,7 +411,13 @@ def test_a_remote_seat_acts_only_with_its_key(client: TestClient) -> None:
         assert "seat B" in msg and "another device" in msg
         assert client.get(f"{LUDO}/{gid}").json() == before
     s = ludo_step(client, s, bkey)
-    # B's roll may only be taken back by B; a spectator may not delete the game
+    # B's roll is not taken back (online, a roll's value is known), even by B
+    r = client.post(f"{LUDO}/{gid}/undo", json={}, headers={"X-Seat-Key": bkey})
+    check_error(r, 409, "UndoPastRoll")
+    # B's move may only be taken back by B; a spectator may not delete the game
+    while (s["current_player"], s["phase"]) != ("B", "move"):
+        s = ludo_step(client, s, bkey if s["current_player"] == "B" else host)
+    s = ludo_step(client, s, bkey)
     check_error(client.post(f"{LUDO}/{gid}/undo", json={}, headers={"X-Seat-Key": host}), 403)
     check_error(client.delete(f"{LUDO}/{gid}", headers={"X-Seat-Key": bkey}), 403, "NotYourSeat")
     check_error(client.delete(f"{LUDO}/{gid}"), 403, "NotYourSeat")
@@ -434,7 +443,7 @@ def test_remote_onitama_sides_and_bots_in_online_games(client: TestClient) -> No
     )
     assert r.status_code == 200 and r.json()["turn"] == "B"
     # a game with a remote seat and a bot: a bot's step needs the host's key
-    t, tk = created(client.post(LUDO, json={"seats": {"A": "random", "C": "remote"}, "seed": 1}))
+    t, tk = created(client.post(LUDO, json={"seats": {"A": "random", "C": "remote"}}))
     check_error(client.post(f"{LUDO}/{t['id']}/bot", json={}), 403, "NotYourSeat")
     r = client.post(f"{LUDO}/{t['id']}/bot", json={}, headers={"X-Seat-Key": tk["host_key"]})
     assert r.status_code == 200

@@ -359,7 +359,7 @@ def test_the_turn_timer_of_a_killed_process_is_played_by_another(postgres: Postg
     with SIGKILL while remote seat B's timer runs: B takes the game up and plays B's turn."""
     url = fresh(postgres)
     timer = {"seconds": 1, "bot": "random"}
-    body = {"players": "AB", "seats": {"B": "remote"}, "seed": 6, "turn_timer": timer}
+    body = {"players": "AB", "seats": {"B": "remote"}, "turn_timer": timer}
     a, base_a = start_serve("--store", url)
     try:
         with live_server(store=url, heartbeat=1, take_up=0.5) as (base_b, _):

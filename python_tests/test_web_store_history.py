@@ -249,7 +249,7 @@ def test_who_is_connected_is_shared_by_two_processes(postgres: Postgres) -> None
             httpx.Client(base_url=base1, timeout=10) as c1,
             httpx.Client(base_url=base2, timeout=10) as c2,
         ):
-            body = {"players": "AB", "seats": {"A": "remote", "B": "remote"}, "seed": 4}
+            body = {"players": "AB", "seats": {"A": "remote", "B": "remote"}}
             s, keys = created(c1.post(LUDO, json=body))
             gid, seat = s["id"], keys["seat_keys"]
             assert s["connected"] == {"A": False, "B": False}

@@ -292,16 +292,23 @@ class Game:
 
     @property
     def seed(self) -> int | None:
-        """The die's seed (None for a game read from a position notation)."""
+        """The die's seed (None for a game read from a position notation that writes the die's
+        state, without a seed).
+        """
 
-    def to_notation(self) -> str:
+    def to_notation(self, hide_die: bool = False) -> str:
         """The position as one line of text (rules, tokens, turn, ranking, die state), e.g.
-        'cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a'.
+        'cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a'. With `hide_die` the die's state
+        is written '-': a position to show players who must not know the coming rolls.
         """
 
     @staticmethod
-    def from_notation(text: str) -> Game:
-        """A game starting at a position written by `to_notation` (with no history)."""
+    def from_notation(text: str, seed: int | None = None) -> Game:
+        """A game starting at a position written by `to_notation` (with no history). With
+        `seed`, the die is seeded with it instead of taking the state written (and `seed`
+        keeps it); a position whose die is hidden ('-') gets a random seed when none is
+        given, as `Game()` does.
+        """
 
     @property
     def moves(self) -> str:
@@ -309,15 +316,20 @@ class Game:
         to `roll` instead of rolled).
         """
 
-    def to_json(self) -> str:
-        """The whole game (start position, seed, every roll and move) as a JSON string."""
+    def to_json(self, hide_die: bool = False) -> str:
+        """The whole game (start position, seed, every roll and move) as a JSON string. With
+        `hide_die`, without the die: the seed null, the die's state '-' in both positions and
+        every roll a given value ('=6'), for players who must not know the coming rolls.
+        """
 
     @staticmethod
-    def from_json(text: str) -> Game:
+    def from_json(text: str, seed: int | None = None) -> Game:
         """A game read from `to_json`'s output: the moves are replayed and checked. `format`,
         `start` and `moves` are required strings; `position`, when present, must be the
         string of the position the moves reach; `seed`, when not null, must be the seed that
-        gives the start position's die state.
+        gives the start position's die state. With `seed`, the game plays on with a die
+        seeded with it (the saved rolls, checked against the saved die, become given
+        values); a save whose die is hidden gets a random seed when none is given.
         """
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...

@@ -354,6 +354,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """`ludo verify SAVED.json`: the verdict of `LudoGame.fair.verify_save` in one line; exit
+    0 verified, 1 not verified, 2 a file that cannot be read or is not such a save."""
+    from LudoGame.fair import BadSaveError, verify_save
+
+    try:
+        with open(args.save, encoding="utf-8") as f:
+            text = f.read()
+        verdict = verify_save(text)
+    except (OSError, UnicodeDecodeError, BadSaveError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else e
+        print(f"ludo: cannot verify {args.save}: {why}", file=sys.stderr)
+        return 2
+    print(f"{args.save}: {verdict.message}")
+    return 0 if verdict.verified else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ludo`` command."""
     parser = argparse.ArgumentParser(
@@ -541,9 +558,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="run the student's code without the sandbox (only where the sandbox cannot run)",
     )
+    verify = sub.add_parser(
+        "verify",
+        help="check a finished online game's save: its seed is the one committed to, and "
+        "gives every roll (exit 0 verified, 1 not, 2 not such a save)",
+    )
+    verify.add_argument("save", metavar="SAVED.json", help="the game's save (GET .../save)")
     args = parser.parse_args(argv)
     if args.command == "serve":
         return cmd_serve(args)
+    if args.command == "verify":
+        return cmd_verify(args)
     try:
         code = _run(args)
         sys.stdout.flush()

@@ -1011,6 +1011,8 @@ def shared_routes(
         online game: only that person may)."""
         chosen = fields_of(fields, cls.large)
         async with games.changing(cls, game_id, what, body.version if body else None) as s:
+            # a stranger learns nothing of the game's history: refused before anything is said
+            s.check_player(x_seat_key, "take a move back")
             s.check_key(s.undo_seat(), x_seat_key)
             s.take_back()
             return JSONResponse(s.state(chosen))

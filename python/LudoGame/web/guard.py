@@ -7,6 +7,7 @@ the defaults; docs/web.md (Limits) explains them."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import ipaddress
 import json
 import math
@@ -248,6 +249,123 @@ def _origin(value: str, scheme: str) -> tuple[str, int | None] | None:
 # ---- connections ----------------------------------------------------------------------------
 
 
+@dataclasses.dataclass
+class _GuardState:
+    """The limits of `guarded_protocol`'s connections and what they count (shared by every
+    connection of one server)."""
+
+    request_timeout: float
+    max_head: int
+    max_connections: int | None
+    max_client_connections: int | None
+    trusted: Callable[[str], bool]
+    counts: dict[str, int] = dataclasses.field(default_factory=dict)
+    open_now: set[Any] = dataclasses.field(default_factory=set)
+
+
+class _GuardedConnection:
+    """What `guarded_protocol` adds to uvicorn's HTTP protocol (placed before it in the
+    class's bases; `_guard` is the server's `_GuardState`)."""
+
+    _guard: _GuardState
+    _guard_client = ""
+    _guard_timer: asyncio.TimerHandle | None = None
+    _guard_cycle: Any = None
+    _guard_head = 0
+    # uvicorn's protocol's own attributes
+    transport: Any
+    cycle: Any
+    loop: asyncio.AbstractEventLoop
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        g = self._guard
+        peer = transport.get_extra_info("peername")
+        address = peer[0] if isinstance(peer, tuple) and peer else None
+        client = "" if address is None or g.trusted(str(address)) else client_of(str(address))
+        if g.max_connections is not None and len(g.open_now) >= g.max_connections:
+            self._guard_refuse(503, "the server has as many connections open as it takes")
+            return
+        if client and g.max_client_connections is not None:
+            if g.counts.get(client, 0) >= g.max_client_connections:
+                self._guard_refuse(
+                    429, "this address has as many connections open as one client may"
+                )
+                return
+            g.counts[client] = g.counts.get(client, 0) + 1
+            self._guard_client = client
+        g.open_now.add(self)
+        self._guard_arm()
+
+    def _guard_refuse(self, status: int, message: str) -> None:
+        kind = "TooManyRequests" if status == 429 else "ServiceUnavailable"
+        body = json.dumps(error_body(status, kind, message)).encode()
+        reason = b"Too Many Requests" if status == 429 else b"Service Unavailable"
+        head = b"HTTP/1.1 %d %s\r\n" % (status, reason)
+        self.transport.write(
+            head + b"content-type: application/json\r\nconnection: close\r\n"
+            b"retry-after: 1\r\ncontent-length: %d\r\n\r\n" % len(body) + body
+        )
+        self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        g = self._guard
+        if self in g.open_now:
+            g.open_now.discard(self)
+            client = self._guard_client
+            if client:
+                left = g.counts.get(client, 1) - 1
+                if left > 0:
+                    g.counts[client] = left
+                else:
+                    g.counts.pop(client, None)
+        if self._guard_timer is not None:
+            self._guard_timer.cancel()
+            self._guard_timer = None
+        super().connection_lost(exc)  # type: ignore[misc]
+
+    def _guard_arm(self) -> None:
+        """A new request may start now: it has `request_timeout` seconds to arrive."""
+        if self._guard_timer is not None:
+            self._guard_timer.cancel()
+        self._guard_cycle = self.cycle
+        self._guard_head = 0
+        self._guard_timer = self.loop.call_later(self._guard.request_timeout, self._guard_expired)
+
+    def _guard_expired(self) -> None:
+        self._guard_timer = None
+        cycle = self.cycle
+        if cycle is self._guard_cycle:  # no new request began
+            idle = cycle is None or cycle.response_complete
+        else:  # a new request began: is its body still coming?
+            idle = cycle.more_body and not cycle.response_complete
+        if idle:
+            self.transport.close()
+
+    # httptools' callbacks (h11 bounds a head itself: h11_max_incomplete_event_size)
+    def on_message_begin(self) -> None:
+        self._guard_head = 0
+        super().on_message_begin()  # type: ignore[misc]
+
+    def on_url(self, url: bytes) -> None:
+        self._guard_count(len(url))
+        super().on_url(url)  # type: ignore[misc]
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._guard_count(len(name) + len(value) + 4)
+        super().on_header(name, value)  # type: ignore[misc]
+
+    def _guard_count(self, size: int) -> None:
+        self._guard_head += size
+        if self._guard_head > self._guard.max_head:  # the parser's error: 400, and closed
+            raise ValueError(f"a request head over {self._guard.max_head} bytes")
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # type: ignore[misc]
+        if not self.transport.is_closing():
+            self._guard_arm()
+
+
 def guarded_protocol(
     base: type[asyncio.Protocol],
     *,
@@ -264,103 +382,11 @@ def guarded_protocol(
     open at once (503 and closed past it) and at most `max_client_connections` from one
     client (429 and closed past it; a `trusted` address, a proxy that speaks for many
     clients, is not counted)."""
-    counts: dict[str, int] = {}
-    open_now: set[Any] = set()
-
-    class Guarded(base):  # type: ignore[valid-type, misc]
-        _guard_client = ""
-        _guard_timer: asyncio.TimerHandle | None = None
-        _guard_cycle: Any = None
-        _guard_head = 0
-
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)
-            peer = transport.get_extra_info("peername")
-            address = peer[0] if isinstance(peer, tuple) and peer else None
-            client = "" if address is None or trusted(str(address)) else client_of(str(address))
-            if max_connections is not None and len(open_now) >= max_connections:
-                self._guard_refuse(503, "the server has as many connections open as it takes")
-                return
-            if client and max_client_connections is not None:
-                if counts.get(client, 0) >= max_client_connections:
-                    self._guard_refuse(
-                        429, "this address has as many connections open as one client may"
-                    )
-                    return
-                counts[client] = counts.get(client, 0) + 1
-                self._guard_client = client
-            open_now.add(self)
-            self._guard_arm()
-
-        def _guard_refuse(self, status: int, message: str) -> None:
-            kind = "TooManyRequests" if status == 429 else "ServiceUnavailable"
-            body = json.dumps(error_body(status, kind, message)).encode()
-            reason = b"Too Many Requests" if status == 429 else b"Service Unavailable"
-            head = b"HTTP/1.1 %d %s\r\n" % (status, reason)
-            self.transport.write(
-                head + b"content-type: application/json\r\nconnection: close\r\n"
-                b"retry-after: 1\r\ncontent-length: %d\r\n\r\n" % len(body) + body
-            )
-            self.transport.close()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            if self in open_now:
-                open_now.discard(self)
-                client = self._guard_client
-                if client:
-                    left = counts.get(client, 1) - 1
-                    if left > 0:
-                        counts[client] = left
-                    else:
-                        counts.pop(client, None)
-            if self._guard_timer is not None:
-                self._guard_timer.cancel()
-                self._guard_timer = None
-            super().connection_lost(exc)
-
-        def _guard_arm(self) -> None:
-            """A new request may start now: it has `request_timeout` seconds to arrive."""
-            if self._guard_timer is not None:
-                self._guard_timer.cancel()
-            self._guard_cycle = self.cycle
-            self._guard_head = 0
-            self._guard_timer = self.loop.call_later(request_timeout, self._guard_expired)
-
-        def _guard_expired(self) -> None:
-            self._guard_timer = None
-            cycle = self.cycle
-            if cycle is self._guard_cycle:  # no new request began
-                idle = cycle is None or cycle.response_complete
-            else:  # a new request began: is its body still coming?
-                idle = cycle.more_body and not cycle.response_complete
-            if idle:
-                self.transport.close()
-
-        # httptools' callbacks (h11 bounds a head itself: h11_max_incomplete_event_size)
-        def on_message_begin(self) -> None:
-            self._guard_head = 0
-            super().on_message_begin()
-
-        def on_url(self, url: bytes) -> None:
-            self._guard_count(len(url))
-            super().on_url(url)
-
-        def on_header(self, name: bytes, value: bytes) -> None:
-            self._guard_count(len(name) + len(value) + 4)
-            super().on_header(name, value)
-
-        def _guard_count(self, size: int) -> None:
-            self._guard_head += size
-            if self._guard_head > max_head:  # the parser's error: 400, and closed
-                raise ValueError(f"a request head over {max_head} bytes")
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing():
-                self._guard_arm()
-
-    Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
-    return Guarded
+    state = _GuardState(request_timeout, max_head, max_connections, max_client_connections, trusted)
+    guarded: type[asyncio.Protocol] = type(
+        f"Guarded{base.__name__}", (_GuardedConnection, base), {"_guard": state}
+    )
+    return guarded
 
 
 __all__ = [

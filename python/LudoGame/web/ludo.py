@@ -5,6 +5,8 @@ status and board, and passes the moves on."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
@@ -13,6 +15,7 @@ from pydantic import ConfigDict
 
 from LudoGame._core import Game, Simulation, bot_playouts
 from LudoGame.enums import Phase
+from LudoGame.fair import LUDO_COMMITMENT, commitment
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
 from LudoGame.web.games import Games, SeatKey, shared_routes, start
 from LudoGame.web.guard import charge_creation
@@ -20,6 +23,7 @@ from LudoGame.web.models import LudoCreated, LudoState, errors
 from LudoGame.web.store import (
     HUMAN,
     PEOPLE,
+    REMOTE,
     Change,
     Int,
     Name,
@@ -28,9 +32,10 @@ from LudoGame.web.store import (
     Seed,
     Session,
     Think,
+    chosen_seed,
     fields_of,
     fields_query,
-    seed_of,
+    fresh_seed,
 )
 
 #: The largest MCTS playout count a seat may ask for (a bot move stays well under a second).
@@ -165,15 +170,61 @@ class LudoSession(Session):
     def rematch_game(self, seed: int | None) -> LudoSession:
         g = self.game
         try:
-            game = Game(g.rules_notation, g.players, seed)
+            game = Game(g.rules_notation, g.players, chosen_seed(seed, self.online))
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         return LudoSession(game, dict(self.seats))
+
+    def undo_refusal(self) -> ApiError | None:
+        """In an online game, an undo that would take back a roll of the die (a person's,
+        or a bot's after the person's decision), or any undo once the game is over (its
+        seed is shown): the roll's value is known, and taking it back would let a player
+        decide again knowing the dice."""
+        if not self.online:
+            return None
+        if self.is_over():
+            return conflict(
+                "GameOverError",
+                "the game is over and its seed is shown: a game played online cannot be "
+                "taken back then",
+            )
+        game, actors = self.game.copy(), list(self.actors)
+        while actors:
+            actor = actors.pop()
+            if str(game.undo()["kind"]) == "roll":
+                return conflict(
+                    "UndoPastRoll",
+                    "in a game played online a roll of the die cannot be taken back: its "
+                    "value is known, so taking it back would let a player decide again "
+                    "knowing the dice",
+                )
+            if actor != self.machine:
+                break
+        return None
+
+    def save_text(self, format: Literal["json", "notation"]) -> str:
+        """The save: while an online game is played, without its die (no seed, no die
+        state, every roll a given value); once it is over, the whole game with the seed's
+        text and its commitment, which ``ludo verify`` checks."""
+        g = self.game
+        hidden = self.hides_seed
+        if format == "notation":
+            return str(g.to_notation(hide_die=hidden))
+        if hidden:
+            return str(g.to_json(hide_die=True))
+        if not self.online or g.seed is None:
+            return str(g.to_json())
+        extra = {LUDO_COMMITMENT: commitment(g.seed), "seed_text": str(g.seed)}
+        return json.dumps({**json.loads(g.to_json()), **extra})
 
     def state(self, fields: frozenset[str]) -> dict[str, Any]:
         """The game's state as the API answers it."""
         g = self.game
         phase = g.phase
+        # an online game's seed and die are the server's until it is over: its commitment
+        # is shown instead
+        hidden = self.hides_seed
+        seed = None if hidden else g.seed
         out: dict[str, Any] = {
             "id": self.id,
             "kind": "ludo",
@@ -184,8 +235,9 @@ class LudoSession(Session):
             "players": g.players,
             "seats": self.seats,
             "pace": self.pace,
-            "seed": g.seed,
-            "seed_text": None if g.seed is None else str(g.seed),
+            "seed": seed,
+            "seed_text": None if seed is None else str(seed),
+            "dice_commitment": None if g.seed is None else commitment(g.seed),
             "phase": phase.value,
             "current_player": None if phase == Phase.OVER else g.current_player,
             "to_act": self.to_act,
@@ -199,7 +251,7 @@ class LudoSession(Session):
             "ranking": g.ranking,
             "squares": g.squares,
             "steps": g.steps,
-            "position": g.to_notation(),
+            "position": g.to_notation(hide_die=hidden),
             "can_undo": self.can_undo(),
             **self.common_state(),
         }
@@ -279,6 +331,10 @@ def event_text(event: dict[str, Any], squares: dict[str, str] | None = None) -> 
 
 
 def _new_game(body: NewLudo) -> Game:
+    """The game `body` asks for. Without a seed the server chooses one; a game with a seat
+    on another device takes none from the request, and one from a position or a saved game
+    plays on with a die of the server's (the rolls saved become given values)."""
+    online = REMOTE in (body.seats or {}).values()
     if body.position is not None and body.saved is not None:
         raise ApiError(400, "BadRequest", "give either a position or a saved game, not both")
     loaded = body.position is not None or body.saved is not None
@@ -293,10 +349,14 @@ def _new_game(body: NewLudo) -> Game:
         )
     try:
         if body.position is not None:
+            if online:
+                return Game.from_notation(body.position, seed=fresh_seed())
             return Game.from_notation(body.position)
         if body.saved is not None:
+            if online:
+                return Game.from_json(body.saved, seed=fresh_seed())
             return Game.from_json(body.saved)
-        seed = seed_of(body.seed)
+        seed = chosen_seed(body.seed, online)
         return Game(body.rules or "cs162", body.players, seed, **(body.options or {}))
     except ENGINE_ERRORS as e:
         raise engine_error(e) from e
@@ -317,9 +377,11 @@ def _seats(body: NewLudo, game: Game) -> dict[str, str]:
 
 
 def _bot_seed(game: Game, events: int) -> int:
-    """The seed of a bot's choice: the game's seed and the event number, so a replayed
-    game gets the same bot moves."""
-    return ((game.seed or 0) * 1_000_003 + events) % (1 << 63)
+    """The seed of a bot's choice: from the game's seed and the event number, so a replayed
+    game gets the same bot moves; through SHA-256, so that the bots' choices tell nothing
+    of the die's seed."""
+    digest = hashlib.sha256(f"{game.seed or 0}:{events}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def router(games: Games) -> APIRouter:

@@ -118,6 +118,17 @@ class Together(Answer):
     )
 
 
+#: What the states say of a seed and its commitment.
+SEED_HIDDEN = (
+    "the seed (null while a game with a person on another device is played: the server "
+    "shows it once the game is over)"
+)
+COMMITMENT = (
+    "the SHA-256 hex digest of `seed_text`, shown from the start: once the seed is shown, "
+    "anyone can check it (`ludo verify`)"
+)
+
+
 class LudoState(Together):
     """A Ludo game's state. `seed` is a 64-bit number, which JavaScript's numbers round
     above 2**53: `seed_text` is the same seed as decimal text."""
@@ -131,8 +142,11 @@ class LudoState(Together):
     players: list[str]
     seats: dict[str, str]
     pace: float | None
-    seed: int | None
-    seed_text: str | None
+    seed: int | None = Field(description=SEED_HIDDEN)
+    seed_text: str | None = Field(description="`seed` as decimal text")
+    dice_commitment: str | None = Field(
+        description=COMMITMENT + " (null for a game from a position, whose die is shown)"
+    )
     phase: Literal["roll", "move", "over"]
     current_player: str | None
     to_act: Literal["human", "bot"] | None
@@ -143,7 +157,10 @@ class LudoState(Together):
     ranking: list[str]
     squares: dict[str, list[str]]
     steps: dict[str, list[int]]
-    position: str
+    position: str = Field(
+        description="`Game.to_notation()`; while a game with a person on another device is "
+        "played, its die's state is hidden (`-`)"
+    )
     can_undo: bool
     history: list[LudoEvent] | None = Field(
         default=None, description="the events so far (with `?fields=` naming it, or no `?fields=`)"
@@ -211,6 +228,15 @@ class OnitamaState(Together):
     )
     card_set: str | None = Field(
         default=None, description="the card set a standard game was dealt from"
+    )
+    seed: int | None = Field(
+        default=None,
+        description="the seed the cards were dealt from (random cards, a standard deal), "
+        "else null; " + SEED_HIDDEN,
+    )
+    seed_text: str | None = Field(default=None, description="`seed` as decimal text")
+    seed_commitment: str | None = Field(
+        default=None, description=COMMITMENT + " (null for a game not dealt from a seed)"
     )
     turn: str | None
     to_act: Literal["human", "ai"] | None

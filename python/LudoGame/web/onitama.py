@@ -4,7 +4,7 @@ action is judged by the engine's referee (`Onitama.judge`)."""
 
 from __future__ import annotations
 
-import secrets
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from LudoGame._core import ONITAMA_TEXTS
 from LudoGame.enums import Reason
+from LudoGame.fair import CARD_SET, DEAL, ONITAMA_COMMITMENT, commitment
 from LudoGame.matlab import (
     NAME_PATTERN,
     MatlabAI,
@@ -42,6 +43,7 @@ from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
 from LudoGame.web.store import (
     HUMAN,
+    REMOTE,
     Change,
     Int,
     Name,
@@ -49,9 +51,9 @@ from LudoGame.web.store import (
     Seed,
     Session,
     Think,
+    chosen_seed,
     fields_of,
     fields_query,
-    seed_of,
 )
 
 #: The longest an AI may think about one ply, in seconds.
@@ -261,6 +263,7 @@ class OnitamaSession(Session):
         ident: str | None = None,
         version: int = 0,
         card_set: str | None = None,
+        seed: int | None = None,
     ) -> None:
         super().__init__(game, len(game.history), ident, version)
         self.sides = sides
@@ -270,6 +273,8 @@ class OnitamaSession(Session):
         self.setup = setup
         #: The card set a standard game was dealt from (its rematches too), else None.
         self.card_set = card_set
+        #: The seed the cards were dealt from (random cards, a standard deal), else None.
+        self.seed = seed
         self.message: str | None = None
         #: The side whose MATLAB AI failed, lost the game by it: {"side", "reason",
         #: "detail"}; None while no AI failed.
@@ -334,6 +339,7 @@ class OnitamaSession(Session):
             "sides": {p: s.model_dump() for p, s in self.sides.items()},
             "setup": self.setup,
             "card_set": self.card_set,
+            "seed": self.seed,
             "message": self.message,
             "failure": self.failure,
         }
@@ -342,8 +348,9 @@ class OnitamaSession(Session):
     def from_record(cls, ident: str, version: int, record: dict[str, Any]) -> OnitamaSession:
         sides = {p: Side(**s) for p, s in record["sides"].items()}
         game = Onitama.from_json(record["save"])
-        card_set = record.get("card_set")  # absent from records of older versions
-        s = cls(game, sides, record["setup"], ident, version, card_set)
+        # (card_set and seed are absent from records of older versions)
+        card_set, seed = record.get("card_set"), record.get("seed")
+        s = cls(game, sides, record["setup"], ident, version, card_set, seed)
         s.message = record["message"]
         s.failure = record.get("failure")  # absent from records of older versions
         s.restore_common(record)
@@ -415,8 +422,10 @@ class OnitamaSession(Session):
         start = self.game.copy()  # the same setup, position or saved game's start
         for _ in range(len(start.history)):
             start.undo()
-        if self.setup in ("random", STANDARD):  # new cards, dealt from a new seed
-            dealt = seed if seed is not None else secrets.randbelow(1 << 53)
+        new_seed = chosen_seed(seed, self.online)  # (a seed asked for online is refused)
+        dealt = None  # a setup, position or saved game: no cards dealt
+        if self.setup in ("random", STANDARD):  # new cards, dealt from the new seed
+            dealt = new_seed
             try:
                 if self.setup == STANDARD:
                     start = Onitama.standard(
@@ -427,7 +436,22 @@ class OnitamaSession(Session):
             except ENGINE_ERRORS as e:
                 raise engine_error(e) from e
         sides = {p: s.model_copy() for p, s in self.sides.items()}
-        return OnitamaSession(start, sides, self.setup, card_set=self.card_set)
+        return OnitamaSession(start, sides, self.setup, card_set=self.card_set, seed=dealt)
+
+    def save_text(self, format: Literal["json", "notation"]) -> str:
+        """The save (which holds no seed); once an online game dealt from a seed is over,
+        its JSON has the seed's text, its commitment and the deal, which ``ludo verify``
+        checks."""
+        text = super().save_text(format)
+        if format == "notation" or self.hides_seed or not self.online or self.seed is None:
+            return text
+        extra = {
+            ONITAMA_COMMITMENT: commitment(self.seed),
+            "seed_text": str(self.seed),
+            DEAL: self.setup,
+            CARD_SET: self.card_set,
+        }
+        return json.dumps({**json.loads(text), **extra})
 
     def state(self, fields: frozenset[str]) -> dict[str, Any]:
         """The game's state as the API answers it."""
@@ -435,6 +459,8 @@ class OnitamaSession(Session):
         reason = g.result_reason
         failure = self.failure
         over = self.is_over()
+        # an online game's seed is the server's until it is over: its commitment is shown
+        seed = None if self.hides_seed else self.seed
         out: dict[str, Any] = {
             "id": self.id,
             "kind": "onitama",
@@ -442,6 +468,9 @@ class OnitamaSession(Session):
             "setup": self.setup,
             "rules": g.rules,
             "card_set": self.card_set,
+            "seed": seed,
+            "seed_text": None if seed is None else str(seed),
+            "seed_commitment": None if self.seed is None else commitment(self.seed),
             "turn": None if over else g.turn,
             "to_act": self.to_act,
             "plies": len(self.actors),
@@ -493,9 +522,12 @@ def _timer_side(level: str) -> Side:
     return Side(kind="ai", level=level, time=0.5)
 
 
-def _new_game(body: NewOnitama) -> tuple[Onitama, str | None, str | None]:
-    """The game `body` asks for, its setup (``"random"``, ``"standard"``, an id or None)
-    and, for a standard deal, its card set."""
+def _new_game(body: NewOnitama) -> tuple[Onitama, str | None, str | None, int | None]:
+    """The game `body` asks for, its setup (``"random"``, ``"standard"``, an id or None),
+    for a standard deal its card set, and the seed of random cards or a standard deal
+    (the request's, else a fresh one; none from the request where a side is remote)."""
+    online = any(side.kind == REMOTE for side in (body.sides or {}).values())
+    seed = chosen_seed(body.seed, online)  # the request's or a fresh one (refused online)
     given = [x is not None for x in (body.setup, body.position, body.saved)]
     if sum(given) > 1:
         raise ApiError(400, "BadRequest", "give one of a setup, a position or a saved game")
@@ -512,19 +544,18 @@ def _new_game(body: NewOnitama) -> tuple[Onitama, str | None, str | None]:
     try:
         if standard:
             card_set = CARD_SETS[0] if body.card_set is None else body.card_set
-            seed = seed_of(body.seed) or 0
             game = Onitama.standard(seed=seed, max_plies=body.max_plies, card_set=card_set)
-            return game, STANDARD, card_set.lower()
+            return game, STANDARD, card_set.lower(), seed
         if body.position is not None:
-            return Onitama.from_notation(body.position), None, None
+            return Onitama.from_notation(body.position), None, None, None
         if body.saved is not None:
             game = Onitama.from_json(body.saved)
-            return game, game.setup_id, None
+            return game, game.setup_id, None, None
         setup = MATCH_SETUP if body.setup is None else str(body.setup)
         if setup == "random":
-            return Onitama.dealt(seed_of(body.seed) or 0, body.max_plies), "random", None
+            return Onitama.dealt(seed, body.max_plies), "random", None, seed
         game = Onitama.setup(setup, body.max_plies)
-        return game, game.setup_id, None
+        return game, game.setup_id, None, None
     except ENGINE_ERRORS as e:
         raise engine_error(e) from e
 
@@ -579,10 +610,10 @@ def router(games: Games) -> APIRouter:
         answer is the state with, once only, `seat_keys` and `links` (a key and an invite
         address per remote side) and `host_key`."""
         fields_of(fields, OnitamaSession.large)
-        game, setup, card_set = _new_game(body)
+        game, setup, card_set, seed = _new_game(body)
         sides: dict[str, Side] = {"A": Side(), "B": Side()}
         sides.update((body.sides or {}).items())
-        session = OnitamaSession(game, sides, setup, card_set=card_set)
+        session = OnitamaSession(game, sides, setup, card_set=card_set, seed=seed)
         return await start(request, games, session, body, fields)
 
     shared_routes(api, games, OnitamaSession, what, "ai", OnitamaState)

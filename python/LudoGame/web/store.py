@@ -101,6 +101,29 @@ def seed_of(seed: int | str | None) -> int | None:
     return value
 
 
+def fresh_seed() -> int:
+    """A seed the server chooses for a game asked for without one: 64 bits from the
+    system's secure random source (as ``Game()`` without a seed picks one)."""
+    return secrets.randbits(64)
+
+
+def chosen_seed(seed: int | str | None, online: bool) -> int:
+    """The seed of a new game (or rematch): the request's, else a fresh one. A game with a
+    person on another device (`online`) takes no seed from its request (400 `SeedRefused`):
+    whoever chose it would know every roll (or deal); its seed is the server's, kept
+    secret until the game is over."""
+    if seed is not None and online:
+        raise ApiError(
+            400,
+            "SeedRefused",
+            "a game with a person on another device gets its seed from the server, which "
+            "keeps it secret until the game is over (the state's commitment lets everyone "
+            "check it then): leave the seed out",
+        )
+    value = seed_of(seed)
+    return fresh_seed() if value is None else value
+
+
 class Held:
     """What the server holds (a game or a replay): an unguessable id, a lock that serialises
     the requests for it, and a version that goes up by one on every change."""
@@ -269,8 +292,19 @@ class Session(Held):
 
     def rematch_game(self, seed: int | None) -> Session:
         """A new game like this one from its start (same rules, players and seats; a new
-        seed unless `seed` is given), not yet stored."""
+        seed unless `seed` is given: refused, 400, in an online game), not yet stored."""
         raise NotImplementedError
+
+    def undo_refusal(self) -> ApiError | None:
+        """Why an undo that has something to take back is refused now, or None."""
+        return None
+
+    def save_text(self, format: Literal["json", "notation"]) -> str:
+        """The game's save as a file holds it: its JSON (the whole game) or the position's
+        notation."""
+        if format == "json":
+            return str(self.game.to_json())
+        return str(self.game.to_notation())
 
     # ---- seats and keys ------------------------------------------------------------------
 
@@ -284,6 +318,11 @@ class Session(Held):
         and `issued` the keys themselves until the answer to the new game shows them."""
         self.issued = {p: new_id() for p in seats}
         self.keys = {p: key_digest(k) for p, k in self.issued.items()}
+
+    @property
+    def hides_seed(self) -> bool:
+        """Is the game's seed kept from its players (an online game not yet over)?"""
+        return self.online and not self.is_over()
 
     def key_for(self, seat: str | None) -> str | None:
         """The digest of the key that acts for `seat` (None: no key needed). A remote seat
@@ -339,8 +378,20 @@ class Session(Held):
         return bool(self.game.is_over())
 
     def can_undo(self) -> bool:
-        """Is there an entry of a person (or of the loaded game) to take back?"""
+        """Is there an entry of a person (or of the loaded game) to take back, and may it be
+        taken back now?"""
+        return self._undoable() and self.undo_refusal() is None
+
+    def _undoable(self) -> bool:
         return any(a != self.machine for a in self.actors)
+
+    def _check_undo(self) -> None:
+        """Refuse (409) an undo with nothing to take back, or one refused now."""
+        if not self._undoable():
+            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise refusal
 
     def changed(self, actor: str) -> None:
         """Record one new entry made by `actor` and bump the version."""
@@ -356,8 +407,7 @@ class Session(Held):
 
     def undo_seat(self) -> str | None:
         """The seat whose decision an undo would take back (to act again after it)."""
-        if not self.can_undo():
-            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        self._check_undo()
         game = self.game.copy()
         actors = list(self.actors)
         while actors:
@@ -372,9 +422,8 @@ class Session(Held):
 
     def take_back(self) -> None:
         """Undo the last entry of a person and every machine entry after it (409 if there
-        is none)."""
-        if not self.can_undo():
-            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        is none, or the undo is refused: `undo_refusal`)."""
+        self._check_undo()
         while self.actors:
             actor = self.actors.pop()
             self.game.undo()
@@ -513,8 +562,9 @@ class Session(Held):
             return self.deadline
         return None
 
-    def may_rematch(self, key: str | None) -> None:
-        """Refuse (403) a rematch asked without the key of a seat or of the host."""
+    def check_player(self, key: str | None, doing: str) -> None:
+        """Refuse (403) `doing` (e.g. "ask for a rematch") asked in an online game without
+        the key of one of its seats or of the host."""
         if not self.online:
             return
         if any(same_key(key, needed) for needed in (self.host_key, *self.keys.values())):
@@ -522,17 +572,22 @@ class Session(Held):
         raise ApiError(
             403,
             "NotYourSeat",
-            "only a player of this game (or whoever started it) may ask for a rematch: "
+            f"only a player of this game (or whoever started it) may {doing}: "
             "send your seat's key in the X-Seat-Key header"
             + ("" if key is None else " (the key given is not one)"),
         )
 
+    def may_rematch(self, key: str | None) -> None:
+        """Refuse (403) a rematch asked without the key of a seat or of the host."""
+        self.check_player(key, "ask for a rematch")
+
     def download(self, format: Literal["json", "notation"]) -> Response:
-        """The game as a file: its JSON (the whole game) or the position's notation."""
+        """The game as a file: its JSON (the whole game) or the position's notation (as
+        `save_text` gives them)."""
         if format == "json":
-            text, media, ext = self.game.to_json(), "application/json", "json"
+            text, media, ext = self.save_text(format), "application/json", "json"
         else:
-            text, media, ext = self.game.to_notation() + "\n", "text/plain", "txt"
+            text, media, ext = self.save_text(format) + "\n", "text/plain", "txt"
         name = f"{self.kind}-{self.id[:8]}.{ext}"
         return Response(
             text,

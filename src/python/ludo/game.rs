@@ -8,7 +8,7 @@ use super::convert::*;
 use super::history::event_object;
 use super::moves::Move;
 use crate::ludo::autoplay::{MAX_ROLLS, Player, autoplay, caller_failed};
-use crate::ludo::notation::SavedGame;
+use crate::ludo::notation::{DieSeed, SavedGame};
 use crate::ludo::play::{CutOff, Limits};
 use crate::ludo::render;
 use crate::ludo::{
@@ -124,25 +124,40 @@ impl PyGame {
         self.game().seats().map(|s| self.label(s)).collect()
     }
 
-    /// The die's seed (None for a game read from a position notation).
+    /// The die's seed (None for a game read from a position notation that writes the die's
+    /// state, without a seed).
     #[getter]
     fn seed(&self) -> Option<u64> {
         self.seed
     }
 
     /// The position as one line of text (rules, tokens, turn, ranking, die state), e.g.
-    /// 'cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a'.
-    fn to_notation(&self) -> String {
-        self.game().to_notation()
+    /// 'cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a'. With `hide_die` the die's state
+    /// is written '-': a position to show players who must not know the coming rolls.
+    #[pyo3(signature = (hide_die = false))]
+    fn to_notation(&self, hide_die: bool) -> String {
+        if hide_die {
+            self.game().to_notation_hiding_die()
+        } else {
+            self.game().to_notation()
+        }
     }
 
-    /// A game starting at a position written by `to_notation` (with no history).
+    /// A game starting at a position written by `to_notation` (with no history). With
+    /// `seed`, the die is seeded with it instead of taking the state written (and `seed`
+    /// keeps it); a position whose die is hidden ('-') gets a random seed when none is
+    /// given, as `Game()` does.
     #[staticmethod]
-    fn from_notation(text: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+    #[pyo3(signature = (text, seed = None))]
+    fn from_notation(
+        text: &Bound<'_, PyAny>,
+        seed: Option<crate::python::convert::Seed>,
+    ) -> PyResult<PyGame> {
         let text = text_arg(text, "notation", CoreError::InvalidNotation)?;
+        let (game, seed) = CoreGame::from_notation_seeded(&text, die_seed(seed))?;
         Ok(PyGame {
-            record: GameRecord::new(CoreGame::from_notation(&text)?),
-            seed: None,
+            record: GameRecord::new(game),
+            seed,
         })
     }
 
@@ -153,30 +168,43 @@ impl PyGame {
         self.record.moves_text()
     }
 
-    /// The whole game (start position, seed, every roll and move) as a JSON string.
-    fn to_json(&self) -> String {
+    /// The whole game (start position, seed, every roll and move) as a JSON string. With
+    /// `hide_die`, without the die: the seed null, the die's state '-' in both positions and
+    /// every roll a given value ('=6'), for players who must not know the coming rolls.
+    #[pyo3(signature = (hide_die = false))]
+    fn to_json(&self, hide_die: bool) -> String {
         // Written without calling Python, so that the game is never borrowed while other
         // Python code (another thread) runs.
-        SavedGame {
+        let saved = SavedGame {
             record: self.record.clone(),
             seed: self.seed,
+        };
+        if hide_die {
+            saved.to_json_hiding_die()
+        } else {
+            saved.to_json()
         }
-        .to_json()
     }
 
     /// A game read from `to_json`'s output: the moves are replayed and checked. `format`,
     /// `start` and `moves` are required strings; `position`, when present, must be the
     /// string of the position the moves reach; `seed`, when not null, must be the seed that
-    /// gives the start position's die state.
+    /// gives the start position's die state. With `seed`, the game plays on with a die
+    /// seeded with it (the saved rolls, checked against the saved die, become given
+    /// values); a save whose die is hidden gets a random seed when none is given.
     #[staticmethod]
-    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+    #[pyo3(signature = (text, seed = None))]
+    fn from_json(
+        text: &Bound<'_, PyAny>,
+        seed: Option<crate::python::convert::Seed>,
+    ) -> PyResult<PyGame> {
         let text = text_arg(text, "JSON text", CoreError::InvalidNotation)?;
-        let SavedGame { record, seed } = SavedGame::from_json(&text)?;
+        let SavedGame { record, seed } = SavedGame::from_json_seeded(&text, die_seed(seed))?;
         Ok(PyGame { record, seed })
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        let json = slf.try_borrow().map_err(|_| in_use())?.to_json();
+        let json = slf.try_borrow().map_err(|_| in_use())?.to_json(false);
         Ok((slf.get_type().getattr("from_json")?, (json,)))
     }
 
@@ -516,6 +544,15 @@ impl PyGame {
     /// The board as an SVG image (shown by Jupyter notebooks).
     fn _repr_svg_(&self) -> String {
         render::svg(self.game())
+    }
+}
+
+/// Where a game read from Python takes its die: the seed given, else the state written (a
+/// hidden die gets a random seed, as `Game()` without a seed does).
+fn die_seed(seed: Option<crate::python::convert::Seed>) -> DieSeed {
+    match seed {
+        Some(s) => DieSeed::Seed(s.0),
+        None => DieSeed::IfHidden(random_seed()),
     }
 }
 

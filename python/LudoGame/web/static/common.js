@@ -229,6 +229,17 @@ export function saveControls(game) {
   };
 }
 
+/**
+ * A game's seed in words, from its state's `seed_text` and commitment: the seed; while a game
+ * with a person on another device (`online`) is played, only the commitment (the server
+ * shows the seed once the game is over); the seed with its commitment after such a game.
+ */
+export function seedWords(seedText, commitment, online) {
+  const short = commitment ? `commitment ${commitment.slice(0, 16)}…` : "";
+  if (seedText === null || seedText === undefined) return commitment ? `hidden until the game is over (${short})` : "none";
+  return online && commitment ? `${seedText} (${short}: check it with ludo verify)` : seedText;
+}
+
 /** Watch-mode speeds: label and the delay between two bot or AI steps, in milliseconds. */
 export const SPEEDS = [
   ["Slow", 1500],

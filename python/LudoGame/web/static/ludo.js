@@ -1,7 +1,7 @@
 // The Ludo pages: the new-game form and the play view. The server (the engine) decides
 // everything; this file shows its state and sends the person's clicks and keys.
 
-import { AutoPlayer, api, ApiError, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./common.js";
+import { AutoPlayer, api, ApiError, clearError, el, guarded, loadForm, page, putSvg, saveControls, seedWords, setQuery, showError, typingTarget } from "./common.js";
 import { Seats, claimFromAddress, follow, leadOn, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine } from "./live.js";
 
 const POSITIONS = ["A", "B", "C", "D"];
@@ -106,6 +106,9 @@ function form() {
     const kinds = POSITIONS.map((pos) => (document.getElementById(`seat-${pos}`) || {}).value);
     pace.node.hidden = !kinds.some((k) => k && !["off", "human", "remote"].includes(k));
     timer.node.hidden = !kinds.includes("remote");
+    // a game played on other devices gets its seed from the server, shown when it is over
+    seed.disabled = kinds.includes("remote");
+    seed.placeholder = seed.disabled ? "chosen by the server" : "random";
   };
   rules.addEventListener("change", sync);
 
@@ -126,7 +129,7 @@ function form() {
       {},
       el("legend", {}, "Rules"),
       el("div", { class: "row" }, el("label", {}, "Rule set", rules), el("label", {}, "Options (name=value)", options), el("label", {}, "Seed", seed)),
-      el("p", { class: "hint" }, "Options are the rule set's options (see the rules documentation); the seed makes the die repeatable."),
+      el("p", { class: "hint" }, "Options are the rule set's options (see the rules documentation); the seed makes the die repeatable. With a person on another device the server chooses the seed and shows it when the game is over."),
     ),
     el(
       "fieldset",
@@ -148,7 +151,7 @@ function form() {
       const seatKinds = seatMap();
       const players = Object.keys(seatKinds);
       const body = { rules: rulesNotation(rules.value, options.value), players, seats: seatKinds };
-      if (seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
+      if (!seed.disabled && seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
       if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
       if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
       play(await create(body));
@@ -415,7 +418,7 @@ function play(initial, note) {
 
     save.update(state.id);
     meta.replaceChildren(
-      `Players ${state.players.join(", ")} · seed ${state.seed_text ?? "none"} · move ${(state.history || []).length} · position `,
+      `Players ${state.players.join(", ")} · seed ${seedWords(state.seed_text, state.dice_commitment, Object.values(state.seats).includes("remote"))} · move ${(state.history || []).length} · position `,
       el("code", { id: "position" }, state.position),
     );
 

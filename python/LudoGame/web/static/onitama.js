@@ -1,7 +1,7 @@
 // The Onitama pages: the setup chooser and the play view. The engine's referee judges every
 // ply; this file only offers the legal actions the server lists and shows the answers.
 
-import { AutoPlayer, ApiError, api, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./common.js";
+import { AutoPlayer, ApiError, api, clearError, el, guarded, loadForm, page, putSvg, saveControls, seedWords, setQuery, showError, typingTarget } from "./common.js";
 import { Seats, claimFromAddress, follow, leadOn, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine } from "./live.js";
 
 const LEVELS = [
@@ -138,7 +138,7 @@ async function chooser() {
     ids.map((id) => el("option", { value: id, selected: id === "21" }, setupName(id))),
   );
   // text, not a number input: seeds are 64-bit and JavaScript's numbers round them past 2**53
-  const seed = el("input", { id: "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", placeholder: "0" });
+  const seed = el("input", { id: "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", placeholder: "random" });
   const maxPlies = el("input", { id: "max-plies", type: "number", min: 1, step: 1, placeholder: "the setup's" });
   const start = el("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
   const pace = paceField();
@@ -173,7 +173,7 @@ async function chooser() {
       const body = standard ? { rules: "standard", card_set: cardSet.value, sides: readSides() } : { setup: setup.value, sides: readSides() };
       if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
       if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
-      if (seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
+      if (!seed.disabled && seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
       if (maxPlies.value !== "") body.max_plies = Number(maxPlies.value);
       play(await create(body));
     });
@@ -198,6 +198,9 @@ async function chooser() {
     const kinds = ["A", "B"].map((s) => document.getElementById(`side-${s}`).value);
     pace.node.hidden = !kinds.some((k) => k !== "human" && k !== "remote");
     timer.node.hidden = !kinds.includes("remote");
+    // a game played on another device gets its seed from the server, shown when it is over
+    seed.disabled = kinds.includes("remote");
+    seed.placeholder = seed.disabled ? "chosen by the server" : "random";
   };
   form.addEventListener("change", sync);
   sync();
@@ -542,7 +545,9 @@ function play(initial, note) {
       over.replaceChildren();
     }
     save.update(state.id);
-    meta.replaceChildren("Position ", el("code", { id: "position" }, state.position));
+    const dealt = state.seed_text !== null || state.seed_commitment !== null;
+    const online = Object.values(state.sides).some((side) => side.kind === "remote");
+    meta.replaceChildren(dealt ? `Seed ${seedWords(state.seed_text, state.seed_commitment, online)} · position ` : "Position ", el("code", { id: "position" }, state.position));
     auto.schedule(aiHere());
   }
 
