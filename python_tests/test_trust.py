@@ -16,6 +16,7 @@ import pytest
 
 import LudoGame
 from LudoGame import Game, IllegalMoveError, InvalidArgumentError, InvalidBotError, Move
+from LudoGame.onitama import SearchStop
 
 
 @pytest.mark.parametrize(
@@ -83,6 +84,25 @@ def test_a_huge_mcts_budget_searches_without_reserving_it() -> None:
     )
     assert r.returncode == 0, r.stderr
     assert "stopped cleanly" in r.stdout
+
+
+def test_a_ludo_bot_search_stops_when_its_flag_is_requested() -> None:
+    """A `SearchStop` requested from another thread ends a Ludo bot's search (as the web
+    server's flag does when its game is deleted) and it answers a legal move: mcts:10000000
+    thinks for about 9 s on this machine when nothing stops it (its tree is capped), the
+    stopped one answers within the flag's polling interval (about 20 ms)."""
+    game = Game("standard", seed=1)
+    game.roll(6)
+    flag = SearchStop()
+    found: list[Move] = []
+    search = threading.Thread(
+        target=lambda: found.append(game.best_move("mcts:10000000", stop=flag))
+    )
+    search.start()
+    flag.request()
+    search.join(4.0)
+    assert not search.is_alive(), "the search went on after its stop was requested"
+    assert found and found[0].name in [m.name for m in game.legal_moves]
 
 
 def test_one_bot_name_in_a_list_plays_every_seat() -> None:

@@ -408,9 +408,13 @@ class Game:
         """Every roll and move so far, oldest first: `RollEvent`s and `MoveEvent`s (dicts with
         typed attributes) with their effects."""
 
-    def best_move(self, bot: str = "expectimax", seed: int | None = None) -> Move:
+    def best_move(
+        self, bot: str = "expectimax", seed: int | None = None, stop: SearchStop | None = None
+    ) -> Move:
         """The move a built-in bot would play now: `bot` is a name such as "cs162", "safe",
-        "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible.
+        "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible. `stop`, a
+        `SearchStop`, ends a search early from another thread (within about 20 ms of its
+        `request()`): the answer is then the best move found so far.
         """
 
     def autoplay(
@@ -983,8 +987,9 @@ class Onitama:
 @final
 class SearchStop:
     """A flag that stops a search from another thread: pass it as `Onitama.analyse(...,
-    stop=flag)` and call `flag.request()` (the `onitama engine`'s `stop` command does). A
-    flag stays set once requested; use a new one for each search.
+    stop=flag)` or `Game.best_move(..., stop=flag)` and call `flag.request()` (the `onitama
+    engine`'s `stop` command does). A flag stays set once requested; use a new one for each
+    search.
     """
 
     def __new__(cls) -> SearchStop: ...

@@ -148,7 +148,7 @@ class LudoSession(Session):
             else:
                 copy = self.game.copy()
                 seed = _bot_seed(copy, len(self.actors))
-                chosen = await think(copy.best_move, name, seed)
+                chosen = await think(copy.best_move, name, seed, stop=True)
                 self.game.play(chosen.name)
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e

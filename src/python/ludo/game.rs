@@ -16,7 +16,7 @@ use crate::ludo::{
     Seat,
 };
 use crate::python::enums::PackageClass;
-use crate::python::interrupt::{interruptible, interruptible_or_raise, with_partial};
+use crate::python::interrupt::{PySearchStop, interruptible, interruptible_linked, with_partial};
 use crate::python::{describe, type_error};
 
 /// A game of Ludo played move by move, over the "cs162", "standard" or "gt" rules.
@@ -372,21 +372,31 @@ impl PyGame {
     }
 
     /// The move a built-in bot would play now: `bot` is a name such as "cs162", "safe",
-    /// "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible.
-    #[pyo3(signature = (bot = "expectimax", seed = None))]
+    /// "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible. `stop`, a
+    /// `SearchStop`, ends a search early from another thread (within about 20 ms of its
+    /// `request()`): the answer is then the best move found so far.
+    #[pyo3(signature = (bot = "expectimax", seed = None, stop = None))]
     fn best_move(
         &self,
         py: Python<'_>,
         bot: &str,
         seed: Option<crate::python::convert::Seed>,
+        stop: Option<PyRef<'_, PySearchStop>>,
     ) -> PyResult<Move> {
         let b = bot.parse::<Bot>()?;
         let seed = seed.map(|s| s.0);
         let g = *self.game();
         let mut rng = Rng::new(seed.unwrap_or(0));
         let choice = if b.searches() {
-            // A search may run for long: Ctrl-C stops it.
-            interruptible_or_raise(py, |stop| b.choose_until(&g, &mut rng, Some(stop)))?
+            // A search may run for long: Ctrl-C (or the caller's flag) stops it.
+            let linked = stop.map(|s| s.stop.clone());
+            let (choice, raised) = interruptible_linked(py, linked.as_ref(), |stop| {
+                b.choose_until(&g, &mut rng, Some(stop))
+            });
+            if let Some(e) = raised {
+                return Err(e);
+            }
+            choice
         } else {
             b.choose(&g, &mut rng)
         };

@@ -9,10 +9,11 @@ use pyo3::types::PyDict;
 
 use super::PyAction;
 use super::convert::{AiSeed, Depth, Level, Nodes, SearchTime, contract_position};
-use super::game::{PyOnitama, PySearchStop, borrow_game, info_dict};
+use super::game::{PyOnitama, borrow_game, info_dict};
 use crate::onitama::game::game_over;
 use crate::onitama::{Ai, Answer, Limits, Position};
 use crate::python::errors::onitama_game_over;
+use crate::python::interrupt::PySearchStop;
 use crate::python::interrupt::{interruptible, interruptible_linked, interruptible_or_raise};
 
 /// A built-in AI, callable with the coursework's AI contract:

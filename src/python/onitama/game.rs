@@ -21,6 +21,7 @@ use crate::onitama::{
 };
 use crate::python::convert::Seed;
 use crate::python::errors::IllegalActionError;
+use crate::python::interrupt::PySearchStop;
 use crate::python::interrupt::{interruptible_linked, interruptible_or_raise};
 use crate::python::type_error;
 use crate::stop::Stop;
@@ -151,33 +152,6 @@ pub(crate) fn info_dict(
     d.set_item("exact", info.exact)?;
     d.set_item("pv", actions_list(info.pv, rules))?;
     Ok(d)
-}
-
-/// A flag that stops a search from another thread: pass it as `Onitama.analyse(...,
-/// stop=flag)` and call `flag.request()` (the `onitama engine`'s `stop` command does). A
-/// flag stays set once requested; use a new one for each search.
-#[pyclass(module = "LudoGame.onitama", name = "SearchStop", frozen)]
-pub struct PySearchStop {
-    pub(crate) stop: Stop,
-}
-
-#[pymethods]
-impl PySearchStop {
-    #[new]
-    fn new() -> PySearchStop {
-        PySearchStop { stop: Stop::new() }
-    }
-
-    /// Ask the searches given this flag to stop (they answer their best action so far).
-    fn request(&self) {
-        self.stop.request();
-    }
-
-    /// Has a stop been requested?
-    #[getter]
-    fn requested(&self) -> bool {
-        self.stop.requested()
-    }
 }
 
 impl PyOnitama {

@@ -19,8 +19,9 @@ pub(crate) mod game;
 pub(crate) mod record;
 
 pub(crate) use crate::python::enums::REASON;
+pub use crate::python::interrupt::PySearchStop;
 pub use ai::PyAi;
-pub use game::{PyOnitama, PySearchStop};
+pub use game::PyOnitama;
 pub use record::PyMatchRecord;
 pub(crate) use record::onitama_play_match;
 
