@@ -212,7 +212,11 @@ class Student:
         self.box: sandbox.Sandboxed | None = None
         self._buffer = bytearray()
         self._empty: str | None = None
-        self.loaded = self._start()
+        try:
+            self.loaded = self._start()
+        except BaseException:  # nothing is left behind: the folder, a started process
+            self.close()
+            raise
 
     def _start(self) -> dict[str, Any]:
         here = os.path.dirname(os.path.abspath(_check_runner.__file__))
