@@ -54,6 +54,18 @@ def running(word: str) -> list[int]:
     return [pid for pid, _ in _processes(word)]
 
 
+def gone(word: str, patience: float = 30.0) -> bool:
+    """Whether every process whose command line holds `word` is gone within `patience`
+    seconds (the kernel kills a PID namespace's processes when its first one ends; a loaded
+    machine may take a moment to finish them)."""
+    deadline = time.monotonic() + patience
+    while running(word):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def programs(word: str) -> list[int]:
     """Those of `running` that are the program's (not the sandbox's own stages)."""
     return [pid for pid, comm in _processes(word) if comm not in STAGES]
@@ -339,7 +351,7 @@ def test_a_daemon_dies_with_the_sandbox() -> None:
     box.process.stdin.close()  # the program ends
     assert box.process.wait(timeout=60) == 0
     # the command ended: its PID namespace ends with it (no kill, no close yet)
-    assert running(word) == []
+    assert gone(word), running(word)
     box.close()
 
 
