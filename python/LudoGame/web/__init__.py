@@ -133,6 +133,8 @@ def create_app(
         version=__version__,
         description="Play, watch and replay Ludo and Onitama: every rule is the engine's.",
         lifespan=lifespan,
+        # an address with a trailing slash is no address of the app (404), not a redirect
+        redirect_slashes=False,
     )
     base_openapi = app.openapi
 
@@ -170,7 +172,9 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(page, media_type="text/html")
 
-    for path in ("/", "/ludo", "/onitama", "/replay"):
+    # a page's address with a trailing slash is the same page (the API has no such
+    # addresses: there a trailing slash is 404)
+    for path in ("/", "/ludo", "/onitama", "/replay", "/ludo/", "/onitama/", "/replay/"):
         app.add_api_route(path, index, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

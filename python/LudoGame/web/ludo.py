@@ -386,7 +386,7 @@ def _bot_seed(game: Game, events: int) -> int:
 
 def router(games: Games) -> APIRouter:
     """The routes of the Ludo API, holding games in `games`."""
-    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 421, 422, 503))
+    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 415, 421, 422, 503))
     what = "Ludo game"
     Fields = fields_query(LudoSession.large)  # noqa: N806 (a parameter's default)
 

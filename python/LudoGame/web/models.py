@@ -36,7 +36,8 @@ class ErrorBody(Answer):
 
 
 _WHY = {
-    400: "Bad request: a body that is not JSON (or nests too deep), an unknown `?fields=` "
+    400: "Bad request: a body that is not JSON (whatever its Content-Type) or nests too "
+    "deep, an unknown `?fields=` "
     "name, or something the engine refuses (rules, position, move, ...)",
     403: "Not your seat: acting for a remote seat (or an online game) needs its key in "
     "`X-Seat-Key`; or a state change asked by a page of another site (`CrossOrigin`)",
@@ -44,6 +45,8 @@ _WHY = {
     409: "Conflict: the game's state does not allow it now (out of turn, wrong phase, over, "
     "stale `version`) or the server holds its limit of games",
     413: "The request body is over 1,000,000 bytes",
+    415: "The request body is JSON sent with another Content-Type (or none): send it as "
+    "`application/json`",
     421: "The request's `Host` is not a name this server answers for (`--allowed-host`)",
     429: "Too many games started from this address in the last minute: `Retry-After` says "
     "in how many seconds another may be",
