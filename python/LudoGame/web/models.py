@@ -111,13 +111,25 @@ class TurnTimer(Answer):
 
 class Together(Answer):
     """What both games' states carry about playing together: the rematch (asked of this
-    game, or the game this one is the rematch of), the turn timer and who is connected."""
+    game, or the game this one is the rematch of), the turn timer (and what its bot
+    played), who is connected and whose undo it is."""
 
     rematch: str | None = Field(default=None, description="the id of this game's rematch")
     rematch_of: str | None = Field(default=None, description="the game this is a rematch of")
     turn_timer: TurnTimer | None = None
     connected: dict[str, bool] = Field(
         default_factory=dict, description="for each person's seat, whether a page is watching"
+    )
+    undo_seat: str | None = Field(
+        default=None,
+        description="the seat an undo now gives the turn back to (an online game: the key "
+        "of that seat, or the host's for a seat on the host's screen, may ask for it); null "
+        "when nothing can be taken back (`can_undo` false)",
+    )
+    timer_entries: list[int] = Field(
+        default_factory=list,
+        description="the indices of the `history` entries the turn timer's bot played for "
+        "an absent person",
     )
 
 

@@ -44,6 +44,7 @@ from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups,
 from LudoGame.web.store import (
     HUMAN,
     REMOTE,
+    TIMER,
     Change,
     Int,
     Name,
@@ -382,7 +383,7 @@ class OnitamaSession(Session):
             return
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
-        self.play("ai", chosen)
+        self.play("ai" if bot is None else TIMER, chosen)
 
     def play(self, actor: str, action: Action) -> None:
         """Play `action` for `actor`, bump the version, and keep the coursework's words
