@@ -19,6 +19,7 @@ from fastapi import Query, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 from pydantic_core import PydanticCustomError
 
+from LudoGame.seeds import fresh_seed
 from LudoGame.web.errors import ApiError, conflict, not_found, short
 from LudoGame.web.storage import key_digest
 
@@ -103,12 +104,6 @@ def seed_of(seed: int | str | None) -> int | None:
     return value
 
 
-def fresh_seed() -> int:
-    """A seed the server chooses for a game asked for without one: 64 bits from the
-    system's secure random source (as ``Game()`` without a seed picks one)."""
-    return secrets.randbits(64)
-
-
 def chosen_seed(seed: int | str | None, online: bool) -> int:
     """The seed of a new game (or rematch): the request's, else a fresh one. A game with a
     person on another device (`online`) takes no seed from its request (400 `SeedRefused`):
@@ -123,7 +118,7 @@ def chosen_seed(seed: int | str | None, online: bool) -> int:
             "check it then): leave the seed out",
         )
     value = seed_of(seed)
-    return fresh_seed() if value is None else value
+    return fresh_seed() if value is None else value  # (LudoGame.seeds: one meaning of none)
 
 
 class Held:
