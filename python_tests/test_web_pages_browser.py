@@ -257,6 +257,21 @@ def test_a_lost_connection_is_said_and_holds_the_actions_until_it_is_back(
         assert get(base, f"api/ludo/games/{gid}?fields=")["version"] == 2
 
 
+def test_a_server_back_without_the_game_says_it_is_gone(phone: Any) -> None:
+    """The server comes back without the game (its games were in memory): the stream is
+    refused (404), and the page says the game is gone instead of reconnecting for ever."""
+    port = free_port()
+    with running_server("--store", "memory", port=port) as base:
+        open_page(phone, base + "onitama", "start")
+        phone.find_element(By.ID, "start").click()
+        wait_until(lambda: shown_element(phone, "undo"), what="the play view")
+    wait_until(lambda: shown_element(phone, "connection"), what="the banner")
+    with running_server("--store", "memory", port=port):
+        alert = wait_until(lambda: shown_element(phone, "alert"), what="the game said gone")
+        assert "This game was deleted on the server." in alert.text
+        assert not shown_element(phone, "connection")
+
+
 # ---- undo, the turn timer, the status ---------------------------------------------------------
 
 

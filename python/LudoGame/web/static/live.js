@@ -453,7 +453,9 @@ export function follow(kind, id, onState, alive, onGone, seats, onPresence, onLi
         .then(() => alive() && follow(kind, id, onState, alive, onGone, seats, onPresence, onLink))
         .catch((err) => {
           if (err.status === 404) {
+            // the server is there, the game is not: no banner, the page says it is gone
             stop();
+            showLink(true);
             if (onGone && alive()) onGone();
           } else if (alive()) {
             follow(kind, id, onState, alive, onGone, seats, onPresence, onLink);
