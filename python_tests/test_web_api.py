@@ -905,7 +905,10 @@ def test_ludo_serve_without_the_web_extra_says_how_to_install_it() -> None:
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr == 'ludo: install the web extra: pip install "LudoGame[web]"\n'
+    assert (
+        r.stderr
+        == 'ludo: install the web extra: pip install ".[web]" in the LudoGame source folder\n'
+    )
 
 
 def test_ludo_serve_on_a_port_in_use_or_an_unknown_host_says_so_in_one_line() -> None:

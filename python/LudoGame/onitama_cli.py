@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
 from LudoGame._core import ONITAMA_TEXTS, __version__
+from LudoGame._install import install_hint
 from LudoGame.matlab import (
     DEFAULT_MOVE_TIME,
     DEFAULT_QUALIFY_GAMES,
@@ -745,7 +746,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument(
         "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
         help="play the matches as Ray tasks: on this machine, or on the Ray cluster at "
-        'ADDRESS (needs pip install "LudoGame[ray]")',
+        f"ADDRESS (needs {install_hint('ray')})",
     )  # fmt: skip
     sub.add_parser("setups", help="list the coursework setups")
     engine = sub.add_parser(

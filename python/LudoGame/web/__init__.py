@@ -1,6 +1,6 @@
 """``ludo serve``: play, watch and replay LudoGame's games in a browser.
 
-A FastAPI app on uvicorn (``pip install "LudoGame[web]"``). The pages are one static HTML
+A FastAPI app on uvicorn (``pip install ".[web]"``). The pages are one static HTML
 file and plain JavaScript; the JSON API under ``/api`` keeps games in a store (an SQLite
 file by default, or memory), pushes each change as a Server-Sent Event, plays the bots at
 each game's pace, and asks the engine for every legal move, status and board (docs/web.md
