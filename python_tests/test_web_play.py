@@ -218,9 +218,12 @@ def test_an_absent_remote_seat_is_played_by_the_timers_bot() -> None:
             assert 0.9 < took < 4, took
             played = e["history"][len(s["history"]) :]
             assert played and all(ev["player"] == "B" for ev in played)
+            # every entry the bot played is the timer's, none before
+            assert e["timer_entries"] == list(range(len(s["history"]), len(e["history"])))
+            assert s["timer_entries"] == []
             assert e["turn_timer"]["left"] is None  # A's turn: not timed
             # (an undo would take back the bot's rolls: refused in a game played online)
-            assert e["can_undo"] is False
+            assert e["can_undo"] is False and e["undo_seat"] is None
             # B back in time: each of B's decisions gets a new second
             s = c.get(f"{LUDO}/{s['id']}?fields=history").json()
             while s["current_player"] == "A":
@@ -274,10 +277,38 @@ def test_onitama_timer_and_a_turn_timer_survives_kill_9(tmp_path: Path) -> None:
         assert back["turn"] == "A" and back["turn_timer"]["left"] is None
         assert back["turn_timer"]["seconds"] == 1 and back["turn_timer"]["bot"] == "0"
         assert back["can_undo"] is True  # the timer's ply is a machine's: undo skips it
+        assert back["timer_entries"] == [1] and back["undo_seat"] == "A"
+        assert back["history_players"] == ["A", "B"]
     finally:
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=30)
     assert p.returncode == 0 and "Traceback" not in err, err
+
+
+# ---- whose undo it is ----------------------------------------------------------------------
+
+
+def test_the_state_names_the_seat_an_undo_gives_the_turn_back_to(client: TestClient) -> None:
+    """`undo_seat` is the seat whose key an undo needs (the host's for a seat on its screen):
+    A after A's ply, B after B's, nobody before the first; the other device is refused."""
+    sides = {"A": {"kind": "human"}, "B": {"kind": "remote"}}
+    s, keys = created(client.post(ONI, json={"setup": "21", "sides": sides}))
+    gid, host, bkey = s["id"], keys["host_key"], keys["seat_keys"]["B"]
+    assert (s["can_undo"], s["undo_seat"], s["timer_entries"]) == (False, None, [])
+    for seat, key, other in (("A", host, bkey), ("B", bkey, host)):
+        body = {"action": s["legal_moves"][0]["text"], "version": s["version"]}
+        s = client.post(f"{ONI}/{gid}/action", json=body, headers=headers(key)).json()
+        assert (s["can_undo"], s["undo_seat"]) == (True, seat)
+        check_error(client.post(f"{ONI}/{gid}/undo", headers=headers(other)), 403, "NotYourSeat")
+    r = client.post(f"{ONI}/{gid}/undo", headers=headers(bkey))
+    assert r.status_code == 200 and r.json()["undo_seat"] == "A" and r.json()["turn"] == "B"
+    # against a bot: the person's seat, the bot's steps after it taken back too
+    s = client.post(LUDO, json={"players": "AB", "seats": {"B": "random"}, "seed": 4}).json()
+    while s["current_player"] == "A":
+        s = ludo_step(client, s, None)
+    while s["current_player"] == "B" and s["to_act"] is not None:
+        s = client.post(f"{LUDO}/{s['id']}/bot", json={}).json()
+    assert s["undo_seat"] == "A" and s["timer_entries"] == []
 
 
 # ---- who is connected --------------------------------------------------------------------

@@ -22,7 +22,7 @@ schemathesis = pytest.importorskip("schemathesis")
 requests = pytest.importorskip("requests")
 
 ROOT = Path(__file__).resolve().parent.parent
-ERRORS = {"400", "403", "404", "409", "413", "421", "422", "429", "503"}
+ERRORS = {"400", "403", "404", "409", "413", "415", "421", "422", "429", "503"}
 
 
 @pytest.fixture(scope="module")

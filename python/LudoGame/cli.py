@@ -22,6 +22,7 @@ from LudoGame._core import (
     Simulation,
     __version__,
 )
+from LudoGame._install import install_hint
 from LudoGame.enums import Phase
 from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE
 from LudoGame.progress import ProgressBar
@@ -313,7 +314,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from LudoGame import web
     except ImportError:
-        print('ludo: install the web extra: pip install "LudoGame[web]"', file=sys.stderr)
+        print(f"ludo: install the web extra: {install_hint('web')}", file=sys.stderr)
         return 2
     if args.ai_dir is not None:
         problem = check_ai_dir(args.ai_dir)
@@ -412,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             default=None,
             metavar="ADDRESS",
             help="play the games as Ray tasks: on this machine, or on the Ray cluster at "
-            'ADDRESS (needs pip install "LudoGame[ray]")',
+            f"ADDRESS (needs {install_hint('ray')})",
         )
         if cmd == "simulate":
             p.add_argument(

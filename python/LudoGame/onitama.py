@@ -273,7 +273,7 @@ def round_robin(
     Ctrl-C stops it at once and raises ``KeyboardInterrupt`` (``Interrupted``) whose
     ``partial`` is the ``Standings`` of the games finished.
 
-    ``backend="ray"`` plays the matches as Ray tasks (``pip install "LudoGame[ray]"``;
+    ``backend="ray"`` plays the matches as Ray tasks (``pip install ".[ray]"``;
     about 8 tasks per CPU, a task a list of matches on one CPU), on this machine or on the
     cluster at ``address``; the AIs must pickle (built-in AIs and module-level functions
     do). The result is the local one, with the games in the same order (bit for bit for

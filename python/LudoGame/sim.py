@@ -39,7 +39,7 @@ def simulate(
     thread). The same seed gives the same result for any thread count. With `progress`,
     the run is made in chunks and `progress(done, games)` is called after each.
 
-    `backend="ray"` spreads the games over a Ray cluster (`pip install "LudoGame[ray]"`):
+    `backend="ray"` spreads the games over a Ray cluster (`pip install ".[ray]"`):
     tasks of `chunk` games (default: about 8 tasks per CPU), each on `threads` threads;
     the result is the local one, bit for bit. Ray is started on this machine unless it is
     already running or `address` names a cluster. A failed task raises `RayTaskError`

@@ -1,6 +1,6 @@
 """``ludo serve``: play, watch and replay LudoGame's games in a browser.
 
-A FastAPI app on uvicorn (``pip install "LudoGame[web]"``). The pages are one static HTML
+A FastAPI app on uvicorn (``pip install ".[web]"``). The pages are one static HTML
 file and plain JavaScript; the JSON API under ``/api`` keeps games in a store (an SQLite
 file by default, or memory), pushes each change as a Server-Sent Event, plays the bots at
 each game's pace, and asks the engine for every legal move, status and board (docs/web.md
@@ -133,6 +133,8 @@ def create_app(
         version=__version__,
         description="Play, watch and replay Ludo and Onitama: every rule is the engine's.",
         lifespan=lifespan,
+        # an address with a trailing slash is no address of the app (404), not a redirect
+        redirect_slashes=False,
     )
     base_openapi = app.openapi
 
@@ -170,7 +172,9 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(page, media_type="text/html")
 
-    for path in ("/", "/ludo", "/onitama", "/replay"):
+    # a page's address with a trailing slash is the same page (the API has no such
+    # addresses: there a trailing slash is 404)
+    for path in ("/", "/ludo", "/onitama", "/replay", "/ludo/", "/onitama/", "/replay/"):
         app.add_api_route(path, index, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -24,6 +24,7 @@ from LudoGame.web.store import (
     HUMAN,
     PEOPLE,
     REMOTE,
+    TIMER,
     Change,
     Int,
     Name,
@@ -152,7 +153,7 @@ class LudoSession(Session):
                 self.game.play(chosen.name)
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
-        self.changed("bot")
+        self.changed("bot" if bot is None else TIMER)
 
     def square_names(self) -> list[dict[str, str]]:
         """For each history event, a move's squares by the rule set's names (see
@@ -198,7 +199,7 @@ class LudoSession(Session):
                     "value is known, so taking it back would let a player decide again "
                     "knowing the dice",
                 )
-            if actor != self.machine:
+            if not self.by_machine(actor):
                 break
         return None
 
@@ -386,7 +387,7 @@ def _bot_seed(game: Game, events: int) -> int:
 
 def router(games: Games) -> APIRouter:
     """The routes of the Ludo API, holding games in `games`."""
-    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 421, 422, 503))
+    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 415, 421, 422, 503))
     what = "Ludo game"
     Fields = fields_query(LudoSession.large)  # noqa: N806 (a parameter's default)
 

@@ -36,7 +36,8 @@ class ErrorBody(Answer):
 
 
 _WHY = {
-    400: "Bad request: a body that is not JSON (or nests too deep), an unknown `?fields=` "
+    400: "Bad request: a body that is not JSON (whatever its Content-Type) or nests too "
+    "deep, an unknown `?fields=` "
     "name, or something the engine refuses (rules, position, move, ...)",
     403: "Not your seat: acting for a remote seat (or an online game) needs its key in "
     "`X-Seat-Key`; or a state change asked by a page of another site (`CrossOrigin`)",
@@ -44,6 +45,8 @@ _WHY = {
     409: "Conflict: the game's state does not allow it now (out of turn, wrong phase, over, "
     "stale `version`) or the server holds its limit of games",
     413: "The request body is over 1,000,000 bytes",
+    415: "The request body is JSON sent with another Content-Type (or none): send it as "
+    "`application/json`",
     421: "The request's `Host` is not a name this server answers for (`--allowed-host`)",
     429: "Too many games started from this address in the last minute: `Retry-After` says "
     "in how many seconds another may be",
@@ -108,13 +111,25 @@ class TurnTimer(Answer):
 
 class Together(Answer):
     """What both games' states carry about playing together: the rematch (asked of this
-    game, or the game this one is the rematch of), the turn timer and who is connected."""
+    game, or the game this one is the rematch of), the turn timer (and what its bot
+    played), who is connected and whose undo it is."""
 
     rematch: str | None = Field(default=None, description="the id of this game's rematch")
     rematch_of: str | None = Field(default=None, description="the game this is a rematch of")
     turn_timer: TurnTimer | None = None
     connected: dict[str, bool] = Field(
         default_factory=dict, description="for each person's seat, whether a page is watching"
+    )
+    undo_seat: str | None = Field(
+        default=None,
+        description="the seat an undo now gives the turn back to (an online game: the key "
+        "of that seat, or the host's for a seat on the host's screen, may ask for it); null "
+        "when nothing can be taken back (`can_undo` false)",
+    )
+    timer_entries: list[int] = Field(
+        default_factory=list,
+        description="the indices of the `history` entries the turn timer's bot played for "
+        "an absent person",
     )
 
 

@@ -44,6 +44,7 @@ from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups,
 from LudoGame.web.store import (
     HUMAN,
     REMOTE,
+    TIMER,
     Change,
     Int,
     Name,
@@ -92,7 +93,7 @@ class NewOnitama(NewGame):
 
     rules: Literal["wall", "standard"] | None = None
     card_set: Name | None = None
-    setup: Name | Int | None = None
+    setup: Name | None = None
     seed: Seed | None = None
     max_plies: Int | None = None
     sides: dict[Literal["A", "B"], Side] | None = None
@@ -382,7 +383,7 @@ class OnitamaSession(Session):
             return
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
-        self.play("ai", chosen)
+        self.play("ai" if bot is None else TIMER, chosen)
 
     def play(self, actor: str, action: Action) -> None:
         """Play `action` for `actor`, bump the version, and keep the coursework's words
@@ -551,7 +552,7 @@ def _new_game(body: NewOnitama) -> tuple[Onitama, str | None, str | None, int | 
         if body.saved is not None:
             game = Onitama.from_json(body.saved)
             return game, game.setup_id, None, None
-        setup = MATCH_SETUP if body.setup is None else str(body.setup)
+        setup = MATCH_SETUP if body.setup is None else body.setup
         if setup == "random":
             return Onitama.dealt(seed, body.max_plies), "random", None, seed
         game = Onitama.setup(setup, body.max_plies)
@@ -579,7 +580,7 @@ def _parse(game: Onitama, body: ActionBody) -> Action:
 
 def router(games: Games) -> APIRouter:
     """The routes of the Onitama API, holding games in `games`."""
-    api = APIRouter(prefix="/api/onitama", responses=errors(400, 413, 421, 422, 503))
+    api = APIRouter(prefix="/api/onitama", responses=errors(400, 413, 415, 421, 422, 503))
     what = "Onitama game"
     Fields = fields_query(OnitamaSession.large)  # noqa: N806 (a parameter's default)
 

@@ -182,7 +182,7 @@ def load(store: Replays, text: str) -> Replay:
 
 def router(store: Replays) -> APIRouter:
     """The routes of the replay API, holding replays in `store`."""
-    api = APIRouter(prefix="/api/replays", responses=errors(400, 413, 421, 422))
+    api = APIRouter(prefix="/api/replays", responses=errors(400, 413, 415, 421, 422))
 
     @api.post("", status_code=201, response_model=ReplaySummary, responses=errors(403))
     async def create(body: ReplayBody) -> JSONResponse:

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from LudoGame._install import install_hint
+
 #: The schema of the SQLite file (``PRAGMA user_version``) and of the PostgreSQL tables
 #: (3: records hold digests of the seat keys, not the keys; 2: a game's last versions are
 #: kept in a history table; 1 had none).
@@ -607,7 +609,7 @@ class PostgresStorage(Storage):
             import psycopg
         except ImportError as e:
             raise StoreUrlError(
-                'a PostgreSQL store needs psycopg 3: pip install "LudoGame[postgres]"'
+                f"a PostgreSQL store needs psycopg 3: {install_hint('postgres')}"
             ) from e
         self._pg = psycopg
         self.url = url
@@ -976,7 +978,7 @@ def open_storage(url: str) -> Storage:
     """The store a ``--store`` URL names: ``memory``, ``sqlite:///PATH`` (an SQLite file;
     ``sqlite:///games.db`` is relative to the working directory, ``sqlite:////srv/games.db``
     absolute, as in SQLAlchemy's URLs), or ``postgresql://USER@HOST:PORT/DB`` (a PostgreSQL
-    database, libpq's URL: psycopg 3, ``pip install "LudoGame[postgres]"``)."""
+    database, libpq's URL: psycopg 3, ``pip install ".[postgres]"``)."""
     if url == "memory":
         return MemoryStorage()
     if url.startswith("sqlite:///"):

@@ -19,6 +19,7 @@ from fastapi import Query, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 from pydantic_core import PydanticCustomError
 
+from LudoGame.seeds import fresh_seed
 from LudoGame.web.errors import ApiError, conflict, not_found, short
 from LudoGame.web.storage import key_digest
 
@@ -27,6 +28,8 @@ from LudoGame.web.storage import key_digest
 HUMAN: Literal["human"] = "human"
 REMOTE: Literal["remote"] = "remote"
 PEOPLE = (HUMAN, REMOTE)
+#: Who made a history entry that the turn timer's bot played for an absent remote seat.
+TIMER = "timer"
 
 
 def new_id() -> str:
@@ -101,12 +104,6 @@ def seed_of(seed: int | str | None) -> int | None:
     return value
 
 
-def fresh_seed() -> int:
-    """A seed the server chooses for a game asked for without one: 64 bits from the
-    system's secure random source (as ``Game()`` without a seed picks one)."""
-    return secrets.randbits(64)
-
-
 def chosen_seed(seed: int | str | None, online: bool) -> int:
     """The seed of a new game (or rematch): the request's, else a fresh one. A game with a
     person on another device (`online`) takes no seed from its request (400 `SeedRefused`):
@@ -121,7 +118,7 @@ def chosen_seed(seed: int | str | None, online: bool) -> int:
             "check it then): leave the seed out",
         )
     value = seed_of(seed)
-    return fresh_seed() if value is None else value
+    return fresh_seed() if value is None else value  # (LudoGame.seeds: one meaning of none)
 
 
 class Held:
@@ -382,8 +379,14 @@ class Session(Held):
         taken back now?"""
         return self._undoable() and self.undo_refusal() is None
 
+    def by_machine(self, actor: str) -> bool:
+        """Was an entry made by `actor` the machine's (a bot or AI, or the turn timer's bot
+        for an absent person)? Undo takes such entries back with the person's decision
+        before them."""
+        return actor in (self.machine, TIMER)
+
     def _undoable(self) -> bool:
-        return any(a != self.machine for a in self.actors)
+        return not all(self.by_machine(a) for a in self.actors)
 
     def _check_undo(self) -> None:
         """Refuse (409) an undo with nothing to take back, or one refused now."""
@@ -413,7 +416,7 @@ class Session(Held):
         while actors:
             actor = actors.pop()
             game.undo()
-            if actor != self.machine:
+            if not self.by_machine(actor):
                 break
         return self._seat_of(game)
 
@@ -427,7 +430,7 @@ class Session(Held):
         while self.actors:
             actor = self.actors.pop()
             self.game.undo()
-            if actor != self.machine:
+            if not self.by_machine(actor):
                 break
         self.bump()
 
@@ -478,7 +481,9 @@ class Session(Held):
     def common_state(self) -> dict[str, Any]:
         """The parts of the state every kind of game has beside its own: its rematch (and
         the game it is the rematch of), its turn timer with the time left for the seat to
-        act, and which people's seats have a page open now (an online game)."""
+        act, which people's seats have a page open now (an online game), the seat an undo
+        would give the turn back to (whose key it needs), and the history entries the turn
+        timer's bot played."""
         timer = None
         if self.timer is not None:
             left = None
@@ -494,6 +499,8 @@ class Session(Held):
             "rematch_of": self.rematch_of,
             "turn_timer": timer,
             "connected": connected,
+            "undo_seat": self.undo_seat() if self.can_undo() else None,
+            "timer_entries": [k for k, a in enumerate(self.actors) if a == TIMER],
         }
 
     # ---- the turn timer ------------------------------------------------------------------
@@ -543,7 +550,8 @@ class Session(Held):
         )
 
     async def timer_step(self, think: Think) -> None:
-        """The turn timer's bot plays one step for the remote seat to act."""
+        """The turn timer's bot plays one step for the remote seat to act (its history entry
+        is the `TIMER`'s)."""
         assert self.timer is not None
         self.timed_out = self.seat_to_act()
         await self.machine_step(think, str(self.timer["bot"]))

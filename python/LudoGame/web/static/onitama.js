@@ -1,8 +1,8 @@
 // The Onitama pages: the setup chooser and the play view. The engine's referee judges every
 // ply; this file only offers the legal actions the server lists and shows the answers.
 
-import { AutoPlayer, ApiError, api, clearError, el, guarded, loadForm, page, putSvg, saveControls, seedWords, setQuery, showError, typingTarget } from "./common.js";
-import { Seats, claimFromAddress, follow, leadOn, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine } from "./live.js";
+import { AutoPlayer, ApiError, api, clearError, dropStatus, el, guarded, loadForm, page, putSvg, saveControls, seedWords, setQuery, showError, typingTarget } from "./common.js";
+import { Seats, claimFromAddress, follow, leadOn, linkUp, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine, timerWords } from "./live.js";
 
 const LEVELS = [
   ["0", "AI level 0 (random)"],
@@ -253,7 +253,7 @@ function play(initial, note) {
   const invite = seats.invitePanel();
   const auto = new AutoPlayer(() => send("ai"));
   const watch = el("div", { id: "watch" }, auto.controls("AI"));
-  const aiHere = () => state.to_act === "ai" && seats.drivesBots(state);
+  const aiHere = () => linkUp() && state.to_act === "ai" && seats.drivesBots(state);
   auto.afterToggle = () => auto.schedule(aiHere());
 
   undoButton.addEventListener("click", () => send("undo"));
@@ -301,8 +301,9 @@ function play(initial, note) {
   let inFlight = false;
 
   async function send(action, extra) {
-    // one request at a time: a second key press while one is answered is dropped
-    if (inFlight) return false;
+    // one request at a time: a second key press while one is answered is dropped; none
+    // while the connection is lost (the banner says so)
+    if (inFlight || !linkUp()) return false;
     inFlight = true;
     auto.cancel();
     try {
@@ -328,7 +329,8 @@ function play(initial, note) {
     if (await send("action", { action: text })) typed.value = "";
   }
 
-  const mine = () => (state.to_act === "human" && seats.canAct(state, state.turn) ? state.legal_moves : []);
+  // the actions this browser may play now (a person's turn, a side it plays, the server in reach)
+  const mine = () => (linkUp() && state.to_act === "human" && seats.canAct(state, state.turn) ? state.legal_moves : []);
   const fromSquares = () => new Set(mine().filter((a) => !a.is_pass).map((a) => a.from));
   const targets = (from) => new Set(mine().filter((a) => a.from === from).map((a) => a.to));
   const options = () => mine().filter((a) => a.from === selFrom && a.to === selTo);
@@ -444,6 +446,7 @@ function play(initial, note) {
     const svg = putSvg(board, state.svg);
     if (!svg) return;
     svg.setAttribute("aria-label", `Onitama board: ${state.status}`);
+    dropStatus(svg, state.status);
     // the board alone (the cards are shown below it, as pictures): it fills the width
     let right = 0;
     let bottom = 0;
@@ -507,8 +510,9 @@ function play(initial, note) {
     typed.placeholder = standard() ? "1 e1 d1" : "1 e1 d1 u";
     rulesLine.textContent = standard() ? `Standard Onitama: no wall; an action is a card, a piece and a square (“1 e1 d1”).${state.card_set ? ` Cards dealt from ${CARD_SET_NAMES[state.card_set] || state.card_set}.` : ""}` : "";
     plies.textContent = `Ply ${state.plies} played · ${state.plies_left} left`;
-    message.hidden = !state.message;
-    message.textContent = state.message || "";
+    // the coursework's words for the last ply, unless the status says the same
+    message.hidden = !state.message || state.message === state.status;
+    message.textContent = message.hidden ? "" : state.message;
     drawBoard();
     mark();
     showChoices();
@@ -519,14 +523,23 @@ function play(initial, note) {
       el("span", {}, "No piece can move: pass with"),
       passList.map((a) => el("button", { type: "button", class: "primary pass", dataset: { action: a.text }, onclick: () => playAction(a.text) }, actionLabel(a))),
     );
-    typed.disabled = !(state.to_act === "human" && seats.canAct(state, state.turn));
+    typed.disabled = !(linkUp() && state.to_act === "human" && seats.canAct(state, state.turn));
+    typedForm.querySelector("button").disabled = typed.disabled;
     role.textContent = seats.role(state);
     presenceLine(connected, state.connected);
     timerLine(clock, state);
-    undoButton.disabled = !state.can_undo;
+    // undo where this device may take the ply back (online: its own side's)
+    undoButton.disabled = !(linkUp() && seats.mayUndo(state));
+    undoButton.hidden = seats.online(state) && !seats.mayUndo(state);
     cards.replaceChildren(...["A1", "A2", "side", "B1", "B2"].filter((k) => state.cards[k]).map((k) => cardPicture(k, state.cards[k])));
     const by = state.history_players || [];
-    historyList.replaceChildren(...state.history.map((text, i) => el("li", {}, by[i] ? `${by[i]}: ${text}` : text)));
+    const timed = new Set(state.timer_entries || []);
+    historyList.replaceChildren(
+      ...state.history.map((text, i) => {
+        const ply = by[i] ? `${by[i]}: ${text}` : text;
+        return timed.has(i) ? el("li", { class: "timer" }, `${ply} (${timerWords(state)})`) : el("li", {}, ply);
+      }),
+    );
     historyList.scrollTop = historyList.scrollHeight;
 
     const sides = state.sides || {};
@@ -535,8 +548,8 @@ function play(initial, note) {
       over.hidden = false;
       const how = REASONS[state.reason] || "";
       overPanel(over, "onitama", state, seats, [
+        // (the status line above says the rest)
         el("p", { id: "result" }, state.winner ? `${state.winner} wins${how ? `, ${how}` : ""}.` : `A tie${how ? `: ${how}` : ""}.`),
-        el("p", { class: "meta" }, state.status),
         // what a failed MATLAB AI did wrong: its error message, or the referee's judgement
         ...(state.detail ? [el("pre", { id: "failure", class: "failure" }, state.detail)] : []),
       ]);
@@ -560,7 +573,7 @@ function play(initial, note) {
     const key = event.key;
     if (key === "Escape") return clearSelection();
     if (key === "z") {
-      if (!undoButton.disabled) send("undo");
+      if (!undoButton.disabled && !undoButton.hidden) send("undo");
       return;
     }
     if (key === "w") {
@@ -607,6 +620,7 @@ function play(initial, note) {
       state = { ...state, connected: now };
       presenceLine(connected, now);
     },
+    () => render(state), // the connection lost or back: the actions follow it
   );
   render(state);
 }
