@@ -403,14 +403,17 @@ impl Cs162Game {
             }
         }
         if self.readings.kick_one() {
-            for other in Seat::ALL {
-                let kicked = out.captured[other];
-                if kicked.count_ones() > 1 {
-                    let stays = kicked & !Token::lowest_in(kicked).bit();
-                    for t in RULES.all_tokens().filter(|&t| stays & t.bit() != 0) {
-                        self.board.set_step(other, t, before.step(other, t));
+            // one token goes home: the first kicked, in the players' order, p before q
+            let mut kept = false;
+            for &other in self.players().to_vec().iter() {
+                for t in RULES.all_tokens() {
+                    if out.captured[other] & t.bit() != 0 {
+                        if kept {
+                            self.board.set_step(other, t, before.step(other, t));
+                            out.captured[other] &= !t.bit();
+                        }
+                        kept = true;
                     }
-                    out.captured[other] = kicked & !stays;
                 }
             }
         }

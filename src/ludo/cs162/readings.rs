@@ -190,7 +190,8 @@ pub const READING_OPTIONS: [ReadingOption; OPTIONS] = [
             ),
             value(
                 "one",
-                "a kick sends one token home: of a stack, p goes home and q stays",
+                "a kick sends one token home (the first in the players' order, p before \
+                 q): of a stack, p goes home and q stays",
                 "instructor_case_6, grader_kick_rule3",
             ),
             value(
