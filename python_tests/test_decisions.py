@@ -613,3 +613,21 @@ def test_every_turn_is_tagged_with_the_decisions_it_touched(
     assert tags[0] == ["D4", "D9.1"]  # both in the yard: a 6 brings p out (rule 1)
     assert game.get_spaces() == ["28", "28", "21", "H"]  # it plays the game as play_game
     assert LudoGame().trace_game(["A"], [("A", 6), ("A", 6), ("A", 3)])[2] == ["D5", "D6", "D9.4"]
+
+
+def test_the_readings_table_of_rules_md_is_the_engines() -> None:
+    from pathlib import Path
+
+    from LudoGame._core import CS162_READINGS
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| D") and "` |" in line]
+    assert len(rows) == len(CS162_READINGS)
+    for row, (decision, option, value, what, ruled_out_by) in zip(
+        rows, CS162_READINGS, strict=True
+    ):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[:3] == [decision, f"`{option}`", cells[2]] and cells[2].startswith(
+            f"`{value}`"
+        )
+        assert cells[3:] == [what, ruled_out_by]

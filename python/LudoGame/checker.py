@@ -28,6 +28,7 @@ is that call's wrong answer, a flood or a hang ends only that file's check.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -806,8 +807,8 @@ class _Run:
 
     def shared_state(self) -> bool:
         """Whether the answers depend on earlier games: the first games that differ from the
-        engine's, played again in a fresh process (each game in a fork of the loaded file),
-        answer otherwise than in the process that played the games before them."""
+        engine's, played again in a fresh interpreter (a fork of the runner made when the
+        file was loaded), answer otherwise than after the games before them."""
         c = self.c
         suspects = [
             g
@@ -816,22 +817,18 @@ class _Run:
         ][:3]
         if not suspects:
             return False
-        s = c.student
-        fresh = Student(s.path, s.timeout, use_sandbox=s.use_sandbox, isolated=True)
-        try:
-            if fresh.loaded.get("load") != "ok":
+        for game in suspects:
+            request = {"op": "games", "players": game.players, "games": [game.turns], "fresh": True}
+            got = c.student.ask(request, answers=replies.ANSWERS_PER_GAME)
+            if isinstance(got, tuple):
+                c.failure = failure_text(got, c.student.timeout)
                 return False
-            for game in suspects:
-                request = {"op": "games", "players": game.players, "games": [game.turns]}
-                got = fresh.ask(request, answers=replies.ANSWERS_PER_GAME)
-                if isinstance(got, tuple):
-                    return False
-                again = replies.games_reply(got, game.players, 1)[0]
-                if again != game.theirs[len(game.turns)]:
-                    return True
-            return False
-        finally:
-            fresh.close()
+            again = replies.games_reply(got, game.players, 1)[0]
+            if replies.WHOLE in again or any("bad" in a for a in again.values()):
+                return False  # no fresh answers: no evidence
+            if again != game.theirs[len(game.turns)]:
+                return True
+        return False
 
     def find_readings(self) -> None:
         """Adopt, one at a time, the reading of an open decision that explains the most
@@ -1346,17 +1343,25 @@ def check_seed(seed: object) -> int:
 def plan_games(seed: int, games: int) -> list[Game]:
     """The games of a check: the published cases, the generated games reaching each
     decision, then random games until `games` (all from `seed`)."""
+    return [
+        Game(i, source, list(players), list(turns), group, asks)
+        for i, (source, players, turns, group, asks) in enumerate(_plan(seed, games))
+    ]
+
+
+@functools.lru_cache(maxsize=4)
+def _plan(seed: int, games: int) -> tuple[tuple[str, list[str], Turns, str, tuple[str, ...]], ...]:
+    """`plan_games` as data, made once per seed in a process (a class is checked with one)."""
     rng = random.Random(seed)
     plan = [
-        Game(i, source, players, turns, "published", asks)
-        for i, (source, players, turns, asks) in enumerate(_cases())
+        (source, players, turns, "published", asks) for source, players, turns, asks in _cases()
     ]
     for source, players, turns in scenarios(rng):
-        plan.append(Game(len(plan), source, players, turns, "scenario"))
+        plan.append((source, players, turns, "scenario", ()))
     while len(plan) < games:
         players, turns = random_turns(rng)
-        plan.append(Game(len(plan), f"random game {len(plan) + 1}", players, turns, "random"))
-    return plan
+        plan.append((f"random game {len(plan) + 1}", players, turns, "random", ()))
+    return tuple(plan)
 
 
 def check(
