@@ -1567,6 +1567,8 @@ def render(report: Report, colour: bool = False, strict: bool = False) -> str:
     ]
     if report.failure:
         lines.append("  " + paint(visible(report.failure), "31"))
+    if report.cases_failed:
+        lines.append(f"  published cases failing: {', '.join(report.cases_failed)}")
     if report.shared_state:
         lines.append(
             "  its answers depend on earlier games: state shared between LudoGame objects"
