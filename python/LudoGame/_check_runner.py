@@ -25,6 +25,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 NOT_FOUND_PROBE = "Z"
+#: The command-line flag that plays every game in a process of its own (a fork of the
+#: runner made after the file was loaded): for a file whose answers depend on earlier games.
+ISOLATED = "--isolated"
 
 # The shape of an answer, in one place: the runner writes answers within these limits and the
 # checker refuses anything outside them (the runner shares its process with the student's
@@ -154,7 +157,6 @@ def answers(
     players list and a turns list), the same object plays that game first (D11). With
     `move` (position, token name, steps), ``move_token`` is called after ``play_game`` on
     that position's player (D12; what it returns is not compared, only whether it raises)."""
-    out: dict[str, Any] = {}
     new, game = call(cls)
     if game is None:
         return {"new": new}
@@ -162,7 +164,16 @@ def answers(
         first, _ = method(game, "play_game", list(before[0]), [tuple(t) for t in before[1]])
         if "x" in first:
             return {"first play_game": first}
-    out["play_game"], _ = method(game, "play_game", list(players), [tuple(t) for t in turns])
+    played, _ = method(game, "play_game", list(players), [tuple(t) for t in turns])
+    return questions(game, players, played, move)
+
+
+def questions(
+    game: Any, players: Sequence[str], played: dict[str, Any], move: Sequence[Any] | None = None
+) -> dict[str, Any]:
+    """The answers of a game after its ``play_game`` answered `played`: `answers` without
+    the playing (the checker asks the engine's games these at every turn)."""
+    out: dict[str, Any] = {"play_game": played}
     if move is not None:
         found, player = method(game, "get_player_by_position", move[0])
         if player is None or type(player) is str:
@@ -200,13 +211,44 @@ def space_names(cls: Any, position: str) -> dict[str, Any]:
     return out
 
 
-def handle(cls: Any, request: dict[str, Any]) -> Any:
+def in_fork(f: Callable[..., Any], *args: Any) -> Any:
+    """`f(*args)` computed in a fork of this process (so that it starts from the state the
+    process had before, whatever `f` changes). A fork that ends without an answer ends this
+    process with the same status, as the call would have done here."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.close(read)
+        status = 0
+        try:
+            data = json.dumps(f(*args)).encode()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(write, view) :]
+        except BaseException:  # noqa: BLE001
+            status = 70
+        os._exit(status)
+    os.close(write)
+    chunks = []
+    while chunk := os.read(read, 1 << 16):
+        chunks.append(chunk)
+    os.close(read)
+    _, status = os.waitpid(pid, 0)
+    if not chunks:
+        os._exit(os.waitstatus_to_exitcode(status) or 70)
+    return json.loads(b"".join(chunks))
+
+
+def handle(cls: Any, request: dict[str, Any], isolated: bool = False) -> Any:
     """One request: ``{"op": "games", "players", "games": [turns...]}`` or
-    ``{"op": "names", "position"}``."""
+    ``{"op": "names", "position"}``; with `isolated`, each game in a fork of its own."""
     if request["op"] == "names":
+        if isolated:
+            return in_fork(space_names, cls, request["position"])
         return space_names(cls, request["position"])
     before, move = request.get("before"), request.get("move")
-    return [answers(cls, request["players"], turns, before, move) for turns in request["games"]]
+    play = (lambda *a: in_fork(answers, *a)) if isolated else answers
+    return [play(cls, request["players"], turns, before, move) for turns in request["games"]]
 
 
 def _load(path: str) -> tuple[Any, dict[str, str]]:
@@ -250,6 +292,40 @@ def _load(path: str) -> tuple[Any, dict[str, str]]:
     return cls, {"load": "ok"}
 
 
+class Zygote:
+    """A fork of the runner made right after the student's file is loaded, that plays each
+    game it is asked in a fork of its own: the answers of a fresh interpreter, for a request
+    marked ``"fresh"`` (the checker compares them with the long-running process's to find
+    state shared between games)."""
+
+    def __init__(self, cls: Any) -> None:
+        ask_r, self._ask = os.pipe()
+        self._reply, reply_w = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - the zygote
+            os.close(self._ask)
+            os.close(self._reply)
+            with os.fdopen(ask_r, "r", encoding="utf-8") as requests:
+                with os.fdopen(reply_w, "w", encoding="utf-8") as replies:
+                    for line in requests:
+                        replies.write(json.dumps(handle(cls, json.loads(line), True)) + "\n")
+                        replies.flush()
+            os._exit(0)
+        os.close(ask_r)
+        os.close(reply_w)
+        self._replies = os.fdopen(self._reply, "r", encoding="utf-8")
+
+    def ask(self, request: dict[str, Any]) -> Any:
+        """The zygote's reply; an empty list when it has ended (no answers: the checker
+        takes that as no evidence)."""
+        try:
+            os.write(self._ask, (json.dumps(request) + "\n").encode())
+            line = self._replies.readline()
+        except OSError:
+            return []
+        return json.loads(line) if line else []
+
+
 def main() -> None:
     """Serve requests for the file named on the command line."""
     proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
@@ -268,8 +344,14 @@ def main() -> None:
     send(loaded)
     if cls is None:
         return
+    isolated = ISOLATED in sys.argv[2:]
+    zygote = None if isolated else Zygote(cls)
     for line in proto_in:
-        send(handle(cls, json.loads(line)))
+        request = json.loads(line)
+        if zygote is not None and request.get("fresh"):
+            send(zygote.ask(request))
+        else:
+            send(handle(cls, request, True) if isolated else handle(cls, request))
 
 
 if __name__ == "__main__":

@@ -35,9 +35,20 @@ ONITAMA_TEXTS: dict[str, str]
 ONITAMA_DEFAULT_PLIES: int
 #: The card sets a random standard Onitama deal draws from: ('base', 'sensei', 'all').
 ONITAMA_CARD_SETS: tuple[str, ...]
+#: The CS162 decisions D1-D13 of docs/rules.md: (id, what it decides, whether it is open).
+CS162_DECISIONS: tuple[tuple[str, str, bool], ...]
+#: D9's priority rules in order: ("D9.1", what rule 1 says), ... ("D9.4", ...).
+CS162_PRIORITY_RULES: tuple[tuple[str, str], ...]
+#: Every reading of an open decision the engine plays: (decision, option, value, what it
+#: does, the published cases that rule it out or ""); the first value of each option is the
+#: engine's own (`LudoGame(option=value)` plays another).
+CS162_READINGS: tuple[tuple[str, str, str, str, str], ...]
 __all__ = [
     "Action",
     "BuiltinAI",
+    "CS162_DECISIONS",
+    "CS162_PRIORITY_RULES",
+    "CS162_READINGS",
     "Card",
     "MatchRecord",
     "ForeignPlayerError",
@@ -147,9 +158,13 @@ class LudoGame:
     `play_game(players, turns)` plays a whole list of rolls with the assignment's priority
     rule and returns every token's space; `get_player_by_position` gives live `Player`
     views of that game; `move_token` moves one named token.
+
+    `LudoGame()` reads every decision of docs/rules.md as the engine does. Keyword
+    arguments choose another reading of the decisions the assignment leaves open (their
+    names and values: `LudoGame.CS162_READINGS`), e.g. `LudoGame(kick="one")`.
     """
 
-    def __new__(cls) -> LudoGame: ...
+    def __new__(cls, **readings: str) -> LudoGame: ...
     def play_game(self, players: Iterable[str], turns: Iterable[_Turn]) -> list[str]:
         """Play a new game: `players` is a list of positions (e.g. `['A', 'C']`), `turns` a list
         of `(position, roll)` tuples applied in order with the priority rule. Returns the
@@ -157,6 +172,21 @@ class LudoGame:
 
         Raises a `LudoError` (or `TypeError`) for bad input, leaving the previous game as it
         was (D13).
+        """
+
+    def trace_game(self, players: Iterable[str], turns: Iterable[_Turn]) -> list[list[str]]:
+        """Play a new game as `play_game` does (not part of the assignment), and return the
+        decisions of docs/rules.md each turn touched, e.g. `('D4', 'D9.1')`: D4 a token in
+        the yard, D5 a bounce, a finish, a move from 'R' or a finished token (or any plain
+        move), D6 'R' beside a kick or a stack, D7 a kick or an opponent passed over, D8 a
+        stack, D9.1-D9.4 the priority rule that chose between two tokens, D10 a finished
+        player's turn.
+        """
+
+    @property
+    def readings(self) -> dict[str, str]:
+        """The reading of every open decision this game plays by: each option of
+        `CS162_READINGS` and its value.
         """
 
     def get_player_by_position(self, position: object) -> Player | str:

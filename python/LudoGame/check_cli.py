@@ -1,5 +1,7 @@
 """The ``ludo check`` command: reports of `LudoGame.checker` at the terminal, as JSON, as a
-table of a whole class (``--summary``) and as an HTML page (``--html``)."""
+table of a whole class (``--summary``), as an HTML page (``--html``), as grades (``--csv``,
+Gradescope's ``--gradescope`` results.json, under ``--rubric``), and a Gradescope autograder
+folder (``--autograder``)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import os
 import sys
 from typing import Any
 
-from LudoGame import sandbox
+from LudoGame import check_grade, sandbox
 from LudoGame.checker import (
     STUDENT_NAME,
     CheckUsageError,
@@ -143,30 +145,41 @@ def seed_line(reports: list[Report]) -> str:
     return "seeds " + ", ".join(seed_text(s) for s in sorted(seeds, key=str))
 
 
-def summary(reports: list[Report]) -> str:
-    """One row per file: cases passed, games agreed, the decisions where it differs (the
+def summary(
+    reports: list[Report], rubric: check_grade.Rubric | None = None, strict: bool = False
+) -> str:
+    """One row per file: its score under `rubric` (the default one), the published cases
+    passed, the games agreeing (allowed readings included unless `strict`), the decisions
+    where it differs (a crash marked !), the allowed readings it follows, its failure (the
     files' names and failures made visible, `LudoGame.untrusted.visible`); then the seed."""
-    rows = [("file", "cases", "games", "differs on", "failure")]
+    rubric = rubric or check_grade.Rubric()
+    rows = [("file", "score", "cases", "games", "differs on", "readings", "failure")]
     for r in reports:
-        decisions = sorted(
-            {d for x in r.differences for d in x.decisions}, key=lambda d: int(d[1:])
+        tests = check_grade.grade(r, rubric, strict)
+        score = f"{sum(t.score for t in tests):g}/{rubric.max_score:g}"
+        counted = [d for d in r.differences if not d.open or strict]
+        decisions = " ".join(
+            (d.decision or "?") + ("!" if d.weight == "crash" else "") for d in counted
         )
+        agreeing = r.agreeing if not strict else r.checked - r.differing
         failure = visible(r.error or r.failure or "")
         rows.append(
             (
                 visible(r.path),
+                score,
                 f"{r.cases_passed}/{r.cases}",
-                f"{r.checked - r.differing}/{r.checked}" if not r.error else "-",
-                " ".join(decisions) or ("-" if r.differences == [] else "?"),
+                f"{agreeing}/{r.checked}" if not r.error else "-",
+                decisions or "-",
+                " ".join(d.reading for d in r.differences if d.open) or "-",
                 failure.split(" (")[0],
             )
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    widths = [max(len(row[i]) for row in rows) for i in range(6)]
     table = "\n".join(
         (
-            "  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths, strict=True))
+            "  ".join(cell.ljust(w) for cell, w in zip(row[:6], widths, strict=True))
             + "  "
-            + row[4]
+            + row[6]
         ).rstrip()
         for row in rows
     )
@@ -182,10 +195,10 @@ def to_html(reports: list[Report]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _exit_status(reports: list[Report]) -> int:
+def _exit_status(reports: list[Report], strict: bool = False) -> int:
     if any(r.error for r in reports) and len(reports) == 1:
         return 2
-    return 0 if all(r.agrees for r in reports) else 1
+    return 0 if all(r.verdict(strict) for r in reports) else 1
 
 
 class SeedFileError(ValueError):
@@ -225,15 +238,62 @@ def run_seed(seed: int | None, seed_file: str | None) -> tuple[int, bool]:
         ) from None
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    """``ludo check FILE...``: 0 all agree, 1 something differs, 2 bad use."""
-    sandboxed = not args.no_sandbox
-    if sandboxed and not sandbox.available():
+def cmd_autograder(args: argparse.Namespace) -> int:
+    """``ludo check --autograder DIR``: write a Gradescope autograder folder."""
+    if args.files:
+        print("ludo check: --autograder takes no files to check", file=sys.stderr)
+        return 2
+    if args.wheel is not None and not os.path.isfile(args.wheel):
+        print(f"ludo check: no such wheel: {visible(args.wheel)}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else fresh_seed()
+    try:
+        written = check_grade.write_autograder(
+            args.autograder, args.wheel, args.rubric, seed, args.games, args.timeout
+        )
+    except (OSError, check_grade.RubricError) as e:
+        print(f"ludo check: {visible(e)}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(visible(path))
+    if args.wheel is None:
         print(
-            f"ludo check: refusing to run untrusted code without a sandbox: "
-            f"{sandbox.unavailable_reason()} (or use --no-sandbox)",
+            "no --wheel given: put LudoGame's wheel for the image's Python into "
+            f"{visible(os.path.join(args.autograder, 'wheels'))} (maturin build --release)",
             file=sys.stderr,
         )
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """``ludo check FILE...``: 0 all pass (allowed readings only; with --strict: all
+    agree), 1 something differs, 2 bad use."""
+    if args.autograder is not None:
+        return cmd_autograder(args)
+    if not args.files:
+        print("ludo check: name the files to check (or --autograder DIR)", file=sys.stderr)
+        return 2
+    if args.gradescope is not None and len(args.files) != 1:
+        print("ludo check: --gradescope grades one file", file=sys.stderr)
+        return 2
+    try:
+        rubric = check_grade.read_rubric(args.rubric)
+    except check_grade.RubricError as e:
+        print(f"ludo check: {visible(e)}", file=sys.stderr)
+        return 2
+    strict = args.strict or rubric.strict
+    sandboxed = not args.no_sandbox
+    if sandboxed and not sandbox.available():
+        why = (
+            f"refusing to run untrusted code without a sandbox: "
+            f"{sandbox.unavailable_reason()} (or use --no-sandbox)"
+        )
+        print(f"ludo check: {why}", file=sys.stderr)
+        if args.gradescope is not None:  # Gradescope still gets a results.json
+            report = Report(path=args.files[0], seed=None, error=why)
+            check_grade.write_results(
+                args.gradescope, check_grade.results_json(report, rubric, strict)
+            )
         return 2
     if args.timeout <= 0:
         print("ludo check: --timeout must be positive", file=sys.stderr)
@@ -255,19 +315,34 @@ def cmd_check(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # the students' processes end with ours (and are killed)
         print("ludo check: interrupted", file=sys.stderr)
         return 130
+    if args.gradescope is not None:
+        try:
+            check_grade.write_results(
+                args.gradescope, check_grade.results_json(reports[0], rubric, strict)
+            )
+        except OSError as e:
+            print(
+                f"ludo check: cannot write {visible(args.gradescope)}: {e.strerror}",
+                file=sys.stderr,
+            )
+            return 2
     if args.json:
         data: Any = [r.to_json() for r in reports]
         print(json.dumps(data if len(reports) > 1 else data[0], indent=2))
     elif args.summary:
-        print(summary(reports))
+        print(summary(reports, rubric, strict))
     else:
         colour = sys.stdout.isatty()
         for n, r in enumerate(reports):
             if n:
                 print()
             out = sys.stderr if r.error and len(reports) == 1 else sys.stdout
-            print(("ludo check: " if out is sys.stderr else "") + render(r, colour), file=out)
+            text = render(r, colour, strict)
+            print(("ludo check: " if out is sys.stderr else "") + text, file=out)
     if args.html:
         with open(args.html, "w", encoding="utf-8") as f:
             f.write(to_html(reports))
-    return _exit_status(reports)
+    if args.csv:
+        with open(args.csv, "w", encoding="utf-8", newline="") as f:
+            f.write(check_grade.csv_text(reports, rubric, strict))
+    return _exit_status(reports, strict)

@@ -23,6 +23,7 @@ from LudoGame._core import (
     __version__,
 )
 from LudoGame._install import install_hint
+from LudoGame.check_student import DEFAULT_TIMEOUT
 from LudoGame.enums import Phase
 from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE
 from LudoGame.progress import ProgressBar
@@ -525,7 +526,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a student's LudoGame.py against the engine: every difference found, explained "
         "and shrunk (it runs sandboxed)",
     )
-    check.add_argument("files", nargs="+", metavar="FILE", help="LudoGame.py files or folders")
+    check.add_argument("files", nargs="*", metavar="FILE", help="LudoGame.py files or folders")
     seeds = check.add_mutually_exclusive_group()
     seeds.add_argument(
         "--seed",
@@ -540,7 +541,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     check.add_argument("--games", type=_positive, default=200, help="games per file (200)")
     check.add_argument(
-        "--timeout", type=float, default=5.0, help="seconds per call of the student's code (5)"
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help=f"seconds per call of the student's code ({DEFAULT_TIMEOUT:g})",
+    )
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="count the readings of open decisions the course allows as differences (exit 1)",
+    )
+    check.add_argument(
+        "--rubric", metavar="FILE", help="the points of each test (TOML; docs/check.md)"
+    )
+    check.add_argument(
+        "--gradescope",
+        nargs="?",
+        const="/autograder/results/results.json",
+        default=None,
+        metavar="PATH",
+        help="also write Gradescope's results.json for the file "
+        "(default /autograder/results/results.json)",
+    )
+    check.add_argument("--csv", metavar="FILE", help="also write a CSV row per file")
+    check.add_argument(
+        "--autograder",
+        metavar="DIR",
+        help="write a Gradescope autograder folder (setup.sh, run_autograder, rubric, a "
+        "secret seed) instead of checking files",
+    )
+    check.add_argument(
+        "--wheel", metavar="FILE", help="LudoGame's wheel, copied into --autograder's folder"
     )
     check.add_argument("--json", action="store_true", help="the reports as JSON")
     check.add_argument("--summary", action="store_true", help="one table row per file")

@@ -69,6 +69,27 @@ mod core_module {
         m.add("ENV_PLAYERS", crate::ludo::env::DEFAULT_PLAYERS)?;
         m.add("ENV_TABLE_PLAYERS", crate::ludo::env::DEFAULT_TABLE_PLAYERS)?;
         m.add("ENV_MAX_ROLLS", crate::ludo::env::DEFAULT_MAX_ROLLS)?;
+        let decisions = crate::ludo::cs162::DECISIONS.map(|d| (d.id, d.summary, d.open));
+        m.add(
+            "CS162_DECISIONS",
+            pyo3::types::PyTuple::new(m.py(), decisions)?,
+        )?;
+        m.add(
+            "CS162_PRIORITY_RULES",
+            pyo3::types::PyTuple::new(m.py(), crate::ludo::cs162::PRIORITY_RULES)?,
+        )?;
+        let readings = crate::ludo::cs162::READING_OPTIONS
+            .iter()
+            .flat_map(|o| {
+                o.values
+                    .iter()
+                    .map(|v| (o.decision, o.name, v.name, v.text, v.ruled_out_by))
+            })
+            .collect::<Vec<_>>();
+        m.add(
+            "CS162_READINGS",
+            pyo3::types::PyTuple::new(m.py(), readings)?,
+        )?;
         m.add("ONITAMA_MATCH_SETUP", crate::onitama::setups::MATCH_SETUP)?;
         m.add(
             "ONITAMA_DEFAULT_PLIES",

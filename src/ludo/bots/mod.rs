@@ -12,11 +12,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::board::{Board, MoveOutcome, in_yard};
+use super::board::{Board, MoveOutcome, Step, in_yard};
 use super::error::LudoError;
 use super::game::{Game, Move, MoveList, Phase};
 use super::rng::Rng;
-use super::rules::{MAX_SEATS, MAX_TOKENS, Seat, Token};
+use super::rules::{MAX_SEATS, MAX_TOKENS, Rules, Seat, Token};
 use super::tables::Geometry;
 use crate::stop::Stop;
 
@@ -26,7 +26,7 @@ mod mcts;
 pub mod race;
 
 pub use expectimax::evaluate;
-pub use heuristics::priority_token;
+pub use heuristics::{priority_rule, priority_token};
 pub use mcts::{MAX_PLAYOUTS, MAX_TREE_NODES};
 use {expectimax::*, heuristics::*, mcts::*, race::*};
 
