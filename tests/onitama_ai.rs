@@ -7,8 +7,8 @@ mod common;
 
 use common::Rng;
 use ludogame::onitama::{
-    Ai, Answer, Card, GameResult, Limits, MATE_BOUND, Player, Position, Rules, STANDARD_CARDS,
-    Status, baseline_action, find_setup, play_match,
+    Ai, Answer, Card, GameResult, Limits, MATE_BOUND, Player, Position, STANDARD_CARDS, Status,
+    Variant, baseline_action, find_setup, play_match,
 };
 
 /// Can the side to move force a win within `k` of its own plies?
@@ -322,7 +322,7 @@ fn new_weights_do_not_find_the_entries_of_the_old_ones() {
     };
     let mut s = Searcher::new();
     let first = s.search(&pos, 0, timed).unwrap();
-    s.set_weights(Rules::Standard, *weights(Rules::Standard));
+    s.set_weights(Variant::Standard, *weights(Variant::Standard));
     // the same weights again, but set anew: the table starts afresh
     assert_eq!(s.search(&pos, 0, timed).unwrap(), first);
     assert!(s.search(&pos, 0, timed).unwrap().nodes * 4 < first.nodes);
@@ -471,7 +471,7 @@ fn the_evaluation_is_its_features_times_its_weights() {
     };
     use ludogame::onitama::ai::evaluate;
     let mut rng = Rng(23);
-    let mut weights_now = *weights(Rules::Standard);
+    let mut weights_now = *weights(Variant::Standard);
     let mut evaluator = Evaluator::new(&weights_now);
     for i in 0..2000 {
         let pos = if i % 2 == 0 {

@@ -3,7 +3,7 @@
 //! The loop behind `Game.autoplay` and behind simulations where some seats are callers.
 //!
 //! ```
-//! use ludogame::ludo::autoplay::{autoplay, Player, MAX_ROLLS};
+//! use ludogame::ludo::autoplay::{autoplay, Chooser, MAX_ROLLS};
 //! use ludogame::ludo::play::{CutOff, Ending, Limits};
 //! use ludogame::ludo::{Bot, Game, LudoError, Rng, Rules, Seat};
 //!
@@ -11,7 +11,7 @@
 //! let mut game = Game::new(Rules::CS162, &seats, 7).unwrap();
 //! let limits = Limits { max_rolls: u64::from(MAX_ROLLS), cut_off: CutOff::BeforeEachStep, stop: None };
 //! // A plays the cs162 bot; C is a caller who always plays the first legal move.
-//! let players = [Player::Bot(Bot::Cs162), Player::Caller];
+//! let players = [Chooser::Bot(Bot::Cs162), Chooser::Caller];
 //! let played = autoplay(&mut game, &seats, &players, &mut Rng::new(1), limits, |_, g| {
 //!     g.legal_moves().get(0).ok_or(LudoError::IllegalMove("none".into()))
 //! })
@@ -28,14 +28,18 @@ use super::play::{Limits, Played, Table, play};
 use super::rng::Rng;
 use super::seat::Seat;
 
-/// Who plays one seat.
+/// Who chooses one seat's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
+pub enum Chooser {
     /// A built-in bot, played by the engine.
     Bot(Bot),
     /// Someone outside the engine: the `ask` callback of [`autoplay`] chooses.
     Caller,
 }
+
+/// The former name of [`Chooser`].
+#[deprecated(note = "renamed Chooser (one `Player` per meaning)")]
+pub type Player = Chooser;
 
 /// The move a built-in bot plays in `game`, which waits for a move.
 fn bot_move(bot: Bot, game: &Game, rng: &mut Rng, limits: &Limits<'_>) -> Result<Move, LudoError> {
@@ -68,13 +72,13 @@ pub fn check_caller_move(game: &Game, seat: Seat, mv: Move) -> Result<Move, Ludo
 
 /// Play `table` on until the game is over or `limits` end it. `seats` are the seats that
 /// play, in turn order, and `players[k]` plays `seats[k]`: a built-in bot (drawing from
-/// `rng`), or a [`Player::Caller`], for whom `ask(k, game)` gives the move, checked by
+/// `rng`), or a [`Chooser::Caller`], for whom `ask(k, game)` gives the move, checked by
 /// [`check_caller_move`]. The first error (a caller's, an illegal move, the table's) ends
 /// the loop and is returned; what was played stays played.
 pub fn autoplay<T, E>(
     table: &mut T,
     seats: &[Seat],
-    players: &[Player],
+    players: &[Chooser],
     rng: &mut Rng,
     limits: Limits<'_>,
     mut ask: impl FnMut(usize, &Game) -> Result<Move, E>,
@@ -95,8 +99,8 @@ where
         let seat = g.current_player();
         let k = seats.iter().position(|&s| s == seat).unwrap_or(0);
         let mv = match players[k] {
-            Player::Bot(bot) => bot_move(bot, g, rng, &limits)?,
-            Player::Caller => check_caller_move(g, seat, ask(k, g)?)?,
+            Chooser::Bot(bot) => bot_move(bot, g, rng, &limits)?,
+            Chooser::Caller => check_caller_move(g, seat, ask(k, g)?)?,
         };
         Ok(Some(mv))
     })
@@ -122,14 +126,14 @@ mod tests {
     fn a_caller_playing_like_a_bot_plays_the_bots_game() {
         let seats = seat_list(&[0, 1, 2, 3]);
         let bots = [Bot::Cs162, Bot::Safe, Bot::Random, Bot::Aggressive];
-        let all_bots: Vec<Player> = bots.iter().map(|&b| Player::Bot(b)).collect();
+        let all_bots: Vec<Chooser> = bots.iter().map(|&b| Chooser::Bot(b)).collect();
         let mut a = Game::new(Rules::STANDARD, &seats, 11).unwrap();
         let mut rng = Rng::new(3);
         let none = |_: usize, _: &Game| -> Result<Move, LudoError> { unreachable!() };
         autoplay(&mut a, &seats, &all_bots, &mut rng, limits(), none).unwrap();
         // Seat B (index 1, a deterministic bot) played from outside instead.
         let mut with_caller = all_bots.clone();
-        with_caller[1] = Player::Caller;
+        with_caller[1] = Chooser::Caller;
         let mut b = Game::new(Rules::STANDARD, &seats, 11).unwrap();
         let mut rng = Rng::new(3);
         let mut spare = Rng::new(0);
@@ -147,7 +151,7 @@ mod tests {
     #[test]
     fn an_illegal_caller_move_is_an_invalid_bot_error() {
         let seats = seat_list(&[0, 2]);
-        let players = [Player::Caller, Player::Caller];
+        let players = [Chooser::Caller, Chooser::Caller];
         let mut g = Game::new(Rules::CS162, &seats, 5).unwrap();
         let mut rng = Rng::new(0);
         // A move with the roll of the die plus one is never legal.
@@ -171,7 +175,7 @@ mod tests {
         let e = autoplay(
             &mut g,
             &seats,
-            &[Player::Bot(Bot::Random)],
+            &[Chooser::Bot(Bot::Random)],
             &mut Rng::new(0),
             limits(),
             |_, _| -> Result<Move, LudoError> { unreachable!() },

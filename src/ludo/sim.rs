@@ -9,7 +9,7 @@ use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
-use super::autoplay::{Player, autoplay};
+use super::autoplay::{Chooser, autoplay};
 use super::bots::Bot;
 use super::compiled::{Compiled, CompiledGame};
 use super::error::LudoError;
@@ -375,10 +375,10 @@ impl SimConfig {
         let (dice, bots_seed) = self.game_seeds(i);
         let seats = self.playing()?;
         let mut game = Game::new(self.rules, &seats, dice)?;
-        let players: Vec<Player> = (0..seats.len())
+        let players: Vec<Chooser> = (0..seats.len())
             .map(|k| match self.bots.get(k) {
-                Some(&bot) if !callers.contains(&k) => Player::Bot(bot),
-                _ => Player::Caller,
+                Some(&bot) if !callers.contains(&k) => Chooser::Bot(bot),
+                _ => Chooser::Caller,
             })
             .collect();
         let limits = Limits {

@@ -34,8 +34,10 @@ use super::square::{Square, WallDir};
 
 mod play;
 
+#[allow(deprecated)]
+pub use play::GameRecord;
 pub use play::{
-    AiFailure, EndReason, GameRecord, GameResult, MatchConfig, play_match, play_refereed,
+    AiFailure, EndReason, GameResult, MatchConfig, MatchRecord, play_match, play_refereed,
 };
 
 /// What an AI function returned for one ply.

@@ -127,7 +127,7 @@ fn status_name(status: Status) -> &'static str {
 }
 
 /// The seat of player number `player` (turn order) among `seats`.
-fn player_seat(seats: &[Seat], player: Player) -> PyResult<Seat> {
+fn player_seat(seats: &[Seat], player: PlayerNumber) -> PyResult<Seat> {
     seats.get(player.0).copied().ok_or_else(|| {
         crate::python::errors::InvalidArgumentError::new_err(format!(
             "player must be an int from 0 to {}, not {}",
@@ -163,7 +163,7 @@ pub struct PyLudoEnv {
 }
 
 impl PyLudoEnv {
-    fn seat(&self, player: Player) -> PyResult<Seat> {
+    fn seat(&self, player: PlayerNumber) -> PyResult<Seat> {
         let player = player.0;
         self.seats.get(player).copied().ok_or_else(|| {
             crate::python::errors::InvalidArgumentError::new_err(format!(
@@ -192,7 +192,7 @@ impl PyLudoEnv {
         opponents: Option<&Bound<'_, PyAny>>,
         skip_forced: bool,
         max_rolls: Option<MaxRolls>,
-        learner: Option<Player>,
+        learner: Option<PlayerNumber>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         numpy_ready(py)?;
@@ -339,7 +339,11 @@ impl PyLudoEnv {
     }
 
     /// `player`'s observation (float32).
-    fn observe<'py>(&self, py: Python<'py>, player: Player) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        player: PlayerNumber,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.seat(player)?;
         let mut out = vec![0.0; env::observation_len(self.env.game().rules())];
         self.env.observe(seat, &mut out);
@@ -350,7 +354,7 @@ impl PyLudoEnv {
     fn action_mask<'py>(
         &self,
         py: Python<'py>,
-        player: Player,
+        player: PlayerNumber,
     ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let seat = self.seat(player)?;
         let mut out = vec![0; self.tokens()];
@@ -698,8 +702,8 @@ impl PyVectorEnv {
         let all = seat.is_some_and(|s| s.extract::<String>().is_ok_and(|t| t == "all"));
         let learner = match seat {
             _ if all => None,
-            None => Some(player_seat(&seats, Player(0))?),
-            Some(s) => Some(player_seat(&seats, s.extract::<Player>()?)?),
+            None => Some(player_seat(&seats, PlayerNumber(0))?),
+            Some(s) => Some(player_seat(&seats, s.extract::<PlayerNumber>()?)?),
         };
         let others: Vec<Seat> = match learner {
             Some(l) => seats.iter().copied().filter(|&s| s != l).collect(),
@@ -932,7 +936,7 @@ impl PyVectorEnv {
 
 crate::python::convert::int_arg!(
     /// A player number (the seats that play, in turn order).
-    Player, "player", usize, 0, 3
+    PlayerNumber, "player", usize, 0, 3
 );
 
 crate::python::convert::int_arg!(

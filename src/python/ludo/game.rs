@@ -7,7 +7,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 use super::convert::*;
 use super::history::event_object;
 use super::moves::Move;
-use crate::ludo::autoplay::{MAX_ROLLS, Player, autoplay, caller_failed};
+use crate::ludo::autoplay::{Chooser, MAX_ROLLS, autoplay, caller_failed};
 use crate::ludo::notation::{DieSeed, SavedGame};
 use crate::ludo::play::{CutOff, Limits};
 use crate::ludo::render;
@@ -442,11 +442,11 @@ impl PyGame {
         let before = work.record.clone();
         let chosen = parse_bots(bots, &labels)?;
         let mut rng = Rng::new(seed.unwrap_or(0));
-        let players: Vec<Player> = chosen
+        let players: Vec<Chooser> = chosen
             .iter()
             .map(|b| match b {
-                AnyBot::Builtin(b) => Player::Bot(*b),
-                AnyBot::Python(_) => Player::Caller,
+                AnyBot::Builtin(b) => Chooser::Bot(*b),
+                AnyBot::Python(_) => Chooser::Caller,
             })
             .collect();
         let limits = Limits {
@@ -455,7 +455,7 @@ impl PyGame {
             stop: None,
         };
         let record = &mut work.record;
-        let played = if players.iter().all(|p| matches!(p, Player::Bot(_))) {
+        let played = if players.iter().all(|p| matches!(p, Chooser::Bot(_))) {
             // Built-in bots only: played with the interpreter released, Ctrl-C stops it.
             let (outcome, raised) = interruptible(py, |stop| {
                 let limits = Limits {

@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::PyCard;
 use crate::onitama::notation::parse_action;
-use crate::onitama::{Card, CardSet, CardSlot, Drawing, OnitamaError, Player, Position, Rules};
+use crate::onitama::{Card, CardSet, CardSlot, Drawing, OnitamaError, Player, Position, Variant};
 use crate::python::convert::{InvalidArgumentError, int_in, seconds_in};
 use crate::python::{describe, type_error};
 
@@ -455,8 +455,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ActionArg {
         }
         let s = str_arg(&obj, "action", "an Action or its text such as '1 e2 d3 u'")?;
         Ok(ActionArg(super::PyAction::of(
-            parse_action(&s, Rules::Wall)?,
-            Rules::Wall,
+            parse_action(&s, Variant::Wall)?,
+            Variant::Wall,
         )))
     }
 }

@@ -16,8 +16,8 @@ use crate::onitama::game::{DEFAULT_PLIES, DEFAULT_SETUP, game_over};
 use crate::onitama::setups::STANDARD_PLIES;
 use crate::onitama::setups::find_setup;
 use crate::onitama::{
-    Action, Ai, CardSet, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position, Rules,
-    SearchInfo, WinKind, env, perft_until,
+    Action, Ai, CardSet, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, Position,
+    SearchInfo, Variant, WinKind, env, perft_until,
 };
 use crate::python::convert::Seed;
 use crate::python::errors::IllegalActionError;
@@ -142,7 +142,7 @@ fn run_ai_linked(
 pub(crate) fn info_dict(
     py: Python<'_>,
     info: SearchInfo,
-    rules: Rules,
+    rules: Variant,
 ) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("action", PyAction::of(info.action, rules))?;
@@ -156,7 +156,7 @@ pub(crate) fn info_dict(
 
 impl PyOnitama {
     /// The rules the game is played under.
-    fn rules_now(&self) -> Rules {
+    fn rules_now(&self) -> Variant {
         self.game.position().rules()
     }
 }

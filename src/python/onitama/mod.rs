@@ -10,7 +10,7 @@
 use pyo3::prelude::*;
 
 use crate::onitama::notation::{action_text, parse_action};
-use crate::onitama::{Action, Answer, Card, CardSet, Player, Rules, Square, WallDir};
+use crate::onitama::{Action, Answer, Card, CardSet, Player, Square, Variant, WallDir};
 use convert::{CardSpec, Viewer};
 
 pub(crate) mod ai;
@@ -123,19 +123,19 @@ pub struct PyAction {
 
 impl PyAction {
     /// An action of a game under `rules`.
-    pub(crate) fn of(inner: Action, rules: Rules) -> PyAction {
+    pub(crate) fn of(inner: Action, rules: Variant) -> PyAction {
         PyAction {
             inner,
-            standard: rules == Rules::Standard,
+            standard: rules == Variant::Standard,
         }
     }
 
     /// The rules the action is written for.
-    pub(crate) fn rules(&self) -> Rules {
+    pub(crate) fn rules(&self) -> Variant {
         if self.standard {
-            Rules::Standard
+            Variant::Standard
         } else {
-            Rules::Wall
+            Variant::Wall
         }
     }
 
@@ -178,9 +178,9 @@ impl PyAction {
             return Ok(*a.get());
         }
         let rules = if standard {
-            Rules::Standard
+            Variant::Standard
         } else {
-            Rules::Wall
+            Variant::Wall
         };
         let s = convert::str_arg(text, "action", "an Action or its text such as '1 e2 d3 u'")?;
         Ok(PyAction::of(parse_action(&s, rules)?, rules))
@@ -258,7 +258,7 @@ impl PyAction {
 }
 
 /// Actions of a game under `rules` as Python `Action`s.
-fn actions_list(actions: impl IntoIterator<Item = Action>, rules: Rules) -> Vec<PyAction> {
+fn actions_list(actions: impl IntoIterator<Item = Action>, rules: Variant) -> Vec<PyAction> {
     actions
         .into_iter()
         .map(|inner| PyAction::of(inner, rules))
