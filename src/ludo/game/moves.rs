@@ -116,3 +116,40 @@ pub enum Event {
         finished: bool,
     },
 }
+
+impl Phase {
+    /// The phase's name: `roll`, `move` or `over`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Roll => "roll",
+            Phase::Move(_) => "move",
+            Phase::Over => "over",
+        }
+    }
+}
+
+impl RollResult {
+    /// What the roll allowed, in words: `move`, `cannot move` or `forfeit`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RollResult::ToMove => "move",
+            RollResult::CannotMove => "cannot move",
+            RollResult::Forfeit => "forfeit",
+        }
+    }
+}
+
+impl Event {
+    /// A move's squares by the board's names ([`Rules::square_name`]): where its tokens
+    /// left and where they ended. `None` for a roll, and for a move whose tokens ended on
+    /// the square they left (a stay, or a bounce back to it).
+    pub fn squares(&self, rules: &Rules) -> Option<(String, String)> {
+        match *self {
+            Event::Move { mv, outcome, .. } if outcome.from != outcome.to => Some((
+                rules.square_name(mv.seat, outcome.from),
+                rules.square_name(mv.seat, outcome.to),
+            )),
+            _ => None,
+        }
+    }
+}

@@ -10,7 +10,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 use super::moves::Move;
 use crate::ludo::rules::OptionValue;
 use crate::ludo::{
-    Game as CoreGame, LudoError as CoreError, MAX_SEATS, Move as CoreMove, Phase, Rules, Seat,
+    Game as CoreGame, LudoError as CoreError, MAX_SEATS, Move as CoreMove, Rules, Seat,
 };
 use crate::python::{describe, type_error};
 
@@ -164,14 +164,6 @@ pub(super) fn in_use() -> PyErr {
     )
 }
 
-pub(super) fn phase_name(phase: Phase) -> &'static str {
-    match phase {
-        Phase::Roll => "roll",
-        Phase::Move(_) => "move",
-        Phase::Over => "over",
-    }
-}
-
 /// Every rule option of `rules` and its value, as a dict.
 pub(crate) fn options_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
@@ -185,18 +177,13 @@ pub(crate) fn options_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Boun
     Ok(d)
 }
 
-/// The most games one `Simulation.run` call plays (their per-game results alone take about
-/// 10 bytes a game); longer runs go in chunks, as `ludo simulate` and `simulate(...,
-/// progress=...)` do.
-pub(crate) const MAX_RUN: u64 = 1 << 32;
-
 crate::python::convert::int_arg!(
     /// `Simulation.run`'s first game index.
     Start, "start", u64, 0, u64::MAX
 );
 crate::python::convert::int_arg!(
     /// `Simulation.run`'s game count (at most 2**32 a call).
-    Count, "count", u64, 0, MAX_RUN
+    Count, "count", u64, 0, crate::ludo::sim::MAX_RUN
 );
 crate::python::convert::int_arg!(
     /// A thread count.

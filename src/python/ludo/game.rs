@@ -7,7 +7,8 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 use super::convert::*;
 use super::history::event_object;
 use super::moves::Move;
-use crate::ludo::autoplay::{Chooser, MAX_ROLLS, autoplay, caller_failed};
+use crate::ludo::autoplay::{Caller, Chooser, MAX_ROLLS, NoCaller, autoplay, caller_failed};
+use crate::ludo::bots::BEST_MOVE_BOT;
 use crate::ludo::notation::{DieSeed, SavedGame};
 use crate::ludo::play::{CutOff, Limits};
 use crate::ludo::render;
@@ -212,7 +213,7 @@ impl PyGame {
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         static PHASE: PackageClass = PackageClass::new("LudoGame.enums", "Phase");
-        PHASE.of(py, phase_name(self.game().phase()))
+        PHASE.of(py, self.game().phase().name())
     }
 
     /// The position whose turn it is.
@@ -375,7 +376,10 @@ impl PyGame {
     /// "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible. `stop`, a
     /// `SearchStop`, ends a search early from another thread (within about 20 ms of its
     /// `request()`): the answer is then the best move found so far.
-    #[pyo3(signature = (bot = "expectimax", seed = None, stop = None))]
+    #[pyo3(
+        signature = (bot = BEST_MOVE_BOT, seed = None, stop = None),
+        text_signature = "($self, bot='expectimax', seed=None, stop=None)"
+    )]
     fn best_move(
         &self,
         py: Python<'_>,
@@ -384,34 +388,21 @@ impl PyGame {
         stop: Option<PyRef<'_, PySearchStop>>,
     ) -> PyResult<Move> {
         let b = bot.parse::<Bot>()?;
-        let seed = seed.map(|s| s.0);
         let g = *self.game();
-        let mut rng = Rng::new(seed.unwrap_or(0));
-        let choice = if b.searches() {
+        let mut rng = Rng::new(seed.map_or(0, |s| s.0));
+        let mv = if b.searches() {
             // A search may run for long: Ctrl-C (or the caller's flag) stops it.
             let linked = stop.map(|s| s.stop.clone());
-            let (choice, raised) = interruptible_linked(py, linked.as_ref(), |stop| {
-                b.choose_until(&g, &mut rng, Some(stop))
-            });
-            if let Some(e) = raised {
-                return Err(e);
+            match interruptible_linked(py, linked.as_ref(), |stop| {
+                b.best_move(&g, &mut rng, Some(stop))
+            }) {
+                (_, Some(e)) => return Err(e),
+                (mv, None) => mv?,
             }
-            choice
         } else {
-            b.choose(&g, &mut rng)
+            b.best_move(&g, &mut rng, None)?
         };
-        match choice {
-            Some(mv) => Ok(Move::new(&g, mv)),
-            None => Err(CoreError::IllegalMove(format!(
-                "no move to choose: the game waits for {}",
-                if g.is_over() {
-                    "nothing (it is over)"
-                } else {
-                    "a roll"
-                }
-            ))
-            .into()),
-        }
+        Ok(Move::new(&g, mv))
     }
 
     /// Play on with bots until the game is over (or `max_rolls` more rolls): `bots` maps
@@ -431,79 +422,37 @@ impl PyGame {
         max_rolls: Option<MaxRolls>,
     ) -> PyResult<Option<char>> {
         let py = slf.py();
-        let seed = seed.map(|s| s.0);
-        let max_rolls = max_rolls.map_or(u64::from(MAX_ROLLS), |m| m.0);
-        let (mut work, labels, seats) = {
-            let me = slf.try_borrow().map_err(|_| in_use())?;
-            let seats: Vec<Seat> = me.game().seats().collect();
-            let labels: Vec<char> = seats.iter().map(|&s| me.label(s)).collect();
-            (me.clone(), labels, seats)
-        };
+        let mut work = slf.try_borrow().map_err(|_| in_use())?.clone();
         let before = work.record.clone();
-        let chosen = parse_bots(bots, &labels)?;
-        let mut rng = Rng::new(seed.unwrap_or(0));
-        let players: Vec<Chooser> = chosen
-            .iter()
-            .map(|b| match b {
-                AnyBot::Builtin(b) => Chooser::Bot(*b),
-                AnyBot::Python(_) => Chooser::Caller,
-            })
-            .collect();
+        let seats: Vec<Seat> = work.game().seats().collect();
+        let (choosers, callables) = parse_bots(bots, work.game())?;
+        let mut rng = Rng::new(seed.map_or(0, |s| s.0));
         let limits = Limits {
-            max_rolls,
+            max_rolls: max_rolls.map_or(u64::from(MAX_ROLLS), |m| m.0),
             cut_off: CutOff::BeforeEachStep,
             stop: None,
         };
         let record = &mut work.record;
-        let played = if players.iter().all(|p| matches!(p, Chooser::Bot(_))) {
+        let played = if callables.iter().all(Option::is_none) {
             // Built-in bots only: played with the interpreter released, Ctrl-C stops it.
             let (outcome, raised) = interruptible(py, |stop| {
                 let limits = Limits {
                     stop: Some(stop),
                     ..limits
                 };
-                let no_caller = |_: usize, _: &CoreGame| -> Result<CoreMove, CoreError> {
-                    Err(CoreError::InvalidBot("no bot for this player".into()))
-                };
-                autoplay(record, &seats, &players, &mut rng, limits, no_caller)
+                autoplay(record, &seats, &choosers, &mut rng, limits, &mut NoCaller)
             });
-            match raised {
-                Some(e) => Err(e),
-                None => outcome.map(|_| ()).map_err(PyErr::from),
-            }
+            raised.map_or_else(|| outcome.map(drop).map_err(PyErr::from), Err)
         } else {
             // Python bots: played holding the interpreter, Ctrl-C reaches them as usual.
-            autoplay(
-                record,
-                &seats,
-                &players,
-                &mut rng,
-                limits,
-                |k, g| match &chosen[k] {
-                    AnyBot::Python(f) => ask_python(py, f, g, seats[k]),
-                    AnyBot::Builtin(_) => {
-                        Err(CoreError::InvalidBot("not a Python bot".into()).into())
-                    }
-                },
-            )
-            .map(|_| ())
+            let mut caller = PyCaller::new(py, &callables, &seats);
+            autoplay(record, &seats, &choosers, &mut rng, limits, &mut caller).map(drop)
         };
         if let Err(e) = played {
             let partial = Bound::new(py, work)?.into_any();
             return Err(with_partial(py, e, partial));
         }
-        // Another thread may be reading the game this very moment: wait for it a little.
-        let mut tries = 0;
-        let mut me = loop {
-            match slf.try_borrow_mut() {
-                Ok(me) => break me,
-                Err(_) if tries < 1000 => {
-                    tries += 1;
-                    py.detach(|| std::thread::sleep(std::time::Duration::from_millis(1)));
-                }
-                Err(_) => return Err(in_use()),
-            }
-        };
+        let mut me = slf.try_borrow_mut().map_err(|_| in_use())?;
         if me.record != before {
             return Err(pyo3::exceptions::PyRuntimeError::new_err(
                 "the game was changed while autoplay ran (by a bot or another thread): \
@@ -566,22 +515,23 @@ fn die_seed(seed: Option<crate::python::convert::Seed>) -> DieSeed {
     }
 }
 
-/// A bot as given from Python.
-pub(crate) enum AnyBot {
-    /// A built-in bot.
-    Builtin(Bot),
-    /// A Python callable `bot(game) -> Move | str`.
-    Python(Py<PyAny>),
-}
+/// The Python callables among the bots of a game, by player (turn order); `None` where a
+/// built-in bot plays.
+pub(crate) type Callables = Vec<Option<Py<PyAny>>>;
 
-/// Read one bot per player from a list (in turn order), a dict keyed by position, or a
-/// single bot (or a list of one) for everyone.
-pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<Vec<AnyBot>> {
-    let one = |b: &Bound<'_, PyAny>| -> PyResult<AnyBot> {
+/// Read one bot per player of `game` from a list (in turn order), a dict keyed by
+/// position, or a single bot (or a list of one) for everyone: each player's chooser, and
+/// the Python callables of the [`Chooser::Caller`] players.
+pub(crate) fn parse_bots(
+    bots: &Bound<'_, PyAny>,
+    game: &CoreGame,
+) -> PyResult<(Vec<Chooser>, Callables)> {
+    let labels: Vec<char> = game.seats().map(|s| game.rules().seat_label(s)).collect();
+    let one = |b: &Bound<'_, PyAny>| -> PyResult<(Chooser, Option<Py<PyAny>>)> {
         if let Ok(s) = b.cast::<PyString>() {
-            Ok(AnyBot::Builtin(s.to_string_lossy().parse::<Bot>()?))
+            Ok((Chooser::Bot(s.to_string_lossy().parse::<Bot>()?), None))
         } else if b.is_callable() {
-            Ok(AnyBot::Python(b.clone().unbind()))
+            Ok((Chooser::Caller, Some(b.clone().unbind())))
         } else {
             Err(CoreError::InvalidBot(format!(
                 "a bot is a name such as 'cs162' or a callable bot(game) -> move, not {}",
@@ -590,35 +540,34 @@ pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<V
             .into())
         }
     };
-    if bots.is_instance_of::<PyString>() || (bots.is_callable() && !bots.is_instance_of::<PyList>())
+    let list: Vec<Bound<'_, PyAny>> = if bots.is_instance_of::<PyString>()
+        || (bots.is_callable() && !bots.is_instance_of::<PyList>())
     {
-        return labels.iter().map(|_| one(bots)).collect();
-    }
-    // A list of one bot plays every seat, as the bot alone does.
-    if let Ok(list) = bots.cast::<PyList>()
-        && list.len() == 1
-    {
-        let only = list.get_item(0)?;
-        return labels.iter().map(|_| one(&only)).collect();
-    }
-    if let Ok(d) = bots.cast::<PyDict>() {
-        return labels
-            .iter()
-            .map(|&l| match d.get_item(l.to_string())? {
-                Some(b) => one(&b),
-                None => Err(CoreError::InvalidBot(format!("no bot for player '{l}'")).into()),
-            })
-            .collect();
-    }
-    let list: Vec<Bound<'_, PyAny>> = match bots.try_iter() {
-        Ok(it) => it.collect::<PyResult<_>>()?,
-        Err(_) => {
-            return Err(CoreError::InvalidBot(format!(
-                "bots must be a list, a dict or one bot, not {}",
-                describe(bots)
-            ))
-            .into());
+        vec![bots.clone(); labels.len()]
+    } else if let Ok(d) = bots.cast::<PyDict>() {
+        let mut list = Vec::new();
+        for l in &labels {
+            list.push(d.get_item(l.to_string())?.ok_or_else(|| {
+                PyErr::from(CoreError::InvalidBot(format!("no bot for player '{l}'")))
+            })?);
         }
+        list
+    } else {
+        match bots.try_iter() {
+            Ok(it) => it.collect::<PyResult<_>>()?,
+            Err(_) => {
+                return Err(CoreError::InvalidBot(format!(
+                    "bots must be a list, a dict or one bot, not {}",
+                    describe(bots)
+                ))
+                .into());
+            }
+        }
+    };
+    // A list of one bot plays every seat, as the bot alone does.
+    let list = match &list[..] {
+        [only] if bots.is_instance_of::<PyList>() => vec![only.clone(); labels.len()],
+        _ => list,
     };
     if list.len() != labels.len() {
         return Err(CoreError::InvalidBot(format!(
@@ -628,7 +577,48 @@ pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<V
         ))
         .into());
     }
-    list.iter().map(one).collect()
+    list.iter()
+        .map(one)
+        .collect::<PyResult<Vec<_>>>()
+        .map(|v| v.into_iter().unzip())
+}
+
+/// The Python bots of a game as the engine's [`Caller`]: player `k`'s callable is asked
+/// for its move.
+pub(crate) struct PyCaller<'a, 'py> {
+    py: Python<'py>,
+    callables: &'a [Option<Py<PyAny>>],
+    seats: &'a [Seat],
+}
+
+impl<'a, 'py> PyCaller<'a, 'py> {
+    /// The caller of the players `seats` (turn order) whose bots are `callables`.
+    pub(crate) fn new(
+        py: Python<'py>,
+        callables: &'a [Option<Py<PyAny>>],
+        seats: &'a [Seat],
+    ) -> Self {
+        PyCaller {
+            py,
+            callables,
+            seats,
+        }
+    }
+}
+
+impl Caller for PyCaller<'_, '_> {
+    type Error = PyErr;
+
+    fn choose(&mut self, k: usize, game: &CoreGame) -> PyResult<CoreMove> {
+        match (self.callables.get(k), self.seats.get(k)) {
+            (Some(Some(f)), Some(&seat)) => ask_python(self.py, f, game, seat),
+            _ => Err(CoreError::InvalidBot(format!("no Python bot for player {k}")).into()),
+        }
+    }
+
+    fn between_games(&mut self) -> PyResult<()> {
+        self.py.check_signals()
+    }
 }
 
 /// The move the Python bot `f` gives for `seat` in `game` (which waits for a move),
