@@ -38,7 +38,10 @@ pub const MAX_RUN: u64 = 1 << 32;
 
 /// The error of game `i` of a run: `what` (a caller's failure) with the game's number.
 pub fn failed_in_game(i: u64, what: impl std::fmt::Display) -> LudoError {
-    LudoError::InvalidBot(format!("game {i}: {what}"))
+    LudoError::FailedInGame {
+        game: i,
+        what: what.to_string(),
+    }
 }
 
 /// One game in play in a simulation, with its bots' randomness.
@@ -718,5 +721,50 @@ mod tests {
         c.seats = vec![0, 2];
         let r = c.run(0, 2000, 2);
         assert!(r.wins[0] > r.wins[2], "{:?}", r.wins);
+    }
+
+    /// A caller in a seat who plays as its bot would plays the run's games; a caller's
+    /// error ends the run with the games before it and the failing game's number.
+    #[test]
+    fn a_run_with_a_caller_plays_the_runs_games() {
+        struct SafeUntil {
+            games: u64,
+            fail_in: u64,
+        }
+        impl Caller for SafeUntil {
+            type Error = LudoError;
+            fn choose(&mut self, _: usize, g: &Game) -> Result<crate::ludo::Move, LudoError> {
+                if self.games == self.fail_in {
+                    return Err(LudoError::InvalidBot("gave up".into()));
+                }
+                Ok(Bot::Safe.choose(g, &mut Rng::new(0)).unwrap())
+            }
+            fn between_games(&mut self) -> Result<(), LudoError> {
+                self.games += 1;
+                Ok(())
+            }
+        }
+        let c = config(Rules::STANDARD, vec![Bot::Cs162, Bot::Safe]);
+        let mut caller = SafeUntil {
+            games: 0,
+            fail_in: u64::MAX,
+        };
+        let (with, e) = c.run_with(3, 12, 2, None, &[1], &mut caller);
+        assert!(e.is_none() && caller.games == 12);
+        assert_eq!(with, c.run(3, 12, 1));
+        caller = SafeUntil {
+            games: 0,
+            fail_in: 3,
+        };
+        let (part, e) = c.run_with(3, 12, 1, None, &[1], &mut caller);
+        let (i, e) = e.unwrap();
+        assert_eq!((i, part.games), (5, 2));
+        assert_eq!(part, c.run(3, 2, 1));
+        assert_eq!(
+            failed_in_game(i, e).to_string(),
+            "game 5: invalid bot: gave up"
+        );
+        assert!(SimConfig::check_range(u64::MAX - 3, 3).is_ok());
+        assert!(SimConfig::check_range(u64::MAX - 3, 4).is_err());
     }
 }

@@ -100,7 +100,7 @@ fn core_exception(kind: &CoreError, msg: String) -> PyErr {
         CoreError::InvalidSteps(_) | CoreError::StepsOutOfRange(_) => {
             InvalidStepsError::new_err(msg)
         }
-        CoreError::InvalidBot(_) => InvalidBotError::new_err(msg),
+        CoreError::InvalidBot(_) | CoreError::FailedInGame { .. } => InvalidBotError::new_err(msg),
         CoreError::InvalidNotation(_) => InvalidNotationError::new_err(msg),
         CoreError::IllegalMove(_) => IllegalMoveError::new_err(msg),
         CoreError::GameOver => GameOverError::new_err(msg),

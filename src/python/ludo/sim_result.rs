@@ -78,7 +78,7 @@ impl SimResult {
         Ok(d)
     }
 
-    /// Games cut off after 100,000 rolls without a result.
+    /// Games cut off after `MAX_ROLLS` rolls without a result.
     #[getter]
     fn unfinished(&self) -> u64 {
         self.report.result.unfinished
