@@ -26,11 +26,10 @@
 //! of a deal may be any standard ones, the Sensei's Path cards included.
 
 use super::action::{Action, Slot};
-use super::card::{Card, STANDARD_CARDS};
+use super::card::Card;
 use super::error::OnitamaError;
 use super::position::Position;
 use super::square::{Player, Square, WallDir};
-use crate::common::rng::Rng;
 
 /// Wall choices of a pawn move in the numbering: `u r d l s`, and none (a winning move).
 pub const WALL_CHOICES: usize = 6;
@@ -233,21 +232,13 @@ pub fn write_observation(pos: &Position, viewer: Player, out: &mut [f32]) {
     });
 }
 
-/// Five different standard cards (`A1 A2 B1 B2 side`) drawn at random from `seed`: the
-/// same seed always deals the same cards.
-pub fn deal_cards(seed: u64) -> [Card; 5] {
-    let mut rng = Rng::new(seed);
-    let mut deck = STANDARD_CARDS;
-    for i in 0..5 {
-        let j = i + rng.below((deck.len() - i) as u32) as usize;
-        deck.swap(i, j);
-    }
-    [deck[0], deck[1], deck[2], deck[3], deck[4]]
-}
+/// The deal of [`Onitama.dealt`]'s cards (kept here under its first home's name).
+pub use super::card::deal_cards;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::rng::Rng;
     use crate::onitama::position::CardSlot;
     use crate::onitama::setups::SETUPS;
 

@@ -43,7 +43,9 @@ pub mod setups;
 pub mod square;
 
 pub use action::{Action, ActionList, MAX_ACTIONS, Slot};
-pub use ai::{Ai, Limits, MATE, MATE_BOUND, SearchInfo, Searcher, baseline_action, random_action};
+pub use ai::{
+    Ai, AiSettings, Limits, MATE, MATE_BOUND, SearchInfo, Searcher, baseline_action, random_action,
+};
 pub use card::{
     ALL_CARDS, ALL_NAMES, Card, CardSet, SENSEI_CARDS, SENSEI_NAMES, STANDARD_CARDS, STANDARD_NAMES,
 };

@@ -265,6 +265,63 @@ pub fn parse_action(text: &str, rules: Variant) -> Result<Action, OnitamaError> 
     }
 }
 
+/// An action as a front end holds it: the action and the variant it is written for.
+/// Two are equal when they are written alike: a standard action is its card, start and
+/// target (whether it wins is the position's business); a wall-variant action everything.
+#[derive(Clone, Copy, Debug)]
+pub struct WrittenAction {
+    /// The action.
+    pub action: Action,
+    /// The variant it is written for.
+    pub variant: Variant,
+}
+
+impl WrittenAction {
+    /// `text` read for `variant` ([`parse_action`]).
+    pub fn parse(text: &str, variant: Variant) -> Result<WrittenAction, OnitamaError> {
+        let action = parse_action(text, variant)?;
+        Ok(WrittenAction { action, variant })
+    }
+
+    /// The wall step written: `None` for a winning move and under the standard rules.
+    pub fn wall(&self) -> Option<WallDir> {
+        self.action.wall().filter(|_| self.variant == Variant::Wall)
+    }
+
+    /// What equality looks at.
+    fn key(&self) -> (Variant, u8, Option<Square>, Option<Square>, Option<WallDir>) {
+        let a = self.action;
+        (
+            self.variant,
+            a.slot().number(),
+            a.from(),
+            a.to(),
+            self.wall(),
+        )
+    }
+}
+
+impl PartialEq for WrittenAction {
+    fn eq(&self, other: &WrittenAction) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for WrittenAction {}
+
+impl std::hash::Hash for WrittenAction {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
+}
+
+/// The action as text for its variant ([`action_text`]).
+impl std::fmt::Display for WrittenAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&action_text(self.action, self.variant))
+    }
+}
+
 /// Actions as text, knowing the rules of the position.
 impl Position {
     /// An action of this position's rules as text ([`action_text`]).

@@ -52,15 +52,18 @@
 //!   tried.
 //!
 //! A search can also be stopped from another thread through a [`Stop`] flag
-//! ([`Searcher::search_until`], [`Ai::analyse_until`]): it polls the flag every 1024
-//! nodes and between root actions, and then answers with what it has (the best action of
-//! the last completed iteration, or of the current one so far).
+//! ([`Searcher::search_until`], [`Ai::analyse_until`]): it polls the flag every 1,024
+//! nodes (a node count's low ten bits all zero) and between root actions, and then
+//! answers with what it has (the best action of the last completed iteration, or of the
+//! current one so far).
 //!
 //! `pick(seed, pos, n)` is `(m * n) >> 64` for `m = splitmix64(seed ^
 //! pos.hash_key())`: a number in `0..n` fixed by the seed and the position.
 //!
-//! The code: `search` (the alpha-beta [`Searcher`]), `tt` (its transposition table)
-//! and `eval` (the static evaluation, [`evaluate`]); the levels and [`Ai`] are here.
+//! The code: `search` (the alpha-beta [`Searcher`] and the tuning constants the names in
+//! `CAPITALS` above refer to), `tt` (its transposition table) and `eval` (the static
+//! evaluation, [`evaluate`]); the levels and [`Ai`] are here, the settings a front end
+//! gives an AI (with their defaults) in `settings` ([`AiSettings`]).
 
 use std::time::Duration;
 
@@ -72,10 +75,12 @@ use crate::stop::Stop;
 
 pub mod eval;
 mod search;
+mod settings;
 mod tt;
 
 pub use eval::evaluate;
 pub use search::{Searcher, TRAP_WEIGHT};
+pub use settings::AiSettings;
 
 /// A forced win whose winning ply is the `k`-th from now scores `MATE - k`.
 pub const MATE: i32 = 30_000;

@@ -10,7 +10,9 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::PyCard;
 use crate::onitama::notation::parse_action;
-use crate::onitama::{Card, CardSet, CardSlot, Drawing, OnitamaError, Player, Position, Variant};
+use crate::onitama::{
+    AiSettings, Card, CardSet, CardSlot, Drawing, OnitamaError, Player, Position, Variant,
+};
 use crate::python::convert::{InvalidArgumentError, int_in, seconds_in};
 use crate::python::{describe, type_error};
 
@@ -238,6 +240,21 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Level {
         let max = crate::onitama::ai::MAX_LEVEL as i128;
         Ok(Level(whole(&obj, "level", 0, max, hint)? as u8))
     }
+}
+
+impl Level {
+    /// The default level ([`AiSettings::DEFAULT`]).
+    pub(crate) const DEFAULT: Level = Level(AiSettings::DEFAULT.level);
+}
+
+impl AiSeed {
+    /// The default seed ([`AiSettings::DEFAULT`]).
+    pub(crate) const DEFAULT: AiSeed = AiSeed(AiSettings::DEFAULT.seed);
+}
+
+impl SearchTime {
+    /// The default time ([`AiSettings::DEFAULT`]).
+    pub(crate) const DEFAULT: SearchTime = SearchTime(AiSettings::DEFAULT.time);
 }
 
 /// A search's time a move: a number of seconds, or `None` for no time limit.
