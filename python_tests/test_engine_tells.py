@@ -52,7 +52,8 @@ def test_a_moves_squares_are_on_its_event(rules: str, options: dict[str, str | i
                 assert "from_square" not in event and "to_square" not in event
                 assert taken_back is None
                 continue
-            assert (event["from_square"], event["to_square"]) == (event.from_square, event.to_square)
+            squares = (event.from_square, event.to_square)
+            assert (event["from_square"], event["to_square"]) == squares
             assert event.from_square != event.to_square
             changed = taken_back is not None and set(taken_back) == {
                 event.from_square,

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
+from LudoGame._core import ONITAMA_AI_SETTINGS as _AI
 from LudoGame._core import (
     ONITAMA_CARD_SETS,
     Action,
@@ -52,7 +53,6 @@ from LudoGame._core import (
     onitama_play_match,
     onitama_standard_cards,
 )
-from LudoGame._core import ONITAMA_AI_SETTINGS as _AI
 from LudoGame._core import ONITAMA_DEFAULT_PLIES as DEFAULT_PLIES
 from LudoGame._core import ONITAMA_MATCH_SETUP as MATCH_SETUP
 from LudoGame.enums import Reason
