@@ -81,6 +81,9 @@ pub const DEFAULT_OPPONENT: Bot = Bot::Random;
 /// The threads a vector environment steps on when none are said.
 pub const DEFAULT_THREADS: usize = 1;
 
+/// The most environments one vector environment holds.
+pub const MAX_ENVS: usize = 1 << 20;
+
 /// Values per token in the observation: progress, in the yard, home.
 pub const TOKEN_FEATURES: usize = 3;
 

@@ -31,6 +31,9 @@ pub const DEFAULT_THREADS: usize = 1;
 /// The name of every player's bot when none is said.
 pub const DEFAULT_BOT: &str = "random";
 
+/// The most threads a run plays on (more are clamped to it).
+pub const MAX_THREADS: usize = 256;
+
 /// The most games one run call plays (their per-game results alone take about 10 bytes a
 /// game); longer runs go in chunks, as `ludo simulate` and `simulate(..., progress=...)`
 /// do.
@@ -499,7 +502,7 @@ impl SimConfig {
     ) -> SimResult {
         // Games are numbered by a u64: there is no game past the last index.
         let count = count.min(u64::MAX - start);
-        let threads = threads.clamp(1, 256) as u64;
+        let threads = threads.clamp(1, MAX_THREADS) as u64;
         let Ok(first) = self
             .playing()
             .and_then(|seats| Game::new(self.rules, &seats, 0))

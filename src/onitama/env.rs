@@ -129,6 +129,27 @@ pub fn legal_indices(pos: &Position) -> Vec<usize> {
     v
 }
 
+/// An action number a front end was given, checked: `index` the whole number it stands
+/// for (`None` when it is none, `shown` saying what it was), from 0 to [`ACTIONS`] - 1;
+/// the error names it and the legal numbers of `pos`.
+pub fn index_arg(
+    index: Option<i128>,
+    shown: impl FnOnce() -> String,
+    pos: &Position,
+) -> Result<usize, OnitamaError> {
+    let bad = |index: String| OnitamaError::BadActionIndex {
+        last: ACTIONS - 1,
+        index,
+        legal: legal_text(pos),
+    };
+    match index {
+        None => Err(bad(shown())),
+        Some(n) => (usize::try_from(n).ok())
+            .filter(|&i| i < ACTIONS)
+            .ok_or_else(|| bad(n.to_string())),
+    }
+}
+
 /// The legal numbers of `pos` as text, for error messages: `[3, 17, ...]`, or that there
 /// are none.
 pub fn legal_text(pos: &Position) -> String {

@@ -334,6 +334,41 @@ impl VectorEnv {
         self.autoreset
     }
 
+    /// Check that a caller's opponents' policy is given when some seat needs one
+    /// ([`VectorEnv::has_opponents`]), and only then.
+    pub fn check_policy(&self, given: bool) -> Result<(), EnvError> {
+        match (given, self.opponents) {
+            (false, true) => Err(EnvError::InvalidArgument(
+                "some opponents have no bot: pass their policy as opponents=".into(),
+            )),
+            (true, false) => Err(EnvError::InvalidArgument(
+                "every opponent is a built-in bot: there is no seat for the opponents= policy"
+                    .into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The player numbers (turn order) of a batch's rows, from its [`Batch::seats`] (-1 for
+    /// a seat that does not play).
+    pub fn players_of(&self, seats: &[u8]) -> Vec<i64> {
+        let playing = &self.envs[0].config.seats;
+        let number = |s: u8| playing.iter().position(|p| p.index() == usize::from(s));
+        seats
+            .iter()
+            .map(|&s| number(s).map_or(-1, |n| n as i64))
+            .collect()
+    }
+
+    /// Every player's final reward by player number (a row of one per player), from a
+    /// batch's [`Batch::final_rewards`] (by seat).
+    pub fn final_rewards_by_player(&self, final_rewards: &[f32]) -> Vec<f32> {
+        let playing = &self.envs[0].config.seats;
+        (final_rewards.chunks_exact(MAX_SEATS))
+            .flat_map(|row| playing.iter().map(|s| row[s.index()]))
+            .collect()
+    }
+
     /// Does some seat need a [`BatchOpponent`]?
     pub fn has_opponents(&self) -> bool {
         self.opponents

@@ -23,6 +23,15 @@ pub struct AiSettings {
 }
 
 impl AiSettings {
+    /// The longest time a move (and a refereed match's time budget an answer): a day.
+    pub const MAX_SECONDS: f64 = 86_400.0;
+
+    /// The largest node budget.
+    pub const MAX_NODES: u64 = i64::MAX as u64;
+
+    /// The deepest depth cap.
+    pub const MAX_DEPTH: u32 = 1000;
+
     /// The settings when none are said: the search, one second a move, seed 0.
     pub const DEFAULT: AiSettings = AiSettings {
         level: 2,
@@ -31,6 +40,23 @@ impl AiSettings {
         nodes: None,
         depth: None,
     };
+
+    /// The level named `name` (`random`, `baseline`, `search`).
+    pub fn level_of(name: &str) -> Result<u8, OnitamaError> {
+        super::level_of_name(name).ok_or_else(|| Self::level_error(format!("level '{name}'")))
+    }
+
+    /// The error of a level that does not exist (`what` says which), listing the levels.
+    pub fn level_error(what: String) -> OnitamaError {
+        let levels: Vec<String> = (super::LEVEL_NAMES.iter().enumerate())
+            .map(|(n, name)| format!("{n} ({name})"))
+            .collect();
+        let (last, rest) = levels.split_last().expect("three levels");
+        OnitamaError::BadAi(format!(
+            "{what}: the levels are {} and {last}, by number or name",
+            rest.join(", ")
+        ))
+    }
 
     /// The search's limits a move.
     pub fn limits(&self) -> Limits {

@@ -59,6 +59,19 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// The answer as the contract's tuple `(card, from, to, wall)`; `None` for an error.
+    pub fn as_tuple(&self) -> Option<(i64, String, String, String)> {
+        match self {
+            Answer::Move {
+                card,
+                from,
+                to,
+                wall,
+            } => Some((*card, from.clone(), to.clone(), wall.clone())),
+            Answer::Error(_) => None,
+        }
+    }
+
     /// An answer `(card, from, to, wall)`.
     pub fn new(
         card: i64,

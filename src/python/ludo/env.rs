@@ -9,7 +9,8 @@ use numpy::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
-use super::convert::{MaxRolls, Threads, parse_rules, parse_seats, random_seed};
+use super::convert::{MaxRolls, Threads, parse_rules, parse_seats};
+use crate::common::rng::fresh_seed;
 use crate::ludo::env::{
     self, Autoreset, BatchOpponent, DEFAULT_THREADS, EnvConfig, Learner, LudoEnv, Opponents,
     VectorEnv,
@@ -77,7 +78,7 @@ fn numpy_ready(py: Python<'_>) -> PyResult<()> {
 
 /// A seed argument: an int from 0 to 2**64 - 1, or None for a random one.
 fn seed_or_random(seed: Option<Seed>) -> u64 {
-    seed.map_or_else(random_seed, |s| s.0)
+    seed.map_or_else(fresh_seed, |s| s.0)
 }
 
 /// An action: an int (a Python or NumPy integer, anything with `__index__` but a bool),
@@ -353,8 +354,6 @@ impl PyLudoEnv {
 #[pyclass(module = "LudoGame._core", name = "LudoVectorCore")]
 pub struct PyVectorEnv {
     envs: VectorEnv,
-    /// The seats that play, in turn order.
-    seats: Vec<Seat>,
     threads: usize,
     search: bool,
     obs_len: usize,
@@ -504,20 +503,12 @@ impl PyVectorEnv {
     /// The opponents' policy of a batch call: required when some player has no bot,
     /// refused when every player has one.
     fn policy(&self, opponents: Option<Py<PyAny>>) -> PyResult<Option<PyPolicy>> {
-        match (opponents, self.envs.has_opponents()) {
-            (Some(f), true) => Ok(Some(PyPolicy {
-                f,
-                obs_len: self.obs_len,
-                tokens: self.tokens,
-            })),
-            (None, false) => Ok(None),
-            (None, true) => Err(crate::python::errors::InvalidArgumentError::new_err(
-                "some opponents have no bot: pass their policy as opponents=",
-            )),
-            (Some(_), false) => Err(crate::python::errors::InvalidArgumentError::new_err(
-                "every opponent is a built-in bot: there is no seat for the opponents= policy",
-            )),
-        }
+        self.envs.check_policy(opponents.is_some())?;
+        Ok(opponents.map(|f| PyPolicy {
+            f,
+            obs_len: self.obs_len,
+            tokens: self.tokens,
+        }))
     }
 
     /// Fresh arrays for one batch, filled by `work` with the interpreter released (on a
@@ -594,29 +585,18 @@ impl PyVectorEnv {
         // Only same-step autoreset has final observations.
         let same_step = self.envs.autoreset() == Autoreset::SameStep;
         let final_obs = (ended.is_some() && same_step).then_some(final_obs);
-        // Seats to player numbers (turn order).
-        let player = |seat: usize| self.seats.iter().position(|s| s.index() == seat);
-        // Every player's final reward: what a learner of every seat needs (the learner's own
-        // is in the rewards).
+        // Every player's final reward, and whose observation each row is: what a learner of
+        // every seat needs (the learner's own reward is in the rewards).
         let all = self.envs.learner().is_none();
         let final_rewards = match ended {
             Some(_) if all => {
-                let players = self.seats.len();
-                let mut by_player = Vec::with_capacity(n * players);
-                for row in final_buf.chunks_exact(MAX_SEATS) {
-                    by_player.extend(self.seats.iter().map(|s| row[s.index()]));
-                }
+                let by_player = self.envs.final_rewards_by_player(&final_buf);
+                let players = by_player.len() / n;
                 Some(PyArray1::from_vec(py, by_player).reshape([n, players])?)
             }
             _ => None,
         };
-        let players = self.envs.learner().is_none().then(|| {
-            let numbers: Vec<i64> = seats
-                .iter()
-                .map(|&s| player(s as usize).map_or(-1, |p| p as i64))
-                .collect();
-            PyArray1::from_vec(py, numbers)
-        });
+        let players = all.then(|| PyArray1::from_vec(py, self.envs.players_of(&seats)));
         self.scratch_seats = seats;
         self.scratch_final = final_buf;
         Ok((
@@ -656,7 +636,6 @@ impl PyVectorEnv {
     ) -> PyResult<Self> {
         numpy_ready(py)?;
         let config = config(rules, players, None, skip_forced, max_rolls, options)?;
-        let seats = config.seats.clone();
         // seat="all": every player learns (no opponents).
         let learner = match seat {
             Some(s) if s.extract::<String>().is_ok_and(|t| t == "all") => Some(Learner::All),
@@ -695,7 +674,6 @@ impl PyVectorEnv {
         let search = (envs.envs().iter()).any(|e| e.config().searches());
         Ok(PyVectorEnv {
             envs,
-            seats,
             threads: threads.map_or(DEFAULT_THREADS, |t| t.0),
             search,
             obs_len: env::observation_len(&rules),
@@ -717,15 +695,7 @@ impl PyVectorEnv {
         seeds: Option<Vec<Seed>>,
         opponents: Option<Py<PyAny>>,
     ) -> PyResult<Arrays<'py>> {
-        let n = self.envs.envs().len();
         let seeds: Option<Vec<u64>> = seeds.map(|s| s.into_iter().map(|s| s.0).collect());
-        if let Some(s) = &seeds
-            && s.len() != n
-        {
-            return Err(crate::python::errors::InvalidArgumentError::new_err(
-                format!("{} seeds for {n} environments", s.len()),
-            ));
-        }
         let mut policy = self.policy(opponents)?;
         self.run(
             py,
@@ -841,12 +811,8 @@ impl PyVectorEnv {
     }
 }
 
-crate::python::convert::int_arg!(
-    /// A player number (the seats that play, in turn order).
-    PlayerNumber, "player", usize, 0, 3
-);
+crate::python::convert::int_arg!(/// A player number (the seats that play, in turn order).
+    PlayerNumber, "player", usize, 0, crate::ludo::MAX_SEATS - 1);
 
-crate::python::convert::int_arg!(
-    /// A vector environment's size.
-    NumEnvs, "num_envs", usize, 1, 1 << 20
-);
+crate::python::convert::int_arg!(/// A vector environment's size.
+    NumEnvs, "num_envs", usize, 1, env::MAX_ENVS);

@@ -7,6 +7,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 use super::convert::*;
 use super::history::event_object;
 use super::moves::Move;
+use crate::common::rng::fresh_seed;
 use crate::ludo::autoplay::{Caller, Chooser, MAX_ROLLS, NoCaller, autoplay, caller_failed};
 use crate::ludo::bots::BEST_MOVE_BOT;
 use crate::ludo::notation::{DieSeed, SavedGame};
@@ -43,21 +44,18 @@ impl PyGame {
         }
     }
 
-    /// Read a Python bot's answer (a `Move` or a move name) as a core move.
-    pub(crate) fn answer_to_move(
+    /// `obj` as a move of `game`: a `Move` (of its rule set) or a move name; `None` for
+    /// anything else.
+    pub(crate) fn read_move(
         game: &CoreGame,
-        answer: &Bound<'_, PyAny>,
-    ) -> Result<CoreMove, String> {
-        if let Ok(m) = answer.cast::<Move>() {
-            own_move(game, m.get()).map_err(|e| e.to_string())
-        } else if let Ok(s) = answer.cast::<PyString>() {
-            game.parse_move(&s.to_string_lossy())
-                .map_err(|e| e.to_string())
+        obj: &Bound<'_, PyAny>,
+    ) -> Option<Result<CoreMove, CoreError>> {
+        if let Ok(m) = obj.cast::<Move>() {
+            let m = m.get();
+            Some(game.own_move(m.inner, &m.rules, &m.name))
         } else {
-            Err(format!(
-                "it returned {}, not a Move or a move name",
-                describe(answer)
-            ))
+            let name = obj.cast::<PyString>().ok()?;
+            Some(game.parse_move(&name.to_string_lossy()))
         }
     }
 
@@ -86,8 +84,8 @@ impl PyGame {
         let r = parse_rules(rules, options)?;
         let seats = parse_seats(&r, players)?;
         let seed = match seed {
-            None => random_seed(),
-            Some(s) if s.is_none() => random_seed(),
+            None => fresh_seed(),
+            Some(s) if s.is_none() => fresh_seed(),
             Some(s) if s.is_instance_of::<PyInt>() && !s.is_instance_of::<PyBool>() => {
                 crate::python::convert::seed(s, "seed")?
             }
@@ -232,27 +230,21 @@ impl PyGame {
     /// The roll waiting to be played, if any.
     #[getter]
     fn pending_roll(&self) -> Option<u8> {
-        match self.game().phase() {
-            Phase::Move(r) => Some(r),
-            _ => None,
-        }
+        let Phase::Move(roll) = self.game().phase() else {
+            return None;
+        };
+        Some(roll)
     }
 
     /// Roll the die: the seeded die, or `value` (1-6) for replays and tests. Returns the
     /// value. When no token can move the turn passes at once (see `status`).
     #[pyo3(signature = (value = None))]
     fn roll(&mut self, value: Option<&Bound<'_, PyAny>>) -> PyResult<u8> {
-        let value = match value {
-            None => None,
-            Some(v) if v.is_none() => None,
-            Some(v) if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() => {
-                match v.extract::<i64>() {
-                    Ok(x) if (1..=6).contains(&x) => Some(x as u8),
-                    _ => return Err(CoreError::InvalidRoll(describe(v)).into()),
-                }
-            }
-            Some(v) => return Err(type_error("roll value", "an int from 1 to 6 or None", v)),
-        };
+        // Read here, not as the argument's type: its TypeError keeps its own words.
+        let value = value
+            .filter(|v| !v.is_none())
+            .map(|v| v.extract::<RollValue>());
+        let value = value.transpose()?.map(|v| v.0);
         match self.record.roll(value)? {
             Event::Roll { value, .. } => Ok(value),
             Event::Move { .. } => Ok(0),
@@ -269,25 +261,13 @@ impl PyGame {
     /// The names of the tokens that may move now (every token of a stack).
     #[getter]
     fn tokens_to_move(&self) -> Vec<char> {
-        let g = self.game();
-        let seat = g.current_player();
-        let mask = g.tokens_to_move();
-        g.rules()
-            .all_tokens()
-            .filter(|t| mask & t.bit() != 0)
-            .map(|t| g.rules().token_label(seat, t))
-            .collect()
+        self.game().token_labels_to_move()
     }
 
     /// Play a move: a `Move` from `legal_moves`, or its name ('p', 'Ap', 'a', ...).
     fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
-        let core = if let Ok(m) = mv.cast::<Move>() {
-            own_move(self.game(), m.get())?
-        } else if let Ok(s) = mv.cast::<PyString>() {
-            self.game().parse_move(&s.to_string_lossy())?
-        } else {
-            return Err(type_error("move", "a Move or a move name", mv));
-        };
+        let read = Self::read_move(self.game(), mv);
+        let core = read.ok_or_else(|| type_error("move", "a Move or a move name", mv))??;
         self.record.play(core)?;
         Ok(())
     }
@@ -330,15 +310,7 @@ impl PyGame {
     /// Step counts of every player's tokens: {'A': [p, q], ...}; negative in the yard.
     #[getter]
     fn steps<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let g = self.game();
-        let d = PyDict::new(py);
-        for s in g.seats() {
-            d.set_item(
-                self.label(s),
-                g.board().seat_steps(s)[..g.rules().tokens as usize].to_vec(),
-            )?;
-        }
-        Ok(d)
+        PyDict::from_sequence(&self.game().steps_by_seat().into_pyobject(py)?)
     }
 
     /// Every player's tokens' squares, named in the rule set's own numbering:
@@ -348,17 +320,7 @@ impl PyGame {
     /// home column, 'E' the end.
     #[getter]
     fn squares<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let g = self.game();
-        let r = g.rules();
-        let d = PyDict::new(py);
-        for s in g.seats() {
-            let names: Vec<String> = g.board().seat_steps(s)[..r.tokens as usize]
-                .iter()
-                .map(|&step| r.square_name(s, step))
-                .collect();
-            d.set_item(self.label(s), names)?;
-        }
-        Ok(d)
+        PyDict::from_sequence(&self.game().squares_by_seat().into_pyobject(py)?)
     }
 
     /// Every roll and move so far, oldest first: `RollEvent`s and `MoveEvent`s (dicts with
@@ -511,7 +473,7 @@ impl PyGame {
 fn die_seed(seed: Option<crate::python::convert::Seed>) -> DieSeed {
     match seed {
         Some(s) => DieSeed::Seed(s.0),
-        None => DieSeed::IfHidden(random_seed()),
+        None => DieSeed::IfHidden(fresh_seed()),
     }
 }
 
@@ -638,6 +600,15 @@ pub(crate) fn ask_python(
         }
         caller_failed(game, seat, format_args!("raised {e}")).into()
     })?;
-    PyGame::answer_to_move(game, &answer)
-        .map_err(|e| caller_failed(game, seat, format_args!("failed: {e}")).into())
+    let failed = |e: &dyn std::fmt::Display| caller_failed(game, seat, format!("failed: {e}"));
+    match PyGame::read_move(game, &answer) {
+        Some(read) => read.map_err(|e| failed(&e).into()),
+        None => {
+            let e = format!(
+                "it returned {}, not a Move or a move name",
+                describe(&answer)
+            );
+            Err(failed(&e).into())
+        }
+    }
 }

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::ludo::{Event, Game as CoreGame, Move as CoreMove, Seat};
+use crate::ludo::{Event, Game as CoreGame};
 use crate::python::enums::PackageClass;
 
 /// `event` as a `RollEvent` or `MoveEvent`, with `before` the game just before it.
@@ -47,25 +47,8 @@ pub(super) fn event_object<'py>(
                 d.set_item("from_square", from)?;
                 d.set_item("to_square", to)?;
             }
-            let mut moved = Vec::new();
-            for t in r.all_tokens() {
-                if outcome.moved & t.bit() != 0 {
-                    moved.push(r.token_label(mv.seat, t).to_string());
-                }
-            }
+            let (moved, captured) = event.token_names(before);
             d.set_item("tokens", moved)?;
-            let mut captured = Vec::new();
-            for seat in Seat::ALL {
-                for t in r.all_tokens() {
-                    if outcome.captured[seat] & t.bit() != 0 {
-                        captured.push(before.move_name(&CoreMove {
-                            seat,
-                            token: t,
-                            roll: 0,
-                        }));
-                    }
-                }
-            }
             d.set_item("captured", captured)?;
             d.set_item("bumped", outcome.bumped)?;
             d.set_item("bounced", outcome.bounced)?;

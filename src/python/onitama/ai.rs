@@ -135,9 +135,9 @@ impl PyAi {
         match self.answer(py, &pos, None) {
             (_, Some(interrupted)) => Err(interrupted),
             (Answer::Error(e), None) => Err(onitama_game_over(e)),
-            (answer, None) => {
-                super::answer_tuple(&answer).ok_or_else(|| onitama_game_over(answer.to_string()))
-            }
+            (answer, None) => answer
+                .as_tuple()
+                .ok_or_else(|| onitama_game_over(answer.to_string())),
         }
     }
 

@@ -71,25 +71,10 @@ pub(crate) fn contract_args<'py>(
 /// integer, not a `bool`) from 0 to the number of actions; anything else is an engine error
 /// naming what was given and the legal numbers of `pos`.
 fn action_number(obj: &Bound<'_, PyAny>, pos: &Position) -> PyResult<usize> {
-    let bad = |what: String| -> PyErr {
-        crate::onitama::OnitamaError::BadActionIndex {
-            last: env::ACTIONS - 1,
-            index: what,
-            legal: env::legal_text(pos),
-        }
-        .into()
-    };
-    if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__").unwrap_or(false) {
-        return Err(bad(crate::python::describe(obj)));
-    }
-    let n: i128 = obj
-        .call_method0("__index__")
-        .and_then(|i| i.extract())
-        .map_err(|_| bad(crate::python::describe(obj)))?;
-    usize::try_from(n)
-        .ok()
-        .filter(|&i| i < env::ACTIONS)
-        .ok_or_else(|| bad(n.to_string()))
+    let n = (!obj.is_instance_of::<PyBool>())
+        .then(|| obj.call_method0("__index__").and_then(|i| i.extract()).ok())
+        .flatten();
+    Ok(env::index_arg(n, || crate::python::describe(obj), pos)?)
 }
 
 /// The Python error for an answer the referee refuses in `game`.
@@ -373,19 +358,14 @@ impl PyOnitama {
 
     /// Deprecated: the old name of `history`.
     #[getter]
-    fn actions(&self, py: Python<'_>) -> PyResult<Vec<PyAction>> {
-        deprecated(py, "Onitama.actions is deprecated: use Onitama.history")?;
-        Ok(self.history())
+    fn actions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        renamed(slf, "actions", "history")
     }
 
     /// Deprecated: the old name of `legal_moves`.
     #[getter]
-    fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<PyAction>> {
-        deprecated(
-            py,
-            "Onitama.legal_actions is deprecated: use Onitama.legal_moves",
-        )?;
-        Ok(self.legal_moves())
+    fn legal_actions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        renamed(slf, "legal_actions", "legal_moves")
     }
 
     /// Play an action: an `Action`, its text ('1 e2 d3 u'), or an AI answer tuple
@@ -544,11 +524,7 @@ impl PyOnitama {
         args: &Bound<'py, PyTuple>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        deprecated(
-            slf.py(),
-            "Onitama.best_action is deprecated: use Onitama.best_move",
-        )?;
-        slf.call_method("best_move", args, kwargs)
+        renamed(slf, "best_action", "best_move")?.call(args, kwargs)
     }
 
     /// What a built-in AI finds now, as a dict: action, score (for the side to move; above
@@ -674,8 +650,12 @@ impl PyOnitama {
     }
 }
 
-/// Warn that an old name is used (a `DeprecationWarning`, raised if warnings are errors).
-fn deprecated(py: Python<'_>, message: &str) -> PyResult<()> {
-    let text = std::ffi::CString::new(message).expect("no NUL in a message");
-    PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &text, 1)
+/// `new` of the game, warning that its old name `old` is used (a `DeprecationWarning`,
+/// raised if warnings are errors).
+fn renamed<'py>(slf: &Bound<'py, PyOnitama>, old: &str, new: &str) -> PyResult<Bound<'py, PyAny>> {
+    let py = slf.py();
+    let text = format!("Onitama.{old} is deprecated: use Onitama.{new}");
+    let text = std::ffi::CString::new(text).expect("no NUL in a name");
+    PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &text, 1)?;
+    slf.getattr(new)
 }

@@ -186,7 +186,7 @@ impl PyAction {
     /// for a winning move (the referee never reads it).
     #[getter]
     fn answer(&self) -> Option<(i64, String, String, String)> {
-        answer_tuple(&Answer::from(self.0.action))
+        Answer::from(self.0.action).as_tuple()
     }
 
     fn __str__(&self) -> String {
@@ -214,19 +214,6 @@ fn actions_list(actions: impl IntoIterator<Item = Action>, rules: Variant) -> Ve
         .into_iter()
         .map(|inner| PyAction::of(inner, rules))
         .collect()
-}
-
-/// An answer as the Python tuple (card, move_from, move_to, wall_dir); `None` for an error.
-fn answer_tuple(answer: &Answer) -> Option<(i64, String, String, String)> {
-    match answer {
-        Answer::Move {
-            card,
-            from,
-            to,
-            wall,
-        } => Some((*card, from.clone(), to.clone(), wall.clone())),
-        Answer::Error(_) => None,
-    }
 }
 
 /// The standard cards of `card_set` as `Card` objects: 'base' (the default), the 16 base

@@ -9,7 +9,7 @@ use pyo3::types::PyDict;
 
 use super::convert::{MaxPlies, SetupId, TimeBudget, read_answer};
 use super::game::{PyOnitama, borrow_game, contract_args};
-use super::{PyAction, PyAi, actions_list, answer_tuple, letter};
+use super::{PyAction, PyAi, actions_list, letter};
 use crate::onitama::setups::MATCH_SETUP;
 use crate::onitama::{
     AiFailure, Answer, EndReason, Game, MatchConfig, MatchRecord, Player, Position, SavedMatch,
@@ -96,7 +96,7 @@ impl PyMatchRecord {
     #[getter]
     fn invalid_answer(&self) -> Option<(i64, String, String, String)> {
         match &self.record.reason {
-            EndReason::InvalidAnswer { answer, .. } => answer_tuple(answer),
+            EndReason::InvalidAnswer { answer, .. } => answer.as_tuple(),
             _ => None,
         }
     }
