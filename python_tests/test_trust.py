@@ -189,6 +189,34 @@ def test_autoplay_refuses_to_overwrite_a_change_made_meanwhile() -> None:
         game.autoplay({"A": meddler, "B": meddler, "C": meddler, "D": meddler})
 
 
+def test_autoplay_on_a_game_another_thread_searches_is_refused_at_once() -> None:
+    """A search holds the game while it thinks: autoplay's result is refused with a clear
+    error (it used to wait up to a second for the game, polling), and nothing changes."""
+    game = Game("standard", "AC", seed=1)
+    game.roll(6)  # four tokens may enter: a search has something to weigh
+    flag = SearchStop()
+    searcher = threading.Thread(target=lambda: game.best_move("mcts:10000000", stop=flag))
+    searcher.start()
+    try:
+        while searcher.is_alive():  # until the search holds the game (a change is refused)
+            try:
+                game.play("no such move")  # refused either way, changing nothing
+            except RuntimeError:
+                break
+            except LudoGame.LudoError:
+                continue
+        else:
+            pytest.fail("the search ended before it held the game")
+        before = game.to_json()
+        with pytest.raises(RuntimeError, match="in use by another call"):
+            game.autoplay("random", seed=1)
+        assert game.to_json() == before
+    finally:
+        flag.request()
+        searcher.join()
+    assert game.to_json() == before
+
+
 @pytest.mark.parametrize(
     "bot", ["random", "cs162", "safe", "aggressive", "expectimax:1", "mcts:30"]
 )

@@ -5,12 +5,12 @@ Python modules re-export from it."""
 
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, SupportsIndex, TypeAlias, final
+from typing import Any, Literal, SupportsIndex, TypeAlias, TypedDict, final, type_check_only
 
 import numpy as np
 import numpy.typing as npt
 from numpy.typing import NDArray
-from typing_extensions import deprecated
+from typing_extensions import Self, deprecated
 
 from LudoGame.enums import Phase, Reason
 from LudoGame.events import MoveEvent, RollEvent
@@ -25,6 +25,32 @@ ENV_PLAYERS: int
 ENV_TABLE_PLAYERS: int
 #: An environment episode's roll limit when none is said.
 ENV_MAX_ROLLS: int
+#: Games a simulation plays when none are said (`Simulation.run`, `simulate`, `tournament`).
+SIM_COUNT: int
+#: Threads a simulation plays on when none are said.
+SIM_THREADS: int
+#: Every player's bot of a simulation when none is said.
+SIM_BOT: str
+#: The bot `Game.best_move` asks when none is named.
+BEST_MOVE_BOT: str
+#: The bot of a learner's opponents when none is said.
+ENV_OPPONENT: str
+#: Threads a vector environment steps on when none are said.
+ENV_THREADS: int
+#: When a vector environment's ended episode restarts when none is said ('next_step').
+ENV_AUTORESET: str
+
+@type_check_only
+class _AISettings(TypedDict):
+    level: int
+    time: float | None
+    seed: int
+    nodes: int | None
+    depth: int | None
+
+#: A built-in Onitama AI's settings when none are said (`BuiltinAI`, `Onitama.best_move`,
+#: `Onitama.analyse`, `builtin_ai`).
+ONITAMA_AI_SETTINGS: _AISettings
 #: The Onitama setup a refereed match starts from when none is said.
 ONITAMA_MATCH_SETUP: str
 #: The coursework's Part 1 program's words by name ("card_prompt", "your_turn", ...) and its
@@ -43,61 +69,20 @@ CS162_PRIORITY_RULES: tuple[tuple[str, str], ...]
 #: does, the published cases that rule it out or ""); the first value of each option is the
 #: engine's own (`LudoGame(option=value)` plays another).
 CS162_READINGS: tuple[tuple[str, str, str, str, str], ...]
-__all__ = [
-    "Action",
-    "BuiltinAI",
-    "CS162_DECISIONS",
-    "CS162_PRIORITY_RULES",
-    "CS162_READINGS",
-    "Card",
-    "MatchRecord",
-    "ForeignPlayerError",
-    "Interrupted",
-    "InvalidArgumentError",
-    "Game",
-    "GameOverError",
-    "IllegalActionError",
-    "IllegalMoveError",
-    "InvalidAIError",
-    "InvalidActionError",
-    "InvalidBoardError",
-    "InvalidBotError",
-    "InvalidCardError",
-    "InvalidNotationError",
-    "InvalidPlayersError",
-    "InvalidPositionError",
-    "InvalidRollError",
-    "InvalidRulesError",
-    "InvalidSquareError",
-    "InvalidStepsError",
-    "InvalidTokenError",
-    "InvalidTurnError",
-    "LudoError",
-    "LudoGame",
-    "Move",
-    "NoGameError",
-    "Onitama",
-    "OnitamaError",
-    "OnitamaGameOverError",
-    "OnitamaNotationError",
-    "Player",
-    "SearchStop",
-    "SimResult",
-    "Simulation",
-    "UnknownSetupError",
-    "bot_playouts",
-    "onitama_play_match",
-    "onitama_standard_cards",
-    "__version__",
-    "ENV_MAX_ROLLS",
-    "ENV_PLAYERS",
-    "ENV_TABLE_PLAYERS",
-    "MAX_ROLLS",
-    "ONITAMA_CARD_SETS",
-    "ONITAMA_DEFAULT_PLIES",
-    "ONITAMA_MATCH_SETUP",
-    "ONITAMA_TEXTS",
-]
+__all__ = ["Action", "BuiltinAI", "Card", "MatchRecord", "ForeignPlayerError", "Interrupted"]
+__all__ += ["InvalidArgumentError", "Game", "GameOverError", "IllegalActionError"]
+__all__ += ["IllegalMoveError", "InvalidAIError", "InvalidActionError", "InvalidBoardError"]
+__all__ += ["InvalidBotError", "InvalidCardError", "InvalidNotationError", "InvalidPlayersError"]
+__all__ += ["InvalidPositionError", "InvalidRollError", "InvalidRulesError", "InvalidSquareError"]
+__all__ += ["InvalidStepsError", "InvalidTokenError", "InvalidTurnError", "LudoError", "LudoGame"]
+__all__ += ["Move", "NoGameError", "Onitama", "OnitamaError", "OnitamaGameOverError"]
+__all__ += ["OnitamaNotationError", "Player", "SearchStop", "SimResult", "Simulation"]
+__all__ += ["UnknownSetupError", "bot_playouts", "onitama_play_match", "onitama_standard_cards"]
+__all__ += ["__version__", "ENV_MAX_ROLLS", "ENV_PLAYERS", "ENV_TABLE_PLAYERS", "MAX_ROLLS"]
+__all__ += ["ONITAMA_CARD_SETS", "ONITAMA_DEFAULT_PLIES", "ONITAMA_MATCH_SETUP", "ONITAMA_TEXTS"]
+__all__ += ["BEST_MOVE_BOT", "ENV_AUTORESET", "ENV_OPPONENT", "ENV_THREADS", "ONITAMA_AI_SETTINGS"]
+__all__ += ["SIM_BOT", "SIM_COUNT", "SIM_THREADS"]
+__all__ += ["CS162_DECISIONS", "CS162_PRIORITY_RULES", "CS162_READINGS"]
 
 class LudoError(ValueError):
     """Base class of every error LudoGame raises for bad input (a ValueError)."""
@@ -150,6 +135,46 @@ class InvalidNotationError(LudoError):
     """Text that is not a valid position, rule set or game record notation."""
 
 _Turn = tuple[str, SupportsIndex] | Sequence[str | SupportsIndex]
+
+@type_check_only
+class _RuleSet:
+    """What plays by a Ludo rule set (`Game`, `Simulation`, `SimResult`) says which."""
+
+    @property
+    def rules(self) -> str:
+        """The rule set's preset name: 'cs162', 'standard' or 'gt'."""
+
+    @property
+    def rules_notation(self) -> str:
+        """The rule set as notation: the preset name, then the options that differ from it in
+        brackets (e.g. 'standard[six_limit=3]'); `Game` and `Simulation` take it as `rules`."""
+
+    @property
+    def options(self) -> dict[str, bool | int | str]:
+        """Every rule option and its value."""
+
+    @property
+    def players(self) -> list[str]:
+        """The positions that play, in turn order."""
+
+@type_check_only
+class _Bots(_RuleSet):
+    @property
+    def bots(self) -> list[str]:
+        """The bots' names, one per player."""
+
+@type_check_only
+class _Copies:
+    """A game that copies itself with its history (`copy`, `copy.copy`, `copy.deepcopy`)."""
+
+    def copy(self) -> Self:
+        """An independent copy, with its history."""
+
+    def __copy__(self) -> Self: ...
+    def __deepcopy__(self, memo: object, /) -> Self: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def _repr_svg_(self) -> str:
+        """The board as an SVG image (shown by Jupyter notebooks)."""
 
 @final
 class LudoGame:
@@ -286,7 +311,7 @@ class Move:
         """The move's name, as `Game.play` accepts it: e.g. 'Ap', 'C3', 'a'."""
 
 @final
-class Game:
+class Game(_RuleSet, _Copies):
     """A game of Ludo played move by move, over the "cs162", "standard" or "gt" rules.
 
     `Game(rules="cs162", players="AB", seed=None, **options)`: players are positions
@@ -303,23 +328,6 @@ class Game:
         seed: int | None = None,
         **options: bool | int | str,
     ) -> Game: ...
-    @property
-    def rules(self) -> str:
-        """The rule set's preset name: 'cs162', 'standard' or 'gt'."""
-
-    @property
-    def rules_notation(self) -> str:
-        """The rule set as notation: the preset name, then the options that differ from it in
-        brackets (e.g. 'standard[six_limit=3]'); `Game` and `Simulation` take it as `rules`."""
-
-    @property
-    def options(self) -> dict[str, bool | int | str]:
-        """Every rule option and its value."""
-
-    @property
-    def players(self) -> list[str]:
-        """The positions that play, in turn order."""
-
     @property
     def seed(self) -> int | None:
         """The die's seed (None for a game read from a position notation that writes the die's
@@ -464,20 +472,10 @@ class Game:
     def undo(self) -> RollEvent | MoveEvent:
         """Take back the last roll or move; returns it (the history entry it removes)."""
 
-    def copy(self) -> Game:
-        """An independent copy of the game, with its history."""
-
-    def _repr_svg_(self) -> str:
-        """The board as an SVG image (shown by Jupyter notebooks)."""
-
-    def __copy__(self) -> Game: ...
-    def __deepcopy__(self, memo: object, /) -> Game: ...
-    def __eq__(self, other: object, /) -> bool: ...
-
 _Bot = str | Callable[[Game], Move | str]
 
 @final
-class Simulation:
+class Simulation(_Bots):
     """A batch of whole games between bots, played in Rust.
 
     `Simulation(rules="cs162", players=None, bots="random", seed=0, **options)`: players as
@@ -496,26 +494,6 @@ class Simulation:
         **options: bool | int | str,
     ) -> Simulation: ...
     @property
-    def players(self) -> list[str]:
-        """The positions that play, in turn order."""
-
-    @property
-    def bots(self) -> list[str]:
-        """The bots' names, one per player."""
-
-    @property
-    def rules(self) -> str:
-        """The rule set's preset name: 'cs162', 'standard' or 'gt' (as `Game.rules`)."""
-
-    @property
-    def options(self) -> dict[str, bool | int | str]:
-        """Every rule option and its value (as `Game.options`)."""
-
-    @property
-    def rules_notation(self) -> str:
-        """The rule set as notation (e.g. 'standard[six_limit=3]'), as `Game.rules_notation`."""
-
-    @property
     def seed(self) -> int:
         """The run's seed."""
 
@@ -529,7 +507,7 @@ class Simulation:
         """
 
 @final
-class SimResult:
+class SimResult(_Bots):
     """The results of a simulation: wins per player, game lengths, finishing orders and
     captures, the per-game data in compact arrays (`array.array`).
     """
@@ -539,32 +517,12 @@ class SimResult:
         """Number of games."""
 
     @property
-    def players(self) -> list[str]:
-        """The positions that played, in turn order."""
-
-    @property
-    def bots(self) -> list[str]:
-        """The bots' names, one per player."""
-
-    @property
-    def rules(self) -> str:
-        """The preset name of the rules the games were played by (as `Game.rules`)."""
-
-    @property
-    def options(self) -> dict[str, bool | int | str]:
-        """Every rule option the games were played with (as `Game.options`)."""
-
-    @property
-    def rules_notation(self) -> str:
-        """The rules the games were played by, as notation (as `Game.rules_notation`)."""
-
-    @property
     def wins(self) -> dict[str, int]:
         """Games won by each player: {'A': 250, ...}."""
 
     @property
     def unfinished(self) -> int:
-        """Games cut off after 100,000 rolls without a result."""
+        """Games cut off after `MAX_ROLLS` rolls without a result."""
 
     @property
     def lengths(self) -> array[int]:
@@ -726,8 +684,10 @@ class Action:
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
 
+_Level: TypeAlias = int | Literal["random", "baseline", "search"]
+
 @final
-class Onitama:
+class Onitama(_Copies):
     """A game of Onitama with a movable wall, played action by action.
 
     `Onitama(board=None, cards=None, to_move='A', max_plies=20)`: the board as 5 strings
@@ -862,7 +822,7 @@ class Onitama:
 
     def best_move(
         self,
-        level: int | Literal["random", "baseline", "search"] = 2,
+        level: _Level = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,
@@ -876,7 +836,7 @@ class Onitama:
     @deprecated("use Onitama.best_move")
     def best_action(
         self,
-        level: int | Literal["random", "baseline", "search"] = 2,
+        level: _Level = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,
@@ -886,7 +846,7 @@ class Onitama:
 
     def analyse(
         self,
-        level: int | Literal["random", "baseline", "search"] = 2,
+        level: _Level = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,
@@ -931,19 +891,10 @@ class Onitama:
         """
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
-    def copy(self) -> Onitama:
-        """An independent copy, with its history."""
-
-    def __copy__(self) -> Onitama: ...
-    def __deepcopy__(self, memo: Any, /) -> Onitama: ...
-    def __eq__(self, other: object, /) -> bool: ...
     def draw(self, player: str | None = None) -> str:
         """The board and the five cards drawn as the coursework programs do, the side card as
         `player` sees it (default: the player to move).
         """
-
-    def _repr_svg_(self) -> str:
-        """The position as an SVG image (shown by Jupyter notebooks)."""
 
     # Onitama learning environment (LudoGame.envs.onitama_v0 is built on these)
     ACTION_COUNT: int
@@ -970,6 +921,15 @@ class Onitama:
         side card's stamp colour deciding who moves first (blue A, red B). A starts on row
         e, B on row a. `max_plies` (default 1000) ends the game in a tie.
         """
+
+    def at_start(self) -> Onitama:
+        """This game taken back to its start: a new `Onitama` at the start position, with no
+        history, from the same setup (its cards drawn the same way).
+        """
+
+    @property
+    def first_turn(self) -> Literal["A", "B"]:
+        """The player who moved first (to move at the start): 'A' or 'B'."""
 
     @property
     def rules(self) -> str:
@@ -1045,7 +1005,7 @@ class BuiltinAI:
 
     def __new__(
         cls,
-        level: int | Literal["random", "baseline", "search"] = 2,
+        level: _Level = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,
@@ -1204,6 +1164,7 @@ __all__ += ["EnvActionError", "LudoEnvCore", "LudoVectorCore"]
 class EnvActionError(LudoError):
     """An action a learning environment refuses: not an int, out of range, or not in the action mask (the message names the action and the legal ones). Nothing changes."""
 
+_Opponent: TypeAlias = Callable[[int, NDArray[np.float32], NDArray[np.int8]], SupportsIndex]
 _BatchPolicy: TypeAlias = Callable[[NDArray[np.float32], NDArray[np.int8]], object]
 
 _VectorArrays: TypeAlias = tuple[
@@ -1218,8 +1179,26 @@ _VectorArrays: TypeAlias = tuple[
     NDArray[np.int64] | None,
 ]
 
+@type_check_only
+class _EnvShape:
+    """What both environment cores say about their games."""
+
+    @property
+    def skipped_games(self) -> int:
+        """Games played out and not handed out as episodes (they ended before the learner's
+        first decision), since the environment was made.
+        """
+
+    @property
+    def tokens(self) -> int:
+        """Tokens per player (the number of actions)."""
+
+    @property
+    def observation_len(self) -> int:
+        """The length of an observation."""
+
 @final
-class LudoEnvCore:
+class LudoEnvCore(_EnvShape):
     """The environment core: one game whose agents' decisions are the steps.
 
     `LudoEnvCore(rules="cs162", players=None, seed=None, opponents=None,
@@ -1241,8 +1220,7 @@ class LudoEnvCore:
     def reset(
         self,
         seed: int | None = None,
-        opponent: Callable[[int, NDArray[np.float32], NDArray[np.int8]], SupportsIndex]
-        | None = None,
+        opponent: _Opponent | None = None,
     ) -> None:
         """Start a new episode (seeded, or going on with the episode generator) and play to the
         first decision; games that end before it are skipped. With `opponent`, a callable
@@ -1253,8 +1231,7 @@ class LudoEnvCore:
     def step(
         self,
         action: SupportsIndex,
-        opponent: Callable[[int, NDArray[np.float32], NDArray[np.int8]], SupportsIndex]
-        | None = None,
+        opponent: _Opponent | None = None,
     ) -> None:
         """Move token `action` of the player to move, then play on to the next decision or
         the end (with `opponent`, as in `reset`, to the learner's next decision). A refused
@@ -1276,12 +1253,6 @@ class LudoEnvCore:
         """
 
     @property
-    def skipped_games(self) -> int:
-        """Games played out and not handed out as episodes (they ended before the learner's
-        first decision), since the environment was made.
-        """
-
-    @property
     def skipped_rewards(self) -> list[float]:
         """Every player's rewards in the skipped games, added up."""
 
@@ -1298,14 +1269,6 @@ class LudoEnvCore:
     @property
     def players(self) -> list[str]:
         """The positions that play, in turn order ('A'...)."""
-
-    @property
-    def tokens(self) -> int:
-        """Tokens per player (the number of actions)."""
-
-    @property
-    def observation_len(self) -> int:
-        """The length of an observation."""
 
     @property
     def rolls(self) -> int:
@@ -1332,7 +1295,7 @@ class LudoEnvCore:
         """The rule set as notation (e.g. 'standard[six_limit=3]')."""
 
 @final
-class LudoVectorCore:
+class LudoVectorCore(_EnvShape):
     """Many single-learner environments stepped together in Rust, with same-step autoreset.
 
     `LudoVectorCore(num_envs, rules="cs162", players=None, seat=None, opponents=None,
@@ -1390,26 +1353,12 @@ class LudoVectorCore:
         """'next_step' or 'same_step': when an environment whose episode ended starts the next."""
 
     @property
-    def skipped_games(self) -> int:
-        """Games played out and not handed out as episodes (they ended before the learner's
-        first decision), over every environment since they were made.
-        """
-
-    @property
     def skipped_reward(self) -> float:
         """The learner's rewards in the skipped games, added up."""
 
     @property
     def num_envs(self) -> int:
         """The number of environments."""
-
-    @property
-    def observation_len(self) -> int:
-        """The length of an observation."""
-
-    @property
-    def tokens(self) -> int:
-        """Tokens per player (the number of actions)."""
 
     @property
     def threads(self) -> int:

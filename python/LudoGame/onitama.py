@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
+from LudoGame._core import ONITAMA_AI_SETTINGS as _AI
 from LudoGame._core import (
     ONITAMA_CARD_SETS,
     Action,
@@ -153,11 +154,11 @@ def setup_ids() -> list[str]:
 
 
 def builtin_ai(
-    level: int | Literal["random", "baseline", "search"] = 2,
-    time: float | None = 1.0,
-    seed: int = 0,
-    nodes: int | None = None,
-    depth: int | None = None,
+    level: int | Literal["random", "baseline", "search"] = _AI["level"],
+    time: float | None = _AI["time"],
+    seed: int = _AI["seed"],
+    nodes: int | None = _AI["nodes"],
+    depth: int | None = _AI["depth"],
 ) -> BuiltinAI:
     """A built-in AI in the coursework contract, running in Rust.
 

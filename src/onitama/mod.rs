@@ -43,16 +43,20 @@ pub mod setups;
 pub mod square;
 
 pub use action::{Action, ActionList, MAX_ACTIONS, Slot};
-pub use ai::{Ai, Limits, MATE, MATE_BOUND, SearchInfo, Searcher, baseline_action, random_action};
+pub use ai::{
+    Ai, AiSettings, Limits, MATE, MATE_BOUND, SearchInfo, Searcher, baseline_action, random_action,
+};
 pub use card::{
     ALL_CARDS, ALL_NAMES, Card, CardSet, SENSEI_CARDS, SENSEI_NAMES, STANDARD_CARDS, STANDARD_NAMES,
 };
 pub use error::OnitamaError;
 pub use game::{Drawing, Game, Outcome};
 pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake, perft_until};
-pub use position::{CardSlot, Piece, Position, Rules, Status, Undo, WinKind};
+pub use position::{CardSlot, Piece, Position, Rules, Status, Undo, Variant, WinKind};
+#[allow(deprecated)]
+pub use referee::GameRecord;
 pub use referee::{
-    AiFailure, Answer, EndReason, GameRecord, GameResult, InvalidAnswer, MatchConfig, PawnChoice,
+    AiFailure, Answer, EndReason, GameResult, InvalidAnswer, MatchConfig, MatchRecord, PawnChoice,
     judge, judge_pawn, judge_typed, judge_wall, play_match, play_refereed,
 };
 pub use saved::SavedMatch;

@@ -90,6 +90,27 @@ mod core_module {
             "CS162_READINGS",
             pyo3::types::PyTuple::new(m.py(), readings)?,
         )?;
+        m.add("SIM_COUNT", crate::ludo::sim::DEFAULT_COUNT)?;
+        m.add("SIM_THREADS", crate::ludo::sim::DEFAULT_THREADS)?;
+        m.add("SIM_BOT", crate::ludo::sim::DEFAULT_BOT)?;
+        m.add("BEST_MOVE_BOT", crate::ludo::bots::BEST_MOVE_BOT)?;
+        m.add(
+            "ENV_OPPONENT",
+            crate::ludo::env::DEFAULT_OPPONENT.to_string(),
+        )?;
+        m.add("ENV_THREADS", crate::ludo::env::DEFAULT_THREADS)?;
+        m.add(
+            "ENV_AUTORESET",
+            crate::ludo::env::Autoreset::default().name(),
+        )?;
+        let ai = crate::onitama::AiSettings::DEFAULT;
+        let settings = pyo3::types::PyDict::new(m.py());
+        settings.set_item("level", ai.level)?;
+        settings.set_item("time", ai.time)?;
+        settings.set_item("seed", ai.seed)?;
+        settings.set_item("nodes", ai.nodes)?;
+        settings.set_item("depth", ai.depth)?;
+        m.add("ONITAMA_AI_SETTINGS", settings)?;
         m.add("ONITAMA_MATCH_SETUP", crate::onitama::setups::MATCH_SETUP)?;
         m.add(
             "ONITAMA_DEFAULT_PLIES",

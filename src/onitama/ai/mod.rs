@@ -17,7 +17,8 @@
 //!   left; buckets of two entries, one keeping the deepest search, one the latest),
 //!   move ordering (the table's move, captures, two killer moves per ply, a
 //!   history table), late-move reductions, reverse futility pruning (a null-window node
-//!   within 3 plies of the horizon whose evaluation beats beta by 120 a ply is cut), a
+//!   within `RFP_DEPTH` plies of the horizon whose evaluation beats beta by `RFP_MARGIN` a
+//!   ply is cut), a
 //!   one-ply extension when a leaf's side to move must parry a winning threat, and an
 //!   evaluation ([`eval`]): a weighted sum of
 //!   features (soldiers and the general by square, mobility, attacks, winning threats,
@@ -34,15 +35,16 @@
 //!   root actions left when a time budget runs out first.) Once the depth reaches the
 //!   ply horizon the search is exact (no reductions, every leaf decided by the rules). It
 //!   stops at the first of: a forced win or loss found, the exact search done, the
-//!   [`Limits`] (time, nodes, depth) reached. From depth 4 on (except in an exact
-//!   iteration) an iteration searches the root with an *aspiration window*: the last
-//!   iteration's value (its best action's score plus bonus) ± 40. When every action fails
-//!   low, or one fails high, that bound is moved 40 beyond the value found (then 80, 160,
-//!   ...; fully opened once the step would pass 1,000 or the bound a forced win or loss)
-//!   and the iteration searched again (those nodes count); an action that failed high is
-//!   the best so far, one that failed low is not. Under a time budget the search deepens
-//!   until a deadline at 98% of the budget stops it (the rest is left to the work around
-//!   the search): the time of a move is not carried over to the next, and an iteration
+//!   [`Limits`] (time, nodes, depth) reached. From depth `ASP_DEPTH` on (except in an
+//!   exact iteration) an iteration searches the root with an *aspiration window*: the
+//!   last iteration's value (its best action's score plus bonus) ± `ASP_DELTA`. When every
+//!   action fails low, or one fails high, that bound is moved `ASP_DELTA` beyond the value
+//!   found (then twice that, four times, ...; fully opened once the step would pass
+//!   `ASP_MAX` or the bound a forced win or loss) and the iteration searched again (those
+//!   nodes count); an action that failed high is the best so far, one that failed low is
+//!   not. Under a time budget the search deepens until a deadline at the share
+//!   `TIME_SHARE` of the budget stops it (the rest is left to the work around the
+//!   search): the time of a move is not carried over to the next, and an iteration
 //!   stopped part-way still answers with the best of the actions it searched in full (the
 //!   first is the last iteration's best), so saving time gains nothing. Depth 1 is always
 //!   searched in full, so the answer never leaves the opponent a win in one when another
@@ -50,15 +52,18 @@
 //!   tried.
 //!
 //! A search can also be stopped from another thread through a [`Stop`] flag
-//! ([`Searcher::search_until`], [`Ai::analyse_until`]): it polls the flag every 1024
-//! nodes and between root actions, and then answers with what it has (the best action of
-//! the last completed iteration, or of the current one so far).
+//! ([`Searcher::search_until`], [`Ai::analyse_until`]): it polls the flag every 1,024
+//! nodes (a node count's low ten bits all zero) and between root actions, and then
+//! answers with what it has (the best action of the last completed iteration, or of the
+//! current one so far).
 //!
 //! `pick(seed, pos, n)` is `(m * n) >> 64` for `m = splitmix64(seed ^
 //! pos.hash_key())`: a number in `0..n` fixed by the seed and the position.
 //!
-//! The code: `search` (the alpha-beta [`Searcher`]), `tt` (its transposition table)
-//! and `eval` (the static evaluation, [`evaluate`]); the levels and [`Ai`] are here.
+//! The code: `search` (the alpha-beta [`Searcher`] and the tuning constants the names in
+//! `CAPITALS` above refer to), `tt` (its transposition table) and `eval` (the static
+//! evaluation, [`evaluate`]); the levels and [`Ai`] are here, the settings a front end
+//! gives an AI (with their defaults) in `settings` ([`AiSettings`]).
 
 use std::time::Duration;
 
@@ -70,10 +75,12 @@ use crate::stop::Stop;
 
 pub mod eval;
 mod search;
+mod settings;
 mod tt;
 
 pub use eval::evaluate;
 pub use search::{Searcher, TRAP_WEIGHT};
+pub use settings::AiSettings;
 
 /// A forced win whose winning ply is the `k`-th from now scores `MATE - k`.
 pub const MATE: i32 = 30_000;

@@ -9,9 +9,9 @@ use pyo3::types::PyDict;
 
 use super::PyAction;
 use super::convert::{AiSeed, Depth, Level, Nodes, SearchTime, contract_position};
-use super::game::{PyOnitama, borrow_game, info_dict};
+use super::game::{PyOnitama, ai_settings, borrow_game, info_dict};
 use crate::onitama::game::game_over;
-use crate::onitama::{Ai, Answer, Limits, Position};
+use crate::onitama::{Ai, AiSettings, Answer, Position};
 use crate::python::errors::onitama_game_over;
 use crate::python::interrupt::PySearchStop;
 use crate::python::interrupt::{interruptible, interruptible_linked, interruptible_or_raise};
@@ -28,12 +28,8 @@ use crate::python::interrupt::{interruptible, interruptible_linked, interruptibl
 #[pyclass(module = "LudoGame.onitama", name = "BuiltinAI", frozen)]
 pub struct PyAi {
     ai: Mutex<Ai>,
-    /// Copies of the settings, readable while a search holds the lock.
-    level: u8,
-    seed: u64,
-    limits: Limits,
-    /// The `time` given, shown for a search (`None`: no time limit, or not a search).
-    time: Option<f64>,
+    /// A copy of the settings, readable while a search holds the lock.
+    settings: AiSettings,
 }
 
 impl PyAi {
@@ -60,7 +56,7 @@ impl PyAi {
 impl PyAi {
     #[new]
     #[pyo3(
-        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None),
+        signature = (level = Level::DEFAULT, time = SearchTime::DEFAULT, seed = AiSeed::DEFAULT, nodes = None, depth = None),
         text_signature = "(level=2, time=1.0, seed=0, nodes=None, depth=None)"
     )]
     fn new(
@@ -70,46 +66,41 @@ impl PyAi {
         nodes: Option<Nodes>,
         depth: Option<Depth>,
     ) -> PyResult<PyAi> {
-        let nodes = nodes.map(|n| n.0);
-        let limits = Limits::budget(time.0, nodes, depth.map(|d| d.0));
-        let ai = Ai::new(level.0, seed.0, limits)?;
+        let settings = ai_settings(level, time, seed, nodes, depth);
         Ok(PyAi {
-            ai: Mutex::new(ai),
-            level: level.0,
-            seed: seed.0,
-            limits,
-            time: time.0.filter(|_| level.0 >= 2 && nodes.is_none()),
+            ai: Mutex::new(settings.ai()?),
+            settings,
         })
     }
 
     /// 0 (random), 1 (baseline) or 2 (search).
     #[getter]
     fn level(&self) -> u8 {
-        self.level
+        self.settings.level
     }
 
     /// The seed.
     #[getter]
     fn seed(&self) -> u64 {
-        self.seed
+        self.settings.seed
     }
 
     /// Seconds per move of the search (None: no time limit, or not a search).
     #[getter]
     fn time(&self) -> Option<f64> {
-        self.time
+        self.settings.time_used()
     }
 
     /// The node budget per move (None: none).
     #[getter]
     fn nodes(&self) -> Option<u64> {
-        self.limits.nodes
+        self.settings.nodes
     }
 
     /// The depth cap (None: none).
     #[getter]
     fn depth(&self) -> Option<u32> {
-        self.limits.depth
+        self.settings.depth
     }
 
     /// The AI's answer in the coursework contract. Raises (as an AI that fails would) on
@@ -144,9 +135,9 @@ impl PyAi {
         match self.answer(py, &pos, None) {
             (_, Some(interrupted)) => Err(interrupted),
             (Answer::Error(e), None) => Err(onitama_game_over(e)),
-            (answer, None) => {
-                super::answer_tuple(&answer).ok_or_else(|| onitama_game_over(answer.to_string()))
-            }
+            (answer, None) => answer
+                .as_tuple()
+                .ok_or_else(|| onitama_game_over(answer.to_string())),
         }
     }
 
@@ -197,23 +188,12 @@ impl PyAi {
         Bound<'py, PyAny>,
         (u8, Option<f64>, u64, Option<u64>, Option<u32>),
     )> {
-        let ai = slf.get();
-        let args = (ai.level, ai.time, ai.seed, ai.limits.nodes, ai.limits.depth);
+        let s = slf.get().settings;
+        let args = (s.level, s.time_used(), s.seed, s.nodes, s.depth);
         Ok((slf.get_type().into_any(), args))
     }
 
     fn __repr__(&self) -> String {
-        let mut s = format!("BuiltinAI(level={}", self.level);
-        if self.level >= 2 {
-            match (self.limits.nodes, self.time) {
-                (Some(n), _) => s.push_str(&format!(", nodes={n}")),
-                (None, Some(t)) => s.push_str(&format!(", time={t}")),
-                (None, None) => s.push_str(", time=None"),
-            }
-            if let Some(d) = self.limits.depth {
-                s.push_str(&format!(", depth={d}"));
-            }
-        }
-        format!("{s}, seed={})", self.seed)
+        format!("BuiltinAI({})", self.settings)
     }
 }
