@@ -240,6 +240,8 @@ class Stats:
     duplicated: int = 0  # a version again or going back
     events: int = 0
     moves: int = 0
+    play_cpu: float = 0.0  # the servers' CPU time while the games were played (s)
+    rss: list[float] = field(default_factory=list)  # each server's MB at the end of play
 
 
 class Device:
@@ -290,7 +292,10 @@ class Device:
                 kind = line[7:]
             elif line.startswith("data: "):
                 data = line[6:]
-        if kind != "state" or ident is None:
+        if kind == "presence" and self.state:
+            self.state = {**self.state, **json.loads(data)}
+            return
+        if kind not in ("state", "change") or ident is None:
             return
         stats.events += 1
         if self.seen >= 0:
@@ -303,7 +308,14 @@ class Device:
             if sent is not None and sent[0] != self.seat:
                 stats.latencies.append(now - sent[1])
         self.seen = ident
-        self.state = json.loads(data)
+        if kind == "state":
+            self.state = json.loads(data)
+        else:
+            changed = apply_change(self.state, json.loads(data))
+            if changed is None:
+                stats.errors.append(f"a change of {self.game.id} did not follow its state")
+                return
+            self.state = changed
         if not self.first.done():
             self.first.set_result(None)
         self.consider()
@@ -349,6 +361,22 @@ class Device:
         self.http.close()
 
 
+def apply_change(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any] | None:
+    """The state a `change` event's data makes of `state` (the version before it), as a
+    page does it (docs/web.md, Live events); None if it does not follow `state`."""
+    if not state or change.get("version") != state["version"] + 1:
+        return None
+    out = {**state, **change.get("set", {}), "version": change["version"]}
+    for name, (kept, items) in change.get("append", {}).items():
+        out[name] = state[name][:kept] + items
+    for name, edits in change.get("edit", {}).items():
+        text = state[name]
+        for start, end, new in reversed(edits):
+            text = text[:start] + new + text[end:]
+        out[name] = text
+    return out
+
+
 class Match:
     """One online game: its id and two devices."""
 
@@ -377,9 +405,10 @@ async def live(
     think: tuple[float, float],
     fields: str | None,
     seed: int,
+    pids: list[int],
 ) -> tuple[Stats, list[str], list[float]]:
-    """Play `games` online games for `seconds`: their stats, ids, the client's loop lags and
-    the number of moves measured."""
+    """Play `games` online games for `seconds`: their stats (with the CPU time the server
+    processes `pids` used while they were played), ids and the client's loop lags."""
     stats = Stats()
     rng = random.Random(seed)
     gate = asyncio.Semaphore(32)  # connections opened at once
@@ -412,6 +441,7 @@ async def live(
     stop = asyncio.Event()
     lags: list[float] = []
     lagging = asyncio.create_task(loop_lag(lags, stop))
+    cpu = sum(cpu_s(pid) for pid in pids)
     for m in matches:  # play: the device whose turn it is starts thinking now
         m.playing = True
         for d in m.devices:
@@ -422,31 +452,44 @@ async def live(
     # the requests in flight finish, their events arrive
     acting = [d.acting for m in matches for d in m.devices if d.acting is not None]
     await asyncio.gather(*acting, return_exceptions=True)
+    stats.play_cpu = sum(cpu_s(pid) for pid in pids) - cpu
+    stats.rss = [rss_mb(pid) for pid in pids]  # every game still played and watched
     stop.set()
     await lagging
-    # every stream ends at the game's final version (waiting up to 30 s for late events)
-    finals = await asyncio.gather(*(final_version(m, gate) for m in matches))
+    # every stream ends at the game's final version (waiting up to 30 s for late events),
+    # showing the game's final state
+    finals = await asyncio.gather(*(final_state(m, gate, fields) for m in matches))
     deadline = time.perf_counter() + 30
     while time.perf_counter() < deadline and any(
-        d.seen < v for m, v in zip(matches, finals, strict=True) for d in m.devices
+        d.seen < v["version"] for m, v in zip(matches, finals, strict=True) for d in m.devices
     ):
         await asyncio.sleep(0.1)
-    for m, version in zip(matches, finals, strict=True):
+    for m, final in zip(matches, finals, strict=True):
         for d in m.devices:
-            if d.seen < version:
-                stats.lost += version - d.seen
+            if d.seen < final["version"]:
+                stats.lost += final["version"] - d.seen
+            elif final and _shown(d.state) != _shown(final):
+                stats.errors.append(f"the stream of {m.id} shows another state than the game's")
             d.close()
     return stats, [m.id for m in matches], lags
 
 
-async def final_version(m: Match, gate: asyncio.Semaphore) -> int:
+def _shown(state: dict[str, Any]) -> dict[str, Any]:
+    """What a state shows of the game (who is connected left out: the devices come and go)."""
+    return {k: v for k, v in state.items() if k != "connected"}
+
+
+async def final_state(m: Match, gate: asyncio.Semaphore, fields: str | None) -> dict[str, Any]:
+    """The game's state now, with the `fields` the streams asked for ({"version": -1} if it
+    cannot be read)."""
+    query = "" if fields is None else f"?fields={fields}"
     async with gate:
-        status, body = await one_request(m.devices[0].port, "GET", f"{LUDO}/{m.id}?fields=")
+        status, body = await one_request(m.devices[0].port, "GET", f"{LUDO}/{m.id}{query}")
     if status != 200:
         m.stats.errors.append(f"GET {m.id}: {status}")
-        return -1
-    version: int = json.loads(body)["version"]
-    return version
+        return {"version": -1}
+    state: dict[str, Any] = json.loads(body)
+    return state
 
 
 # ---- memory and restart ------------------------------------------------------------------
@@ -552,14 +595,17 @@ def run_live(
 ) -> bool:
     """One live run on `stores` (one server per URL); prints its figures; True if clean."""
     servers = [start_server(url, 2 * games + 10) for url in stores]
+    load = os.getloadavg()[0]
     try:
         before = [rss_mb(s.proc.pid) for s in servers]
         cpu = sum(cpu_s(s.proc.pid) for s in servers)
+        pids = [s.proc.pid for s in servers]
+        ports = [s.port for s in servers]
         stats, _, lags = run_async(
-            live([s.port for s in servers], games, args.seconds, think, args.fields, args.seed)
+            live(ports, games, args.seconds, think, args.fields, args.seed, pids)
         )
         cpu = sum(cpu_s(s.proc.pid) for s in servers) - cpu
-        after = [rss_mb(s.proc.pid) for s in servers]
+        after = stats.rss
     finally:
         for s in servers:
             stop_server(s)
@@ -567,7 +613,7 @@ def run_live(
     lag = [x * 1000 for x in lags]
     print(
         f"  {label}, {games} games x 2 devices, {args.seconds:g} s, "
-        f"think {think[0]:g}-{think[1]:g} s:"
+        f"think {think[0]:g}-{think[1]:g} s (load {load:.2f} -> {os.getloadavg()[0]:.2f}):"
     )
     if lat:
         print(
@@ -586,11 +632,12 @@ def run_live(
         f"{b:.0f} -> {a:.0f} MB ({(a - b) * 1024 / games:.0f} KB a game)"
         for b, a in zip(before, after, strict=True)
     )
-    print(f"    server memory (VmRSS), games played and watched: {mem}")
+    print(f"    server memory (VmRSS) at the end of play, games played and watched: {mem}")
     if stats.moves:
         print(
-            f"    server CPU (user + system, all its processes): {cpu:.1f} s, "
-            f"{cpu * 1000 / stats.moves:.2f} ms a move (the games made and joined included)"
+            f"    server CPU (user + system, all its processes) while the games were played: "
+            f"{stats.play_cpu * 1000 / stats.moves:.2f} ms a move; {cpu:.1f} s in all, "
+            f"{cpu * 1000 / stats.moves:.2f} ms a move with the games made and joined"
         )
     clean = not (stats.errors or stats.skipped or stats.lost or stats.duplicated)
     return clean and bool(lat)

@@ -342,8 +342,35 @@ export class Seats {
 }
 
 /**
+ * The state a `change` event's data makes of `state`, the version before it (docs/web.md,
+ * Live events): fields set whole, lists that keep their first items and grow, texts edited;
+ * null if it does not follow `state`.
+ */
+export function applyChange(state, change) {
+  if (!state || !change || change.version !== state.version + 1) return null;
+  const next = { ...state, ...(change.set || {}), version: change.version };
+  for (const [name, [kept, items]] of Object.entries(change.append || {})) {
+    const had = state[name];
+    if (!Array.isArray(had) || kept > had.length) return null;
+    next[name] = had.slice(0, kept).concat(items);
+  }
+  for (const [name, edits] of Object.entries(change.edit || {})) {
+    let text = state[name];
+    if (typeof text !== "string") return null;
+    for (let i = edits.length - 1; i >= 0; i -= 1) {
+      const [start, end, piece] = edits[i];
+      if (!(start >= 0 && start <= end && end <= text.length)) return null;
+      text = text.slice(0, start) + piece + text.slice(end);
+    }
+    next[name] = text;
+  }
+  return next;
+}
+
+/**
  * Follows a game's live events while `alive()` holds: `onState(state)` for every state the
- * server sends (the browser reconnects by itself, resuming from the last version seen).
+ * server sends (the whole state first, then each change applied to the one before it; the
+ * browser reconnects by itself, resuming from the last version seen).
  * Returns a function that stops it.
  */
 let following = null;
@@ -356,34 +383,63 @@ export function follow(kind, id, onState, alive, onGone, seats, onPresence) {
   // the stream carries this browser's key, so the others see its seats connected
   const key = seats ? seats.key() : null;
   const query = key ? `?seat_key=${encodeURIComponent(key)}` : "";
-  const source = new EventSource(`/api/${kind}/games/${encodeURIComponent(id)}/events${query}`);
-  const stop = () => source.close();
+  const url = `/api/${kind}/games/${encodeURIComponent(id)}/events${query}`;
+  let source = null;
+  let current = null; // the state as this stream has shown it
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    if (source) source.close();
+  };
   following = stop;
   window.addEventListener("pagehide", stop, { once: true });
-  source.addEventListener("state", (event) => {
-    if (!alive()) {
-      source.close();
-      return;
-    }
-    let state = null;
+  const read = (event) => {
     try {
-      state = JSON.parse(event.data);
+      return JSON.parse(event.data);
     } catch (err) {
-      return;
+      return null;
     }
-    onState(state);
-  });
-  source.addEventListener("presence", (event) => {
-    if (!alive() || !onPresence) return;
-    try {
-      onPresence(JSON.parse(event.data).connected);
-    } catch (err) {
-      // not JSON: nothing to show
-    }
-  });
-  source.addEventListener("gone", () => {
-    source.close();
-    if (onGone && alive()) onGone();
-  });
+  };
+  const open = () => {
+    source = new EventSource(url);
+    source.addEventListener("state", (event) => {
+      if (!alive()) {
+        stop();
+        return;
+      }
+      const state = read(event);
+      if (!state) return;
+      current = state;
+      onState(state);
+    });
+    source.addEventListener("change", (event) => {
+      if (!alive()) {
+        stop();
+        return;
+      }
+      const state = applyChange(current, read(event));
+      if (!state) {
+        // a change this page cannot place (it missed one): start again from the state now
+        source.close();
+        current = null;
+        if (!stopped) open();
+        return;
+      }
+      current = state;
+      onState(state);
+    });
+    source.addEventListener("presence", (event) => {
+      const data = read(event);
+      if (!data) return;
+      if (current) current = { ...current, connected: data.connected };
+      if (!alive() || !onPresence) return;
+      onPresence(data.connected);
+    });
+    source.addEventListener("gone", () => {
+      stop();
+      if (onGone && alive()) onGone();
+    });
+  };
+  open();
   return stop;
 }
