@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -34,7 +35,7 @@ PIECE = "<rect "
 class Shape:
     """What the last state a game's streams were sent held, enough to say what the next one
     changed: its version, its small fields' values, each large list's length and last item,
-    and each large text."""
+    and each large text's pieces (`Pieces`: their hashes, not the text)."""
 
     __slots__ = ("version", "small", "lists", "texts")
 
@@ -42,7 +43,7 @@ class Shape:
         self.version = version
         self.small: dict[str, Any] = {}
         self.lists: dict[str, tuple[int, Any]] = {}
-        self.texts: dict[str, str] = {}
+        self.texts: dict[str, Pieces] = {}
 
     @classmethod
     def of(cls, state: dict[str, Any], large: tuple[str, ...]) -> Shape:
@@ -53,8 +54,8 @@ class Shape:
         return shape
 
     def learn(self, state: dict[str, Any], large: tuple[str, ...]) -> None:
-        """Take from `state` (at this shape's version) the large fields it does not know yet
-        (a stream that asks for them joined)."""
+        """Take from `state` (whole, at this shape's version) the large fields it does not
+        know yet (a stream that asks for them joined)."""
         if int(state["version"]) != self.version:
             return
         for k in large:
@@ -67,14 +68,22 @@ class Shape:
         elif isinstance(v, list):
             self.lists[k] = (len(v), v[-1] if v else None)
         elif isinstance(v, str):
-            self.texts[k] = v
+            self.texts[k] = Pieces(v)
         else:
             self.small[k] = v
 
-    def diff(self, state: dict[str, Any], large: tuple[str, ...]) -> Event:
-        """The change from this shape to `state` (the next version), and this shape moved on
-        to it. A large field this shape does not know (no stream asked for it before) is set
-        whole."""
+    def since(self, fields: frozenset[str]) -> int:
+        """From which item on a state must hold its large lists (of `fields`) for `diff`:
+        the last item the streams have, to check that the list only grew."""
+        known = [n for k, (n, _) in self.lists.items() if k in fields]
+        if len(known) < len(fields & set(self.lists)) or not known:
+            return 0
+        return max(0, min(known) - 1)
+
+    def diff(self, state: dict[str, Any], large: tuple[str, ...], since: int = 0) -> Event:
+        """The change from this shape to `state` (the next version, its large lists holding
+        their items from index `since` on), and this shape moved on to it. A large field
+        this shape does not know (no stream asked for it before) is set whole."""
         version = int(state["version"])
         sets: dict[str, Any] = {}
         appends: dict[str, list[Any]] = {}
@@ -88,23 +97,33 @@ class Shape:
             if k == "version":
                 continue
             if k not in large or not isinstance(v, (list, str)):
-                if k not in small or small[k] != v:
-                    sets[k] = v
+                old = small.get(k, _NONE)
+                if old != v:
                     small[k] = v
+                    if isinstance(v, list) and isinstance(old, list) and v[: len(old)] == old:
+                        appends[k] = [len(old), v[len(old) :]]  # a small list that grew
+                    else:
+                        sets[k] = v
             elif isinstance(v, list):
                 had = lists.get(k)
-                lists[k] = (len(v), v[-1] if v else None)
-                if had is None or had[0] > len(v) or (had[0] and v[had[0] - 1] != had[1]):
-                    sets[k] = v  # new to the streams, or not a list that grew at its end
-                elif had[0] < len(v):
-                    appends[k] = [had[0], v[had[0] :]]
+                n = since + len(v)
+                lists[k] = (n, v[-1] if v else None)
+                if had is not None and since <= had[0] <= n:
+                    kept = had[0]
+                    if kept == since == 0 or (kept > since and v[kept - 1 - since] == had[1]):
+                        if n > kept:  # the list grew at its end
+                            appends[k] = [kept, v[kept - since :]]
+                        continue
+                if since:  # not the list the streams have, and only its tail at hand
+                    raise ValueError(f"{k} changed before its item {since}")
+                sets[k] = v  # new to the streams, or changed otherwise (an undo)
             else:
-                old = texts.get(k)
-                texts[k] = v
-                if old is None:
+                old_text = texts.get(k)
+                new_text = texts[k] = Pieces(v)
+                if old_text is None:
                     sets[k] = v
-                elif old != v:
-                    found = text_edits(old, v)
+                elif not old_text.same(new_text):
+                    found = new_text.edits_from(old_text, v)
                     if found is None:
                         sets[k] = v
                     else:
@@ -114,37 +133,67 @@ class Shape:
         return Event(version, "change", {k: v for k, v in parts.items() if v})
 
 
-def text_edits(old: str, new: str) -> list[list[Any]] | None:
-    """The edits that make `new` of `old` (``[start, end, text]``, ascending, in `old`'s
-    character offsets), cut at `PIECE`; None when whole is as short (or a text is not ASCII,
-    whose offsets a browser would count differently)."""
-    if not (old.isascii() and new.isascii()):
-        return None
-    a, b = old.split(PIECE), new.split(PIECE)
-    out: list[list[Any]] = []
-    if len(a) == len(b):
-        pos = 0
-        for x, y in zip(a, b, strict=True):
-            if x != y:
-                if out and out[-1][1] == pos:  # next to the previous edit: one edit
-                    out[-1][1] = pos + len(x)
-                    out[-1][2] += PIECE + y
-                else:
-                    out.append([pos, pos + len(x), y])
-            pos += len(x) + len(PIECE)
-    else:  # pieces came or went: one edit between the pieces both start and end with
-        p = 0
-        while p < min(len(a), len(b)) and a[p] == b[p]:
-            p += 1
-        q = 0
-        while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
-            q += 1
-        start = sum(len(x) for x in a[:p]) + len(PIECE) * p
-        end = len(old) - sum(len(x) for x in a[len(a) - q :]) - len(PIECE) * q
-        out.append([start, end, new[start : len(new) - (len(old) - end)]])
-    if sum(len(e[2]) + 16 for e in out) >= len(new):
-        return None
-    return out
+_NONE = object()
+
+
+class Pieces:
+    """A large text (a board's SVG) as a shape remembers it: the hash and length of each of
+    its pieces (cut at `PIECE`), from which the edits to the next text are found without
+    keeping the text."""
+
+    __slots__ = ("hashes", "lengths", "ascii")
+
+    def __init__(self, text: str) -> None:
+        parts = text.split(PIECE)
+        self.hashes = array("q", map(hash, parts))
+        self.lengths = array("q", map(len, parts))
+        self.ascii = text.isascii()
+
+    def same(self, other: Pieces) -> bool:
+        """Do both texts have the same pieces?"""
+        return self.hashes == other.hashes and self.lengths == other.lengths
+
+    def edits_from(self, old: Pieces, text: str) -> list[list[Any]] | None:
+        """The edits that make this text (`text`) of `old`'s: ``[start, end, text]``,
+        ascending, in the old text's character offsets; None when the text whole is as
+        short, or a text is not ASCII (a browser counts offsets in UTF-16 units)."""
+        if not (self.ascii and old.ascii):
+            return None
+        sep = len(PIECE)
+        ah, al, bh, bl = old.hashes, old.lengths, self.hashes, self.lengths
+        na, nb = len(ah), len(bh)
+        out: list[list[Any]] = []
+        if na == nb:
+            pos = at = 0  # where the piece starts in the old text, and in the new one
+            for k in range(na):
+                if ah[k] != bh[k] or al[k] != bl[k]:
+                    piece = text[at : at + bl[k]]
+                    if out and out[-1][1] == pos:  # next to the previous edit: one edit
+                        out[-1][1] = pos + al[k]
+                        out[-1][2] += PIECE + piece
+                    else:
+                        out.append([pos, pos + al[k], piece])
+                pos += al[k] + sep
+                at += bl[k] + sep
+        else:  # pieces came or went: one edit between the pieces both start and end with
+            limit = min(na, nb) - 1  # (the texts' common start and end never overlap)
+            p = 0
+            while p < limit and ah[p] == bh[p] and al[p] == bl[p]:
+                p += 1
+            q = 0
+            while (
+                q < limit - p
+                and ah[na - 1 - q] == bh[nb - 1 - q]
+                and al[na - 1 - q] == bl[nb - 1 - q]
+            ):
+                q += 1
+            start = sum(al[:p]) + sep * p
+            tail = sum(al[na - q :]) + sep * q
+            end = sum(al) + sep * (na - 1) - tail
+            out.append([start, end, text[start : len(text) - tail]])
+        if sum(len(e[2]) + 16 for e in out) >= len(text):
+            return None
+        return out
 
 
 class Event:

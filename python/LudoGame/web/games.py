@@ -168,7 +168,21 @@ class Games:
 
     async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
         try:
+            if self.storage.quick:
+                return fn(*args)
             return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        except StorageError as e:
+            raise unavailable(e) from e
+
+    async def _off_loop(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
+    async def _update(self, row: Row, before: int) -> bool:
+        """`Storage.update` awaited (503 while the store cannot be used)."""
+        try:
+            if self.storage.quick:
+                return self.storage.update(row, before)
+            return await self.storage.update_async(row, before, self._off_loop)
         except StorageError as e:
             raise unavailable(e) from e
 
@@ -275,7 +289,7 @@ class Games:
             if s.version == before:
                 return
             try:
-                stored = await self._call(self.storage.update, self._row(s), before)
+                stored = await self._update(self._row(s), before)
             except BaseException:
                 self._replace(s, Row(s.id, s.kind, before, False, False, record))
                 raise
@@ -523,11 +537,24 @@ class Games:
         self._send(s)
 
     def _send(self, s: Session) -> None:
-        """Send the committed state of `s` to its event streams (if it has any)."""
+        """Send the committed state of `s` to its event streams (if it has any): the change
+        from the version before, made of a state whose large lists hold only the items the
+        streams lack (and the last one they have); whole after an undo."""
         feed = self._feeds.get(s.id)
         if feed is None:
             return
-        self._deliver(type(s), s.id, s.version, s.state(feed.fields()))
+        fields, shape = feed.fields(), feed.shape
+        if feed.held is None and shape is not None and s.version == shape.version + 1:
+            since = shape.since(fields)
+            try:
+                event = shape.diff(s.state(fields, since), s.large, since)
+            except ValueError:  # a list shrank (an undo): the state whole
+                state = s.state(fields)
+                feed.shape = Shape.of(state, s.large)
+                event = Event(s.version, "state", state)
+            feed.push(event)
+            return
+        self._deliver(type(s), s.id, s.version, s.state(fields))
 
     def _deliver(
         self,

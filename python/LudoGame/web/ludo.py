@@ -217,8 +217,8 @@ class LudoSession(Session):
         extra = {LUDO_COMMITMENT: commitment(g.seed), "seed_text": str(g.seed)}
         return json.dumps({**json.loads(g.to_json()), **extra})
 
-    def state(self, fields: frozenset[str]) -> dict[str, Any]:
-        """The game's state as the API answers it."""
+    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
+        """The game's state as the API answers it (`Session.state`)."""
         g = self.game
         phase = g.phase
         # an online game's seed and die are the server's until it is over: its commitment
@@ -260,7 +260,8 @@ class LudoSession(Session):
             # squares by the board's names
             names = self.square_names()
             out["history"] = [
-                {**e, **names[k], "text": event_text(e, names[k])} for k, e in enumerate(g.history)
+                {**e, **names[k], "text": event_text(e, names[k])}
+                for k, e in enumerate(g.history[since:], since)
             ]
         if "svg" in fields:
             out["svg"] = g._repr_svg_()

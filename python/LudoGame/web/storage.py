@@ -17,6 +17,7 @@ once that transaction is committed."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
@@ -109,6 +110,9 @@ class Storage(ABC):
     #: Other server processes may change the games too: a game is read from the store on
     #: every access, and `changes` says what the others changed.
     shared: bool = False
+    #: Every call returns at once (nothing waits for a disk or a server): the server makes
+    #: them on its event loop instead of handing them to a thread.
+    quick: bool = False
 
     @abstractmethod
     def insert(self, row: Row, limit: int | None = None) -> bool:
@@ -120,6 +124,12 @@ class Storage(ABC):
     def update(self, row: Row, previous: int) -> bool:
         """Store `row` over the game's row if its stored version is still `previous`;
         False (and nothing changed) if it is not, or the game is gone."""
+
+    async def update_async(self, row: Row, previous: int, run: Callable[..., Any]) -> bool:
+        """`update`, awaited on the event loop; `run(fn, *args)` awaits a blocking call made
+        off the loop (the default: `update` made that way)."""
+        done: bool = await run(self.update, row, previous)
+        return done
 
     @abstractmethod
     def load(self, ident: str) -> Row | None:
@@ -188,6 +198,7 @@ class MemoryStorage(Storage):
     """Games in this process's memory: gone when it stops."""
 
     where = "memory (games are lost when the server stops)"
+    quick = True
 
     def __init__(self) -> None:
         self._rows: dict[str, Row] = {}
@@ -273,16 +284,30 @@ CREATE TABLE IF NOT EXISTS history (
 
 
 class _Write:
-    """A change waiting for the SQLite writer: `fn(db)` run in its transaction; `done` set
-    once that transaction is committed (or failed: `error`)."""
+    """A change waiting for the SQLite writer: `fn(db)` run in its transaction; once that
+    transaction is committed (or failed: `error`), `done` is set, or (a change awaited on an
+    event loop) `future` is settled on its loop."""
 
-    __slots__ = ("fn", "done", "result", "error")
+    __slots__ = ("fn", "done", "result", "error", "future")
 
-    def __init__(self, fn: Callable[[sqlite3.Connection], Any]) -> None:
+    def __init__(
+        self, fn: Callable[[sqlite3.Connection], Any], future: asyncio.Future[Any] | None = None
+    ) -> None:
         self.fn = fn
         self.done = threading.Event()
         self.result: Any = None
         self.error: BaseException | None = None
+        self.future = future
+
+    def settle(self) -> None:
+        """Hand the result (or error) to the awaiting future (on its event loop)."""
+        future = self.future
+        if future is None or future.done():
+            return
+        if self.error is not None:
+            future.set_exception(self.error)
+        else:
+            future.set_result(self.result)
 
 
 class SqliteStorage(Storage):
@@ -343,16 +368,27 @@ class SqliteStorage(Storage):
     def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """`fn(db)` in the writer's next transaction; its result once that is committed."""
         w = _Write(fn)
-        with self._ready:
-            if self._closed:
-                raise StorageError(f"the store {self.path} is closed")
-            self._queue.append(w)
-            self._ready.notify()
+        self._enqueue(w)
         w.done.wait()
         if w.error is not None:
             raise w.error
         result: T = w.result
         return result
+
+    def _enqueue(self, w: _Write) -> None:
+        with self._ready:
+            if self._closed:
+                raise StorageError(f"the store {self.path} is closed")
+            self._queue.append(w)
+            self._ready.notify()
+
+    async def update_async(self, row: Row, previous: int, run: Callable[..., Any]) -> bool:
+        """`update` awaited without a thread of its own: the writer settles the awaiting
+        future once its transaction is committed (one wake-up of the event loop for every
+        change of a transaction)."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Write(self._updating(row, previous), future))
+        return await future
 
     def _write_loop(self) -> None:
         while True:
@@ -394,8 +430,14 @@ class SqliteStorage(Storage):
             for w in batch:
                 w.result, w.error = None, e
         finally:
+            waiting: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
             for w in batch:
                 w.done.set()
+                if w.future is not None:
+                    waiting.setdefault(w.future.get_loop(), []).append(w)
+            for loop, ws in waiting.items():
+                with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                    loop.call_soon_threadsafe(_settle, ws)
 
     # ---- reads ---------------------------------------------------------------------------
 
@@ -428,6 +470,11 @@ class SqliteStorage(Storage):
         return self._write(go)
 
     def update(self, row: Row, previous: int) -> bool:
+        return self._write(self._updating(row, previous))
+
+    @staticmethod
+    def _updating(row: Row, previous: int) -> Callable[[sqlite3.Connection], bool]:
+        """The update of `row` over version `previous`, as the writer runs it."""
         now = time.time()
 
         def go(db: sqlite3.Connection) -> bool:
@@ -441,7 +488,7 @@ class SqliteStorage(Storage):
             _keep_sqlite(db, row)
             return True
 
-        return self._write(go)
+        return go
 
     def load(self, ident: str) -> Row | None:
         found = self._run(
@@ -494,6 +541,11 @@ class SqliteStorage(Storage):
         self._writer.join(timeout=30)
         with self._lock:
             self._reader.close()
+
+
+def _settle(ws: list[_Write]) -> None:
+    for w in ws:
+        w.settle()
 
 
 def _hash_keys_sqlite(db: sqlite3.Connection) -> None:
