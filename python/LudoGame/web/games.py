@@ -8,14 +8,17 @@ import asyncio
 import contextlib
 import functools
 import json
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
+from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from LudoGame.onitama import SearchStop
 from LudoGame.web.errors import ApiError, conflict, not_found
@@ -926,6 +929,58 @@ class Games:
                 await asyncio.sleep(1.0)  # the store is unreachable: try again later
             if s.pace == 0:
                 await asyncio.sleep(0)  # let others run between the steps of a fast game
+
+
+class EventsFront:
+    """ASGI middleware, the short way in for event streams: a plain ``GET
+    /api/KIND/games/ID/events`` (``?fields=``, ``?seat_key=`` and ``Last-Event-ID`` each at
+    most once) is answered by `Games.events` directly, so that an open stream holds no
+    FastAPI request machinery for hours. Anything else, and any request `Games.events`
+    refuses, goes on to the app: its route (the one the API documents) answers it as
+    always, saying why."""
+
+    PATH = re.compile(r"/api/([a-z]+)/games/([^/]+)/events")
+
+    def __init__(self, app: ASGIApp, games: Games) -> None:
+        self.app = app
+        self.games = games
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = None
+        if scope["type"] == "http" and scope["method"] == "GET":
+            found = self.PATH.fullmatch(scope["path"])
+        cls = self.games.kinds.get(found[1]) if found else None
+        args = _event_args(scope) if cls is not None else None
+        if found is not None and cls is not None and args is not None:
+            try:
+                stream = await self.games.events(cls, found[2], f"{cls.kind} game", *args)
+            except ApiError:
+                pass  # the route answers it (a 4xx or 503), saying why
+            else:
+                await stream(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _event_args(scope: Scope) -> tuple[str | None, str | None, str | None] | None:
+    """The ``?fields=``, ``Last-Event-ID`` and ``?seat_key=`` of an events request as its
+    route reads them; None for a request that is not plain (a parameter twice, another
+    parameter)."""
+    try:
+        query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
+    except ValueError:
+        return None
+    given = dict(query)
+    if len(given) != len(query) or not set(given) <= {"fields", "seat_key"}:
+        return None
+    last = [v for k, v in scope["headers"] if k == b"last-event-id"]
+    if len(last) > 1:
+        return None
+    return (
+        given.get("fields"),
+        last[0].decode("latin-1") if last else None,
+        given.get("seat_key"),
+    )
 
 
 def _stopping_error() -> ApiError:
