@@ -529,6 +529,8 @@ class Games:
         if self.storage.shared:
             with contextlib.suppress(ApiError):
                 await self._call(self.storage.drop_present, self.process)
+        with contextlib.suppress(Exception):
+            await self.storage.aclose()
         self._executor.shutdown(wait=False)
 
     # ---- events --------------------------------------------------------------------------

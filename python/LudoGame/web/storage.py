@@ -161,6 +161,9 @@ class Storage(ABC):
     def close(self) -> None:  # noqa: B027 (nothing to release unless a backend says so)
         """Release the store (the server is stopping)."""
 
+    async def aclose(self) -> None:  # noqa: B027 (nothing to release unless a backend says so)
+        """Release what the store holds on the event loop (the server is stopping)."""
+
     def changes(self) -> AsyncIterator[tuple[str, int]]:
         """The changes of every process, as they are committed, for a `shared` store: (id,
         version) of each changed game, version -1 for a deleted one, `PRESENCE_CHANGED` when
@@ -667,6 +670,10 @@ class PostgresStorage(Storage):
         self.connect_timeout = connect_timeout
         self._size = pool
         self._idle: list[Any] = []
+        #: idle connections of an event loop's own, for `update_async` (only touched from
+        #: that loop)
+        self._async_idle: list[Any] = []
+        self._async_loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
 
         def schema(conn: Any) -> None:
@@ -688,18 +695,20 @@ class PostgresStorage(Storage):
         self._run(schema, "open")
 
     def _connect(self) -> Any:
+        return self._pg.connect(self.url, **self._options())
+
+    def _options(self) -> dict[str, Any]:
         # A statement that waits longer than STATEMENT_TIMEOUT, or a server that stops
         # answering (TCP keepalives), is an error (503) instead of a request that hangs.
-        return self._pg.connect(
-            self.url,
-            autocommit=True,
-            connect_timeout=self.connect_timeout,
-            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
-            keepalives=1,
-            keepalives_idle=10,
-            keepalives_interval=5,
-            keepalives_count=3,
-        )
+        return {
+            "autocommit": True,
+            "connect_timeout": self.connect_timeout,
+            "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+            "keepalives": 1,
+            "keepalives_idle": 10,
+            "keepalives_interval": 5,
+            "keepalives_count": 3,
+        }
 
     def _run(self, fn: Callable[[Any], T], what: str = "use", *, one: bool = False) -> T:
         """`fn(connection)` in one transaction, committed when it returns (`one`: `fn` runs
@@ -769,6 +778,53 @@ class PostgresStorage(Storage):
         return self._run(go)
 
     def update(self, row: Row, previous: int) -> bool:
+        sql, args = self._update_sql(row, previous)
+        return self._run(lambda conn: len(conn.execute(sql, args).fetchall()) == 1, one=True)
+
+    async def update_async(self, row: Row, previous: int, run: Callable[..., Any]) -> bool:
+        """`update` on a connection of the event loop's own (psycopg's asynchronous one):
+        no thread is woken for it. A kept connection found broken (the server restarted)
+        is dropped with the others kept, and the update sent once more on a new one."""
+        sql, args = self._update_sql(row, previous)
+        loop = asyncio.get_running_loop()
+        if self._async_loop is not loop:  # (connections serve the loop they were made on)
+            self._async_loop, self._async_idle = loop, []
+        for attempt in (1, 2):
+            kept = bool(self._async_idle)
+            conn = self._async_idle.pop() if kept else None
+            try:
+                if conn is None:
+                    conn = await self._pg.AsyncConnection.connect(self.url, **self._options())
+                cur = await conn.execute(sql, args)
+                done = len(await cur.fetchall()) == 1
+            except self._pg.Error as e:
+                if conn is not None and (conn.broken or conn.closed):
+                    await conn.close()
+                    stale, self._async_idle = self._async_idle, []
+                    for c in stale:
+                        await c.close()
+                    if kept and attempt == 1 and not isinstance(e, self._pg.IntegrityError):
+                        continue
+                elif conn is not None:
+                    self._give_async(conn)
+                if isinstance(e, self._pg.IntegrityError):
+                    raise StorageError(f"the store refused the change: {_first_line(e)}") from e
+                raise StorageError(f"cannot use the store {self.where}: {_first_line(e)}") from e
+            except BaseException:
+                if conn is not None:
+                    await conn.close()
+                raise
+            self._give_async(conn)
+            return done
+        raise AssertionError("unreachable")
+
+    def _give_async(self, conn: Any) -> None:
+        if len(self._async_idle) < self._size:
+            self._async_idle.append(conn)
+        else:  # (more than the pool keeps were in use at once: this one goes)
+            asyncio.get_running_loop().create_task(conn.close())
+
+    def _update_sql(self, row: Row, previous: int) -> tuple[str, dict[str, Any]]:
         # One statement: the update, the history kept (and pruned to KEPT versions) and the
         # notification, all or nothing; a row out only if the update was made.
         sql = (
@@ -793,7 +849,7 @@ class PostgresStorage(Storage):
             "channel": CHANNEL,
             "note": _note(row),
         }
-        return self._run(lambda conn: len(conn.execute(sql, args).fetchall()) == 1, one=True)
+        return sql, args
 
     def load(self, ident: str) -> Row | None:
         found = self._run(
@@ -948,6 +1004,11 @@ class PostgresStorage(Storage):
             raise StorageError(f"lost the store {self.where}: {_first_line(e)}") from e
         finally:
             await conn.close()
+
+    async def aclose(self) -> None:
+        idle, self._async_idle = self._async_idle, []
+        for c in idle:
+            await c.close()
 
     def close(self) -> None:
         with self._lock:
