@@ -10,7 +10,7 @@ import functools
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
 from urllib.parse import parse_qsl
@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from LudoGame.onitama import SearchStop
-from LudoGame.web.errors import ApiError, conflict, not_found
+from LudoGame.web.errors import ApiError, conflict, error_response, not_found
 from LudoGame.web.events import (
     END,
     GONE,
@@ -161,6 +161,8 @@ class Games:
         #: None when the server stops: each frees what games hold outside the store (the
         #: Octave processes of MATLAB AIs), stopping a search in progress
         self.release_hooks: list[Callable[[str | None], None]] = []
+        #: the actions of people that `ShortWay` answers, by (kind, last part of the path)
+        self.actions: dict[tuple[str, str], Action] = {}
 
     def release(self, ident: str | None) -> None:
         """Free what the game `ident` (None: every game) holds outside the store."""
@@ -933,56 +935,125 @@ class Games:
                 await asyncio.sleep(0)  # let others run between the steps of a fast game
 
 
-class EventsFront:
-    """ASGI middleware, the short way in for event streams: a plain ``GET
-    /api/KIND/games/ID/events`` (``?fields=``, ``?seat_key=`` and ``Last-Event-ID`` each at
-    most once) is answered by `Games.events` directly, so that an open stream holds no
-    FastAPI request machinery for hours. Anything else, and any request `Games.events`
-    refuses, goes on to the app: its route (the one the API documents) answers it as
-    always, saying why."""
+#: A person's action a `ShortWay` may answer: its body's model, and its route's function
+#: (called with ``game_id``, ``body``, ``fields`` and ``x_seat_key``).
+Action = tuple[type[BaseModel], Callable[..., Awaitable[Response]]]
 
-    PATH = re.compile(r"/api/([a-z]+)/games/([^/]+)/events")
+
+class ShortWay:
+    """ASGI middleware (inside the Host, Origin and body-size checks), the short way in for
+    what a game's players send all the time: a plain event stream request (``GET
+    /api/KIND/games/ID/events``) is answered by `Games.events`, and a plain action (``POST
+    /api/KIND/games/ID/ACTION`` of `Games.actions`: a JSON body its model accepts) by its
+    route's own function, without FastAPI's routing and request machinery (which an open
+    stream would hold for hours). A request is plain when ``?fields=``, ``?seat_key=``,
+    ``Last-Event-ID`` and ``X-Seat-Key`` come at most once and nothing else is asked.
+    Anything else, and a stream `Games.events` refuses or a body its model refuses, goes
+    on to the app: its route (the one the API documents) answers it, saying why; an
+    action refused is answered here, in the one error shape."""
+
+    PATH = re.compile(r"/api/([a-z]+)/games/([^/]+)/([a-z]+)")
 
     def __init__(self, app: ASGIApp, games: Games) -> None:
         self.app = app
         self.games = games
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        found = None
-        if scope["type"] == "http" and scope["method"] == "GET":
-            found = self.PATH.fullmatch(scope["path"])
-        cls = self.games.kinds.get(found[1]) if found else None
-        args = _event_args(scope) if cls is not None else None
-        if found is not None and cls is not None and args is not None:
-            try:
-                stream = await self.games.events(cls, found[2], f"{cls.kind} game", *args)
-            except ApiError:
-                pass  # the route answers it (a 4xx or 503), saying why
-            else:
-                await stream(scope, receive, send)
-                return
+        found = self.PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
+        if found is not None:
+            kind, ident, what = found.groups()
+            method = scope["method"]
+            if method == "GET" and what == "events":
+                if await self._events(kind, ident, scope, receive, send):
+                    return
+            elif method == "POST" and (kind, what) in self.games.actions:
+                action = self.games.actions[kind, what]
+                rest = await self._act(action, ident, scope, receive, send)
+                if rest is None:
+                    return
+                receive = rest
         await self.app(scope, receive, send)
 
+    async def _events(
+        self, kind: str, ident: str, scope: Scope, receive: Receive, send: Send
+    ) -> bool:
+        cls = self.games.kinds.get(kind)
+        query = _plain(scope, {"fields", "seat_key"}, {b"last-event-id"})
+        if cls is None or query is None:
+            return False
+        last = query.get("last-event-id")
+        try:
+            stream = await self.games.events(
+                cls, ident, f"{kind} game", query.get("fields"), last, query.get("seat_key")
+            )
+        except ApiError:
+            return False  # the route answers it (a 4xx or 503), saying why
+        await stream(scope, receive, send)
+        return True
 
-def _event_args(scope: Scope) -> tuple[str | None, str | None, str | None] | None:
-    """The ``?fields=``, ``Last-Event-ID`` and ``?seat_key=`` of an events request as its
-    route reads them; None for a request that is not plain (a parameter twice, another
-    parameter)."""
+    async def _act(
+        self, action: Action, ident: str, scope: Scope, receive: Receive, send: Send
+    ) -> Receive | None:
+        """Answer the action if it is plain (None); else the `receive` the app reads its
+        body from."""
+        query = _plain(scope, {"fields"}, {b"x-seat-key", b"content-type"})
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return receive  # (the client went: the app sees it)
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        raw = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Any:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": raw, "more_body": False}
+            return await receive()
+
+        if query is None or query.get("content-type") != "application/json" or not raw:
+            return replay
+        model, route = action
+        try:
+            body = model.model_validate(json.loads(raw))
+        except (ValueError, RecursionError):  # not JSON, or not the body: the route says why
+            return replay
+        try:
+            response = await route(
+                game_id=ident,
+                body=body,
+                fields=query.get("fields"),
+                x_seat_key=query.get("x-seat-key"),
+            )
+        except ApiError as e:
+            response = error_response(e.status, e.kind, e.message)
+            response.headers.update(e.headers)
+        await response(scope, replay, send)
+        return None
+
+
+def _plain(scope: Scope, params: set[str], headers: set[bytes]) -> dict[str, str] | None:
+    """The query parameters (of `params`) and headers (of `headers`, by their lower-case
+    names) of a request that has each at most once and no other query parameter; None for
+    any other request."""
     try:
         query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
     except ValueError:
         return None
-    given = dict(query)
-    if len(given) != len(query) or not set(given) <= {"fields", "seat_key"}:
+    out = dict(query)
+    if len(out) != len(query) or not set(out) <= params:
         return None
-    last = [v for k, v in scope["headers"] if k == b"last-event-id"]
-    if len(last) > 1:
-        return None
-    return (
-        given.get("fields"),
-        last[0].decode("latin-1") if last else None,
-        given.get("seat_key"),
-    )
+    for name, value in scope["headers"]:
+        if name in headers:
+            key = name.decode("latin-1")
+            if key in out:
+                return None
+            out[key] = value.decode("latin-1")
+    return out
 
 
 def _stopping_error() -> ApiError:

@@ -453,6 +453,8 @@ def router(games: Games) -> APIRouter:
             s.changed(HUMAN)
             return JSONResponse(s.state(chosen))
 
+    games.actions["ludo", "roll"] = (Change, roll)
+    games.actions["ludo", "move"] = (MoveBody, move)
     return api
 
 

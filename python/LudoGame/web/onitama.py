@@ -635,6 +635,7 @@ def router(games: Games) -> APIRouter:
             s.play(HUMAN, _parse(s.game, body))
             return JSONResponse(s.state(chosen))
 
+    games.actions["onitama", "action"] = (ActionBody, action)
     return api
 
 
