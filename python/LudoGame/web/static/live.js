@@ -383,63 +383,59 @@ export function follow(kind, id, onState, alive, onGone, seats, onPresence) {
   // the stream carries this browser's key, so the others see its seats connected
   const key = seats ? seats.key() : null;
   const query = key ? `?seat_key=${encodeURIComponent(key)}` : "";
-  const url = `/api/${kind}/games/${encodeURIComponent(id)}/events${query}`;
-  let source = null;
-  let current = null; // the state as this stream has shown it
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-    if (source) source.close();
-  };
+  const source = new EventSource(`/api/${kind}/games/${encodeURIComponent(id)}/events${query}`);
+  const stop = () => source.close();
+  let current = null; // the state as this stream has shown it (a change applies to it)
   following = stop;
   window.addEventListener("pagehide", stop, { once: true });
-  const read = (event) => {
-    try {
-      return JSON.parse(event.data);
-    } catch (err) {
-      return null;
+  source.addEventListener("state", (event) => {
+    if (!alive()) {
+      source.close();
+      return;
     }
-  };
-  const open = () => {
-    source = new EventSource(url);
-    source.addEventListener("state", (event) => {
-      if (!alive()) {
-        stop();
-        return;
-      }
-      const state = read(event);
-      if (!state) return;
-      current = state;
-      onState(state);
-    });
-    source.addEventListener("change", (event) => {
-      if (!alive()) {
-        stop();
-        return;
-      }
-      const state = applyChange(current, read(event));
-      if (!state) {
-        // a change this page cannot place (it missed one): start again from the state now
-        source.close();
-        current = null;
-        if (!stopped) open();
-        return;
-      }
-      current = state;
-      onState(state);
-    });
-    source.addEventListener("presence", (event) => {
-      const data = read(event);
-      if (!data) return;
-      if (current) current = { ...current, connected: data.connected };
-      if (!alive() || !onPresence) return;
-      onPresence(data.connected);
-    });
-    source.addEventListener("gone", () => {
-      stop();
-      if (onGone && alive()) onGone();
-    });
-  };
-  open();
+    let state = null;
+    try {
+      state = JSON.parse(event.data);
+    } catch (err) {
+      return;
+    }
+    current = state;
+    onState(state);
+  });
+  source.addEventListener("change", (event) => {
+    if (!alive()) {
+      source.close();
+      return;
+    }
+    let change = null;
+    try {
+      change = JSON.parse(event.data);
+    } catch (err) {
+      change = null;
+    }
+    const state = applyChange(current, change);
+    if (!state) {
+      // a change this page cannot place (it missed one): follow anew, from the state whole
+      follow(kind, id, onState, alive, onGone, seats, onPresence);
+      return;
+    }
+    current = state;
+    onState(state);
+  });
+  source.addEventListener("presence", (event) => {
+    let connected = null;
+    try {
+      connected = JSON.parse(event.data).connected;
+    } catch (err) {
+      return; // not JSON: nothing to show
+    }
+    if (current) current = { ...current, connected };
+    if (!alive() || !onPresence) return;
+    onPresence(connected);
+  });
+  source.addEventListener("gone", () => {
+    source.close();
+    if (onGone && alive()) onGone();
+  });
   return stop;
 }
