@@ -298,12 +298,13 @@ class EventStream(Response):
         watch.add_done_callback(lambda _: stream.push(END))
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-            body: bytes | None = self.first
+            body = self.first
             self.first = b""
             while True:
                 if body:
                     await send({"type": "http.response.body", "body": body, "more_body": True})
                     stream.written = loop.time()
+                    body = b""  # (not kept while the stream waits)
                 while not stream.pending:
                     stream.waiter = loop.create_future()
                     await stream.waiter
