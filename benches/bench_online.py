@@ -164,6 +164,7 @@ class Http:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.used = 0.0  # perf_counter of its last answer
+        self.retried = 0  # requests sent again after the server closed a kept-alive one
 
     async def open(self) -> None:
         self.close()
@@ -204,11 +205,23 @@ class Http:
     async def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
     ) -> tuple[int, bytes]:
-        if self.writer is None or time.perf_counter() - self.used > IDLE:
+        reused = not (self.writer is None or time.perf_counter() - self.used > IDLE)
+        if not reused:
             await self.open()
         assert self.reader is not None
         self.send(method, path, body, headers)
-        status, hdrs = await self.head()
+        try:
+            status, hdrs = await self.head()
+        except (ConnectionError, asyncio.IncompleteReadError):
+            if not reused:
+                raise
+            # the server closed the kept-alive connection as the request went out (its 5 s
+            # ran out first: a loaded client reads its answers late): sent again on a new
+            # one, as a browser does (a change carries its version: never made twice)
+            self.retried += 1
+            await self.open()
+            self.send(method, path, body, headers)
+            status, hdrs = await self.head()
         if "content-length" in hdrs:
             data = await self.reader.readexactly(int(hdrs["content-length"]))
         else:
@@ -248,6 +261,7 @@ class Stats:
     moves: int = 0
     play_cpu: float = 0.0  # the servers' CPU time while the games were played (s)
     play_system: float = 0.0  # the part of it in the kernel (s)
+    retried: int = 0  # requests sent again on a new connection (see `Http.request`)
     rss: list[float] = field(default_factory=list)  # each server's MB at the end of play
 
 
@@ -473,6 +487,7 @@ async def live(
         d.seen < v["version"] for m, v in zip(matches, finals, strict=True) for d in m.devices
     ):
         await asyncio.sleep(0.1)
+    stats.retried = sum(d.http.retried for m in matches for d in m.devices)
     for m, final in zip(matches, finals, strict=True):
         for d in m.devices:
             if d.seen < final["version"]:
@@ -632,8 +647,8 @@ def run_live(
         )
     print(
         f"    events {stats.events:,}, skipped {stats.skipped}, lost {stats.lost}, "
-        f"duplicated {stats.duplicated}, "
-        f"errors {len(stats.errors)}; client loop lag p99 {percentile(lag, 0.99):.1f} ms"
+        f"duplicated {stats.duplicated}, errors {len(stats.errors)} (requests sent again on "
+        f"a new connection: {stats.retried}); client loop lag p99 {percentile(lag, 0.99):.1f} ms"
     )
     for e in stats.errors[:5]:
         print(f"      {e}")

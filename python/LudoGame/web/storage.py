@@ -647,7 +647,8 @@ class PostgresStorage(Storage):
     game's last `KEPT` records in ``ludogame_history``: an update, its history and its
     notification are one statement (one round trip). A lost connection is answered with
     `StorageError` (503) and made again on the next call. The connections are pooled (at
-    most `pool` kept idle).
+    most `pool` kept idle); the updates go out on asynchronous connections of the event
+    loop, at most `pool` at once (a database allows 100 connections by default).
 
     Who is connected to a game (a seat's page open on its events) is shared through
     ``ludogame_presence``: a row per game, seat and process, kept alive by its process
@@ -674,6 +675,7 @@ class PostgresStorage(Storage):
         #: that loop)
         self._async_idle: list[Any] = []
         self._async_loop: asyncio.AbstractEventLoop | None = None
+        self._async_gate: asyncio.Semaphore | None = None
         self._lock = threading.Lock()
 
         def schema(conn: Any) -> None:
@@ -785,10 +787,16 @@ class PostgresStorage(Storage):
         """`update` on a connection of the event loop's own (psycopg's asynchronous one):
         no thread is woken for it. A kept connection found broken (the server restarted)
         is dropped with the others kept, and the update sent once more on a new one."""
-        sql, args = self._update_sql(row, previous)
         loop = asyncio.get_running_loop()
         if self._async_loop is not loop:  # (connections serve the loop they were made on)
             self._async_loop, self._async_idle = loop, []
+            self._async_gate = asyncio.Semaphore(self._size)
+        assert self._async_gate is not None
+        async with self._async_gate:  # at most `pool` connections of the loop at once
+            return await self._update_on_loop(row, previous)
+
+    async def _update_on_loop(self, row: Row, previous: int) -> bool:
+        sql, args = self._update_sql(row, previous)
         for attempt in (1, 2):
             kept = bool(self._async_idle)
             conn = self._async_idle.pop() if kept else None
@@ -819,10 +827,7 @@ class PostgresStorage(Storage):
         raise AssertionError("unreachable")
 
     def _give_async(self, conn: Any) -> None:
-        if len(self._async_idle) < self._size:
-            self._async_idle.append(conn)
-        else:  # (more than the pool keeps were in use at once: this one goes)
-            asyncio.get_running_loop().create_task(conn.close())
+        self._async_idle.append(conn)
 
     def _update_sql(self, row: Row, previous: int) -> tuple[str, dict[str, Any]]:
         # One statement: the update, the history kept (and pruned to KEPT versions) and the
