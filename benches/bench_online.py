@@ -12,8 +12,8 @@ For each store and each N (default 200 and 500 games):
   one new PostgreSQL database (a private server made with ``initdb`` in a temporary folder,
   as the tests do, removed afterwards). Creates N two-player Ludo games whose seats A and B
   are both ``"remote"``; each seat is a device of its own: an event stream
-  (``GET .../events?seat_key=KEY``, the whole state as the page asks for it, unless
-  ``--fields``) and a kept-alive connection for its requests, A's to the first process and
+  (``GET .../events?seat_key=KEY``, every large field as the page asks for them, unless
+  ``--fields``; each `change` event applied to the state it holds, as the page does) and a kept-alive connection for its requests, A's to the first process and
   B's to the second (PostgreSQL: every move reaches the other device through LISTEN/NOTIFY).
   A device acts (a roll or a seeded random legal move, with ``X-Seat-Key``) a random LO to
   HI seconds (1 to 3, seeded) after its own stream shows that its turn came, as a person
@@ -22,7 +22,8 @@ For each store and each N (default 200 and 500 games):
   p99, max. Every stream's event ids must go up by exactly one from the first state it got
   and end at the game's final version: any event lost, duplicated or out of order is
   counted and fails the run (on a second process too: one that learns of a change late
-  sends the versions it missed from the store's history).
+  sends the versions it missed from the store's history), and so does a stream whose state
+  is not the game's at the end (read whole with GET, who is connected left out).
 - **Memory per held game** (SQLite): the resident memory (VmRSS) of a new server before and
   after K (1,000) new online games are created through it, divided by K.
 - **Restart**: that server is stopped (SIGTERM) and started again on the same file; the
@@ -34,8 +35,11 @@ For each store and each N (default 200 and 500 games):
 The clients are plain asyncio streams speaking HTTP/1.1 (no client library: with thousands
 of streams the client must cost the server's cores as little as possible) on uvloop if
 installed. The client's own event-loop lag (a 10 ms timer's lateness) is printed beside the
-latencies: a large lag means the figures include the client's queue. Beside them, the server
-processes' CPU time per move (from /proc), a figure a busy machine disturbs far less. Exits
+latencies: a large lag means the figures include the client's queue. Beside them, the load
+average at the start and end of the run, the server processes' CPU time per move while the
+games are played (from /proc, a figure a busy machine disturbs far less; the play starts once
+the servers are done with the games made and joined) and their resident memory at the end of
+play, every game still played and watched. Exits
 1 on any error, lost or duplicated event. ``--quick`` (CI): 20 games, 4 s, moves 0.2 to 0.6
 s apart, 100 held games; the PostgreSQL run is skipped when PostgreSQL is not installed (fails under
 ``LUDOGAME_REQUIRE_POSTGRES=1``).
@@ -411,6 +415,18 @@ class Match:
         self.devices: list[Device] = []
 
 
+async def settle(pids: list[int], most: float = 30.0) -> None:
+    """Wait (at most `most` seconds) until the server processes `pids` are done with the
+    games made and joined (on a shared store, every seat's arrival is told to the others):
+    until they use less than a tenth of a core for half a second."""
+    deadline = time.perf_counter() + most
+    while time.perf_counter() < deadline:
+        before = sum(cpu_s(pid) for pid in pids)
+        await asyncio.sleep(0.5)
+        if sum(cpu_s(pid) for pid in pids) - before < 0.05:
+            return
+
+
 async def loop_lag(lags: list[float], stop: asyncio.Event) -> None:
     """The client's event-loop lag: how late a 10 ms sleep wakes."""
     while not stop.is_set():
@@ -459,6 +475,7 @@ async def live(
 
     matches = await asyncio.gather(*(create(k) for k in range(games)))
     await asyncio.gather(*(connect(d) for m in matches for d in m.devices))
+    await settle(pids)
     stop = asyncio.Event()
     lags: list[float] = []
     lagging = asyncio.create_task(loop_lag(lags, stop))

@@ -142,7 +142,13 @@ class Games:
         self.process = new_id()
         self.presence_ttl = PRESENCE_TTL
         self._everywhere: dict[str, set[str]] = {}
-        self._presence_lock = asyncio.Lock()
+        #: games whose seats connected here changed, to tell the store, and games whose
+        #: seats connected anywhere changed, to read from it (each done for many at once
+        #: by one task at a time)
+        self._to_announce: set[str] = set()
+        self._to_look: set[str] = set()
+        self._announcing: asyncio.Task[None] | None = None
+        self._looking: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="ludogame-store")
         #: set once `close` ran: the store's threads are gone
         self._closed = False
@@ -360,7 +366,9 @@ class Games:
                             await self._noticed(watched, None)
                         await self._look_present(list(self._feeds))
                     elif version == PRESENCE_CHANGED:
-                        await self._look_present([ident])
+                        self._to_look.add(ident)
+                        if self._looking is None or self._looking.done():
+                            self._looking = self._spawn(self._look_changed())
                     else:
                         await self._noticed(ident, version, row)
             except Exception:  # the store is lost (or a change could not be read): again
@@ -597,10 +605,11 @@ class Games:
             event = Event(version, "state", state)
         feed.push(event)
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _fill(self, cls: type[Session], ident: str, after: int) -> None:
         """Send game `ident`'s streams the versions after `after` they missed, read from the
@@ -743,7 +752,9 @@ class Games:
             and not self._closed
             and here != {p for p, n in counts.items() if n > 0}
         ):
-            self._spawn(self._announce(ident))
+            self._to_announce.add(ident)
+            if self._announcing is None or self._announcing.done():
+                self._announcing = self._spawn(self._announce())
         self._presence_event(ident, before)
 
     def _presence_event(self, ident: str, before: dict[str, bool]) -> None:
@@ -762,14 +773,23 @@ class Games:
             feed.shape.small["connected"] = connected
         feed.push(presence_text(connected))
 
-    async def _announce(self, ident: str) -> None:
-        """Tell the shared store which seats of game `ident` have a page open here now."""
-        async with self._presence_lock:
-            seats = sorted(p for p, n in self._present.get(ident, {}).items() if n > 0)
+    async def _announce(self) -> None:
+        """Tell the shared store which seats of the games in `_to_announce` have a page open
+        here now: every game whose seats came or went meanwhile in one transaction."""
+        while self._to_announce:
+            idents, self._to_announce = self._to_announce, set()
+            seats = {
+                i: sorted(p for p, n in self._present.get(i, {}).items() if n > 0) for i in idents
+            }
             with contextlib.suppress(ApiError):
-                await self._call(
-                    self.storage.set_present, self.process, ident, seats, self.presence_ttl
-                )
+                await self._call(self.storage.set_presence, self.process, seats, self.presence_ttl)
+
+    async def _look_changed(self) -> None:
+        """Read who is connected to the games in `_to_look` (another process said it
+        changed): every game noted meanwhile in one query."""
+        while self._to_look:
+            idents, self._to_look = sorted(self._to_look), set()
+            await self._look_present(idents)
 
     async def _look_present(self, idents: list[str] | None) -> None:
         """Read from the shared store who is connected to the games `idents` (None: to every

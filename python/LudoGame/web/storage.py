@@ -183,6 +183,10 @@ class Storage(ABC):
         """Which seats of the game `ident` have a page open on `process` (a shared store)."""
         raise NotImplementedError("only a shared store shares who is connected")
 
+    def set_presence(self, process: str, seats: dict[str, list[str]], ttl: float) -> None:
+        """`set_present` for several games (each game's seats), at once (a shared store)."""
+        raise NotImplementedError("only a shared store shares who is connected")
+
     def refresh_present(self, process: str, ttl: float) -> None:
         """Keep `process`'s presence alive for `ttl` seconds more (a shared store)."""
         raise NotImplementedError("only a shared store shares who is connected")
@@ -895,19 +899,25 @@ class PostgresStorage(Storage):
         """This `process` has pages of the game `ident`'s `seats` open now (none: it has no
         more): its rows for the game are replaced (expiring in `ttl` seconds) and the change
         is announced (version `PRESENCE_CHANGED`)."""
+        self.set_presence(process, {ident: seats}, ttl)
+
+    def set_presence(self, process: str, seats: dict[str, list[str]], ttl: float) -> None:
+        """`set_present` for several games (each game's seats), in one transaction."""
 
         def go(conn: Any) -> None:
-            conn.execute(
-                "DELETE FROM ludogame_presence WHERE game = %s AND process = %s", (ident, process)
-            )
             expires = time.time() + ttl
-            for seat in seats:
+            for ident, present in seats.items():
                 conn.execute(
-                    "INSERT INTO ludogame_presence (game, seat, process, expires) "
-                    "VALUES (%s, %s, %s, %s)",
-                    (ident, seat, process, expires),
+                    "DELETE FROM ludogame_presence WHERE game = %s AND process = %s",
+                    (ident, process),
                 )
-            self._notify(conn, ident, PRESENCE_CHANGED)
+                for seat in present:
+                    conn.execute(
+                        "INSERT INTO ludogame_presence (game, seat, process, expires) "
+                        "VALUES (%s, %s, %s, %s)",
+                        (ident, seat, process, expires),
+                    )
+                self._notify(conn, ident, PRESENCE_CHANGED)
 
         self._run(go)
 
