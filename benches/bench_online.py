@@ -13,8 +13,9 @@ For each store and each N (default 200 and 500 games):
   as the tests do, removed afterwards). Creates N two-player Ludo games whose seats A and B
   are both ``"remote"``; each seat is a device of its own: an event stream
   (``GET .../events?seat_key=KEY``, every large field as the page asks for them, unless
-  ``--fields``; each `change` event applied to the state it holds, as the page does) and a kept-alive connection for its requests, A's to the first process and
-  B's to the second (PostgreSQL: every move reaches the other device through LISTEN/NOTIFY).
+  ``--fields``; each `change` event applied to the state it holds, as the page does) and a
+  kept-alive connection for its requests, A's to the first process and B's to the second
+  (PostgreSQL: every move reaches the other device through LISTEN/NOTIFY).
   A device acts (a roll or a seeded random legal move, with ``X-Seat-Key``) a random LO to
   HI seconds (1 to 3, seeded) after its own stream shows that its turn came, as a person
   does, for S seconds (60). The figure is the time from the sending of a request to the
