@@ -72,17 +72,20 @@ class Stream:
 
 
 def states_in(text: str) -> list[dict[str, Any]]:
-    """The game states in an answer's text or an event (a state, or a new game's answer)."""
+    """The game states in an answer's text or an event (a state, or a new game's answer),
+    and the fields a `change` event sets."""
     try:
         data = json.loads(text.split("data: ", 1)[1] if "data: " in text else text)
     except ValueError:
         return []
+    if isinstance(data, dict) and "version" in data and "kind" not in data:
+        return [data.get("set", {})]  # a change event
     return [data] if isinstance(data, dict) and "kind" in data and "phase" in data else []
 
 
 def played(texts: list[str]) -> list[str]:
     """The texts that show the game while it is played (not once it is over)."""
-    return [t for t in texts if all(s["phase"] != "over" for s in states_in(t))]
+    return [t for t in texts if all(s.get("phase") != "over" for s in states_in(t))]
 
 
 def assert_no_secret(texts: list[str], secrets: list[str]) -> None:
@@ -92,10 +95,11 @@ def assert_no_secret(texts: list[str], secrets: list[str]) -> None:
         for secret in secrets:
             assert secret not in text, f"{secret} in {text[:200]}"
         assert not DIE_STATE.search(text), DIE_STATE.search(text)
-        for s in states_in(text):
-            assert s["seed"] is None and s["seed_text"] is None
-            assert s["position"].split()[-1] == "-"
-            assert re.fullmatch(r"[0-9a-f]{64}", s["dice_commitment"])
+        for s in states_in(text):  # (a change event: the fields it sets)
+            assert s.get("seed") is None and s.get("seed_text") is None
+            assert s.get("position", "-").split()[-1] == "-"
+            if "kind" in s or "dice_commitment" in s:
+                assert re.fullmatch(r"[0-9a-f]{64}", s["dice_commitment"])
 
 
 def die_secrets(seed: int, history: list[dict[str, Any]], players: str) -> list[str]:

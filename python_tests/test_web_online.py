@@ -138,23 +138,58 @@ def start_serve(*args: str) -> tuple[subprocess.Popen[str], str]:
             time.sleep(0.1)
 
 
+def apply_change(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    """The state a `change` event's data makes of `state` (the version before it), as a
+    page does it (docs/web.md, Live events)."""
+    assert change["version"] == state["version"] + 1, (change["version"], state["version"])
+    out = {**state, **change.get("set", {}), "version": change["version"]}
+    for name, (kept, items) in change.get("append", {}).items():
+        assert kept <= len(state[name])
+        out[name] = state[name][:kept] + items
+    for name, edits in change.get("edit", {}).items():
+        text = state[name]
+        for start, end, new in reversed(edits):
+            assert 0 <= start <= end <= len(text)
+            text = text[:start] + new + text[end:]
+        out[name] = text
+    return out
+
+
 class Events:
     """A game's event stream read by httpx: `next()` is the next event as a dict of its
-    fields (`id`, `event`, `data`), comments counted in `comments`."""
+    fields (`id`, `event`, `data`), comments counted in `comments`; a `state` or `change`
+    event also as `state`, the whole state the stream has shown so far (a change applied to
+    the state before it, as a page does; presence events are applied too)."""
 
-    def __init__(self, client: httpx.Client, url: str, **headers: str) -> None:
+    def __init__(
+        self,
+        client: httpx.Client,
+        url: str,
+        start: dict[str, Any] | None = None,
+        **headers: str,
+    ) -> None:
+        """`start`: the state a client resuming (``Last-Event-ID``) has."""
         self._cm = client.stream("GET", url, headers=headers, timeout=httpx.Timeout(10.0))
         self.response = self._cm.__enter__()
         self._lines = self.response.iter_lines()
         self.comments: list[str] = []
+        self.state: dict[str, Any] | None = start
 
     def next(self) -> dict[str, Any]:
         fields: dict[str, Any] = {}
         for line in self._lines:
             if line == "":
                 if "data" in fields or "event" in fields:
-                    if fields.get("event") == "state":
-                        fields["state"] = json.loads(fields["data"])
+                    kind = fields.get("event")
+                    if kind == "state":
+                        self.state = fields["state"] = json.loads(fields["data"])
+                    elif kind == "change":
+                        assert self.state is not None, "a change before any state"
+                        fields["change"] = json.loads(fields["data"])
+                        self.state = apply_change(self.state, fields["change"])
+                        fields["state"] = self.state
+                    elif kind == "presence" and self.state is not None:
+                        self.state = {**self.state, **json.loads(fields["data"])}
                     return fields
                 continue
             if line.startswith(":"):
@@ -496,7 +531,14 @@ def test_events_push_every_change_with_its_version_and_resume(tmp_path: Path) ->
                 assert time.monotonic() - t0 < 1.0
                 assert e["id"] == str(s["version"]) and e["state"]["version"] == s["version"]
                 assert e["state"]["position"] == s["position"]
-                assert full.next()["state"] == s
+                # a change carries what changed: the new history entry, edits of the board
+                f = full.next()
+                assert f["event"] == "change" and f["state"] == s
+                assert len(f["data"]) < len(json.dumps(s)) / 4
+                assert f["change"]["append"]["history"] == [
+                    len(s["history"]) - 1,
+                    s["history"][-1:],
+                ]
             # a heartbeat comment while nothing happens
             time.sleep(0.8)
             s = ludo_step(c, s)
@@ -505,7 +547,8 @@ def test_events_push_every_change_with_its_version_and_resume(tmp_path: Path) ->
             assert any("heartbeat" in line for line in watch.comments)
             watch.close()
             # a client that saw version 3 gets 4, 5, ... exactly, then the live ones
-            back = Events(c, f"{LUDO}/{gid}/events?fields=history", **{"Last-Event-ID": "3"})
+            had = {k: v for k, v in states[3].items() if k != "svg"}
+            back = Events(c, f"{LUDO}/{gid}/events?fields=history", had, **{"Last-Event-ID": "3"})
             for k in range(4, s["version"] + 1):
                 e = back.next()
                 assert e["id"] == str(k) and e["state"]["history"] == states[k]["history"]
@@ -514,7 +557,9 @@ def test_events_push_every_change_with_its_version_and_resume(tmp_path: Path) ->
             assert back.next()["id"] == str(s["version"])
             back.close()
             # one that is up to date gets nothing until the next change
-            up = Events(c, f"{LUDO}/{gid}/events?fields=", **{"Last-Event-ID": str(s["version"])})
+            up = Events(
+                c, f"{LUDO}/{gid}/events?fields=", s, **{"Last-Event-ID": str(s["version"])}
+            )
             s = ludo_step(c, s)
             assert up.next()["id"] == str(s["version"])
             up.close()

@@ -33,7 +33,7 @@ from LudoGame._core import __version__
 from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE, OctavePool
 from LudoGame.untrusted import log_visibly
 from LudoGame.web import errors, ludo, models, onitama, replay
-from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
+from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games, ShortWay
 from LudoGame.web.guard import CreateLimit, RequestGuard, guarded_protocol
 from LudoGame.web.storage import Storage, StorageError, StoreUrlError, default_url, open_storage
 from LudoGame.web.store import Replays
@@ -149,6 +149,7 @@ def create_app(
     app.state.public_url = public_url
     app.state.create_limit = None if create_rate is None else CreateLimit(create_rate)
     errors.install(app, STATIC / "index.html")
+    app.add_middleware(ShortWay, games=games)  # (inside the two below)
     app.add_middleware(errors.BodyLimit)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)  # the outermost
     app.include_router(ludo.router(games))

@@ -275,6 +275,7 @@ class _GuardedConnection:
     # uvicorn's protocol's own attributes
     transport: Any
     cycle: Any
+    scope: Any
     loop: asyncio.AbstractEventLoop
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -361,8 +362,16 @@ class _GuardedConnection:
             raise ValueError(f"a request head over {self._guard.max_head} bytes")
 
     def on_response_complete(self) -> None:
+        done = self.cycle
         super().on_response_complete()  # type: ignore[misc]
         if not self.transport.is_closing():
+            if done is not None and self.cycle is done:
+                # no next request began: the answered one (its cycle and scope, which the
+                # app filled) is not kept while the connection waits (uvicorn's protocols
+                # start from None, as for a new connection)
+                self.cycle = None
+                if getattr(self, "scope", None) is done.scope:
+                    self.scope = None
             self._guard_arm()
 
 

@@ -155,11 +155,14 @@ class LudoSession(Session):
             raise engine_error(e) from e
         self.changed("bot" if bot is None else TIMER)
 
-    def square_names(self) -> list[dict[str, str]]:
-        """For each history event, a move's squares by the rule set's names (see
-        `square_names`), worked out once per event."""
+    def square_names(self, since: int = 0) -> list[dict[str, str]]:
+        """For each history event from the `since`-th on, a move's squares by the rule set's
+        names (see `square_names`), worked out once per event (those of a tail past the
+        ones worked out, as an event stream asks for, are not kept)."""
+        if since > len(self._names):
+            return square_names(self.game, since=since)
         self._names = square_names(self.game, self._names)
-        return self._names
+        return self._names[since:]
 
     def take_back(self) -> None:
         super().take_back()
@@ -218,8 +221,8 @@ class LudoSession(Session):
         extra = {LUDO_COMMITMENT: commitment(g.seed), "seed_text": str(g.seed)}
         return json.dumps({**json.loads(g.to_json()), **extra})
 
-    def state(self, fields: frozenset[str]) -> dict[str, Any]:
-        """The game's state as the API answers it."""
+    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
+        """The game's state as the API answers it (`Session.state`)."""
         g = self.game
         phase = g.phase
         # an online game's seed and die are the server's until it is over: its commitment
@@ -259,30 +262,38 @@ class LudoSession(Session):
         if "history" in fields:
             # the events are dicts whose enum values are str: JSON as they are; a move's
             # squares by the board's names
-            names = self.square_names()
+            names = self.square_names(since)
             out["history"] = [
-                {**e, **names[k], "text": event_text(e, names[k])} for k, e in enumerate(g.history)
+                {**e, **n, "text": event_text(e, n)}
+                for e, n in zip(g.history[since:], names, strict=True)
             ]
         if "svg" in fields:
             out["svg"] = g._repr_svg_()
         return out
 
 
-def square_names(game: Game, known: list[dict[str, str]] | None = None) -> list[dict[str, str]]:
-    """For each event of `game`'s history, a move's squares by the rule set's names
-    (``from_square``, ``to_square``: e.g. ``H``, ``12``, ``A1``, ``E`` in CS162), found by
-    taking the game back; `known`, the names of the first events found before."""
+def square_names(
+    game: Game, known: list[dict[str, str]] | None = None, *, since: int = 0
+) -> list[dict[str, str]]:
+    """For each event of `game`'s history (from the `since`-th on), a move's squares by the
+    rule set's names (``from_square``, ``to_square``: e.g. ``H``, ``12``, ``A1``, ``E`` in
+    CS162), found by taking the game back; `known`, the names of the first events found
+    before."""
     history = game.history
     names = list(known or [])[: len(history)]
-    if len(names) < len(history):
+    offset = 0  # the index of names[0]
+    if since > len(names):  # only a tail, past the events known
+        names, offset = [], since
+    first = offset + len(names)
+    if first < len(history):
         back = game.copy()
         found: list[dict[str, str]] = []
-        for event in reversed(history[len(names) :]):
+        for event in reversed(history[first:]):
             after = back.squares
             back.undo()
             found.append(_moved(event, back.squares, after))
         names += reversed(found)
-    return names
+    return names[since - offset :]
 
 
 def _moved(
@@ -443,6 +454,8 @@ def router(games: Games) -> APIRouter:
             s.changed(HUMAN)
             return JSONResponse(s.state(chosen))
 
+    games.actions["ludo", "roll"] = (Change, roll)
+    games.actions["ludo", "move"] = (MoveBody, move)
     return api
 
 

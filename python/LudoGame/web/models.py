@@ -353,8 +353,11 @@ EVENTS_CONTENT: dict[str, Any] = {
     "text/event-stream": {
         "schema": {
             "type": "string",
-            "description": "`state` events (`id:` the version, `data:` the state as JSON), "
-            "a `gone` event when the game is deleted, and comment lines as heartbeats",
+            "description": "a `state` event first (`id:` the version, `data:` the state as "
+            "JSON), then a `change` event per version (`data:` what changed: fields `set`, "
+            "lists `append`ed to, texts `edit`ed; docs/web.md, Live events), `presence` "
+            "events, a `gone` event when the game is deleted, and comment lines as "
+            "heartbeats",
         }
     }
 }

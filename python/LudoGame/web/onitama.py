@@ -454,8 +454,9 @@ class OnitamaSession(Session):
         }
         return json.dumps({**json.loads(text), **extra})
 
-    def state(self, fields: frozenset[str]) -> dict[str, Any]:
-        """The game's state as the API answers it."""
+    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
+        """The game's state as the API answers it (`Session.state`; its history is a small
+        field, always whole)."""
         g = self.game
         reason = g.result_reason
         failure = self.failure
@@ -635,6 +636,7 @@ def router(games: Games) -> APIRouter:
             s.play(HUMAN, _parse(s.game, body))
             return JSONResponse(s.state(chosen))
 
+    games.actions["onitama", "action"] = (ActionBody, action)
     return api
 
 

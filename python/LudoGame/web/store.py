@@ -264,8 +264,10 @@ class Session(Held):
         """The seat whose turn it is, or None once the game is over."""
         raise NotImplementedError
 
-    def state(self, fields: frozenset[str]) -> dict[str, Any]:
-        """The game's state as the API answers it, with the large `fields` asked for."""
+    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
+        """The game's state as the API answers it, with the large `fields` asked for; the
+        large list fields (a history) hold only their items from index `since` on (the
+        event streams, which have the earlier ones already)."""
         raise NotImplementedError
 
     def extra_record(self) -> dict[str, Any]:

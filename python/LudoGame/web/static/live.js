@@ -414,10 +414,36 @@ function showLink(up) {
 }
 
 /**
+ * The state a `change` event's data makes of `state`, the version before it (docs/web.md,
+ * Live events): fields set whole, lists that keep their first items and grow, texts edited;
+ * null if it does not follow `state`.
+ */
+export function applyChange(state, change) {
+  if (!state || !change || change.version !== state.version + 1) return null;
+  const next = { ...state, ...(change.set || {}), version: change.version };
+  for (const [name, [kept, items]] of Object.entries(change.append || {})) {
+    const had = state[name];
+    if (!Array.isArray(had) || kept > had.length) return null;
+    next[name] = had.slice(0, kept).concat(items);
+  }
+  for (const [name, edits] of Object.entries(change.edit || {})) {
+    let text = state[name];
+    if (typeof text !== "string") return null;
+    for (let i = edits.length - 1; i >= 0; i -= 1) {
+      const [start, end, piece] = edits[i];
+      if (!(start >= 0 && start <= end && end <= text.length)) return null;
+      text = text.slice(0, start) + piece + text.slice(end);
+    }
+    next[name] = text;
+  }
+  return next;
+}
+
+/**
  * Follows a game's live events while `alive()` holds: `onState(state)` for every state the
- * server sends (the browser reconnects by itself, resuming from the last version seen), and
- * `onLink(up)` when the connection is lost (a banner says so) or back. Returns a function
- * that stops it.
+ * server sends (the whole state first, then each change applied to the one before it; the
+ * browser reconnects by itself, resuming from the last version seen), and `onLink(up)` when
+ * the connection is lost (a banner says so) or back. Returns a function that stops it.
  */
 let following = null;
 
@@ -438,6 +464,7 @@ export function follow(kind, id, onState, alive, onGone, seats, onPresence, onLi
     if (reopen !== null) clearTimeout(reopen);
     window.removeEventListener("offline", offline);
   };
+  let current = null; // the state as this stream has shown it (a change applies to it)
   following = stop;
   window.addEventListener("pagehide", stop, { once: true });
   window.addEventListener("offline", offline);
@@ -474,15 +501,39 @@ export function follow(kind, id, onState, alive, onGone, seats, onPresence, onLi
     } catch (err) {
       return;
     }
+    current = state;
+    onState(state);
+  });
+  source.addEventListener("change", (event) => {
+    if (!alive()) {
+      source.close();
+      return;
+    }
+    let change = null;
+    try {
+      change = JSON.parse(event.data);
+    } catch (err) {
+      change = null;
+    }
+    const state = applyChange(current, change);
+    if (!state) {
+      // a change this page cannot place (it missed one): follow anew, from the state whole
+      follow(kind, id, onState, alive, onGone, seats, onPresence, onLink);
+      return;
+    }
+    current = state;
     onState(state);
   });
   source.addEventListener("presence", (event) => {
-    if (!alive() || !onPresence) return;
+    let connected = null;
     try {
-      onPresence(JSON.parse(event.data).connected);
+      connected = JSON.parse(event.data).connected;
     } catch (err) {
-      // not JSON: nothing to show
+      return; // not JSON: nothing to show
     }
+    if (current) current = { ...current, connected };
+    if (!alive() || !onPresence) return;
+    onPresence(connected);
   });
   source.addEventListener("gone", () => {
     source.close();
