@@ -12,9 +12,10 @@ For each store and each N (default 200 and 500 games):
   one new PostgreSQL database (a private server made with ``initdb`` in a temporary folder,
   as the tests do, removed afterwards). Creates N two-player Ludo games whose seats A and B
   are both ``"remote"``; each seat is a device of its own: an event stream
-  (``GET .../events?seat_key=KEY``, the whole state as the page asks for it, unless
-  ``--fields``) and a kept-alive connection for its requests, A's to the first process and
-  B's to the second (PostgreSQL: every move reaches the other device through LISTEN/NOTIFY).
+  (``GET .../events?seat_key=KEY``, every large field as the page asks for them, unless
+  ``--fields``; each `change` event applied to the state it holds, as the page does) and a
+  kept-alive connection for its requests, A's to the first process and B's to the second
+  (PostgreSQL: every move reaches the other device through LISTEN/NOTIFY).
   A device acts (a roll or a seeded random legal move, with ``X-Seat-Key``) a random LO to
   HI seconds (1 to 3, seeded) after its own stream shows that its turn came, as a person
   does, for S seconds (60). The figure is the time from the sending of a request to the
@@ -22,7 +23,8 @@ For each store and each N (default 200 and 500 games):
   p99, max. Every stream's event ids must go up by exactly one from the first state it got
   and end at the game's final version: any event lost, duplicated or out of order is
   counted and fails the run (on a second process too: one that learns of a change late
-  sends the versions it missed from the store's history).
+  sends the versions it missed from the store's history), and so does a stream whose state
+  is not the game's at the end (read whole with GET, who is connected left out).
 - **Memory per held game** (SQLite): the resident memory (VmRSS) of a new server before and
   after K (1,000) new online games are created through it, divided by K.
 - **Restart**: that server is stopped (SIGTERM) and started again on the same file; the
@@ -34,8 +36,11 @@ For each store and each N (default 200 and 500 games):
 The clients are plain asyncio streams speaking HTTP/1.1 (no client library: with thousands
 of streams the client must cost the server's cores as little as possible) on uvloop if
 installed. The client's own event-loop lag (a 10 ms timer's lateness) is printed beside the
-latencies: a large lag means the figures include the client's queue. Beside them, the server
-processes' CPU time per move (from /proc), a figure a busy machine disturbs far less. Exits
+latencies: a large lag means the figures include the client's queue. Beside them, the load
+average at the start and end of the run, the server processes' CPU time per move while the
+games are played (from /proc, a figure a busy machine disturbs far less; the play starts once
+the servers are done with the games made and joined) and their resident memory at the end of
+play, every game still played and watched. Exits
 1 on any error, lost or duplicated event. ``--quick`` (CI): 20 games, 4 s, moves 0.2 to 0.6
 s apart, 100 held games; the PostgreSQL run is skipped when PostgreSQL is not installed (fails under
 ``LUDOGAME_REQUIRE_POSTGRES=1``).
@@ -87,12 +92,18 @@ def rss_mb(pid: int) -> float:
 
 def cpu_s(pid: int) -> float:
     """The CPU time (user and system) process `pid` has used, in seconds (0 if gone)."""
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """The user and the system CPU time process `pid` has used, in seconds (0 if gone)."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as f:
             fields = f.read().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 @dataclass
@@ -108,6 +119,8 @@ def start_server(store: str, max_games: int) -> Server:
     port = free_port()
     cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port), "--store", store]
     cmd += ["--max-games", str(max_games)]
+    # every client is on this machine's one address: no per-client or connection limits
+    cmd += ["--create-rate", "0", "--max-client-connections", "0", "--max-connections", "0"]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
@@ -156,6 +169,7 @@ class Http:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.used = 0.0  # perf_counter of its last answer
+        self.retried = 0  # requests sent again after the server closed a kept-alive one
 
     async def open(self) -> None:
         self.close()
@@ -196,11 +210,23 @@ class Http:
     async def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
     ) -> tuple[int, bytes]:
-        if self.writer is None or time.perf_counter() - self.used > IDLE:
+        reused = not (self.writer is None or time.perf_counter() - self.used > IDLE)
+        if not reused:
             await self.open()
         assert self.reader is not None
         self.send(method, path, body, headers)
-        status, hdrs = await self.head()
+        try:
+            status, hdrs = await self.head()
+        except (ConnectionError, asyncio.IncompleteReadError):
+            if not reused:
+                raise
+            # the server closed the kept-alive connection as the request went out (its 5 s
+            # ran out first: a loaded client reads its answers late): sent again on a new
+            # one, as a browser does (a change carries its version: never made twice)
+            self.retried += 1
+            await self.open()
+            self.send(method, path, body, headers)
+            status, hdrs = await self.head()
         if "content-length" in hdrs:
             data = await self.reader.readexactly(int(hdrs["content-length"]))
         else:
@@ -238,6 +264,10 @@ class Stats:
     duplicated: int = 0  # a version again or going back
     events: int = 0
     moves: int = 0
+    play_cpu: float = 0.0  # the servers' CPU time while the games were played (s)
+    play_system: float = 0.0  # the part of it in the kernel (s)
+    retried: int = 0  # requests sent again on a new connection (see `Http.request`)
+    rss: list[float] = field(default_factory=list)  # each server's MB at the end of play
 
 
 class Device:
@@ -288,7 +318,10 @@ class Device:
                 kind = line[7:]
             elif line.startswith("data: "):
                 data = line[6:]
-        if kind != "state" or ident is None:
+        if kind == "presence" and self.state:
+            self.state = {**self.state, **json.loads(data)}
+            return
+        if kind not in ("state", "change") or ident is None:
             return
         stats.events += 1
         if self.seen >= 0:
@@ -301,7 +334,14 @@ class Device:
             if sent is not None and sent[0] != self.seat:
                 stats.latencies.append(now - sent[1])
         self.seen = ident
-        self.state = json.loads(data)
+        if kind == "state":
+            self.state = json.loads(data)
+        else:
+            changed = apply_change(self.state, json.loads(data))
+            if changed is None:
+                stats.errors.append(f"a change of {self.game.id} did not follow its state")
+                return
+            self.state = changed
         if not self.first.done():
             self.first.set_result(None)
         self.consider()
@@ -347,6 +387,22 @@ class Device:
         self.http.close()
 
 
+def apply_change(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any] | None:
+    """The state a `change` event's data makes of `state` (the version before it), as a
+    page does it (docs/web.md, Live events); None if it does not follow `state`."""
+    if not state or change.get("version") != state["version"] + 1:
+        return None
+    out = {**state, **change.get("set", {}), "version": change["version"]}
+    for name, (kept, items) in change.get("append", {}).items():
+        out[name] = state[name][:kept] + items
+    for name, edits in change.get("edit", {}).items():
+        text = state[name]
+        for start, end, new in reversed(edits):
+            text = text[:start] + new + text[end:]
+        out[name] = text
+    return out
+
+
 class Match:
     """One online game: its id and two devices."""
 
@@ -358,6 +414,18 @@ class Match:
         #: version made -> (seat that sent the request, perf_counter at its sending)
         self.sent: dict[int, tuple[str, float]] = {}
         self.devices: list[Device] = []
+
+
+async def settle(pids: list[int], most: float = 30.0) -> None:
+    """Wait (at most `most` seconds) until the server processes `pids` are done with the
+    games made and joined (on a shared store, every seat's arrival is told to the others):
+    until they use less than a tenth of a core for half a second."""
+    deadline = time.perf_counter() + most
+    while time.perf_counter() < deadline:
+        before = sum(cpu_s(pid) for pid in pids)
+        await asyncio.sleep(0.5)
+        if sum(cpu_s(pid) for pid in pids) - before < 0.05:
+            return
 
 
 async def loop_lag(lags: list[float], stop: asyncio.Event) -> None:
@@ -375,9 +443,10 @@ async def live(
     think: tuple[float, float],
     fields: str | None,
     seed: int,
+    pids: list[int],
 ) -> tuple[Stats, list[str], list[float]]:
-    """Play `games` online games for `seconds`: their stats, ids, the client's loop lags and
-    the number of moves measured."""
+    """Play `games` online games for `seconds`: their stats (with the CPU time the server
+    processes `pids` used while they were played), ids and the client's loop lags."""
     stats = Stats()
     rng = random.Random(seed)
     gate = asyncio.Semaphore(32)  # connections opened at once
@@ -388,7 +457,7 @@ async def live(
                 ports[k % len(ports)],
                 "POST",
                 f"{LUDO}?fields=",
-                {"players": "AB", "seats": {"A": "remote", "B": "remote"}, "seed": seed + k},
+                {"players": "AB", "seats": {"A": "remote", "B": "remote"}},  # the server's die
             )
         if status != 201:
             raise SystemExit(f"error: a new game answered {status}: {body[:200]!r}")
@@ -407,9 +476,11 @@ async def live(
 
     matches = await asyncio.gather(*(create(k) for k in range(games)))
     await asyncio.gather(*(connect(d) for m in matches for d in m.devices))
+    await settle(pids)
     stop = asyncio.Event()
     lags: list[float] = []
     lagging = asyncio.create_task(loop_lag(lags, stop))
+    cpu = [cpu_split(pid) for pid in pids]
     for m in matches:  # play: the device whose turn it is starts thinking now
         m.playing = True
         for d in m.devices:
@@ -420,31 +491,47 @@ async def live(
     # the requests in flight finish, their events arrive
     acting = [d.acting for m in matches for d in m.devices if d.acting is not None]
     await asyncio.gather(*acting, return_exceptions=True)
+    now = [cpu_split(pid) for pid in pids]
+    stats.play_cpu = sum(sum(b) - sum(a) for a, b in zip(cpu, now, strict=True))
+    stats.play_system = sum(b[1] - a[1] for a, b in zip(cpu, now, strict=True))
+    stats.rss = [rss_mb(pid) for pid in pids]  # every game still played and watched
     stop.set()
     await lagging
-    # every stream ends at the game's final version (waiting up to 30 s for late events)
-    finals = await asyncio.gather(*(final_version(m, gate) for m in matches))
+    # every stream ends at the game's final version (waiting up to 30 s for late events),
+    # showing the game's final state
+    finals = await asyncio.gather(*(final_state(m, gate, fields) for m in matches))
     deadline = time.perf_counter() + 30
     while time.perf_counter() < deadline and any(
-        d.seen < v for m, v in zip(matches, finals, strict=True) for d in m.devices
+        d.seen < v["version"] for m, v in zip(matches, finals, strict=True) for d in m.devices
     ):
         await asyncio.sleep(0.1)
-    for m, version in zip(matches, finals, strict=True):
+    stats.retried = sum(d.http.retried for m in matches for d in m.devices)
+    for m, final in zip(matches, finals, strict=True):
         for d in m.devices:
-            if d.seen < version:
-                stats.lost += version - d.seen
+            if d.seen < final["version"]:
+                stats.lost += final["version"] - d.seen
+            elif final and _shown(d.state) != _shown(final):
+                stats.errors.append(f"the stream of {m.id} shows another state than the game's")
             d.close()
     return stats, [m.id for m in matches], lags
 
 
-async def final_version(m: Match, gate: asyncio.Semaphore) -> int:
+def _shown(state: dict[str, Any]) -> dict[str, Any]:
+    """What a state shows of the game (who is connected left out: the devices come and go)."""
+    return {k: v for k, v in state.items() if k != "connected"}
+
+
+async def final_state(m: Match, gate: asyncio.Semaphore, fields: str | None) -> dict[str, Any]:
+    """The game's state now, with the `fields` the streams asked for ({"version": -1} if it
+    cannot be read)."""
+    query = "" if fields is None else f"?fields={fields}"
     async with gate:
-        status, body = await one_request(m.devices[0].port, "GET", f"{LUDO}/{m.id}?fields=")
+        status, body = await one_request(m.devices[0].port, "GET", f"{LUDO}/{m.id}{query}")
     if status != 200:
         m.stats.errors.append(f"GET {m.id}: {status}")
-        return -1
-    version: int = json.loads(body)["version"]
-    return version
+        return {"version": -1}
+    state: dict[str, Any] = json.loads(body)
+    return state
 
 
 # ---- memory and restart ------------------------------------------------------------------
@@ -459,7 +546,7 @@ async def create_games(port: int, k: int) -> list[str]:
                 port,
                 "POST",
                 f"{LUDO}?fields=",
-                {"players": "AB", "seats": {"A": "remote", "B": "remote"}, "seed": j},
+                {"players": "AB", "seats": {"A": "remote", "B": "remote"}},
             )
         if status != 201:
             raise SystemExit(f"error: a new game answered {status}: {body[:200]!r}")
@@ -550,14 +637,17 @@ def run_live(
 ) -> bool:
     """One live run on `stores` (one server per URL); prints its figures; True if clean."""
     servers = [start_server(url, 2 * games + 10) for url in stores]
+    load = os.getloadavg()[0]
     try:
         before = [rss_mb(s.proc.pid) for s in servers]
         cpu = sum(cpu_s(s.proc.pid) for s in servers)
+        pids = [s.proc.pid for s in servers]
+        ports = [s.port for s in servers]
         stats, _, lags = run_async(
-            live([s.port for s in servers], games, args.seconds, think, args.fields, args.seed)
+            live(ports, games, args.seconds, think, args.fields, args.seed, pids)
         )
         cpu = sum(cpu_s(s.proc.pid) for s in servers) - cpu
-        after = [rss_mb(s.proc.pid) for s in servers]
+        after = stats.rss
     finally:
         for s in servers:
             stop_server(s)
@@ -565,7 +655,7 @@ def run_live(
     lag = [x * 1000 for x in lags]
     print(
         f"  {label}, {games} games x 2 devices, {args.seconds:g} s, "
-        f"think {think[0]:g}-{think[1]:g} s:"
+        f"think {think[0]:g}-{think[1]:g} s (load {load:.2f} -> {os.getloadavg()[0]:.2f}):"
     )
     if lat:
         print(
@@ -575,8 +665,8 @@ def run_live(
         )
     print(
         f"    events {stats.events:,}, skipped {stats.skipped}, lost {stats.lost}, "
-        f"duplicated {stats.duplicated}, "
-        f"errors {len(stats.errors)}; client loop lag p99 {percentile(lag, 0.99):.1f} ms"
+        f"duplicated {stats.duplicated}, errors {len(stats.errors)} (requests sent again on "
+        f"a new connection: {stats.retried}); client loop lag p99 {percentile(lag, 0.99):.1f} ms"
     )
     for e in stats.errors[:5]:
         print(f"      {e}")
@@ -584,11 +674,14 @@ def run_live(
         f"{b:.0f} -> {a:.0f} MB ({(a - b) * 1024 / games:.0f} KB a game)"
         for b, a in zip(before, after, strict=True)
     )
-    print(f"    server memory (VmRSS), games played and watched: {mem}")
+    print(f"    server memory (VmRSS) at the end of play, games played and watched: {mem}")
     if stats.moves:
         print(
-            f"    server CPU (user + system, all its processes): {cpu:.1f} s, "
-            f"{cpu * 1000 / stats.moves:.2f} ms a move (the games made and joined included)"
+            f"    server CPU (user + system, all its processes) while the games were played: "
+            f"{stats.play_cpu * 1000 / stats.moves:.2f} ms a move "
+            f"({stats.play_system * 1000 / stats.moves:.2f} ms of it in the kernel); "
+            f"{cpu:.1f} s in all, "
+            f"{cpu * 1000 / stats.moves:.2f} ms a move with the games made and joined"
         )
     clean = not (stats.errors or stats.skipped or stats.lost or stats.duplicated)
     return clean and bool(lat)

@@ -73,6 +73,8 @@ def start_server(games: int, store: str) -> tuple[subprocess.Popen[str], str]:
     port = free_port()
     cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port), "--store", store]
     cmd += ["--max-games", str(max(1_000, 2 * games))]
+    # every client is on this machine's one address: no per-client or connection limits
+    cmd += ["--create-rate", "0", "--max-client-connections", "0", "--max-connections", "0"]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None

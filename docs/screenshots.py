@@ -6,7 +6,8 @@ and Debian's chromium and chromium-driver, as the browser tests do):
     python docs/screenshots.py            # writes docs/images/web-*.png
 
 It starts `ludo serve` on a free loopback port, plays seeded games in headless Chromium
-and saves each main screen."""
+and saves each main screen, and the two-device flow on two phone-sized pages (the last
+screenshot after the server has stopped: the connection lost)."""
 
 from __future__ import annotations
 
@@ -169,20 +170,61 @@ def phone_onitama(base: str) -> None:
         host.quit()
 
 
+def shown_at(b: Any, name: str, element: str) -> None:
+    """Save the page scrolled so that `element` (an id) is at the top of the screen."""
+    b.execute_script(
+        "const e = document.getElementById(arguments[0]);"
+        "window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 8)",
+        element,
+    )
+    time.sleep(0.2)
+    b.save_screenshot(str(IMAGES / name))
+    print(f"wrote docs/images/{name}")
+
+
+def two_devices(base: str, host: Any, guest: Any) -> None:
+    """The two-device flow on two phones: the host's form with a seat on another device,
+    the invite panel, and the guest's page in its seat after the host's first roll."""
+    host.get(base + "ludo")
+    wait_until(lambda: shown_element(host, "start"))
+    Select(host.find_element(By.ID, "seat-B")).select_by_value("remote")
+    Select(host.find_element(By.ID, "timer-seconds")).select_by_value("60")
+    shown_at(host, "web-flow-new.png", "seat-A")
+    host.find_element(By.ID, "start").click()
+    link = wait_until(lambda: shown_element(host, "invite-B")).get_attribute("value")
+    guest.get(link)
+    wait_until(lambda: "You play B" in guest.find_element(By.ID, "role").text)
+    wait_until(lambda: "B ● online" in host.find_element(By.ID, "connected").text)
+    shown_at(host, "web-flow-invite.png", "invite")
+    wait_until(lambda: host.find_element(By.ID, "roll").is_enabled())
+    host.find_element(By.ID, "roll").click()
+    wait_until(lambda: history_len(guest) >= 1)
+    save(guest, "web-flow-guest.png")
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
-    with running_server("--store", "memory") as base:
-        b = start_browser()
-        try:
-            ludo_form(b, base)
-            ludo_midgame(b, base)
-            ludo_over(b, base)
-            onitama_midgame(b, base)
-            replay(b, base)
-        finally:
-            b.quit()
-        phone(base)
-        phone_onitama(base)
+    host, guest = start_browser(PHONE), start_browser(PHONE)
+    try:
+        with running_server("--store", "memory") as base:
+            b = start_browser()
+            try:
+                ludo_form(b, base)
+                ludo_midgame(b, base)
+                ludo_over(b, base)
+                onitama_midgame(b, base)
+                replay(b, base)
+            finally:
+                b.quit()
+            phone(base)
+            phone_onitama(base)
+            two_devices(base, host, guest)
+        # the server stopped: the guest's page says the connection is lost
+        wait_until(lambda: shown_element(guest, "connection"))
+        save(guest, "web-flow-lost.png")
+    finally:
+        host.quit()
+        guest.quit()
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ use ludogame::onitama::ai::eval::{
     features, weights,
 };
 use ludogame::onitama::ai::random_action;
-use ludogame::onitama::{Card, CardSet, Limits, Player, Position, Rules, Searcher, Status};
+use ludogame::onitama::{Card, CardSet, Limits, Player, Position, Searcher, Status, Variant};
 
 /// The 16 base cards by name, the deck of the wall setups.
 const BASE: [&str; 16] = [
@@ -59,7 +59,7 @@ const WALL_BOARDS: [[&str; 5]; 2] = [
 ];
 
 struct Options {
-    rules: Rules,
+    rules: Variant,
     games: usize,
     nodes: u64,
     threads: usize,
@@ -74,7 +74,7 @@ struct Options {
 
 fn parse_args() -> Options {
     let mut o = Options {
-        rules: Rules::Standard,
+        rules: Variant::Standard,
         games: 4000,
         nodes: 2000,
         threads: 2,
@@ -98,8 +98,8 @@ fn parse_args() -> Options {
         match args[i].as_str() {
             "--rules" => {
                 o.rules = match value.as_str() {
-                    "standard" => Rules::Standard,
-                    "wall" => Rules::Wall,
+                    "standard" => Variant::Standard,
+                    "wall" => Variant::Wall,
                     _ => bad("--rules (standard or wall)"),
                 }
             }
@@ -124,8 +124,8 @@ fn parse_args() -> Options {
     o.start = match (start.as_str(), o.rules) {
         ("hand", _) => HAND_WEIGHTS,
         ("engine", rules) => *weights(rules),
-        ("no-tables", Rules::Standard) => STANDARD_WEIGHTS_NO_TABLES,
-        ("no-tables", Rules::Wall) => WALL_WEIGHTS,
+        ("no-tables", Variant::Standard) => STANDARD_WEIGHTS_NO_TABLES,
+        ("no-tables", Variant::Wall) => WALL_WEIGHTS,
         (path, _) => read_weights(path),
     };
     o
@@ -166,9 +166,9 @@ fn read_weights(path: &str) -> Weights {
 }
 
 /// The opening of game `seed`.
-fn opening(rules: Rules, seed: u64) -> Position {
+fn opening(rules: Variant, seed: u64) -> Position {
     match rules {
-        Rules::Standard => {
+        Variant::Standard => {
             let set = if seed % 2 == 0 {
                 CardSet::Base
             } else {
@@ -176,7 +176,7 @@ fn opening(rules: Rules, seed: u64) -> Position {
             };
             Position::standard_deal_from(seed, set, 1000)
         }
-        Rules::Wall => {
+        Variant::Wall => {
             let mut deck: Vec<Card> = BASE.iter().map(|n| Card::standard(n).unwrap()).collect();
             let mut s = seed;
             for i in (1..deck.len()).rev() {
@@ -185,7 +185,7 @@ fn opening(rules: Rules, seed: u64) -> Position {
             }
             let board = WALL_BOARDS[(splitmix64(s) % 2) as usize];
             let cards = [deck[0], deck[1], deck[2], deck[3], deck[4]];
-            Position::from_rows_with(Rules::Wall, &board, cards, Player::A, 20)
+            Position::from_rows_with(Variant::Wall, &board, cards, Player::A, 20)
                 .expect("a tournament board")
         }
     }
@@ -199,7 +199,7 @@ struct GameData {
 }
 
 /// The self-play game of seed `seed`, `searcher` playing both sides.
-fn play(searcher: &mut Searcher, rules: Rules, seed: u64, nodes: u64) -> GameData {
+fn play(searcher: &mut Searcher, rules: Variant, seed: u64, nodes: u64) -> GameData {
     let mut pos = opening(rules, seed);
     let random_plies = splitmix64(seed ^ 0x5eed) % 4;
     let mut seen: Vec<Position> = Vec::new();

@@ -75,7 +75,7 @@ def postgres() -> Any:
     try:
         import psycopg  # noqa: F401
     except ImportError:
-        unavailable('psycopg is not installed: pip install "LudoGame[postgres]"')
+        unavailable('psycopg is not installed: pip install ".[postgres]"')
     with running_postgres() as pg:
         yield pg
 

@@ -83,6 +83,40 @@ def _skip_or_fail(why: str | None) -> None:
     pytest.skip(why)
 
 
+def octave_processes() -> list[int]:
+    """The Octave processes running under this test process (its descendants named
+    ``octave*``, read from /proc): what a pool or session left behind."""
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
+                stat = f.read()
+        except OSError:  # ended meanwhile
+            continue
+        head, _, rest = stat.rpartition(")")
+        fields = rest.split()
+        if fields and fields[0] == "Z":  # a zombie has ended (only not yet reaped)
+            continue
+        pid = int(entry)
+        parents[pid] = int(fields[1])
+        names[pid] = head.partition("(")[2]
+    me = os.getpid()
+
+    def mine(pid: int) -> bool:
+        seen = 0
+        while pid > 1 and seen < 64:
+            pid = parents.get(pid, 0)
+            if pid == me:
+                return True
+            seen += 1
+        return False
+
+    return sorted(p for p, n in names.items() if n.startswith("octave") and mine(p))
+
+
 def coursework_folder() -> Path:
     """The coursework's folder (LUDOGAME_COURSEWORK_MATLAB), or skip."""
     folder = os.environ.get(COURSEWORK_ENV)

@@ -528,3 +528,106 @@ def test_d13_get_space_name_wrong_type(steps: object) -> None:
     """D13: get_space_name of a non-int is a TypeError."""
     with pytest.raises(TypeError):
         Player("A").get_space_name(steps)  # type: ignore[arg-type]
+
+
+# --- the readings of the open decisions (LudoGame(option=value), CS162_READINGS) ------------
+
+
+def _known_case_answers(game: LudoGame, case: dict[str, object]) -> bool:
+    """Whether `game` gives every expected answer of a known case."""
+    turns = [tuple(t) for t in case["turns"]]  # type: ignore[attr-defined]
+    expected: dict[str, object] = case["expected"]  # type: ignore[assignment]
+    if game.play_game(case["players"], turns) != expected["spaces"]:  # type: ignore[arg-type]
+        return False
+    for key, value in expected.items():
+        if key == "spaces":
+            continue
+        position, what = key.split(".")
+        p = player(game, position)
+        if what.startswith("name"):
+            got: object = p.get_space_name(int(what[4:]))
+        else:
+            got = {"completed": p.completed, "p": p.steps[0], "q": p.steps[1]}[what]
+        if got != value:
+            return False
+    return True
+
+
+def test_readings_ruled_out_exactly_by_the_published_cases_they_fail() -> None:
+    """Each reading the engine plays names the published cases that rule it out, and those
+    are exactly the known cases it fails: the others are allowed readings (D6-D12)."""
+    from conftest import load_known_cases
+    from LudoGame._core import CS162_DECISIONS, CS162_READINGS
+
+    cases = load_known_cases()
+    open_ = {d for d, _, is_open in CS162_DECISIONS if is_open}
+    seen: set[str] = set()
+    for decision, option, value, _text, ruled_out_by in CS162_READINGS:
+        assert decision in open_
+        failed = [c["id"] for c in cases if not _known_case_answers(LudoGame(**{option: value}), c)]
+        assert ", ".join(failed) == ruled_out_by, (option, value)
+        if option not in seen:  # the first value of each option is the engine's own
+            seen.add(option)
+            assert LudoGame(**{option: value}).readings == LudoGame().readings
+    allowed = {(o, v) for _, o, v, _, r in CS162_READINGS if not r}
+    assert ("move_stack", "token") in allowed and ("stacking", "none") not in allowed
+
+
+def test_the_engines_reading_by_name_answers_as_ludogame() -> None:
+    engine = LudoGame().readings
+    turns = [("A", 6), ("A", 6), ("A", 2), ("A", 2), ("B", 6), ("B", 4), ("A", 5)]
+    named = LudoGame(**engine).play_game(["A", "B"], turns)
+    assert named == LudoGame().play_game(["A", "B"], turns) == ["7", "7", "18", "H"]
+
+
+def test_readings_are_checked() -> None:
+    from LudoGame import InvalidRulesError
+
+    with pytest.raises(InvalidRulesError, match="'all', 'one', 'passed', 'start_safe'"):
+        LudoGame(kick="two")
+    with pytest.raises(InvalidRulesError, match="unknown CS162 reading 'colour'"):
+        LudoGame(colour="red")
+    with pytest.raises(TypeError, match="the reading kick must be a str"):
+        LudoGame(kick=1)  # type: ignore[arg-type]
+
+
+def test_d12_reading_move_token_moves_the_named_token_alone() -> None:
+    game = LudoGame(move_stack="token")
+    game.play_game(["A"], [("A", 6), ("A", 6), ("A", 2), ("A", 2)])
+    game.move_token(player(game, "A"), "q", 5)
+    assert player(game, "A").steps == (2, 7)
+
+
+def test_d11_reading_continued_keeps_the_positions_that_played() -> None:
+    game = LudoGame(games="continued")
+    game.play_game(["A", "B"], [("A", 6), ("A", 3)])
+    assert game.play_game(["A", "C"], [("C", 6)]) == ["3", "H", "R", "H"]
+
+
+def test_every_turn_is_tagged_with_the_decisions_it_touched(
+    worked_example_turns: list[tuple[str, int]],
+) -> None:
+    game = LudoGame()
+    tags = game.trace_game(["A", "B"], worked_example_turns)
+    assert len(tags) == len(worked_example_turns) and all(tags)
+    assert tags[0] == ["D4", "D9.1"]  # both in the yard: a 6 brings p out (rule 1)
+    assert game.get_spaces() == ["28", "28", "21", "H"]  # it plays the game as play_game
+    assert LudoGame().trace_game(["A"], [("A", 6), ("A", 6), ("A", 3)])[2] == ["D5", "D6", "D9.4"]
+
+
+def test_the_readings_table_of_rules_md_is_the_engines() -> None:
+    from pathlib import Path
+
+    from LudoGame._core import CS162_READINGS
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| D") and "` |" in line]
+    assert len(rows) == len(CS162_READINGS)
+    for row, (decision, option, value, what, ruled_out_by) in zip(
+        rows, CS162_READINGS, strict=True
+    ):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[:3] == [decision, f"`{option}`", cells[2]] and cells[2].startswith(
+            f"`{value}`"
+        )
+        assert cells[3:] == [what, ruled_out_by]

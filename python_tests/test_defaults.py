@@ -74,3 +74,53 @@ def test_a_bots_search_size_is_read_by_the_engine() -> None:
     assert _core.bot_playouts("expectimax:2") is None
     with pytest.raises(LudoGame.LudoError, match="unknown bot"):
         _core.bot_playouts("nobody")
+
+
+def test_the_simulations_and_bots_defaults_are_the_engines() -> None:
+    from LudoGame import sim
+
+    assert (_core.SIM_COUNT, _core.SIM_THREADS, _core.SIM_BOT) == (1000, 1, "random")
+    for func in (sim.simulate, sim.tournament):
+        assert default_of(func, "games") == _core.SIM_COUNT
+        assert default_of(func, "threads") == _core.SIM_THREADS
+    assert default_of(sim.simulate, "bots") == _core.SIM_BOT
+    assert default_of(LudoGame.Game.best_move, "bot") == _core.BEST_MOVE_BOT == "expectimax"
+    assert LudoGame.Simulation().bots == [_core.SIM_BOT] * 2
+
+
+def test_the_vector_environments_defaults_are_the_engines() -> None:
+    pytest.importorskip("gymnasium")
+    from LudoGame.envs import LudoEnv, LudoVectorEnv
+
+    assert (_core.ENV_OPPONENT, _core.ENV_THREADS, _core.ENV_AUTORESET) == (
+        "random",
+        1,
+        "next_step",
+    )
+    assert default_of(LudoEnv.__init__, "opponents") == _core.ENV_OPPONENT
+    assert default_of(LudoVectorEnv.__init__, "threads") == _core.ENV_THREADS
+    core = _core.LudoVectorCore(1)
+    assert (core.autoreset, core.threads) == (_core.ENV_AUTORESET, _core.ENV_THREADS)
+    mode = default_of(LudoVectorEnv.__init__, "autoreset_mode")
+    assert _core.LudoVectorCore(1, autoreset=mode).autoreset == _core.ENV_AUTORESET
+
+
+def test_the_onitama_ais_defaults_are_the_engines() -> None:
+    settings = _core.ONITAMA_AI_SETTINGS
+    assert settings == {
+        "level": 2,
+        "time": 1.0,
+        "seed": 0,
+        "nodes": None,
+        "depth": None,
+        "threads": 1,
+    }
+    game = onitama.Onitama.setup(21)
+    for func in (onitama.BuiltinAI, game.best_move, game.best_action, game.analyse):
+        for name, value in settings.items():
+            assert default_of(func, name) == value, (func, name)
+    for name, value in settings.items():
+        assert default_of(onitama.builtin_ai, name) == value
+    ai = onitama.BuiltinAI()
+    assert (ai.level, ai.time, ai.seed, ai.nodes, ai.depth, ai.threads) == tuple(settings.values())
+    assert repr(ai) == "BuiltinAI(level=2, time=1, seed=0)"

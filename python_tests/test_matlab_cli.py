@@ -111,3 +111,42 @@ def test_a_bad_ai_name_and_a_missing_octave_are_one_line(tmp_path: Path) -> None
         [*cmd[:4], "AI1.txt"], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 2 and "a MATLAB file (.m)" in done.stderr
+
+
+ANSI_AI = """function [cardPicked, moveFrom, moveTo, wDir] = AIAnsi(currentPlayer, board, ...
+    cardA1, cardA2, cardB1, cardB2, sideCard, turn)
+error([char(27) '[2J' char(27) '[H' char(27) '[32mAIAnsi wins the tournament' ...
+    char(27) '[0m' char(13) char(7)]);
+end
+"""
+ANSI_SHOWN = "\\x1b[2J\\x1b[H\\x1b[32mAIAnsi wins the tournament\\x1b[0m\\r\\x07"
+
+
+def test_an_ais_error_message_reaches_the_terminal_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's AI: its error message clears the screen and prints a fake winner. The
+    course tournament's error list and the terminal game show it escaped; it loses."""
+    import io
+
+    ai = tmp_path / "AIAnsi.m"
+    ai.write_text(ANSI_AI)
+    argv = ["tournament", str(ai), "0", "--course", "--reference", "0", "--qualify-games", "1"]
+    assert main([*argv, "--setups", "21"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out and "\x07" not in out
+    assert re.search(r"2  AIAnsi +2  +0  +0  +2 ", out)  # it lost both round-robin games
+    assert (
+        len(re.findall(r"programming_error: Error in function AIAnsi\(\) at line \d\. ", out)) == 3
+    )
+    assert out.count(ANSI_SHOWN) == 3
+    sys_stdin = sys.stdin
+    sys.stdin = io.StringIO("")
+    try:
+        assert main(["play", "--setup", "21", "--ai-a", str(ai), "--ai-b", "0"]) == 0
+    finally:
+        sys.stdin = sys_stdin
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out and "\x07" not in out
+    assert ANSI_SHOWN in out
+    assert out.rstrip().endswith("Player B win as player A has programming error.")

@@ -243,6 +243,37 @@ def test_cli_match_and_play_standard() -> None:
     assert "W" not in out.getvalue().replace("Wall", "")
 
 
+def test_cli_standard_deals_without_a_seed_are_fresh_and_printed() -> None:
+    """No --deal: a fresh 64-bit seed, printed, which --deal deals again (as the web's
+    games and Python's Game(seed=None) do: one meaning of no seed)."""
+    import io
+    import re
+
+    from LudoGame import onitama_cli as cli
+
+    def play(*more: str) -> tuple[int, str]:
+        argv = ["play", "--standard", "--ai-a", "0", "--ai-b", "0", "--max-plies", "2", *more]
+        out = io.StringIO()
+        assert cli.cmd_play(cli.build_parser().parse_args(argv), io.StringIO(""), out) == 0
+        first, rest = out.getvalue().split("\n", 1)
+        m = re.fullmatch(r"Standard deal (\d+): --deal \1 deals it again\.", first)
+        assert m, first
+        return int(m.group(1)), rest.split("Player A", 1)[0]  # the deal's first board
+
+    seeds = set()
+    for _ in range(3):
+        seed, board = play()
+        assert 0 <= seed < 2**64
+        seeds.add(seed)
+    assert len(seeds) == 3
+    assert play("--deal", str(seed)) == (seed, board)
+    out = io.StringIO()
+    args = cli.build_parser().parse_args(["match", "0", "0", "--standard", "--max-plies", "2"])
+    assert cli.cmd_match(args, out) == 0
+    head = out.getvalue().split(":", 1)[0]
+    assert re.fullmatch(r"standard deal \d+", head) and head != "standard deal 0", head
+
+
 def test_cli_tournament_standard(tmp_path: Path) -> None:
     import io
     import json

@@ -13,6 +13,7 @@ play could have produced them.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from typing import Any
 
@@ -199,6 +200,48 @@ def test_json_text_fields_of_another_type_are_refused(key: str, value: Any) -> N
     del d[key]
     with pytest.raises(InvalidNotationError, match=f"no field '{key}'"):
         Game.from_json(json.dumps(d))
+
+
+def test_a_save_hiding_the_die_shows_no_die_and_plays_on_with_a_seed() -> None:
+    """`hide_die`: no seed, no die state, every roll given; read back with a seed (or a
+    random one), the same game with that die; pickled and loaded again, the same game."""
+    d = saved(5)
+    g = Game.from_json(json.dumps(d))
+    public = g.to_json(hide_die=True)
+    shown = json.loads(public)
+    assert shown["seed"] is None
+    assert shown["start"].endswith(" -") and shown["position"].endswith(" -")
+    assert all(not w.isdigit() for w in shown["moves"].split())
+    assert shown["moves"] == " ".join("=" + w if w.isdigit() else w for w in g.moves.split())
+    assert g.to_notation(hide_die=True) == shown["position"]
+    for pos in (d["start"], d["position"]):
+        assert pos.split()[-1] not in public
+    h = Game.from_json(public, seed=9)
+    assert h.seed == 9 and h.to_notation(hide_die=True) == g.to_notation(hide_die=True)
+    assert [e["value"] for e in h.history if e["kind"] == "roll"] == [
+        e["value"] for e in g.history if e["kind"] == "roll"
+    ]
+    assert all(not e["die"] for e in h.history if e["kind"] == "roll")
+    assert h.to_notation().endswith(" 0000000000000009")  # the die of seed 9, no roll of it
+    r = Game.from_json(public)  # no seed: a random one, kept
+    assert isinstance(r.seed, int) and r.to_notation().endswith(f" {r.seed:016x}")
+    assert Game.from_json(r.to_json()) == r and Game.from_json(r.to_json()).seed == r.seed
+    assert pickle.loads(pickle.dumps(r)).moves == r.moves
+    # a position: its die replaced by a seed, or a random one where it is hidden
+    p = Game.from_notation(g.to_notation(), seed=3)
+    assert p.seed == 3 and p.to_notation().endswith(" 0000000000000003")
+    assert Game.from_notation(g.to_notation()).seed is None
+    assert Game.from_notation(g.to_notation(hide_die=True)).seed is not None
+    # a die roll in a save hiding the die is refused by name; so are bad seeds
+    first = shown["moves"].split()[0]
+    shown["moves"] = shown["moves"].replace(first, first.lstrip("="), 1)
+    with pytest.raises(InvalidNotationError, match="hidden"):
+        Game.from_json(json.dumps(shown), seed=1)
+    for bad in (-1, 2**64):
+        with pytest.raises(LudoError, match="seed"):
+            Game.from_notation(g.to_notation(), seed=bad)
+    with pytest.raises(TypeError):
+        g.to_json(hide_die=1)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------

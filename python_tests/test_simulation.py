@@ -294,7 +294,7 @@ def test_a_failing_python_bot_raises_invalid_bot_error_naming_the_seat(
         simulate("cs162", SEATS, ["random", bot, "random", "random"], games=3, seed=1)
     message = str(info.value)
     assert "player 'B'" in message and words in message
-    assert "game 0" in message
+    assert message.startswith("game 0: ")  # the failing game first, then the bot's error
     game = Game("cs162", SEATS, seed=5)
     with pytest.raises(InvalidBotError, match="player 'B'"):
         game.autoplay({"A": "random", "B": bot, "C": "random", "D": "random"})

@@ -16,6 +16,7 @@ import pytest
 
 import LudoGame
 from LudoGame import Game, IllegalMoveError, InvalidArgumentError, InvalidBotError, Move
+from LudoGame.onitama import SearchStop
 
 
 @pytest.mark.parametrize(
@@ -83,6 +84,25 @@ def test_a_huge_mcts_budget_searches_without_reserving_it() -> None:
     )
     assert r.returncode == 0, r.stderr
     assert "stopped cleanly" in r.stdout
+
+
+def test_a_ludo_bot_search_stops_when_its_flag_is_requested() -> None:
+    """A `SearchStop` requested from another thread ends a Ludo bot's search (as the web
+    server's flag does when its game is deleted) and it answers a legal move: mcts:10000000
+    thinks for about 9 s on this machine when nothing stops it (its tree is capped), the
+    stopped one answers within the flag's polling interval (about 20 ms)."""
+    game = Game("standard", seed=1)
+    game.roll(6)
+    flag = SearchStop()
+    found: list[Move] = []
+    search = threading.Thread(
+        target=lambda: found.append(game.best_move("mcts:10000000", stop=flag))
+    )
+    search.start()
+    flag.request()
+    search.join(4.0)
+    assert not search.is_alive(), "the search went on after its stop was requested"
+    assert found and found[0].name in [m.name for m in game.legal_moves]
 
 
 def test_one_bot_name_in_a_list_plays_every_seat() -> None:
@@ -167,6 +187,34 @@ def test_autoplay_refuses_to_overwrite_a_change_made_meanwhile() -> None:
 
     with pytest.raises(RuntimeError, match="changed while autoplay ran"):
         game.autoplay({"A": meddler, "B": meddler, "C": meddler, "D": meddler})
+
+
+def test_autoplay_on_a_game_another_thread_searches_is_refused_at_once() -> None:
+    """A search holds the game while it thinks: autoplay's result is refused with a clear
+    error (it used to wait up to a second for the game, polling), and nothing changes."""
+    game = Game("standard", "AC", seed=1)
+    game.roll(6)  # four tokens may enter: a search has something to weigh
+    flag = SearchStop()
+    searcher = threading.Thread(target=lambda: game.best_move("mcts:10000000", stop=flag))
+    searcher.start()
+    try:
+        while searcher.is_alive():  # until the search holds the game (a change is refused)
+            try:
+                game.play("no such move")  # refused either way, changing nothing
+            except RuntimeError:
+                break
+            except LudoGame.LudoError:
+                continue
+        else:
+            pytest.fail("the search ended before it held the game")
+        before = game.to_json()
+        with pytest.raises(RuntimeError, match="in use by another call"):
+            game.autoplay("random", seed=1)
+        assert game.to_json() == before
+    finally:
+        flag.request()
+        searcher.join()
+    assert game.to_json() == before
 
 
 @pytest.mark.parametrize(

@@ -350,7 +350,7 @@ def test_junk_and_oversize_bodies_are_refused(client: TestClient) -> None:
     headers = {"content-type": "application/json"}
     msg = check_error(client.post(LUDO, content=b"{junk", headers=headers), 400, "BadRequest")
     assert "JSON" in msg
-    check_error(client.post(LUDO, content=b"{junk"), 422, "ValidationError")
+    check_error(client.post(LUDO, content=b"{junk"), 400, "BadRequest")  # (no Content-Type)
     big = json.dumps({"position": "x" * 1_100_000})
     check_error(client.post(LUDO, content=big, headers=headers), 413, "BodyTooLarge")
     check_error(client.post("/api/replays", json={"text": "y" * 1_000_001}), 413)
@@ -548,11 +548,14 @@ def test_a_standard_onitama_game_is_the_engines_deal(client: TestClient) -> None
     r = client.post(f"{ONI}/{gid}/action", json={"action": "1 e1 d1 u"})
     assert "wall" in check_error(r, 400, "InvalidActionError")
     assert client.get(f"{ONI}/{gid}").json()["position"] == g.to_notation()
-    # The default deal: the base cards, seed 0; a rematch deals again from the same set.
+    # Without a seed: the base cards dealt from a fresh seed the server chose, shown in the
+    # state (a one-screen game); each game gets its own.
     d = new_onitama(client, rules="standard")
-    assert d["position"] == Onitama.standard(seed=0).to_notation() and d["card_set"] == "base"
+    assert d["card_set"] == "base" and d["seed_text"] == str(d["seed"])
+    assert d["position"] == Onitama.standard(seed=d["seed"]).to_notation()
+    assert new_onitama(client, rules="standard")["seed"] != d["seed"]
     t = new_onitama(client, rules="standard", card_set="ALL", seed=3)
-    assert t["card_set"] == "all"
+    assert (t["card_set"], t["seed"], t["seed_text"]) == ("all", 3, "3")
     assert t["position"] == Onitama.standard(seed=3, card_set="all").to_notation()
     # A standard position given by its notation is a standard game too.
     p = new_onitama(client, position=g.to_notation())
@@ -902,7 +905,10 @@ def test_ludo_serve_without_the_web_extra_says_how_to_install_it() -> None:
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr == 'ludo: install the web extra: pip install "LudoGame[web]"\n'
+    assert (
+        r.stderr
+        == 'ludo: install the web extra: pip install ".[web]" in the LudoGame source folder\n'
+    )
 
 
 def test_ludo_serve_on_a_port_in_use_or_an_unknown_host_says_so_in_one_line() -> None:

@@ -104,6 +104,62 @@ def test_ludo_serve_replay_of_deeply_nested_json_is_one_line_and_exit_2(tmp_path
     assert r.stderr == f"ludo: cannot replay {nested}: the file's JSON nests too deep\n"
 
 
+# ---- bodies of other types, trailing slashes, strict fields --------------------------------
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"],
+)
+def test_a_body_that_is_not_json_is_400_whatever_its_type(
+    client: TestClient, content_type: str | None
+) -> None:
+    """Not JSON: 400, as with a JSON type; JSON sent as another type (or none): 415, which
+    says how to send it. Neither changes anything."""
+    gid = client.post(LUDO, json={"players": "AB", "seed": 1}).json()["id"]
+    headers = {} if content_type is None else {"content-type": content_type}
+    for url in (LUDO, f"{LUDO}/{gid}/move", f"{LUDO}/{gid}/roll", ONI, "/api/replays"):
+        for junk in (b"{junk", b"players=AB", "\u00e9\u00e9".encode("latin-1"), NESTED.encode()):
+            msg = check_error(client.post(url, content=junk, headers=headers), 400, "BadRequest")
+            assert "JSON" in msg
+        r = client.post(url, content=b'{"version": 0}', headers=headers)
+        msg = check_error(r, 415, "UnsupportedMediaType")
+        assert msg.endswith("send it as application/json"), msg
+        assert ("no Content-Type" in msg) == (content_type is None)
+    assert client.get(f"{LUDO}/{gid}").json()["version"] == 0
+    assert client.get("/api").json()["games"] == 1
+    # the same requests sent as JSON are read (and an empty body needs no type)
+    as_json = {"content-type": "application/json; charset=utf-8"}
+    assert client.post(f"{LUDO}/{gid}/roll", content=b'{"version": 0}', headers=as_json).is_success
+    assert client.post(f"{LUDO}/{gid}/undo", content=b"", headers=headers).is_success
+
+
+def test_a_trailing_slash_is_404_in_the_api_never_a_redirect(client: TestClient) -> None:
+    gid = client.post(LUDO, json={}).json()["id"]
+    for method, url in (
+        ("DELETE", f"{LUDO}/{gid}/"),
+        ("GET", f"{LUDO}/{gid}/"),
+        ("POST", f"{LUDO}/"),
+        ("GET", f"{ONI}/"),
+        ("GET", "/api/onitama/setups/"),
+    ):
+        r = client.request(method, url, follow_redirects=False)
+        assert url in check_error(r, 404, "NotFound")
+    assert client.get(f"{LUDO}/{gid}").status_code == 200  # the DELETE deleted nothing
+    # a page's address with a slash is the page itself
+    for page in ("/ludo/", "/onitama/", "/replay/"):
+        r = client.get(page, follow_redirects=False)
+        assert (r.status_code, r.headers["content-type"][:9]) == (200, "text/html")
+
+
+@pytest.mark.parametrize("setup", [21, 21.0, True, ["21"], {"id": "21"}])
+def test_an_onitama_setup_is_a_string_only(client: TestClient, setup: Any) -> None:
+    msg = check_error(client.post(ONI, json={"setup": setup}), 422, "ValidationError")
+    assert msg.startswith("bad request: setup:")
+    assert client.get("/api").json()["games"] == 0
+    assert client.post(ONI, json={"setup": "21"}).json()["setup"] == "case21"
+
+
 # ---- ?fields= ------------------------------------------------------------------------------
 
 

@@ -30,6 +30,7 @@ from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from LudoGame import Game  # noqa: E402
+from LudoGame.fair import commitment  # noqa: E402
 from LudoGame.onitama import Onitama  # noqa: E402
 from LudoGame.web import create_app  # noqa: E402
 from LudoGame.web.storage import SqliteStorage, open_storage  # noqa: E402
@@ -137,23 +138,58 @@ def start_serve(*args: str) -> tuple[subprocess.Popen[str], str]:
             time.sleep(0.1)
 
 
+def apply_change(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    """The state a `change` event's data makes of `state` (the version before it), as a
+    page does it (docs/web.md, Live events)."""
+    assert change["version"] == state["version"] + 1, (change["version"], state["version"])
+    out = {**state, **change.get("set", {}), "version": change["version"]}
+    for name, (kept, items) in change.get("append", {}).items():
+        assert kept <= len(state[name])
+        out[name] = state[name][:kept] + items
+    for name, edits in change.get("edit", {}).items():
+        text = state[name]
+        for start, end, new in reversed(edits):
+            assert 0 <= start <= end <= len(text)
+            text = text[:start] + new + text[end:]
+        out[name] = text
+    return out
+
+
 class Events:
     """A game's event stream read by httpx: `next()` is the next event as a dict of its
-    fields (`id`, `event`, `data`), comments counted in `comments`."""
+    fields (`id`, `event`, `data`), comments counted in `comments`; a `state` or `change`
+    event also as `state`, the whole state the stream has shown so far (a change applied to
+    the state before it, as a page does; presence events are applied too)."""
 
-    def __init__(self, client: httpx.Client, url: str, **headers: str) -> None:
+    def __init__(
+        self,
+        client: httpx.Client,
+        url: str,
+        start: dict[str, Any] | None = None,
+        **headers: str,
+    ) -> None:
+        """`start`: the state a client resuming (``Last-Event-ID``) has."""
         self._cm = client.stream("GET", url, headers=headers, timeout=httpx.Timeout(10.0))
         self.response = self._cm.__enter__()
         self._lines = self.response.iter_lines()
         self.comments: list[str] = []
+        self.state: dict[str, Any] | None = start
 
     def next(self) -> dict[str, Any]:
         fields: dict[str, Any] = {}
         for line in self._lines:
             if line == "":
                 if "data" in fields or "event" in fields:
-                    if fields.get("event") == "state":
-                        fields["state"] = json.loads(fields["data"])
+                    kind = fields.get("event")
+                    if kind == "state":
+                        self.state = fields["state"] = json.loads(fields["data"])
+                    elif kind == "change":
+                        assert self.state is not None, "a change before any state"
+                        fields["change"] = json.loads(fields["data"])
+                        self.state = apply_change(self.state, fields["change"])
+                        fields["state"] = self.state
+                    elif kind == "presence" and self.state is not None:
+                        self.state = {**self.state, **json.loads(fields["data"])}
                     return fields
                 continue
             if line.startswith(":"):
@@ -174,12 +210,13 @@ class Events:
 def test_a_game_is_back_after_kill_9_with_every_acknowledged_move(tmp_path: Path) -> None:
     """A real server on a temp SQLite file, moves played over HTTP as fast as it answers,
     killed with SIGKILL right after an answer, started again: every acknowledged move is
-    there (and at most the one request in flight besides), with seats, keys and seed."""
+    there (and at most the one request in flight besides), with seats, keys and seed (kept
+    secret until the game is over, then the one committed to)."""
     store = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     p, base = start_serve("--store", store)
     try:
         with httpx.Client(base_url=base) as c:
-            body = {"players": "ABCD", "seats": {"B": "remote", "D": "remote"}, "seed": 21}
+            body = {"players": "ABCD", "seats": {"B": "remote", "D": "remote"}}
             s, keys = created(c.post(LUDO, json=body))
             key = dict.fromkeys("AC", keys["host_key"]) | keys["seat_keys"]
             acked: list[dict[str, Any]] = [s]
@@ -202,7 +239,7 @@ def test_a_game_is_back_after_kill_9_with_every_acknowledged_move(tmp_path: Path
             back = c.get(f"{LUDO}/{s['id']}").json()
             assert back == acked[-1]  # the whole state: version, history, seats, seed, board
             assert back["seats"] == {"A": "human", "B": "remote", "C": "human", "D": "remote"}
-            assert back["seed"] == 21
+            assert back["seed"] is None and back["dice_commitment"] == s["dice_commitment"]
             # the keys still act for their seats, and only they
             wrong = "B" if back["current_player"] != "B" else "A"
             check_error(
@@ -212,7 +249,8 @@ def test_a_game_is_back_after_kill_9_with_every_acknowledged_move(tmp_path: Path
             )
             while back["to_act"] is not None:
                 back = ludo_step(c, back, key[back["current_player"]])
-            mirror = mirror_of(back["history"], 21, "ABCD")
+            assert back["dice_commitment"] == commitment(back["seed"])
+            mirror = mirror_of(back["history"], back["seed"], "ABCD")
             assert mirror.to_notation() == back["position"] and mirror.is_over()
     finally:
         p.send_signal(signal.SIGINT)
@@ -272,21 +310,23 @@ def test_every_game_comes_back_from_the_sqlite_file_as_it_was(tmp_path: Path) ->
     saved = Game("cs162", "AC", 4)
     saved.roll()
     bodies = [
-        (LUDO, {"players": "ABC", "seats": {"B": "remote", "C": "random"}, "seed": 3}),
+        (LUDO, {"players": "ABC", "seats": {"B": "remote", "C": "random"}}),
         (LUDO, {"position": saved.to_notation(), "seats": {"C": "remote"}, "pace": 2}),
         (LUDO, {"json": saved.to_json()}),
-        (ONI, {"setup": "random", "seed": 8, "sides": {"B": {"kind": "remote"}}}),
+        (ONI, {"setup": "random", "sides": {"B": {"kind": "remote"}}}),
         (ONI, {"setup": "22", "sides": {"B": {"kind": "ai", "level": 0}}, "pace": 5}),
     ]
     games = []
     for url, body in bodies:
         s, keys = created(first.post(url, json=body))
         games.append((url, s["id"], keys))
-    # some play: a roll and a move in the first game, a ply in the fourth, an undo
+    # some play in the first game, up to a person's move (which an online game's undo takes
+    # back; not a roll), a ply in the fourth, an undo
     url, gid, keys = games[0]
     s = first.get(f"{url}/{gid}").json()
     states = [s]
-    for _ in range(6):
+    while len(states) < 7 or (states[-2]["to_act"], states[-2]["phase"]) != ("human", "move"):
+        assert len(states) < 1000, "no person's move in 1,000 steps"
         seat = s["current_player"]
         key = keys["seat_keys"].get(seat, keys["host_key"])
         s = ludo_step(first, s, key)
@@ -381,9 +421,7 @@ def client() -> TestClient:
 
 
 def test_a_remote_seat_acts_only_with_its_key(client: TestClient) -> None:
-    s, keys = created(
-        client.post(LUDO, json={"players": "AB", "seats": {"B": "remote"}, "seed": 2})
-    )
+    s, keys = created(client.post(LUDO, json={"players": "AB", "seats": {"B": "remote"}}))
     gid, host, bkey = s["id"], keys["host_key"], keys["seat_keys"]["B"]
     assert set(keys["seat_keys"]) == {"B"} and s["seats"] == {"A": "human", "B": "remote"}
     link = keys["links"]["B"]
@@ -408,7 +446,13 @@ def test_a_remote_seat_acts_only_with_its_key(client: TestClient) -> None:
         assert "seat B" in msg and "another device" in msg
         assert client.get(f"{LUDO}/{gid}").json() == before
     s = ludo_step(client, s, bkey)
-    # B's roll may only be taken back by B; a spectator may not delete the game
+    # B's roll is not taken back (online, a roll's value is known), even by B
+    r = client.post(f"{LUDO}/{gid}/undo", json={}, headers={"X-Seat-Key": bkey})
+    check_error(r, 409, "UndoPastRoll")
+    # B's move may only be taken back by B; a spectator may not delete the game
+    while (s["current_player"], s["phase"]) != ("B", "move"):
+        s = ludo_step(client, s, bkey if s["current_player"] == "B" else host)
+    s = ludo_step(client, s, bkey)
     check_error(client.post(f"{LUDO}/{gid}/undo", json={}, headers={"X-Seat-Key": host}), 403)
     check_error(client.delete(f"{LUDO}/{gid}", headers={"X-Seat-Key": bkey}), 403, "NotYourSeat")
     check_error(client.delete(f"{LUDO}/{gid}"), 403, "NotYourSeat")
@@ -434,7 +478,7 @@ def test_remote_onitama_sides_and_bots_in_online_games(client: TestClient) -> No
     )
     assert r.status_code == 200 and r.json()["turn"] == "B"
     # a game with a remote seat and a bot: a bot's step needs the host's key
-    t, tk = created(client.post(LUDO, json={"seats": {"A": "random", "C": "remote"}, "seed": 1}))
+    t, tk = created(client.post(LUDO, json={"seats": {"A": "random", "C": "remote"}}))
     check_error(client.post(f"{LUDO}/{t['id']}/bot", json={}), 403, "NotYourSeat")
     r = client.post(f"{LUDO}/{t['id']}/bot", json={}, headers={"X-Seat-Key": tk["host_key"]})
     assert r.status_code == 200
@@ -487,7 +531,14 @@ def test_events_push_every_change_with_its_version_and_resume(tmp_path: Path) ->
                 assert time.monotonic() - t0 < 1.0
                 assert e["id"] == str(s["version"]) and e["state"]["version"] == s["version"]
                 assert e["state"]["position"] == s["position"]
-                assert full.next()["state"] == s
+                # a change carries what changed: the new history entry, edits of the board
+                f = full.next()
+                assert f["event"] == "change" and f["state"] == s
+                assert len(f["data"]) < len(json.dumps(s)) / 4
+                assert f["change"]["append"]["history"] == [
+                    len(s["history"]) - 1,
+                    s["history"][-1:],
+                ]
             # a heartbeat comment while nothing happens
             time.sleep(0.8)
             s = ludo_step(c, s)
@@ -496,7 +547,8 @@ def test_events_push_every_change_with_its_version_and_resume(tmp_path: Path) ->
             assert any("heartbeat" in line for line in watch.comments)
             watch.close()
             # a client that saw version 3 gets 4, 5, ... exactly, then the live ones
-            back = Events(c, f"{LUDO}/{gid}/events?fields=history", **{"Last-Event-ID": "3"})
+            had = {k: v for k, v in states[3].items() if k != "svg"}
+            back = Events(c, f"{LUDO}/{gid}/events?fields=history", had, **{"Last-Event-ID": "3"})
             for k in range(4, s["version"] + 1):
                 e = back.next()
                 assert e["id"] == str(k) and e["state"]["history"] == states[k]["history"]
@@ -505,7 +557,9 @@ def test_events_push_every_change_with_its_version_and_resume(tmp_path: Path) ->
             assert back.next()["id"] == str(s["version"])
             back.close()
             # one that is up to date gets nothing until the next change
-            up = Events(c, f"{LUDO}/{gid}/events?fields=", **{"Last-Event-ID": str(s["version"])})
+            up = Events(
+                c, f"{LUDO}/{gid}/events?fields=", s, **{"Last-Event-ID": str(s["version"])}
+            )
             s = ludo_step(c, s)
             assert up.next()["id"] == str(s["version"])
             up.close()

@@ -4,6 +4,7 @@ kept with the game across a restart), and who is connected (event streams holdin
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 from pathlib import Path
@@ -18,6 +19,7 @@ pytest.importorskip("uvicorn")
 import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
+from LudoGame.fair import commitment  # noqa: E402
 from LudoGame.web import create_app  # noqa: E402
 from test_web_online import (  # noqa: E402
     LUDO,
@@ -61,7 +63,7 @@ def onitama_to_the_end(c: Any, s: dict[str, Any], keys: dict[str, Any]) -> dict[
 
 
 def test_a_rematch_keeps_the_seats_and_their_keys(client: TestClient) -> None:
-    body = {"players": "AB", "seats": {"B": "remote"}, "seed": 9, "pace": 2}
+    body = {"players": "AB", "seats": {"B": "remote"}, "pace": 2}
     s, keys = created(client.post(LUDO, json=body))
     gid, host, bkey = s["id"], keys["host_key"], keys["seat_keys"]["B"]
     assert s["rematch"] is None and s["rematch_of"] is None
@@ -80,7 +82,8 @@ def test_a_rematch_keeps_the_seats_and_their_keys(client: TestClient) -> None:
     new = r.json()
     assert new["id"] != gid and new["rematch_of"] == gid and new["version"] == 0
     assert new["seats"] == s["seats"] and new["players"] == s["players"] and new["pace"] == 2
-    assert new["seed"] != 9 and new["phase"] == "roll" and new["history"] == []
+    assert new["seed"] is None and new["dice_commitment"] not in (None, s["dice_commitment"])
+    assert new["phase"] == "roll" and new["history"] == []
     assert not {"seat_keys", "links", "host_key"} & set(new)
     old = client.get(f"{LUDO}/{gid}").json()
     assert old["rematch"] == new["id"] and old["version"] == s["version"] + 1
@@ -97,16 +100,19 @@ def test_a_rematch_keeps_the_seats_and_their_keys(client: TestClient) -> None:
         t = ludo_step(client, t, host)
     check_error(client.post(f"{LUDO}/{rid}/roll", headers=headers(host)), 403, "NotYourSeat")
     ludo_step(client, t, bkey)
-    # a rematch of the rematch, with a seed given
+    # a rematch of the rematch: a seed given is refused (the game is online), none is not
     u = ludo_to_the_end(client, client.get(f"{LUDO}/{rid}").json(), keys)
     r = client.post(f"{LUDO}/{u['id']}/rematch", json={"seed": 77}, headers=headers(host))
-    assert r.status_code == 201 and r.json()["seed"] == 77 and r.json()["rematch_of"] == rid
+    check_error(r, 400, "SeedRefused")
+    assert client.get(f"{LUDO}/{rid}").json()["rematch"] is None
+    r = client.post(f"{LUDO}/{u['id']}/rematch", headers=headers(host))
+    assert r.status_code == 201 and r.json()["seed"] is None and r.json()["rematch_of"] == rid
     check_error(client.post(f"{LUDO}/{rid}/rematch", json={"seed": "x"}), 422)
 
 
 def test_an_onitama_rematch_starts_where_the_game_started(client: TestClient) -> None:
     sides = {"A": {"kind": "remote"}, "B": {"kind": "remote"}}
-    for body in ({"setup": "22", "max_plies": 6}, {"setup": "random", "seed": 3, "max_plies": 6}):
+    for body in ({"setup": "22", "max_plies": 6}, {"setup": "random", "max_plies": 6}):
         s, keys = created(client.post(ONI, json={**body, "sides": sides}))
         start = s["position"]
         s = onitama_to_the_end(client, s, keys)
@@ -117,6 +123,10 @@ def test_an_onitama_rematch_starts_where_the_game_started(client: TestClient) ->
         assert new["plies"] == 0 and new["plies_left"] == 6 and new["to_act"] == "human"
         if body["setup"] == "22":
             assert new["position"] == start
+        else:  # new cards from a new seed, kept secret (the old one is shown: it is over)
+            assert s["seed_commitment"] == commitment(s["seed"])
+            assert new["seed"] is None
+            assert new["seed_commitment"] not in (None, s["seed_commitment"])
         # A's old key plays A's first ply of the rematch
         action = {"action": new["legal_moves"][0]["text"]}
         b_key = headers(keys["seat_keys"]["B"])
@@ -132,7 +142,7 @@ def test_an_onitama_rematch_starts_where_the_game_started(client: TestClient) ->
 def test_the_old_games_events_announce_the_rematch() -> None:
     with live_server(heartbeat=5) as (base, _):
         with httpx.Client(base_url=base, timeout=10) as c:
-            body = {"players": "AB", "seats": {"B": "remote"}, "seed": 4}
+            body = {"players": "AB", "seats": {"B": "remote"}}
             s, keys = created(c.post(LUDO, json=body))
             s = ludo_to_the_end(c, s, keys)
             w = Events(c, f"{LUDO}/{s['id']}/events?fields=")
@@ -186,7 +196,7 @@ def test_an_absent_remote_seat_is_played_by_the_timers_bot() -> None:
     timer = {"seconds": 1, "bot": "random"}
     with live_server(heartbeat=5) as (base, _):
         with httpx.Client(base_url=base, timeout=10) as c:
-            body = {"players": "AB", "seats": {"B": "remote"}, "seed": 6, "turn_timer": timer}
+            body = {"players": "AB", "seats": {"B": "remote"}, "turn_timer": timer}
             s, keys = created(c.post(LUDO, json=body))
             host, bkey = keys["host_key"], keys["seat_keys"]["B"]
             assert s["turn_timer"]["left"] is None  # A's turn: A plays on this screen
@@ -209,8 +219,12 @@ def test_an_absent_remote_seat_is_played_by_the_timers_bot() -> None:
             assert 0.9 < took < 4, took
             played = e["history"][len(s["history"]) :]
             assert played and all(ev["player"] == "B" for ev in played)
+            # every entry the bot played is the timer's, none before
+            assert e["timer_entries"] == list(range(len(s["history"]), len(e["history"])))
+            assert s["timer_entries"] == []
             assert e["turn_timer"]["left"] is None  # A's turn: not timed
-            assert e["can_undo"] is True
+            # (an undo would take back the bot's rolls: refused in a game played online)
+            assert e["can_undo"] is False and e["undo_seat"] is None
             # B back in time: each of B's decisions gets a new second
             s = c.get(f"{LUDO}/{s['id']}?fields=history").json()
             while s["current_player"] == "A":
@@ -264,10 +278,38 @@ def test_onitama_timer_and_a_turn_timer_survives_kill_9(tmp_path: Path) -> None:
         assert back["turn"] == "A" and back["turn_timer"]["left"] is None
         assert back["turn_timer"]["seconds"] == 1 and back["turn_timer"]["bot"] == "0"
         assert back["can_undo"] is True  # the timer's ply is a machine's: undo skips it
+        assert back["timer_entries"] == [1] and back["undo_seat"] == "A"
+        assert back["history_players"] == ["A", "B"]
     finally:
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=30)
     assert p.returncode == 0 and "Traceback" not in err, err
+
+
+# ---- whose undo it is ----------------------------------------------------------------------
+
+
+def test_the_state_names_the_seat_an_undo_gives_the_turn_back_to(client: TestClient) -> None:
+    """`undo_seat` is the seat whose key an undo needs (the host's for a seat on its screen):
+    A after A's ply, B after B's, nobody before the first; the other device is refused."""
+    sides = {"A": {"kind": "human"}, "B": {"kind": "remote"}}
+    s, keys = created(client.post(ONI, json={"setup": "21", "sides": sides}))
+    gid, host, bkey = s["id"], keys["host_key"], keys["seat_keys"]["B"]
+    assert (s["can_undo"], s["undo_seat"], s["timer_entries"]) == (False, None, [])
+    for seat, key, other in (("A", host, bkey), ("B", bkey, host)):
+        body = {"action": s["legal_moves"][0]["text"], "version": s["version"]}
+        s = client.post(f"{ONI}/{gid}/action", json=body, headers=headers(key)).json()
+        assert (s["can_undo"], s["undo_seat"]) == (True, seat)
+        check_error(client.post(f"{ONI}/{gid}/undo", headers=headers(other)), 403, "NotYourSeat")
+    r = client.post(f"{ONI}/{gid}/undo", headers=headers(bkey))
+    assert r.status_code == 200 and r.json()["undo_seat"] == "A" and r.json()["turn"] == "B"
+    # against a bot: the person's seat, the bot's steps after it taken back too
+    s = client.post(LUDO, json={"players": "AB", "seats": {"B": "random"}, "seed": 4}).json()
+    while s["current_player"] == "A":
+        s = ludo_step(client, s, None)
+    while s["current_player"] == "B" and s["to_act"] is not None:
+        s = client.post(f"{LUDO}/{s['id']}/bot", json={}).json()
+    assert s["undo_seat"] == "A" and s["timer_entries"] == []
 
 
 # ---- who is connected --------------------------------------------------------------------
@@ -289,17 +331,17 @@ def test_event_streams_with_a_key_show_who_is_connected() -> None:
             assert b.next()["state"]["connected"] == {"A": False, "B": True}
             e = watcher.next()
             assert e["event"] == "presence" and "id" not in e
-            assert e["data"] == '{"connected": {"A": false, "B": true}}'
+            assert json.loads(e["data"]) == {"connected": {"A": False, "B": True}}
             host = Events(c, f"{ONI}/{gid}/events?fields=&seat_key={keys['host_key']}")
             host.next()
-            assert watcher.next()["data"] == '{"connected": {"A": true, "B": true}}'
+            assert json.loads(watcher.next()["data"]) == {"connected": {"A": True, "B": True}}
             assert c.get(f"{ONI}/{gid}").json()["connected"] == {"A": True, "B": True}
             b.close()
             deadline = time.monotonic() + 5
             while c.get(f"{ONI}/{gid}").json()["connected"]["B"]:
                 assert time.monotonic() < deadline, "B stayed connected"
                 time.sleep(0.05)
-            assert watcher.next()["data"] == '{"connected": {"A": true, "B": false}}'
+            assert json.loads(watcher.next()["data"]) == {"connected": {"A": True, "B": False}}
             for stream in (watcher, junk, host):
                 stream.close()
             # a one-screen game has nobody to connect

@@ -110,8 +110,9 @@ def test_two_browsers_finish_a_ludo_game_and_go_on_to_a_rematch(
             lambda b=b: text_of(b, "connected") == "Connected: A ● online · B ● online",
             what="both seats connected",
         )
-    # play it out, each page for its own seat
-    for _ in range(40):
+    # play it out, each page for its own seat (with the server's die: an online game from a
+    # position plays on with a die of the server's)
+    for _ in range(300):
         if api_get(server, f"api/ludo/games/{old}?fields=")["phase"] == "over":
             break
         version = api_get(server, f"api/ludo/games/{old}?fields=")["version"]
@@ -124,13 +125,15 @@ def test_two_browsers_finish_a_ludo_game_and_go_on_to_a_rematch(
             what="the click to be played",
         )
     state = api_get(server, f"api/ludo/games/{old}?fields=")
-    assert state["phase"] == "over" and state["ranking"] == ["B", "A"]
+    assert state["phase"] == "over" and sorted(state["ranking"]) == ["A", "B"]
+    words = {"A": "person", "B": "person on another device"}
     for b in (browser, phone):
         wait_until(lambda b=b: shown_element(b, "game-over"), what="the game-over screen")
         order = [li.text for li in b.find_elements(By.CSS_SELECTOR, "#ranking li")]
-        assert order == ["B — person on another device", "A — person"], order
+        assert order == [f"{p} — {words[p]}" for p in state["ranking"]], order
         assert "Finishing order" in text_of(b, "game-over")
-        assert text_of(b, "winner") == "Winner: B (person on another device)"
+        winner = state["winner"]
+        assert text_of(b, "winner") == f"Winner: {winner} ({words[winner]})"
         assert shown_element(b, "rematch") is not None
     # B asks for the rematch: both pages land in the new game, in their seats
     phone.find_element(By.ID, "rematch").click()
@@ -140,7 +143,8 @@ def test_two_browsers_finish_a_ludo_game_and_go_on_to_a_rematch(
     assert game_id(browser) == new
     rematch = api_get(server, f"api/ludo/games/{new}?fields=")
     assert rematch["rematch_of"] == old and rematch["seats"] == {"A": "human", "B": "remote"}
-    assert rematch["version"] == 0 and rematch["seed"] is not None
+    assert rematch["version"] == 0 and rematch["seed"] is None  # the server's, until the end
+    assert rematch["dice_commitment"] is not None
     wait_until(lambda: "You play A" in text_of(browser, "role"), what="A's seat kept")
     wait_until(lambda: "You play B" in text_of(phone, "role"), what="B's seat kept")
     # A's turn in the rematch: the host's page acts, the phone may not

@@ -359,7 +359,7 @@ def test_the_turn_timer_of_a_killed_process_is_played_by_another(postgres: Postg
     with SIGKILL while remote seat B's timer runs: B takes the game up and plays B's turn."""
     url = fresh(postgres)
     timer = {"seconds": 1, "bot": "random"}
-    body = {"players": "AB", "seats": {"B": "remote"}, "seed": 6, "turn_timer": timer}
+    body = {"players": "AB", "seats": {"B": "remote"}, "turn_timer": timer}
     a, base_a = start_serve("--store", url)
     try:
         with live_server(store=url, heartbeat=1, take_up=0.5) as (base_b, _):
@@ -384,3 +384,68 @@ def test_the_turn_timer_of_a_killed_process_is_played_by_another(postgres: Postg
         if a.poll() is None:
             a.kill()
         a.communicate(timeout=20)
+
+
+def test_keys_on_postgresql_are_digests_and_any_key_bytes_are_a_403(postgres: Postgres) -> None:
+    """A PostgreSQL store: any X-Seat-Key bytes (non-ASCII, NUL) on the keyed routes are
+    403 and change nothing, an id with a NUL is 404 (not a 503 from the database), the
+    tables hold digests of the keys; tables of schema 2 with keys in clear are hashed when
+    a server opens them, and those keys act."""
+    import hashlib
+    import json
+
+    import psycopg
+    from test_web_guard import raw
+
+    url = fresh(postgres)
+    with TestClient(create_app(store=url, create_rate=None)) as c:
+        s, keys = created(c.post(LUDO, json={"players": "AB", "seats": {"B": "remote"}}))
+        gid, host = s["id"], keys["host_key"]
+        assert c.post(f"{LUDO}/{gid}/roll", headers={"X-Seat-Key": host}).status_code == 200
+        json_body = [(b"content-type", b"application/json")]
+        for key in ("ü".encode(), "ü".encode("latin-1"), b"\x00\xff", b""):
+            for method, path in [
+                ("POST", f"{LUDO}/{gid}/roll"),
+                ("POST", f"{LUDO}/{gid}/undo"),
+                ("POST", f"{LUDO}/{gid}/rematch"),
+                ("DELETE", f"{LUDO}/{gid}"),
+            ]:
+                status, _, _ = raw(
+                    c, method, path, headers=[*json_body, (b"x-seat-key", key)], body=b"{}"
+                )
+                assert status == 403, (key, path)
+        status, _, _ = raw(c, "GET", f"{LUDO}/a\x00b")
+        assert status == 404
+        assert c.get(f"{LUDO}/{gid}?fields=").json()["version"] == 1
+    with psycopg.connect(url) as conn:
+        texts = [r for (r,) in conn.execute("SELECT record FROM ludogame_games").fetchall()]
+        texts += [r for (r,) in conn.execute("SELECT record FROM ludogame_history").fetchall()]
+        assert texts and not any(host in t or keys["seat_keys"]["B"] in t for t in texts)
+        digest = "sha256:" + hashlib.sha256(host.encode()).hexdigest()
+        assert all(json.loads(t)["host_key"] == digest for t in texts)
+        clear = "K" * 22  # the tables as schema 2 kept them: the keys themselves
+        for table in ("ludogame_games", "ludogame_history"):
+            conn.execute(
+                f"UPDATE {table} SET record = jsonb_set(record::jsonb, '{{host_key}}', "
+                "to_jsonb(%s::text))::text",
+                (clear,),
+            )
+        conn.execute("UPDATE ludogame_schema SET version = 2")
+    with TestClient(create_app(store=url, create_rate=None)) as c:
+        with psycopg.connect(url) as conn:
+            texts = [r for (r,) in conn.execute("SELECT record FROM ludogame_games").fetchall()]
+            assert texts and not any(clear in t for t in texts)
+            assert conn.execute("SELECT version FROM ludogame_schema").fetchone() == (3,)
+        check_error(c.delete(f"{LUDO}/{gid}", headers={"X-Seat-Key": host}), 403)
+        assert c.delete(f"{LUDO}/{gid}", headers={"X-Seat-Key": clear}).status_code == 204
+
+
+def test_expiry_on_postgresql_counts_finished_and_idle_games_apart(postgres: Postgres) -> None:
+    storage = open_storage(fresh(postgres))
+    assert storage.insert(Row("over", "ludo", 0, True, False, "{}"))
+    assert storage.insert(Row("live", "ludo", 0, False, False, "{}"))
+    later = time.time() + 10
+    assert storage.expire(None, None) == []
+    assert storage.expire(later, None) == ["over"]
+    assert storage.expire(None, later) == ["live"] and storage.count() == 0
+    storage.close()

@@ -28,6 +28,7 @@ from LudoGame.web import create_app  # noqa: E402
 from LudoGame.web.games import Event, Games  # noqa: E402
 from LudoGame.web.storage import (  # noqa: E402
     KEPT,
+    SCHEMA_VERSION,
     Row,
     SqliteStorage,
     Storage,
@@ -137,7 +138,7 @@ def test_a_client_resuming_after_a_restart_gets_every_missed_version(tmp_path: P
                 states.append(s)
     with live_server(store=url, heartbeat=5) as (base, _):
         with httpx.Client(base_url=base, timeout=10) as c:
-            back = Events(c, f"{LUDO}/{s['id']}/events", **{"Last-Event-ID": "2"})
+            back = Events(c, f"{LUDO}/{s['id']}/events", states[2], **{"Last-Event-ID": "2"})
             for k in range(3, s["version"] + 1):
                 e = back.next()
                 want = {k: v for k, v in states[k].items() if k != "connected"}
@@ -161,7 +162,7 @@ def test_an_unwatched_game_keeps_no_events_and_an_idle_one_is_dropped(tmp_path: 
         for _ in range(4):
             s = ludo_step(c, s)
         games: Games = c.app.state.games  # type: ignore[attr-defined]
-        assert s["id"] in games._sessions and not games._last
+        assert s["id"] in games._sessions and not games._feeds
         assert c.portal.call(games.forget_idle, 3600.0) == 0  # type: ignore[union-attr]
         assert c.portal.call(games.forget_idle, 0.0) == 1  # type: ignore[union-attr]
         assert s["id"] not in games._sessions
@@ -174,12 +175,12 @@ def test_one_encoding_per_version_and_fields_and_nothing_kept_once_unwatched(
     tmp_path: Path,
 ) -> None:
     """An event's text is made once per choice of fields (every stream asking for the same
-    fields shares it); a watched game keeps only its last event, and nothing once its last
-    stream closes."""
-    e = Event(3, {"version": 3, "svg": "<svg/>", "history": [1]})
+    fields shares it); a watched game keeps the shape of its last state (no event), and
+    nothing once its last stream closes."""
+    e = Event(3, "state", {"version": 3, "svg": "<svg/>", "history": [1]})
     some, none = frozenset({"svg"}), frozenset[str]()
     assert e.text(some, ("svg", "history")) is e.text(some, ("svg", "history"))
-    assert e.text(none, ("svg", "history")) == 'id: 3\nevent: state\ndata: {"version": 3}\n\n'
+    assert e.text(none, ("svg", "history")) == b'id: 3\nevent: state\ndata: {"version":3}\n\n'
     with live_server(store=f"sqlite:///{tmp_path / 'g.db'}", heartbeat=5) as (base, app):
         games: Games = app.state.games
         with httpx.Client(base_url=base, timeout=10) as c:
@@ -190,10 +191,13 @@ def test_one_encoding_per_version_and_fields_and_nothing_kept_once_unwatched(
             for _ in range(5):
                 s = ludo_step(c, s)
                 assert one.next()["data"] == two.next()["data"]
-            assert list(games._last) == [s["id"]] and games._last[s["id"]].version == s["version"]
+            feed = games._feeds[s["id"]]
+            assert list(games._feeds) == [s["id"]] and feed.shape is not None
+            assert feed.shape.version == s["version"] and len(feed.streams) == 2
+            assert not any(st.pending for st in feed.streams)
             one.close()
             two.close()
-            wait_for(lambda: not games._last and not games._listeners)
+            wait_for(lambda: not games._feeds)
 
 
 def test_a_process_that_learns_late_sends_every_version_in_order(
@@ -248,7 +252,7 @@ def test_who_is_connected_is_shared_by_two_processes(postgres: Postgres) -> None
             httpx.Client(base_url=base1, timeout=10) as c1,
             httpx.Client(base_url=base2, timeout=10) as c2,
         ):
-            body = {"players": "AB", "seats": {"A": "remote", "B": "remote"}, "seed": 4}
+            body = {"players": "AB", "seats": {"A": "remote", "B": "remote"}}
             s, keys = created(c1.post(LUDO, json=body))
             gid, seat = s["id"], keys["seat_keys"]
             assert s["connected"] == {"A": False, "B": False}
@@ -343,7 +347,7 @@ def test_an_update_notification_carries_a_short_row(postgres: Postgres) -> None:
 
 def test_a_schema_1_sqlite_file_is_taken_up(tmp_path: Path) -> None:
     """A file written before the history (schema 1) opens: its games are read, the history
-    table is made and kept from the next change on, and the file says schema 2."""
+    table is made and kept from the next change on, and the file says the current schema."""
     import sqlite3
 
     path = tmp_path / "old.db"
@@ -363,4 +367,4 @@ def test_a_schema_1_sqlite_file_is_taken_up(tmp_path: Path) -> None:
     assert storage.update(Row("g", "ludo", 8, False, False, "[8]"), 7)
     assert storage.history("g", 0) == [(8, "[8]")]
     storage.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

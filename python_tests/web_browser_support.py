@@ -24,6 +24,8 @@ REQUIRE_ENV = "LUDOGAME_REQUIRE_BROWSER"
 
 DESKTOP = (1280, 900)
 PHONE = (390, 844)
+#: The narrowest phone the pages are made for (a small Android phone's CSS width).
+SMALL_PHONE = (360, 740)
 
 
 def find_browser() -> tuple[str, str] | None:
@@ -79,11 +81,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(*extra: str, timeout: float = 30.0) -> Iterator[str]:
-    """`ludo serve` (with `extra` arguments) on a free loopback port; yields the address it
-    prints (its base URL ending in '/', or the replay's page with --replay) once it answers,
-    and stops it afterwards."""
-    port = free_port()
+def running_server(*extra: str, timeout: float = 30.0, port: int | None = None) -> Iterator[str]:
+    """`ludo serve` (with `extra` arguments) on a free loopback port (or `port`); yields the
+    address it prints (its base URL ending in '/', or the replay's page with --replay) once
+    it answers, and stops it afterwards."""
+    port = free_port() if port is None else port
     cmd = [sys.executable, "-m", "LudoGame", "serve", "--port", str(port), *extra]
     proc = subprocess.Popen(
         cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1

@@ -340,3 +340,69 @@ fn matches_end_every_way() {
         (GameResult::Won(Player::A), EndReason::Capture, 1)
     );
 }
+
+/// How a game starts is the engine's: a standard game from given cards or from a seeded
+/// deal (never both, nor a first mover with a deal), the dealt wall game, and a game taken
+/// back to its start with its first mover.
+#[test]
+fn games_start_as_the_engine_says() {
+    use ludogame::onitama::{CardSet, Game, Outcome, Variant, notation::WrittenAction};
+    let cards: Vec<_> = ["Tiger", "Crab", "Monkey", "Crane", "Dragon"]
+        .iter()
+        .map(|n| {
+            let c = Card::from_text(n).unwrap();
+            (c, c.rows())
+        })
+        .collect();
+    let given = Game::standard(Some(cards.clone()), Some(Player::B), None, None, None).unwrap();
+    assert_eq!(
+        (given.first(), given.position().rules()),
+        (Player::B, Variant::Standard)
+    );
+    assert_eq!(
+        given.position().plies_left(),
+        ludogame::onitama::setups::STANDARD_PLIES
+    );
+    let dealt = Game::standard(None, None, Some(7), Some(CardSet::Sensei), Some(30)).unwrap();
+    assert_eq!(dealt.position().plies_left(), 30);
+    let refused = [
+        Game::standard(Some(cards.clone()), None, Some(7), None, None),
+        Game::standard(None, None, None, None, None),
+        Game::standard(None, Some(Player::A), Some(7), None, None),
+        Game::standard(Some(cards.clone()), None, None, Some(CardSet::All), None),
+        Game::standard(Some(cards[..4].to_vec()), None, None, None, None),
+    ];
+    for r in refused {
+        assert!(matches!(r, Err(OnitamaError::BadCard(_))), "{r:?}");
+    }
+    let wall = Game::dealt(5, None).unwrap();
+    assert_eq!(
+        (wall.first(), wall.position().rules()),
+        (Player::A, Variant::Wall)
+    );
+    assert_eq!(Game::dealt(5, None).unwrap(), wall);
+
+    let mut game = given.clone();
+    for _ in 0..3 {
+        let a = game.legal_actions()[0];
+        game.play(a).unwrap();
+    }
+    let start = game.at_start();
+    assert_eq!((start.actions().len(), start.first()), (0, Player::B));
+    assert_eq!(start, given);
+    // an action written for the other variant is refused, naming both
+    let wall_move = WrittenAction {
+        action: game.legal_actions()[0],
+        variant: Variant::Wall,
+    };
+    let e = game.play_written(wall_move).unwrap_err();
+    assert!(
+        e.to_string().contains("this game plays the standard rules"),
+        "{e}"
+    );
+    assert_eq!(
+        Outcome::GeneralCaptured(Player::B).ranking(),
+        [Player::B, Player::A]
+    );
+    assert!(Outcome::PlyLimit.ranking().is_empty() && Outcome::PlyLimit.win_message().is_none());
+}

@@ -7,7 +7,7 @@
 //! position is symmetric under that rotation, so which row blue starts on does not
 //! change the counts; who moves first does.
 
-use ludogame::onitama::{Card, Player, Position, Rules, perft, perft_divide, perft_make_unmake};
+use ludogame::onitama::{Card, Player, Position, Variant, perft, perft_divide, perft_make_unmake};
 
 include!("common/onitama_standard_perft.rs");
 
@@ -22,7 +22,7 @@ fn perft_agrees_with_the_community_table() {
     // counts are checked by `cargo bench --bench onitama_perft_rust -- standard`.
     for (names, first, counts) in TABLE {
         let pos = start(names, first);
-        assert_eq!(pos.rules(), Rules::Standard);
+        assert_eq!(pos.rules(), Variant::Standard);
         for (d, &want) in counts.iter().enumerate().take(6) {
             let depth = d as u32 + 1;
             assert_eq!(perft(&pos, depth), want, "{names:?} perft({depth})");

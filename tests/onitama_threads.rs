@@ -11,9 +11,8 @@ use std::thread;
 use std::time::Duration;
 
 use common::Rng;
-use ludogame::onitama::ai::MAX_THREADS;
 use ludogame::onitama::{
-    Ai, Limits, MATE_BOUND, PonderHit, Position, Searcher, Status, find_setup,
+    Ai, AiSettings, Limits, MATE_BOUND, PonderHit, Position, Searcher, Status, find_setup,
 };
 use ludogame::stop::Stop;
 
@@ -141,10 +140,10 @@ fn a_stop_ends_a_search_on_threads() {
 fn threads_are_1_to_the_most() {
     let mut a = ai(1, Limits::default());
     assert!(a.set_threads(0).is_err());
-    assert!(a.set_threads(MAX_THREADS + 1).is_err());
+    assert!(a.set_threads(AiSettings::MAX_THREADS + 1).is_err());
     assert_eq!(a.threads(), 1, "a refused number changes nothing");
-    a.set_threads(MAX_THREADS).unwrap();
-    assert_eq!(a.threads(), MAX_THREADS);
+    a.set_threads(AiSettings::MAX_THREADS).unwrap();
+    assert_eq!(a.threads(), AiSettings::MAX_THREADS);
 }
 
 #[test]

@@ -5,12 +5,12 @@ Python modules re-export from it."""
 
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, SupportsIndex, TypeAlias, final
+from typing import Any, Literal, SupportsIndex, TypeAlias, TypedDict, final, type_check_only
 
 import numpy as np
 import numpy.typing as npt
 from numpy.typing import NDArray
-from typing_extensions import deprecated
+from typing_extensions import Self, deprecated
 
 from LudoGame.enums import Phase, Reason
 from LudoGame.events import MoveEvent, RollEvent
@@ -25,6 +25,33 @@ ENV_PLAYERS: int
 ENV_TABLE_PLAYERS: int
 #: An environment episode's roll limit when none is said.
 ENV_MAX_ROLLS: int
+#: Games a simulation plays when none are said (`Simulation.run`, `simulate`, `tournament`).
+SIM_COUNT: int
+#: Threads a simulation plays on when none are said.
+SIM_THREADS: int
+#: Every player's bot of a simulation when none is said.
+SIM_BOT: str
+#: The bot `Game.best_move` asks when none is named.
+BEST_MOVE_BOT: str
+#: The bot of a learner's opponents when none is said.
+ENV_OPPONENT: str
+#: Threads a vector environment steps on when none are said.
+ENV_THREADS: int
+#: When a vector environment's ended episode restarts when none is said ('next_step').
+ENV_AUTORESET: str
+
+@type_check_only
+class _AISettings(TypedDict):
+    level: int
+    time: float | None
+    seed: int
+    nodes: int | None
+    depth: int | None
+    threads: int
+
+#: A built-in Onitama AI's settings when none are said (`BuiltinAI`, `Onitama.best_move`,
+#: `Onitama.analyse`, `builtin_ai`).
+ONITAMA_AI_SETTINGS: _AISettings
 #: The Onitama setup a refereed match starts from when none is said.
 ONITAMA_MATCH_SETUP: str
 #: The coursework's Part 1 program's words by name ("card_prompt", "your_turn", ...) and its
@@ -35,60 +62,29 @@ ONITAMA_TEXTS: dict[str, str]
 ONITAMA_DEFAULT_PLIES: int
 #: The card sets a random standard Onitama deal draws from: ('base', 'sensei', 'all').
 ONITAMA_CARD_SETS: tuple[str, ...]
-__all__ = [
-    "Action",
-    "BuiltinAI",
-    "Card",
-    "EndgameTable",
-    "MatchRecord",
-    "ForeignPlayerError",
-    "Interrupted",
-    "InvalidArgumentError",
-    "Game",
-    "GameOverError",
-    "IllegalActionError",
-    "IllegalMoveError",
-    "InvalidAIError",
-    "InvalidActionError",
-    "InvalidBoardError",
-    "InvalidBotError",
-    "InvalidCardError",
-    "InvalidNotationError",
-    "InvalidPlayersError",
-    "InvalidPositionError",
-    "InvalidRollError",
-    "InvalidRulesError",
-    "InvalidSquareError",
-    "InvalidStepsError",
-    "InvalidTokenError",
-    "InvalidTurnError",
-    "LudoError",
-    "LudoGame",
-    "Move",
-    "NoGameError",
-    "Onitama",
-    "OnitamaError",
-    "OnitamaGameOverError",
-    "OnitamaNotationError",
-    "Player",
-    "PonderHit",
-    "SearchStop",
-    "SimResult",
-    "Simulation",
-    "UnknownSetupError",
-    "bot_playouts",
-    "onitama_play_match",
-    "onitama_standard_cards",
-    "__version__",
-    "ENV_MAX_ROLLS",
-    "ENV_PLAYERS",
-    "ENV_TABLE_PLAYERS",
-    "MAX_ROLLS",
-    "ONITAMA_CARD_SETS",
-    "ONITAMA_DEFAULT_PLIES",
-    "ONITAMA_MATCH_SETUP",
-    "ONITAMA_TEXTS",
-]
+#: The CS162 decisions D1-D13 of docs/rules.md: (id, what it decides, whether it is open).
+CS162_DECISIONS: tuple[tuple[str, str, bool], ...]
+#: D9's priority rules in order: ("D9.1", what rule 1 says), ... ("D9.4", ...).
+CS162_PRIORITY_RULES: tuple[tuple[str, str], ...]
+#: Every reading of an open decision the engine plays: (decision, option, value, what it
+#: does, the published cases that rule it out or ""); the first value of each option is the
+#: engine's own (`LudoGame(option=value)` plays another).
+CS162_READINGS: tuple[tuple[str, str, str, str, str], ...]
+__all__ = ["Action", "BuiltinAI", "Card", "MatchRecord", "ForeignPlayerError", "Interrupted"]
+__all__ += ["InvalidArgumentError", "Game", "GameOverError", "IllegalActionError"]
+__all__ += ["IllegalMoveError", "InvalidAIError", "InvalidActionError", "InvalidBoardError"]
+__all__ += ["InvalidBotError", "InvalidCardError", "InvalidNotationError", "InvalidPlayersError"]
+__all__ += ["InvalidPositionError", "InvalidRollError", "InvalidRulesError", "InvalidSquareError"]
+__all__ += ["InvalidStepsError", "InvalidTokenError", "InvalidTurnError", "LudoError", "LudoGame"]
+__all__ += ["Move", "NoGameError", "Onitama", "OnitamaError", "OnitamaGameOverError"]
+__all__ += ["OnitamaNotationError", "Player", "SearchStop", "SimResult", "Simulation"]
+__all__ += ["UnknownSetupError", "bot_playouts", "onitama_play_match", "onitama_standard_cards"]
+__all__ += ["__version__", "ENV_MAX_ROLLS", "ENV_PLAYERS", "ENV_TABLE_PLAYERS", "MAX_ROLLS"]
+__all__ += ["ONITAMA_CARD_SETS", "ONITAMA_DEFAULT_PLIES", "ONITAMA_MATCH_SETUP", "ONITAMA_TEXTS"]
+__all__ += ["BEST_MOVE_BOT", "ENV_AUTORESET", "ENV_OPPONENT", "ENV_THREADS", "ONITAMA_AI_SETTINGS"]
+__all__ += ["SIM_BOT", "SIM_COUNT", "SIM_THREADS"]
+__all__ += ["CS162_DECISIONS", "CS162_PRIORITY_RULES", "CS162_READINGS"]
+__all__ += ["EndgameTable", "PonderHit"]
 
 class LudoError(ValueError):
     """Base class of every error LudoGame raises for bad input (a ValueError)."""
@@ -142,6 +138,46 @@ class InvalidNotationError(LudoError):
 
 _Turn = tuple[str, SupportsIndex] | Sequence[str | SupportsIndex]
 
+@type_check_only
+class _RuleSet:
+    """What plays by a Ludo rule set (`Game`, `Simulation`, `SimResult`) says which."""
+
+    @property
+    def rules(self) -> str:
+        """The rule set's preset name: 'cs162', 'standard' or 'gt'."""
+
+    @property
+    def rules_notation(self) -> str:
+        """The rule set as notation: the preset name, then the options that differ from it in
+        brackets (e.g. 'standard[six_limit=3]'); `Game` and `Simulation` take it as `rules`."""
+
+    @property
+    def options(self) -> dict[str, bool | int | str]:
+        """Every rule option and its value."""
+
+    @property
+    def players(self) -> list[str]:
+        """The positions that play, in turn order."""
+
+@type_check_only
+class _Bots(_RuleSet):
+    @property
+    def bots(self) -> list[str]:
+        """The bots' names, one per player."""
+
+@type_check_only
+class _Copies:
+    """A game that copies itself with its history (`copy`, `copy.copy`, `copy.deepcopy`)."""
+
+    def copy(self) -> Self:
+        """An independent copy, with its history."""
+
+    def __copy__(self) -> Self: ...
+    def __deepcopy__(self, memo: object, /) -> Self: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def _repr_svg_(self) -> str:
+        """The board as an SVG image (shown by Jupyter notebooks)."""
+
 @final
 class LudoGame:
     """A game of CS162 Ludo: two to four players at positions 'A'-'D', two tokens each.
@@ -149,9 +185,13 @@ class LudoGame:
     `play_game(players, turns)` plays a whole list of rolls with the assignment's priority
     rule and returns every token's space; `get_player_by_position` gives live `Player`
     views of that game; `move_token` moves one named token.
+
+    `LudoGame()` reads every decision of docs/rules.md as the engine does. Keyword
+    arguments choose another reading of the decisions the assignment leaves open (their
+    names and values: `LudoGame.CS162_READINGS`), e.g. `LudoGame(kick="one")`.
     """
 
-    def __new__(cls) -> LudoGame: ...
+    def __new__(cls, **readings: str) -> LudoGame: ...
     def play_game(self, players: Iterable[str], turns: Iterable[_Turn]) -> list[str]:
         """Play a new game: `players` is a list of positions (e.g. `['A', 'C']`), `turns` a list
         of `(position, roll)` tuples applied in order with the priority rule. Returns the
@@ -159,6 +199,21 @@ class LudoGame:
 
         Raises a `LudoError` (or `TypeError`) for bad input, leaving the previous game as it
         was (D13).
+        """
+
+    def trace_game(self, players: Iterable[str], turns: Iterable[_Turn]) -> list[list[str]]:
+        """Play a new game as `play_game` does (not part of the assignment), and return the
+        decisions of docs/rules.md each turn touched, e.g. `('D4', 'D9.1')`: D4 a token in
+        the yard, D5 a bounce, a finish, a move from 'R' or a finished token (or any plain
+        move), D6 'R' beside a kick or a stack, D7 a kick or an opponent passed over, D8 a
+        stack, D9.1-D9.4 the priority rule that chose between two tokens, D10 a finished
+        player's turn.
+        """
+
+    @property
+    def readings(self) -> dict[str, str]:
+        """The reading of every open decision this game plays by: each option of
+        `CS162_READINGS` and its value.
         """
 
     def get_player_by_position(self, position: object) -> Player | str:
@@ -258,7 +313,7 @@ class Move:
         """The move's name, as `Game.play` accepts it: e.g. 'Ap', 'C3', 'a'."""
 
 @final
-class Game:
+class Game(_RuleSet, _Copies):
     """A game of Ludo played move by move, over the "cs162", "standard" or "gt" rules.
 
     `Game(rules="cs162", players="AB", seed=None, **options)`: players are positions
@@ -276,34 +331,24 @@ class Game:
         **options: bool | int | str,
     ) -> Game: ...
     @property
-    def rules(self) -> str:
-        """The rule set's preset name: 'cs162', 'standard' or 'gt'."""
-
-    @property
-    def rules_notation(self) -> str:
-        """The rule set as notation: the preset name, then the options that differ from it in
-        brackets (e.g. 'standard[six_limit=3]'); `Game` and `Simulation` take it as `rules`."""
-
-    @property
-    def options(self) -> dict[str, bool | int | str]:
-        """Every rule option and its value."""
-
-    @property
-    def players(self) -> list[str]:
-        """The positions that play, in turn order."""
-
-    @property
     def seed(self) -> int | None:
-        """The die's seed (None for a game read from a position notation)."""
+        """The die's seed (None for a game read from a position notation that writes the die's
+        state, without a seed).
+        """
 
-    def to_notation(self) -> str:
+    def to_notation(self, hide_die: bool = False) -> str:
         """The position as one line of text (rules, tokens, turn, ranking, die state), e.g.
-        'cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a'.
+        'cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a'. With `hide_die` the die's state
+        is written '-': a position to show players who must not know the coming rolls.
         """
 
     @staticmethod
-    def from_notation(text: str) -> Game:
-        """A game starting at a position written by `to_notation` (with no history)."""
+    def from_notation(text: str, seed: int | None = None) -> Game:
+        """A game starting at a position written by `to_notation` (with no history). With
+        `seed`, the die is seeded with it instead of taking the state written (and `seed`
+        keeps it); a position whose die is hidden ('-') gets a random seed when none is
+        given, as `Game()` does.
+        """
 
     @property
     def moves(self) -> str:
@@ -311,15 +356,20 @@ class Game:
         to `roll` instead of rolled).
         """
 
-    def to_json(self) -> str:
-        """The whole game (start position, seed, every roll and move) as a JSON string."""
+    def to_json(self, hide_die: bool = False) -> str:
+        """The whole game (start position, seed, every roll and move) as a JSON string. With
+        `hide_die`, without the die: the seed null, the die's state '-' in both positions and
+        every roll a given value ('=6'), for players who must not know the coming rolls.
+        """
 
     @staticmethod
-    def from_json(text: str) -> Game:
+    def from_json(text: str, seed: int | None = None) -> Game:
         """A game read from `to_json`'s output: the moves are replayed and checked. `format`,
         `start` and `moves` are required strings; `position`, when present, must be the
         string of the position the moves reach; `seed`, when not null, must be the seed that
-        gives the start position's die state.
+        gives the start position's die state. With `seed`, the game plays on with a die
+        seeded with it (the saved rolls, checked against the saved die, become given
+        values); a save whose die is hidden gets a random seed when none is given.
         """
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
@@ -398,9 +448,13 @@ class Game:
         """Every roll and move so far, oldest first: `RollEvent`s and `MoveEvent`s (dicts with
         typed attributes) with their effects."""
 
-    def best_move(self, bot: str = "expectimax", seed: int | None = None) -> Move:
+    def best_move(
+        self, bot: str = "expectimax", seed: int | None = None, stop: SearchStop | None = None
+    ) -> Move:
         """The move a built-in bot would play now: `bot` is a name such as "cs162", "safe",
-        "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible.
+        "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible. `stop`, a
+        `SearchStop`, ends a search early from another thread (within about 20 ms of its
+        `request()`): the answer is then the best move found so far.
         """
 
     def autoplay(
@@ -420,20 +474,10 @@ class Game:
     def undo(self) -> RollEvent | MoveEvent:
         """Take back the last roll or move; returns it (the history entry it removes)."""
 
-    def copy(self) -> Game:
-        """An independent copy of the game, with its history."""
-
-    def _repr_svg_(self) -> str:
-        """The board as an SVG image (shown by Jupyter notebooks)."""
-
-    def __copy__(self) -> Game: ...
-    def __deepcopy__(self, memo: object, /) -> Game: ...
-    def __eq__(self, other: object, /) -> bool: ...
-
 _Bot = str | Callable[[Game], Move | str]
 
 @final
-class Simulation:
+class Simulation(_Bots):
     """A batch of whole games between bots, played in Rust.
 
     `Simulation(rules="cs162", players=None, bots="random", seed=0, **options)`: players as
@@ -452,26 +496,6 @@ class Simulation:
         **options: bool | int | str,
     ) -> Simulation: ...
     @property
-    def players(self) -> list[str]:
-        """The positions that play, in turn order."""
-
-    @property
-    def bots(self) -> list[str]:
-        """The bots' names, one per player."""
-
-    @property
-    def rules(self) -> str:
-        """The rule set's preset name: 'cs162', 'standard' or 'gt' (as `Game.rules`)."""
-
-    @property
-    def options(self) -> dict[str, bool | int | str]:
-        """Every rule option and its value (as `Game.options`)."""
-
-    @property
-    def rules_notation(self) -> str:
-        """The rule set as notation (e.g. 'standard[six_limit=3]'), as `Game.rules_notation`."""
-
-    @property
     def seed(self) -> int:
         """The run's seed."""
 
@@ -485,7 +509,7 @@ class Simulation:
         """
 
 @final
-class SimResult:
+class SimResult(_Bots):
     """The results of a simulation: wins per player, game lengths, finishing orders and
     captures, the per-game data in compact arrays (`array.array`).
     """
@@ -495,32 +519,12 @@ class SimResult:
         """Number of games."""
 
     @property
-    def players(self) -> list[str]:
-        """The positions that played, in turn order."""
-
-    @property
-    def bots(self) -> list[str]:
-        """The bots' names, one per player."""
-
-    @property
-    def rules(self) -> str:
-        """The preset name of the rules the games were played by (as `Game.rules`)."""
-
-    @property
-    def options(self) -> dict[str, bool | int | str]:
-        """Every rule option the games were played with (as `Game.options`)."""
-
-    @property
-    def rules_notation(self) -> str:
-        """The rules the games were played by, as notation (as `Game.rules_notation`)."""
-
-    @property
     def wins(self) -> dict[str, int]:
         """Games won by each player: {'A': 250, ...}."""
 
     @property
     def unfinished(self) -> int:
-        """Games cut off after 100,000 rolls without a result."""
+        """Games cut off after `MAX_ROLLS` rolls without a result."""
 
     @property
     def lengths(self) -> array[int]:
@@ -682,8 +686,10 @@ class Action:
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
 
+_Level: TypeAlias = int | Literal["random", "baseline", "search"]
+
 @final
-class Onitama:
+class Onitama(_Copies):
     """A game of Onitama with a movable wall, played action by action.
 
     `Onitama(board=None, cards=None, to_move='A', max_plies=20)`: the board as 5 strings
@@ -818,43 +824,48 @@ class Onitama:
 
     def best_move(
         self,
-        level: int | Literal["random", "baseline", "search"] = 2,
+        level: _Level = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
+        threads: int = 1,
     ) -> Action:
         """The action a built-in AI plays now (see `BuiltinAI`): level 0 random, 1 the
         coursework baseline, 2 the search (with `time` seconds, or deterministic with a
-        `nodes` budget). As Ludo's `Game.best_move`.
+        `nodes` budget on one thread; `threads` searches on that many). As Ludo's
+        `Game.best_move`.
         """
 
     @deprecated("use Onitama.best_move")
     def best_action(
         self,
-        level: int | Literal["random", "baseline", "search"] = 2,
+        level: _Level = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
+        threads: int = 1,
     ) -> Action:
         """Deprecated: the old name of `best_move`."""
 
     def analyse(
         self,
-        level: int | Literal["random", "baseline", "search"] = 2,
+        level: _Level = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
         stop: SearchStop | None = None,
+        threads: int = 1,
     ) -> dict[str, Any]:
         """What a built-in AI finds now, as a dict: action, score (for the side to move; above
         29000 a forced win, below -29000 a forced loss), depth, nodes, exact, pv (the
         expected line). `stop`, a `SearchStop`, ends the search early from another thread
         (within about 20 ms of its `request()`): the answer is then the best action found so
         far. `time=None` with no `nodes` nor `depth` searches until stopped (or the ply
-        horizon).
+        horizon). `threads` searches on that many threads sharing one table (the nodes are
+        every thread's).
         """
 
     def perft(self, depth: int) -> int:
@@ -887,19 +898,10 @@ class Onitama:
         """
 
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
-    def copy(self) -> Onitama:
-        """An independent copy, with its history."""
-
-    def __copy__(self) -> Onitama: ...
-    def __deepcopy__(self, memo: Any, /) -> Onitama: ...
-    def __eq__(self, other: object, /) -> bool: ...
     def draw(self, player: str | None = None) -> str:
         """The board and the five cards drawn as the coursework programs do, the side card as
         `player` sees it (default: the player to move).
         """
-
-    def _repr_svg_(self) -> str:
-        """The position as an SVG image (shown by Jupyter notebooks)."""
 
     # Onitama learning environment (LudoGame.envs.onitama_v0 is built on these)
     ACTION_COUNT: int
@@ -926,6 +928,15 @@ class Onitama:
         side card's stamp colour deciding who moves first (blue A, red B). A starts on row
         e, B on row a. `max_plies` (default 1000) ends the game in a tie.
         """
+
+    def at_start(self) -> Onitama:
+        """This game taken back to its start: a new `Onitama` at the start position, with no
+        history, from the same setup (its cards drawn the same way).
+        """
+
+    @property
+    def first_turn(self) -> Literal["A", "B"]:
+        """The player who moved first (to move at the start): 'A' or 'B'."""
 
     @property
     def rules(self) -> str:
@@ -973,8 +984,9 @@ class Onitama:
 @final
 class SearchStop:
     """A flag that stops a search from another thread: pass it as `Onitama.analyse(...,
-    stop=flag)` and call `flag.request()` (the `onitama engine`'s `stop` command does). A
-    flag stays set once requested; use a new one for each search.
+    stop=flag)` or `Game.best_move(..., stop=flag)` and call `flag.request()` (the `onitama
+    engine`'s `stop` command does). A flag stays set once requested; use a new one for each
+    search.
     """
 
     def __new__(cls) -> SearchStop: ...
@@ -1088,7 +1100,7 @@ class BuiltinAI:
 
     def __new__(
         cls,
-        level: int | Literal["random", "baseline", "search"] = 2,
+        level: _Level = 2,
         time: float | None = 1.0,
         seed: int = 0,
         nodes: int | None = None,
@@ -1267,6 +1279,7 @@ __all__ += ["EnvActionError", "LudoEnvCore", "LudoVectorCore"]
 class EnvActionError(LudoError):
     """An action a learning environment refuses: not an int, out of range, or not in the action mask (the message names the action and the legal ones). Nothing changes."""
 
+_Opponent: TypeAlias = Callable[[int, NDArray[np.float32], NDArray[np.int8]], SupportsIndex]
 _BatchPolicy: TypeAlias = Callable[[NDArray[np.float32], NDArray[np.int8]], object]
 
 _VectorArrays: TypeAlias = tuple[
@@ -1281,8 +1294,26 @@ _VectorArrays: TypeAlias = tuple[
     NDArray[np.int64] | None,
 ]
 
+@type_check_only
+class _EnvShape:
+    """What both environment cores say about their games."""
+
+    @property
+    def skipped_games(self) -> int:
+        """Games played out and not handed out as episodes (they ended before the learner's
+        first decision), since the environment was made.
+        """
+
+    @property
+    def tokens(self) -> int:
+        """Tokens per player (the number of actions)."""
+
+    @property
+    def observation_len(self) -> int:
+        """The length of an observation."""
+
 @final
-class LudoEnvCore:
+class LudoEnvCore(_EnvShape):
     """The environment core: one game whose agents' decisions are the steps.
 
     `LudoEnvCore(rules="cs162", players=None, seed=None, opponents=None,
@@ -1304,8 +1335,7 @@ class LudoEnvCore:
     def reset(
         self,
         seed: int | None = None,
-        opponent: Callable[[int, NDArray[np.float32], NDArray[np.int8]], SupportsIndex]
-        | None = None,
+        opponent: _Opponent | None = None,
     ) -> None:
         """Start a new episode (seeded, or going on with the episode generator) and play to the
         first decision; games that end before it are skipped. With `opponent`, a callable
@@ -1316,8 +1346,7 @@ class LudoEnvCore:
     def step(
         self,
         action: SupportsIndex,
-        opponent: Callable[[int, NDArray[np.float32], NDArray[np.int8]], SupportsIndex]
-        | None = None,
+        opponent: _Opponent | None = None,
     ) -> None:
         """Move token `action` of the player to move, then play on to the next decision or
         the end (with `opponent`, as in `reset`, to the learner's next decision). A refused
@@ -1339,12 +1368,6 @@ class LudoEnvCore:
         """
 
     @property
-    def skipped_games(self) -> int:
-        """Games played out and not handed out as episodes (they ended before the learner's
-        first decision), since the environment was made.
-        """
-
-    @property
     def skipped_rewards(self) -> list[float]:
         """Every player's rewards in the skipped games, added up."""
 
@@ -1361,14 +1384,6 @@ class LudoEnvCore:
     @property
     def players(self) -> list[str]:
         """The positions that play, in turn order ('A'...)."""
-
-    @property
-    def tokens(self) -> int:
-        """Tokens per player (the number of actions)."""
-
-    @property
-    def observation_len(self) -> int:
-        """The length of an observation."""
 
     @property
     def rolls(self) -> int:
@@ -1395,7 +1410,7 @@ class LudoEnvCore:
         """The rule set as notation (e.g. 'standard[six_limit=3]')."""
 
 @final
-class LudoVectorCore:
+class LudoVectorCore(_EnvShape):
     """Many single-learner environments stepped together in Rust, with same-step autoreset.
 
     `LudoVectorCore(num_envs, rules="cs162", players=None, seat=None, opponents=None,
@@ -1453,26 +1468,12 @@ class LudoVectorCore:
         """'next_step' or 'same_step': when an environment whose episode ended starts the next."""
 
     @property
-    def skipped_games(self) -> int:
-        """Games played out and not handed out as episodes (they ended before the learner's
-        first decision), over every environment since they were made.
-        """
-
-    @property
     def skipped_reward(self) -> float:
         """The learner's rewards in the skipped games, added up."""
 
     @property
     def num_envs(self) -> int:
         """The number of environments."""
-
-    @property
-    def observation_len(self) -> int:
-        """The length of an observation."""
-
-    @property
-    def tokens(self) -> int:
-        """Tokens per player (the number of actions)."""
 
     @property
     def threads(self) -> int:

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from LudoGame._install import install_hint
+
 #: Tasks per CPU of the cluster: enough to keep every CPU busy to the end of the run (and
 #: to show progress), few enough that the per-task cost (about a millisecond) stays small.
 TASKS_PER_CPU = 8
@@ -19,7 +21,7 @@ TASKS_PER_CPU = 8
 #: The most games one simulation task plays (about 10 bytes of results a game).
 MAX_TASK_GAMES = 1_000_000
 
-INSTALL_HINT = 'backend="ray" needs Ray: pip install "LudoGame[ray]" (or pip install ray)'
+INSTALL_HINT = f'backend="ray" needs Ray: {install_hint("ray")} (or pip install ray)'
 
 
 class RayTaskError(RuntimeError):

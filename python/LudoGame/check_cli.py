@@ -1,5 +1,7 @@
 """The ``ludo check`` command: reports of `LudoGame.checker` at the terminal, as JSON, as a
-table of a whole class (``--summary``) and as an HTML page (``--html``)."""
+table of a whole class (``--summary``), as an HTML page (``--html``), as grades (``--csv``,
+Gradescope's ``--gradescope`` results.json, under ``--rubric``), and a Gradescope autograder
+folder (``--autograder``)."""
 
 from __future__ import annotations
 
@@ -11,20 +13,54 @@ import os
 import sys
 from typing import Any
 
-from LudoGame import sandbox
-from LudoGame.checker import STUDENT_NAME, CheckUsageError, Report, check, render
+from LudoGame import check_grade, sandbox
+from LudoGame.checker import (
+    STUDENT_NAME,
+    CheckUsageError,
+    Report,
+    check,
+    check_seed,
+    fresh_seed,
+    render,
+    seed_text,
+)
+from LudoGame.untrusted import visible
 
 
-def _one(path: str, seed: int, games: int, timeout: float, sandboxed: bool) -> Report:
-    """Check one file; a file that cannot be checked becomes a report with its error."""
+def _one(
+    path: str, seed: int, games: int, timeout: float, sandboxed: bool, secret: bool = False
+) -> Report:
+    """Check one file; a file that cannot be checked becomes a report with its error, and
+    a check that fails in any other way a report with that failure (one file never stops
+    the others)."""
+    shown = None if secret else seed
     try:
-        return check(path, seed=seed, games=games, timeout=timeout, sandboxed=sandboxed)
+        return check(
+            path,
+            seed=seed,
+            secret_seed=secret,
+            games=games,
+            timeout=timeout,
+            sandboxed=sandboxed,
+        )
     except CheckUsageError as e:
-        return Report(path=path, seed=seed, error=str(e).removeprefix(f"{path}: "))
+        return Report(path=path, seed=shown, error=str(e).removeprefix(f"{visible(path)}: "))
+    except Exception as e:  # noqa: BLE001 - reported on this file's line, the others go on
+        return Report(path=path, seed=shown, failure=_checker_failed(e))
+
+
+def _checker_failed(e: BaseException) -> str:
+    return f"the check of this file failed: {type(e).__name__}: {visible(e)}"[:500]
 
 
 def _one_text(
-    path: str, text: bytes, seed: int, games: int, timeout: float, sandboxed: bool
+    path: str,
+    text: bytes,
+    seed: int,
+    games: int,
+    timeout: float,
+    sandboxed: bool,
+    secret: bool = False,
 ) -> Report:  # pragma: no cover - runs on a Ray worker
     """A Ray task: check the file `path` whose bytes are `text` (written to a folder of the
     worker's own: the cluster's machines need not share files)."""
@@ -35,12 +71,18 @@ def _one_text(
         copy = os.path.join(folder, STUDENT_NAME)
         with open(copy, "wb") as f:
             f.write(text)
-        report = _one(copy, seed, games, timeout, sandboxed)
+        report = _one(copy, seed, games, timeout, sandboxed, secret)
     return dataclasses.replace(report, path=path)
 
 
 def run_all_ray(
-    paths: list[str], seed: int, games: int, timeout: float, sandboxed: bool, address: str
+    paths: list[str],
+    seed: int,
+    games: int,
+    timeout: float,
+    sandboxed: bool,
+    address: str,
+    secret: bool = False,
 ) -> list[Report]:
     """The reports of every file, each checked by a Ray task (`address`: a cluster to
     join, "" for Ray on this machine), in the order given. The files are read here and
@@ -56,10 +98,10 @@ def run_all_ray(
                 jobs.append((len(reports), file, f.read()))
             reports.append(None)
         except OSError:
-            reports.append(_one(p, seed, games, timeout, sandboxed))  # says what is wrong
+            reports.append(_one(p, seed, games, timeout, sandboxed, secret))  # says what is wrong
     with _ray.connected(address or None) as ray:
         task = _ray.remote(ray, _one_text).options(**_ray.task_options(1))
-        refs = [task.remote(f, t, seed, games, timeout, sandboxed) for _, f, t in jobs]
+        refs = [task.remote(f, t, seed, games, timeout, sandboxed, secret) for _, f, t in jobs]
         done = _ray.run_tasks(ray, refs, [f for _, f, _ in jobs], [1] * len(jobs), None, list)
     for (i, _, _), report in zip(jobs, done, strict=True):
         reports[i] = report
@@ -67,91 +109,240 @@ def run_all_ray(
 
 
 def run_all(
-    paths: list[str], seed: int, games: int, timeout: float, sandboxed: bool, jobs: int
+    paths: list[str],
+    seed: int,
+    games: int,
+    timeout: float,
+    sandboxed: bool,
+    jobs: int,
+    secret: bool = False,
 ) -> list[Report]:
-    """The reports of every file, checked `jobs` at a time in separate processes."""
+    """The reports of every file, checked `jobs` at a time in separate processes; a file
+    whose check fails (even its process in the pool) gets a report saying so, and the
+    others are checked all the same."""
     if len(paths) == 1 or jobs <= 1:
-        return [_one(p, seed, games, timeout, sandboxed) for p in paths]
+        return [_one(p, seed, games, timeout, sandboxed, secret) for p in paths]
+    reports = []
     with concurrent.futures.ProcessPoolExecutor(min(jobs, len(paths))) as pool:
-        futures = [pool.submit(_one, p, seed, games, timeout, sandboxed) for p in paths]
-        return [f.result() for f in futures]
+        futures = [pool.submit(_one, p, seed, games, timeout, sandboxed, secret) for p in paths]
+        for path, future in zip(paths, futures, strict=True):
+            try:
+                reports.append(future.result())
+            except Exception as e:  # noqa: BLE001 - e.g. a worker process that died
+                failed = _checker_failed(e)
+                reports.append(Report(path=path, seed=None if secret else seed, failure=failed))
+    return reports
 
 
-def summary(reports: list[Report]) -> str:
-    """One row per file: cases passed, games agreed, the decisions where it differs."""
-    rows = [("file", "cases", "games", "differs on", "failure")]
+def seed_line(reports: list[Report]) -> str:
+    """The seed of a run, and how to play its games again."""
+    seeds = {r.seed for r in reports}
+    if seeds == {None}:
+        return "secret seed: the same --seed-file plays these games again"
+    if len(seeds) == 1:
+        seed = seeds.pop()
+        return f"seed {seed}: --seed {seed} plays these games again"
+    return "seeds " + ", ".join(seed_text(s) for s in sorted(seeds, key=str))
+
+
+def summary(
+    reports: list[Report], rubric: check_grade.Rubric | None = None, strict: bool = False
+) -> str:
+    """One row per file: its score under `rubric` (the default one), the published cases
+    passed, the games agreeing (allowed readings included unless `strict`), the decisions
+    where it differs (a crash marked !), the allowed readings it follows, its failure (the
+    files' names and failures made visible, `LudoGame.untrusted.visible`); then the seed."""
+    rubric = rubric or check_grade.Rubric()
+    rows = [("file", "score", "cases", "games", "differs on", "readings", "failure")]
     for r in reports:
-        decisions = sorted(
-            {d for x in r.differences for d in x.decisions}, key=lambda d: int(d[1:])
+        tests = check_grade.grade(r, rubric, strict)
+        score = f"{sum(t.score for t in tests):g}/{rubric.max_score:g}"
+        counted = [d for d in r.differences if not d.open or strict]
+        decisions = " ".join(
+            (d.decision or "?") + ("!" if d.weight == "crash" else "") for d in counted
         )
-        failure = r.error or r.failure or ""
+        agreeing = r.agreeing if not strict else r.checked - r.differing
+        failure = visible(r.error or r.failure or "")
         rows.append(
             (
-                r.path,
+                visible(r.path),
+                score,
                 f"{r.cases_passed}/{r.cases}",
-                f"{r.checked - r.differing}/{r.checked}" if not r.error else "-",
-                " ".join(decisions) or ("-" if r.differences == [] else "?"),
+                f"{agreeing}/{r.checked}" if not r.error else "-",
+                decisions or "-",
+                " ".join(d.reading for d in r.differences if d.open) or "-",
                 failure.split(" (")[0],
             )
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    return "\n".join(
-        "  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths, strict=True)) + "  " + row[4]
+    widths = [max(len(row[i]) for row in rows) for i in range(6)]
+    table = "\n".join(
+        (
+            "  ".join(cell.ljust(w) for cell, w in zip(row[:6], widths, strict=True))
+            + "  "
+            + row[6]
+        ).rstrip()
         for row in rows
-    ).rstrip()
+    )
+    return f"{table}\n\n{seed_line(reports)}"
 
 
 def to_html(reports: list[Report]) -> str:
-    """The reports as one HTML page."""
+    """The reports as one HTML page (the texts made visible, then HTML-escaped)."""
     parts = ["<!doctype html><meta charset=utf-8><title>ludo check</title>", "<h1>ludo check</h1>"]
     parts.append("<pre>" + html.escape(summary(reports)) + "</pre>")
     for r in reports:
-        parts.append(f"<h2>{html.escape(r.path)}</h2><pre>{html.escape(render(r))}</pre>")
+        parts.append(f"<h2>{html.escape(visible(r.path))}</h2><pre>{html.escape(render(r))}</pre>")
     return "\n".join(parts) + "\n"
 
 
-def _exit_status(reports: list[Report]) -> int:
+def _exit_status(reports: list[Report], strict: bool = False) -> int:
     if any(r.error for r in reports) and len(reports) == 1:
         return 2
-    return 0 if all(r.agrees for r in reports) else 1
+    return 0 if all(r.verdict(strict) for r in reports) else 1
+
+
+class SeedFileError(ValueError):
+    """A ``--seed-file`` that cannot be read or written, or holds no seed (one line)."""
+
+
+def run_seed(seed: int | None, seed_file: str | None) -> tuple[int, bool]:
+    """The seed of a run and whether it is secret: `seed` if given; else the seed kept in
+    `seed_file` (secret), which is drawn and written there (readable by its owner only) when
+    the file does not exist yet; else a fresh seed."""
+    if seed_file is None:
+        return (fresh_seed() if seed is None else seed), False
+    if seed is not None:
+        raise SeedFileError("give --seed or --seed-file, not both")
+    try:
+        fd = os.open(seed_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    except OSError as e:
+        raise SeedFileError(f"cannot write the seed file {seed_file!r}: {e.strerror}") from None
+    else:
+        seed = fresh_seed()
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(f"{seed}\n")
+        return seed, True
+    try:
+        with open(seed_file, encoding="ascii") as f:
+            text = f.read(100).strip()
+    except (OSError, UnicodeDecodeError) as e:
+        why = getattr(e, "strerror", None) or "not a seed"
+        raise SeedFileError(f"cannot read the seed file {seed_file!r}: {why}") from None
+    try:
+        return check_seed(int(text)), True
+    except (TypeError, ValueError):
+        raise SeedFileError(
+            f"the seed file {seed_file!r} holds no seed (a whole number from 0 to 2**64 - 1)"
+        ) from None
+
+
+def cmd_autograder(args: argparse.Namespace) -> int:
+    """``ludo check --autograder DIR``: write a Gradescope autograder folder."""
+    if args.files:
+        print("ludo check: --autograder takes no files to check", file=sys.stderr)
+        return 2
+    if args.wheel is not None and not os.path.isfile(args.wheel):
+        print(f"ludo check: no such wheel: {visible(args.wheel)}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else fresh_seed()
+    try:
+        written = check_grade.write_autograder(
+            args.autograder, args.wheel, args.rubric, seed, args.games, args.timeout
+        )
+    except (OSError, check_grade.RubricError) as e:
+        print(f"ludo check: {visible(e)}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(visible(path))
+    if args.wheel is None:
+        print(
+            "no --wheel given: put LudoGame's wheel for the image's Python into "
+            f"{visible(os.path.join(args.autograder, 'wheels'))} (maturin build --release)",
+            file=sys.stderr,
+        )
+    return 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """``ludo check FILE...``: 0 all agree, 1 something differs, 2 bad use."""
+    """``ludo check FILE...``: 0 all pass (allowed readings only; with --strict: all
+    agree), 1 something differs, 2 bad use."""
+    if args.autograder is not None:
+        return cmd_autograder(args)
+    if not args.files:
+        print("ludo check: name the files to check (or --autograder DIR)", file=sys.stderr)
+        return 2
+    if args.gradescope is not None and len(args.files) != 1:
+        print("ludo check: --gradescope grades one file", file=sys.stderr)
+        return 2
+    try:
+        rubric = check_grade.read_rubric(args.rubric)
+    except check_grade.RubricError as e:
+        print(f"ludo check: {visible(e)}", file=sys.stderr)
+        return 2
+    strict = args.strict or rubric.strict
     sandboxed = not args.no_sandbox
     if sandboxed and not sandbox.available():
-        print(
-            f"ludo check: refusing to run untrusted code without a sandbox: "
-            f"{sandbox.unavailable_reason()} (or use --no-sandbox)",
-            file=sys.stderr,
+        why = (
+            f"refusing to run untrusted code without a sandbox: "
+            f"{sandbox.unavailable_reason()} (or use --no-sandbox)"
         )
+        print(f"ludo check: {why}", file=sys.stderr)
+        if args.gradescope is not None:  # Gradescope still gets a results.json
+            report = Report(path=args.files[0], seed=None, error=why)
+            check_grade.write_results(
+                args.gradescope, check_grade.results_json(report, rubric, strict)
+            )
         return 2
     if args.timeout <= 0:
         print("ludo check: --timeout must be positive", file=sys.stderr)
         return 2
     try:
+        seed, secret = run_seed(args.seed, args.seed_file)
+    except SeedFileError as e:
+        print(f"ludo check: {visible(e)}", file=sys.stderr)
+        return 2
+    try:
         if args.ray is not None:
             reports = run_all_ray(
-                args.files, args.seed, args.games, args.timeout, sandboxed, args.ray
+                args.files, seed, args.games, args.timeout, sandboxed, args.ray, secret
             )
         else:
-            reports = run_all(args.files, args.seed, args.games, args.timeout, sandboxed, args.jobs)
+            reports = run_all(
+                args.files, seed, args.games, args.timeout, sandboxed, args.jobs, secret
+            )
     except KeyboardInterrupt:  # the students' processes end with ours (and are killed)
         print("ludo check: interrupted", file=sys.stderr)
         return 130
+    if args.gradescope is not None:
+        try:
+            check_grade.write_results(
+                args.gradescope, check_grade.results_json(reports[0], rubric, strict)
+            )
+        except OSError as e:
+            print(
+                f"ludo check: cannot write {visible(args.gradescope)}: {e.strerror}",
+                file=sys.stderr,
+            )
+            return 2
     if args.json:
         data: Any = [r.to_json() for r in reports]
         print(json.dumps(data if len(reports) > 1 else data[0], indent=2))
     elif args.summary:
-        print(summary(reports))
+        print(summary(reports, rubric, strict))
     else:
         colour = sys.stdout.isatty()
         for n, r in enumerate(reports):
             if n:
                 print()
             out = sys.stderr if r.error and len(reports) == 1 else sys.stdout
-            print(("ludo check: " if out is sys.stderr else "") + render(r, colour), file=out)
+            text = render(r, colour, strict)
+            print(("ludo check: " if out is sys.stderr else "") + text, file=out)
     if args.html:
         with open(args.html, "w", encoding="utf-8") as f:
             f.write(to_html(reports))
-    return _exit_status(reports)
+    if args.csv:
+        with open(args.csv, "w", encoding="utf-8", newline="") as f:
+            f.write(check_grade.csv_text(reports, rubric, strict))
+    return _exit_status(reports, strict)

@@ -1,306 +1,349 @@
 """`ludo check`: a student's own ``LudoGame.py`` against the engine.
 
-The student's file runs in its own sandboxed process (`LudoGame.sandbox`): a small runner
-(`LudoGame._check_runner`, the only file of ours it sees) loads it by path and answers the
-assignment's questions over a pipe. The same games are played on it and on the engine through
-the assignment's API only; every answer is compared (what ``play_game`` returns, each
-player's step counts and ``get_completed``, ``get_space_name`` of every step count, and
-``get_player_by_position`` of a position not in the game); after the published cases, D11
-(a second ``play_game`` on the same object) and D12 (``move_token``) are checked too.
+The student's file runs in its own sandboxed process (`LudoGame.check_student`); the same
+games are played on it and on the engine through the assignment's API only, and every
+answer is compared: what ``play_game`` returns, each player's step counts and
+``get_completed``, ``get_space_name`` of every step count, ``get_player_by_position`` of a
+position not in the game; after the published cases, D11 (a second ``play_game`` on the same
+object) and D12 (``move_token``).
 
-The games: the course's published cases first (the worked example and the nine instructor
-cases), then generated games that reach each rule and decision (D1-D13), then random games,
-all from one seed. A difference is explained (the first turn where the answers part, both
-answers, the board before that turn, the decisions it touches) and shrunk to the shortest
-turns list that still shows the same kind of difference.
+The games: the course's published cases, generated games that reach each decision (the
+engine tags every turn with the decisions it touched: D4-D10 and the priority rule
+D9.1-D9.4), then random games, all from one seed (a fresh one unless given).
+
+Each question is compared on its own, so that one wrong convention (a "Player Not Found!",
+a yard counted as step 0) is one difference among the others and hides none. Where the
+student's answers are the engine's under another reading of an open decision (the engine
+plays every reading it lists, `LudoGame._core.CS162_READINGS`), the check adopts that
+reading and compares the rest under it: a reading the course allows costs nothing, one that
+a published case rules out is a difference of its decision. Every other difference is
+found at the first turn where the answers part, labelled by what the engine did on that turn
+(the token it chose and the rule that chose it, a kick, a stack, a bounce, the yard) against
+what the student's answers show, counted over all games, and shrunk to a short turns list
+that shows the same kind of difference at its last turn.
+
+Nothing the student's process sends is trusted (`LudoGame.check_replies`): a malformed reply
+is that call's wrong answer, a flood or a hang ends only that file's check.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
-import select
-import shutil
-import sys
-import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from typing import Any
 
-from LudoGame import _check_runner, sandbox
-from LudoGame._core import LudoGame
+from LudoGame import _check_runner, _core
+from LudoGame import check_replies as replies
+from LudoGame._core import InvalidArgumentError, LudoGame, Player
+from LudoGame.check_student import DEFAULT_TIMEOUT, STUDENT_NAME, Student, failure_text
+from LudoGame.seeds import fresh_seed
+from LudoGame.untrusted import visible
 
 Turns = list[tuple[str, int]]
+#: A reading of the open decisions: the (option, value) pairs that differ from the engine's,
+#: sorted (the engine's own reading is the empty tuple).
+Reading = tuple[tuple[str, str], ...]
 
-#: The decisions, their subject, and whether the assignment text settles them ("text") or
-#: leaves part of them open ("open": ours is a documented choice, not the only reading).
+#: The decisions (the engine's table): id -> (what it decides, "open" or "text").
 DECISIONS: dict[str, tuple[str, str]] = {
-    "D1": ("get_space_name: H, R, 1-56, <pos>1-<pos>6, E", "text"),
-    "D2": ("get_player_by_position and 'Player not found!'", "text"),
-    "D3": ("play_game's answer: p then q of each position, in players order", "text"),
-    "D4": ("a token leaves the yard only on a 6, onto R; the 6 is used up", "text"),
-    "D5": ("from R a roll r gives step r; bouncing back past E; a finished token stays", "text"),
-    "D6": ("R is off the track: never kicked, never stacked, blocks nothing", "open"),
-    "D7": ("kicking: only the landing space, start spaces ordinary, stacks go home apart", "open"),
-    "D8": ("stacking: two tokens on one space move together, also in the home squares", "open"),
-    "D9": ("which token moves: the priority rules, p on a tie", "text"),
-    "D10": ("turns in list order, no bonus check; a finished player's turns are ignored", "open"),
-    "D11": ("every play_game call starts a fresh game", "open"),
-    "D12": ("move_token moves a named token as a turn would", "open"),
-    "D13": ("invalid arguments raise a clear error", "open"),
+    d: (summary, "open" if is_open else "text") for d, summary, is_open in _core.CS162_DECISIONS
 }
+#: D9's priority rules: "D9.1" -> what rule 1 says, ...
+PRIORITY_RULES: dict[str, str] = dict(_core.CS162_PRIORITY_RULES)
 
-RUNNER_NAME = "ludo_check_runner.py"
-STUDENT_NAME = "LudoGame.py"
-#: Where the sandbox sees the runner and the student's file (read-only).
-INSIDE = "/ludo-check"
-DEFAULT_TIMEOUT = 5.0
-SHRINK_BUDGET = 4000  # games played on each side while shrinking one difference
 
+@dataclass(frozen=True)
+class ReadingInfo:
+    """One reading of an open decision the engine plays (`LudoGame._core.CS162_READINGS`)."""
+
+    decision: str
+    option: str
+    value: str
+    text: str
+    ruled_out_by: str  # the published cases that rule it out ("" for an allowed reading)
+
+    @property
+    def allowed(self) -> bool:
+        """Whether the course allows it (no published case rules it out)."""
+        return not self.ruled_out_by
+
+    @property
+    def name(self) -> str:
+        """``option=value``."""
+        return f"{self.option}={self.value}"
+
+
+READINGS: dict[tuple[str, str], ReadingInfo] = {
+    (o, v): ReadingInfo(d, o, v, t, r) for d, o, v, t, r in _core.CS162_READINGS
+}
+#: The engine's value of each option.
+ENGINE_READING: dict[str, str] = {}
+for _d, _o, _v, _t, _r in _core.CS162_READINGS:
+    ENGINE_READING.setdefault(_o, _v)
+#: The options whose readings change how turns play (the others: D11, D12).
+TURN_OPTIONS = ("ready", "kick", "stacking", "end")
+
+#: Weights of the kinds of difference, in the order reports list them.
+CRASH, FIXED, OPEN = 0, 1, 2
+WEIGHTS = {CRASH: "crash", FIXED: "fixed rule", OPEN: "allowed reading"}
+
+#: Numbers of the games made while explaining (shrunk lists, candidates): below the plan's.
+_scratch = itertools.count(-1, -1)
+
+SCAN = 16  # prefixes asked at once when the search's interval is this small
+MAX_PREFIXES = 48  # prefixes per request
+SHRINK_TURNS = 100_000  # turns played on the student's side while shrinking one kind
+MAX_SHRUNK = 8  # kinds shrunk per file (the others are shown where found, unshrunk)
 
 #: The engine's "answer" where the student's game found no Player (the engine finds one).
 EXPECTED_PLAYER = {"t": "Player", "v": "a Player object"}
+#: The engine's "answer" where the student's process sent malformed answers as a whole.
+EXPECTED_ANSWERS = {"t": "answers", "v": "answers to the questions asked"}
 
 
 class CheckUsageError(ValueError):
     """The file cannot be checked: missing, not Python, no LudoGame class, ... (one line)."""
 
 
+# ---------------------------------------------------------------- kinds of difference
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of difference: its weight (crash, fixed rule, allowed reading), the question
+    whose answer differs, the decision (``D9.4``, ``D7``, ...; empty when none applies), and
+    a detail: the exception raised, the pair of small answers, or the reading
+    (``kick=one``)."""
+
+    weight: int
+    question: str
+    decision: str
+    detail: str = ""
+
+    def title(self) -> str:
+        """The kind in words."""
+        d = self.decision
+        if self.weight == CRASH:
+            at = f" (at {d}: {describe(d)})" if d else ""
+            return f"{self.question}: {self.detail}{at}"
+        if self.question == "reading":
+            info = READINGS[tuple(self.detail.split("=", 1))]  # type: ignore[index]
+            head = f"{d} read as {info.name}: {info.text}"
+            if info.allowed:
+                return head
+            cases = "cases" if "," in info.ruled_out_by else "case"
+            return f"{head} (ruled out by the published {cases} {info.ruled_out_by})"
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"{d}: {describe(d)} [{self.question}{detail}]"
+
+
+def describe(decision: str) -> str:
+    """What a decision (``D7``) or priority rule (``D9.4``) says."""
+    if decision in PRIORITY_RULES:
+        return f"which token moves, {PRIORITY_RULES[decision]}"
+    if decision in DECISIONS:
+        return DECISIONS[decision][0]
+    return decision
+
+
+def _base(decision: str) -> str:
+    """``D9`` of ``D9.4``."""
+    return decision.split(".")[0]
+
+
 @dataclass
 class Difference:
-    """One game where the student's answers and the engine's part."""
+    """One kind of difference, explained on the first game that shows it, shrunk."""
 
-    source: str
+    kind: str  # the kind in words
+    weight: str  # "crash", "fixed rule" or "allowed reading"
+    decision: str  # D1-D13, or D9.1-D9.4; "" when none applies
+    count: int  # games of this kind
+    source: str  # the first game of this kind
     players: list[str]
     turns: Turns
     turn: int  # index of the first turn after which the answers differ (-1: before any)
-    field: str  # the first answer that differs, e.g. "A.p" or "play_game"
-    kind: str
+    field: str  # the first answer that differs there, e.g. "A.p" or "play_game"
     ours: Any
     theirs: Any
-    board: str
-    decisions: list[str]
-    shrunk: Turns
+    board: str  # the engine's board before that turn
+    decisions: list[str]  # the decision first, then the others the turn touched
+    shrunk: Turns  # a shorter list whose last turn shows the same kind
     shrunk_players: list[str]
-    open: bool
-    seed: int
+    shrunk_field: str
+    shrunk_ours: Any
+    shrunk_theirs: Any
+    shrunk_board: str  # the engine's board before the shrunk list's last turn
+    open: bool  # an allowed reading: it costs nothing unless --strict
+    reading: str  # the reading (option=value) the student's answers follow, if any
+    readings: list[str]  # the readings adopted for the whole file while comparing
+    seed: int | None  # None: the run's seed is secret
 
     def explain(self) -> str:
-        """The difference in words, several lines."""
-        lines = [f"Difference in {self.source} (players {''.join(self.players)}):"]
-        where = "before any turn" if self.turn < 0 else f"after turn {self.turn + 1}"
-        reused = self.kind.startswith(("D11", "D12"))
-        if self.kind.startswith("D12"):
-            where = "after the move_token call"
-        elif reused:
-            where = "at the end of the game (a fresh game's answers differ)"
-        elif self.turn >= 0:
-            pos, roll = self.turns[self.turn]
-            where += f" ({pos} rolls {roll})"
-        lines.append(f"  the answers part {where}: {self.field}")
-        lines.append(f"    engine:  {_show(self.ours)}")
-        lines.append(f"    student: {_show(self.theirs)}")
-        for d in self.decisions:
-            lines.append(f"  rule {d}: {DECISIONS[d][0]}")
+        """The difference in words, several lines (every character of the student's made
+        visible, `LudoGame.untrusted.visible`)."""
+        return "\n".join(visible(line) for line in self._lines())
+
+    def _lines(self) -> list[str]:
+        games = f"{self.count} game{'s' if self.count != 1 else ''}"
+        if "get_space_name" in self.field:
+            games = f"{self.count} of 4 positions"
+        lines = [f"{self.weight}: {self.kind}", f"  in {games}; first in {self.source}"]
+        if self.readings and not self.reading:
+            lines.append(f"  compared under the student's reading {', '.join(self.readings)}")
         if self.open:
             lines.append(
-                "  the assignment leaves this open: the student's reading may be one the "
-                "course allows (the engine's is a documented choice, not the only one)"
+                "  the assignment leaves this open and the course's published cases allow it:"
+                " it costs nothing (--strict counts it)"
             )
-        lines.append(
-            "  board of a fresh game at the end:" if reused else "  board before that turn:"
-        )
-        lines += ["    " + row for row in self.board.splitlines()]
+        if self.decisions[1:]:
+            lines.append(f"  that turn also touched {', '.join(self.decisions[1:])}")
+        if self.field.startswith(("D11", "D12")) or self.turn == -2:
+            lines.append(f"  {self.source}: {self.field}")
+            lines.append(f"    engine:  {_show(self.ours)}")
+            lines.append(f"    student: {_show(self.theirs)}")
+            lines.append(f"  the game: play_game({self.players!r}, {_turns_text(self.turns)})")
+            return lines
         if "get_space_name" in self.field:
             pos = self.field.split(".")[0]
+            lines.append(f"    engine:  {_show(self.ours)}")
+            lines.append(f"    student: {_show(self.theirs)}")
             lines.append("  to see it:")
             lines.append(f"    game.play_game([{pos!r}], [])")
             lines.append(f"    game.get_player_by_position({pos!r}).{self.field.split('.', 1)[1]}")
-            return "\n".join(lines)
-        if reused:
-            lines.append(f"  the game: play_game({self.players!r}, {_turns_text(self.turns)})")
-            return "\n".join(lines)
-        lines.append(f"  shrunk to {len(self.shrunk)} turns that still show it:")
+            return lines
+        shrunk = len(self.shrunk) < self.turn + 1 or self.shrunk_players != self.players
+        if self.turn < 0:
+            lines.append(f"  before any turn: {self.shrunk_field}")
+        else:
+            pos, roll = self.shrunk[-1]
+            what = "shrunk to" if shrunk else "the game up to"
+            lines.append(
+                f"  {what} {len(self.shrunk)} turn{'s' if len(self.shrunk) != 1 else ''}"
+                f" (from turn {self.turn + 1} of the game): the answers part after the last"
+                f" turn ({pos} rolls {roll}): {self.shrunk_field}"
+            )
         lines.append(f"    play_game({self.shrunk_players!r}, {_turns_text(self.shrunk)})")
-        return "\n".join(lines)
+        lines.append(f"    engine:  {_show(self.shrunk_ours)}")
+        lines.append(f"    student: {_show(self.shrunk_theirs)}")
+        if self.turn >= 0:
+            lines.append("  board before that turn:")
+            lines += ["    " + row for row in self.shrunk_board.splitlines()]
+        return lines
 
 
 @dataclass
 class Report:
-    """What `check` found for one file."""
+    """What `check` found for one file. Its `seed` is None when the run's seed is kept
+    secret (`check`'s ``secret_seed``)."""
 
     path: str
-    seed: int
+    seed: int | None
     games: int = 0
     checked: int = 0
-    differing: int = 0  # games checked whose answers differ
+    differing: int = 0  # games checked whose answers differ from the engine's
+    open_games: int = 0  # ... of which differ only by readings the course allows
+    agreeing: int = 0  # games whose play agrees, under the allowed readings (the questions
+    # that differ before any turn and the probe of a position not playing are kinds of
+    # their own)
+    crash_games: int = 0  # games where a call raised or answered malformed
     cases_passed: int = 0
     cases: int = 0
+    random_games: int = 0
+    random_agreeing: int = 0  # random games whose play agrees (under the allowed readings)
+    random_exact: int = 0  # ... under the engine's own reading
+    cases_failed: list[str] = field(default_factory=list)  # published cases that fail
     error: str | None = None  # the file could not be checked (load error), one line
-    failure: str | None = None  # timeout / crash of the student's process
+    failure: str | None = None  # timeout / crash / flood of the student's process
+    shared_state: bool = False  # answers depended on earlier games (a class attribute, ...)
+    readings: list[str] = field(default_factory=list)  # readings the answers follow
+    reached: list[str] = field(default_factory=list)  # decisions the games reached
     differences: list[Difference] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
     def agrees(self) -> bool:
-        """Whether every answer agreed."""
+        """Whether every answer agreed with the engine's own reading."""
         return self.error is None and self.failure is None and not self.differences
+
+    @property
+    def passes(self) -> bool:
+        """Whether every difference is an allowed reading (`agrees` under --strict)."""
+        return self.error is None and self.failure is None and all(d.open for d in self.differences)
+
+    def verdict(self, strict: bool = False) -> bool:
+        """`agrees` with `strict`, else `passes`."""
+        return self.agrees if strict else self.passes
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data."""
         data = asdict(self)
         data["agrees"] = self.agrees
+        data["passes"] = self.passes
         return data
 
 
 def _show(answer: Any) -> str:
+    """An answer in words, on one line, every character of the student's made visible."""
     if answer is None:
         return "(no answer)"
-    if answer == EXPECTED_PLAYER:
-        return "a Player object"
+    if answer in (EXPECTED_PLAYER, EXPECTED_ANSWERS):
+        return str(answer["v"])
+    if "bad" in answer:
+        return f"a malformed answer: {answer['bad']}"
+    if answer.get("t") == "text":  # words of the checker's own
+        return visible(str(answer["v"]))
     if "x" in answer:
-        return f"raised {answer['x']}: {answer['m']}"
-    v = answer["v"]
+        return f"raised {visible(answer['x'])}: {visible(answer['m'])}"
+    v, t = answer["v"], visible(answer["t"])
     if isinstance(v, list):
         inner = ", ".join(_show(x) for x in v)
-        return f"[{inner}]" if answer["t"] == "list" else f"{answer['t']}([{inner}])"
-    return repr(v) if answer["t"] in ("str", "int", "bool", "NoneType") else f"{answer['t']} {v}"
+        return f"[{inner}]" if t == "list" else f"{t}([{inner}])"
+    return repr(v) if t in ("str", "int", "bool", "NoneType") else f"{t} {visible(v)}"
 
 
 def _turns_text(turns: Turns) -> str:
     return "[" + ", ".join(f"({p!r}, {r})" for p, r in turns) + "]"
 
 
-# ---------------------------------------------------------------- the student's process
-
-
-class Student:
-    """The student's file loaded in a sandboxed runner process."""
-
-    def __init__(self, path: str, timeout: float, use_sandbox: bool = True) -> None:
-        self.path = os.path.abspath(path)
-        self.timeout = timeout
-        self.use_sandbox = use_sandbox
-        self.box: sandbox.Sandboxed | None = None
-        self._buffer = b""
-        self._empty: str | None = None
-        self.loaded = self._start()
-
-    def _start(self) -> dict[str, Any]:
-        here = os.path.dirname(os.path.abspath(_check_runner.__file__))
-        runner = os.path.join(here, "_check_runner.py")
-        prefix = os.path.realpath(sys.base_prefix)
-        python = os.path.realpath(sys.executable)
-        if not python.startswith(prefix + os.sep):  # a venv of copies: its base's python
-            python = os.path.join(prefix, "bin", f"python{sys.version_info[0]}")
-        if self.use_sandbox:
-            # the Python install, without its site-packages (an installed LudoGame stays
-            # hidden: an empty folder is mounted over it)
-            self._empty = tempfile.mkdtemp(prefix="ludo-check-empty-")
-            os.chmod(self._empty, 0o755)
-            read_only = {prefix: prefix}
-            for k, folder in enumerate(_site_packages(prefix)):
-                empty = os.path.join(self._empty, str(k))
-                os.mkdir(empty, 0o755)
-                read_only[empty] = folder
-            read_only[runner] = f"{INSIDE}/{RUNNER_NAME}"
-            read_only[self.path] = f"{INSIDE}/{STUDENT_NAME}"
-            argv = [python, "-I", "-S", "-B", f"{INSIDE}/{RUNNER_NAME}", f"{INSIDE}/{STUDENT_NAME}"]
-        else:
-            read_only = {}
-            argv = [python, "-I", "-S", "-B", runner, self.path]
-        limits = sandbox.Limits(memory_mb=512, cpu_seconds=600, processes=8)
-        self.box = sandbox.popen(
-            argv,
-            read_only=read_only,
-            limits=limits,
-            sandbox=self.use_sandbox,
-            stdin=-1,
-            stdout=-1,
-            stderr=-3,  # DEVNULL: the student's prints are dropped
-        )
-        got = self._read(max(self.timeout, 20.0))
-        if not isinstance(got, dict):
-            return {"load": "error", "message": "the runner did not start"}
-        return got
-
-    def _read(self, timeout: float) -> Any:
-        """One JSON line from the runner, or a failure: ``("timeout",)`` / ``("died", code)``."""
-        assert self.box is not None and self.box.process.stdout is not None
-        fd = self.box.process.stdout.fileno()
-        deadline = time.monotonic() + timeout
-        while b"\n" not in self._buffer:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return ("timeout",)
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
-                continue
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                code = self.box.process.wait()
-                return ("died", code)
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        try:
-            return json.loads(line)
-        except ValueError:
-            return ("garbled",)
-
-    def ask(self, request: dict[str, Any], calls: int = 1) -> Any:
-        """Send one request and wait for its answer (the time limit grows with `calls`)."""
-        assert self.box is not None and self.box.process.stdin is not None
-        try:
-            self.box.process.stdin.write((json.dumps(request) + "\n").encode())
-            self.box.process.stdin.flush()
-        except OSError:
-            return ("died", self.box.process.poll())
-        got = self._read(self.timeout * max(1, calls))
-        if isinstance(got, tuple):
-            self.close()
-        return got
-
-    def close(self) -> None:
-        """End the runner and remove its folder."""
-        if self.box is not None:
-            self.box.close()
-        if self._empty is not None:
-            shutil.rmtree(self._empty, ignore_errors=True)
-            self._empty = None
-
-
-def _site_packages(prefix: str) -> list[str]:
-    """The site-packages folders of the Python install that exist (an installed LudoGame
-    may be there), those the sandbox sees: under `prefix` or /usr."""
-    import site
-
-    found = []
-    for folder in site.getsitepackages():
-        real = os.path.realpath(folder)
-        if os.path.isdir(real) and (real.startswith(prefix + os.sep) or real.startswith("/usr/")):
-            found.append(real)
-    return found
-
-
-def _failure_text(got: tuple[Any, ...], timeout: float) -> str:
-    if got[0] == "timeout":
-        return f"timeout: the student's code did not answer within {timeout:g} s (endless loop?)"
-    if got[0] == "died":
-        return f"crash: the student's process ended (exit status {got[1]}) during a call"
-    return "the student's process wrote something that is not an answer"
-
-
 # ---------------------------------------------------------------- the games
+
+
+@dataclass
+class Game:
+    """One game of the plan, and the student's answers to its prefixes asked so far
+    (prefix length -> answers)."""
+
+    index: int
+    source: str
+    players: list[str]
+    turns: Turns
+    group: str  # "published", "scenario" or "random"
+    asks: tuple[str, ...] = ()  # the questions a published case asks
+    theirs: dict[int, dict[str, Any]] = field(default_factory=dict)
+    masked: frozenset[str] = frozenset()  # questions that differ before any turn
 
 
 def published_cases() -> list[tuple[str, list[str], Turns]]:
     """The worked example and the nine instructor cases (package data)."""
+    return [(c[0], c[1], c[2]) for c in _cases()]
+
+
+def _cases() -> list[tuple[str, list[str], Turns, tuple[str, ...]]]:
     text = resources.files("LudoGame").joinpath("cs162_cases.json").read_text()
     return [
-        (c["id"], list(c["players"]), [(p, int(r)) for p, r in c["turns"]])
+        (
+            c["id"],
+            list(c["players"]),
+            [(p, int(r)) for p, r in c["turns"]],
+            tuple(c.get("asks", ["play_game"])),
+        )
         for c in json.loads(text)
     ]
 
@@ -321,83 +364,96 @@ def random_turns(rng: random.Random) -> tuple[list[str], Turns]:
     return players, turns
 
 
-START = {"A": 1, "B": 15, "C": 29, "D": 43}
+def trace(players: Sequence[str], turns: Turns, reading: Reading = ()) -> list[list[str]]:
+    """The decisions each turn of a game touches, as the engine tags them
+    (`LudoGame.trace_game`)."""
+    return _engine_game(reading).trace_game(list(players), turns)
 
 
-def _space(pos: str, steps: int) -> int:
-    """The track space of `pos`'s token after `steps` (1-50)."""
-    return (START[pos] - 1 + steps - 1) % 56 + 1
+#: The decisions the generated games reach, one game each.
+SCENARIO_TAGS = ["D4", "D5", "D6", "D7", "D8", "D9.1", "D9.2", "D9.3", "D9.4", "D10"]
 
 
-def _state(game: LudoGame) -> dict[str, tuple[int, int, bool]]:
-    return {p.position: (*p.steps, p.completed) for p in game.players}
-
-
-def turn_decisions(
-    before: dict[str, tuple[int, int, bool]], pos: str, roll: int, after: dict[str, Any]
-) -> list[str]:
-    """The decisions one turn (`pos` rolls `roll`) touches, from the engine's states: what
-    happened (a kick D7, a stack D8, a bounce or a finish D5, a finished player's turn D10)
-    first; otherwise what was decided (a yard token D4, a start space by R D6, a choice D9,
-    else a plain move D5)."""
-    p, q, done = before[pos]
-    if done:
-        return ["D10"]
-    a, b, _ = after[pos]
-    events: set[str] = set()
-    if (p == q and 1 <= p <= 56) or (a == b and 1 <= a <= 56 and p != q):
-        events.add("D8")
-    for old, new in ((p, a), (q, b)):
-        if new != old and old >= 0 and (old + roll > 57 or new == 57):
-            events.add("D5")
-    quiet: set[str] = set()
-    for other, (op, oq, _) in before.items():
-        if other == pos:
-            continue
-        ap, aq, _ = after[other]
-        if (op >= 1 and ap == -1) or (oq >= 1 and aq == -1):
-            events.add("D7")
-        if 0 in (op, oq):  # landing on the start space of a player with a token on R
-            for new in (a, b):
-                if 1 <= new <= 50 and _space(pos, new) == START[other]:
-                    quiet.add("D6")
-    movable = [s for s in (p, q) if s != 57 and (s >= 0 or roll == 6)]
-    if len(movable) == 2 and not (p == q and p >= 0):
-        quiet.add("D9")  # a choice (also when a kick decided it)
-    if not events:
-        if -1 in (p, q) and (roll == 6 or (a, b) == (p, q) or "D9" not in quiet):
-            quiet.add("D4")
-        if not quiet:
-            quiet.add("D5")
-    return sorted(events | quiet, key=lambda d: int(d[1:]))
-
-
-def trace(players: Sequence[str], turns: Turns) -> list[list[str]]:
-    """The decisions each turn of a game touches, on the engine."""
-    game = LudoGame()
-    game.play_game(list(players), [])
-    out = []
-    for pos, roll in turns:
-        before = _state(game)
-        game.play_turn(pos, roll)
-        out.append(turn_decisions(before, pos, roll, _state(game)))
-    return out
-
-
-def scenarios(rng: random.Random, tries: int = 60) -> list[tuple[str, list[str], Turns]]:
+def scenarios(rng: random.Random, tries: int = 80) -> list[tuple[str, list[str], Turns]]:
     """Generated games that reach each decision: random games cut just after the first turn
-    that touches the decision (D4-D10), one per decision and players count."""
+    the engine tags with the decision (D4-D10, each priority rule of D9)."""
     found: dict[str, tuple[str, list[str], Turns]] = {}
-    wanted = ["D4", "D5", "D6", "D7", "D8", "D9", "D10"]
     for _ in range(tries):
         players, turns = random_turns(rng)
         for k, tags in enumerate(trace(players, turns)):
             for tag in tags:
-                if tag in wanted and tag not in found:
+                if tag in SCENARIO_TAGS and tag not in found:
                     found[tag] = (f"a generated game reaching {tag}", players, turns[: k + 1])
-        if len(found) == len(wanted):
+        if len(found) == len(SCENARIO_TAGS):
             break
-    return [found[t] for t in wanted if t in found]
+    return [found[t] for t in SCENARIO_TAGS if t in found]
+
+
+# ---------------------------------------------------------------- the engine's answers
+
+
+def _engine_game(reading: Reading) -> LudoGame:
+    return LudoGame(**dict(reading))
+
+
+def _factory(reading: Reading) -> Callable[[], LudoGame]:
+    return (lambda: _engine_game(reading)) if reading else LudoGame
+
+
+class Engine:
+    """The engine's answers to the runner's questions, under a reading of the open
+    decisions, for any prefix of a game (played once, asked at every prefix wanted)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[Reading, int, int], dict[str, Any]] = {}
+        self._tags: dict[tuple[Reading, int], list[list[str]]] = {}
+        self._names: dict[str, dict[str, int]] = {}
+
+    def at(self, reading: Reading, game: Game, ks: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """The engine's answers after each prefix length in `ks`."""
+        ks = sorted(set(ks))
+        missing = [k for k in ks if (reading, game.index, k) not in self._cache]
+        if missing:
+            engine = _engine_game(reading)
+            engine.play_game(game.players, [])
+            done = 0
+            for k in missing:
+                for pos, roll in game.turns[done:k]:
+                    engine.play_turn(pos, roll)
+                done = k
+                played = _check_runner.value(engine.get_spaces())
+                self._cache[(reading, game.index, k)] = _check_runner.questions(
+                    engine, game.players, played
+                )
+        return {k: self._cache[(reading, game.index, k)] for k in ks}
+
+    def one(self, reading: Reading, game: Game, k: int) -> dict[str, Any]:
+        """The engine's answers after the prefix of length `k`."""
+        return self.at(reading, game, [k])[k]
+
+    def tags(self, reading: Reading, game: Game) -> list[list[str]]:
+        """The decisions each turn of `game` touches under `reading`."""
+        key = (reading, game.index)
+        if key not in self._tags:
+            self._tags[key] = trace(game.players, game.turns, reading)
+        return self._tags[key]
+
+    def board(self, reading: Reading, players: list[str], turns: Turns) -> str:
+        """The engine's board after `turns`, drawn in text."""
+        game = _engine_game(reading)
+        game.play_game(players, turns)
+        return str(game)
+
+    def steps_of_name(self, pos: str) -> dict[str, int]:
+        """Each space name of `pos`'s tokens and its step count (from the engine)."""
+        if pos not in self._names:
+            player = Player(pos)
+            self._names[pos] = {player.get_space_name(s): s for s in range(-1, 58)}
+        return self._names[pos]
+
+
+def _answers(reading: Reading, players: Sequence[str], turns: Turns, **kw: Any) -> dict[str, Any]:
+    return _check_runner.answers(_factory(reading), players, turns, **kw)
 
 
 # ---------------------------------------------------------------- comparing
@@ -409,34 +465,105 @@ def _equal(a: Any, b: Any) -> bool:
 
 def first_field(ours: dict[str, Any], theirs: Any) -> str | None:
     """The first answer that differs (None: all agree)."""
+    keys = differing(ours, theirs)
+    return keys[0] if keys else None
+
+
+def differing(
+    ours: dict[str, Any], theirs: Any, keep: Callable[[str], bool] = lambda k: True
+) -> list[str]:
+    """The questions whose answers differ (in the engine's order, then the student's
+    extra ones), among those `keep` keeps."""
     if not isinstance(theirs, dict):
-        return "answer"
-    extra = [key for key in theirs if key not in ours]
-    for key, answer in ours.items():
-        if key not in theirs and extra:
-            return extra[0]  # the student answered another question (e.g. no Player found)
-        if not _equal(answer, theirs.get(key)):
-            return key
-    return extra[0] if extra else None
+        return [replies.WHOLE]
+    if replies.WHOLE in theirs:
+        return [replies.WHOLE]
+    out = [k for k in ours if keep(k) and not _equal(ours[k], theirs.get(k))]
+    out += [k for k in theirs if k not in ours and keep(k)]
+    return out
+
+
+def is_state(key: str) -> bool:
+    """Whether a question's answer follows the game's state (play_game, a player's step
+    counts and completion, finding the player)."""
+    return key in ("play_game", "new", replies.WHOLE) or key.endswith(
+        (".p", ".q", ".completed", ".player")
+    )
+
+
+def is_probe(key: str) -> bool:
+    """Whether a question asks for a position that does not play."""
+    return key.startswith("get_player_by_position(")
+
+
+def question_of(key: str) -> str:
+    """The question a key asks, in words."""
+    if key in ("play_game", "move_token", "new", "first play_game"):
+        return {"new": "LudoGame()", "first play_game": "play_game"}.get(key, key)
+    if key == replies.WHOLE:
+        return "every answer"
+    if is_probe(key):
+        return "get_player_by_position of a position not playing"
+    tail = key.split(".", 1)[-1]
+    return {
+        "p": "step counts",
+        "q": "step counts",
+        "completed": "get_completed",
+        "player": "get_player_by_position",
+    }.get(tail, tail.split("(")[0])
 
 
 def kind_of(key: str, theirs: Any) -> str:
-    """The kind of a difference, for shrinking: which question, and an exception's type."""
-    question = key.split(".", 1)[-1] if "." in key else key
-    question = question.split("(")[0]
+    """The question of a difference and an exception's type (or a malformed answer)."""
+    question = question_of(key)
     answer = theirs.get(key) if isinstance(theirs, dict) else None
     if isinstance(answer, dict) and "x" in answer:
         return f"{question}: raised {answer['x']}"
+    if isinstance(answer, dict) and "bad" in answer:
+        return f"{question}: malformed"
     return question
+
+
+def _failed(answer: Any) -> str | None:
+    """What a failed answer is: ``raised X``, ``a malformed answer``; None for an answer."""
+    if isinstance(answer, dict) and "x" in answer:
+        return f"raised {answer['x']}"
+    if isinstance(answer, dict) and "bad" in answer:
+        return "a malformed answer"
+    return None
+
+
+def _small(answer: Any) -> str:
+    """A short form of an answer that is not a game's position (a bool, None, a text), for
+    telling kinds apart; "" for numbers and lists."""
+    if not isinstance(answer, dict) or "v" not in answer:
+        return ""
+    v = answer["v"]
+    if v is None or isinstance(v, bool) or (isinstance(v, str) and answer["t"] == "str"):
+        return repr(v)[:40]
+    return ""
+
+
+def _naming(ours: dict[str, Any], theirs: dict[str, Any]) -> str:
+    """Where only play_game's answer differs: the names of the spaces (D1) or their order
+    (D3)."""
+    a, b = ours.get("play_game", {}).get("v"), theirs.get("play_game", {}).get("v")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        key = lambda x: json.dumps(x, sort_keys=True)  # noqa: E731
+        return "D3" if sorted(a, key=key) == sorted(b, key=key) else "D1"
+    return "D3"
 
 
 class Checker:
     """Plays games on the student's runner and on the engine, and compares them."""
 
-    def __init__(self, student: Student, seed: int) -> None:
+    def __init__(self, student: Student, seed: int | None) -> None:
         self.student = student
         self.seed = seed
         self.failure: str | None = None
+        self.engine = Engine()
+        self.turns_played = 0  # turns the student's side played (a budget for shrinking)
+        self.failed_request: tuple[Any, ...] | None = None  # the request that failed
 
     def play(
         self, players: Sequence[str], games: Sequence[Turns], before: Any = None, move: Any = None
@@ -454,391 +581,1028 @@ class Checker:
             req["before"] = [list(before[0]), [list(t) for t in before[1]]]
         if move is not None:
             req["move"] = list(move)
-        got = self.student.ask(req, calls=max(1, len(games) // 50))
+        self.turns_played += sum(len(g) for g in games)
+        got = self.student.ask(
+            req, calls=max(1, len(games) // 50), answers=len(games) * replies.ANSWERS_PER_GAME
+        )
         if isinstance(got, tuple):
-            self.failure = _failure_text(got, self.student.timeout)
+            self.failure = failure_text(got, self.student.timeout)
+            self.failed_request = (list(players), [list(g) for g in games], before, move)
             return None
-        if not isinstance(got, list) or len(got) != len(games):
-            self.failure = "the student's process answered something else than asked"
+        return replies.games_reply(got, players, len(games))
+
+    def ask(self, game: Game, ks: Iterable[int]) -> bool:
+        """Ask the student the prefixes of `game` of the lengths `ks` not asked yet."""
+        need = sorted(k for k in set(ks) if k not in game.theirs)
+        for start in range(0, len(need), MAX_PREFIXES):
+            chunk = need[start : start + MAX_PREFIXES]
+            got = self.play(game.players, [game.turns[:k] for k in chunk])
+            if got is None:
+                return False
+            game.theirs.update(zip(chunk, got, strict=True))
+        return True
+
+    # ------------------------------------------------------------ one game
+
+    def state_diff(self, reading: Reading, game: Game, k: int) -> list[str]:
+        """The state questions whose answers differ after `k` turns (the game's masked
+        ones left out)."""
+        return differing(
+            self.engine.one(reading, game, k),
+            game.theirs[k],
+            lambda key: is_state(key) and key not in game.masked,
+        )
+
+    def first_turn(self, reading: Reading, game: Game, lo: int = 0) -> int | None:
+        """The index of the turn after which the state answers first differ under `reading`
+        (prefix `lo`, already known to agree, on): the search halves the interval, then asks
+        every prefix of a short one. None when the whole game agrees (or the student's
+        process failed)."""
+        n = len(game.turns)
+        if not self.ask(game, [n]) or not self.state_diff(reading, game, n):
             return None
-        return got
+        hi = n
+        while hi - lo > 1:
+            ks = list(range(lo + 1, hi)) if hi - lo - 1 <= SCAN else [(lo + hi) // 2]
+            if not self.ask(game, ks):
+                return None
+            self.engine.at(reading, game, ks)
+            first = next((k for k in ks if self.state_diff(reading, game, k)), None)
+            if first is None:
+                lo = ks[-1]
+            else:
+                hi = first
+                lo = max([lo] + [k for k in ks if k < first])
+        return lo
 
-    @staticmethod
-    def ours(players: Sequence[str], turns: Turns) -> dict[str, Any]:
-        """The engine's answers."""
-        return _check_runner.answers(LudoGame, players, turns)
+    def agrees_before(self, reading: Reading, game: Game, upto: int) -> bool:
+        """Whether every prefix of `game` asked so far, up to length `upto`, agrees under
+        `reading`."""
+        ks = [k for k in game.theirs if k <= upto]
+        ours = self.engine.at(reading, game, ks)
+        return not any(
+            differing(ours[k], game.theirs[k], lambda key: is_state(key) and key not in game.masked)
+            for k in ks
+        )
 
-    def differs(self, players: Sequence[str], turns: Turns) -> tuple[str, Any, Any] | None:
-        """The first differing answer of one game: (key, ours, theirs), or None."""
-        theirs = self.play(players, [turns])
-        if theirs is None:
-            return None
-        ours = self.ours(players, turns)
-        key = first_field(ours, theirs[0])
-        return None if key is None else (key, ours.get(key), theirs[0].get(key))
+    def _steps(self, game: Game, answers: dict[str, Any]) -> dict[str, tuple[int, int]] | None:
+        """Every player's step counts from a game's answers: the step count answers where
+        they are not masked and are whole numbers, else play_game's space names read back
+        with the engine's names; None when neither reads."""
+        out: dict[str, tuple[int, int]] = {}
+        spaces = answers.get("play_game", {}).get("v")
+        for i, pos in enumerate(game.players):
+            pq = [answers.get(f"{pos}.{t}", {}).get("v") for t in "pq"]
+            if (
+                all(type(v) is int and -1 <= v <= 57 for v in pq)
+                and f"{pos}.p" not in game.masked
+                and f"{pos}.q" not in game.masked
+            ):
+                out[pos] = (pq[0], pq[1])
+                continue
+            names = self.engine.steps_of_name(pos)
+            if not isinstance(spaces, list) or len(spaces) != 2 * len(game.players):
+                return None
+            got = [
+                names.get(s["v"]) if isinstance(s, dict) and isinstance(s.get("v"), str) else None
+                for s in spaces[2 * i : 2 * i + 2]
+            ]
+            if got[0] is None or got[1] is None:
+                return None
+            out[pos] = (got[0], got[1])
+        return out
 
-    def first_turn(self, players: Sequence[str], turns: Turns) -> int:
-        """The index of the first turn after which the answers differ (-1: already at 0)."""
-        prefixes = [turns[:k] for k in range(len(turns) + 1)]
-        theirs = self.play(players, prefixes)
-        if theirs is None:
-            return len(turns) - 1
-        for k, answer in enumerate(theirs):
-            if first_field(self.ours(players, prefixes[k]), answer) is not None:
-                return k - 1
-        return len(turns) - 1
+    def label(self, reading: Reading, game: Game, t: int, keys: list[str]) -> tuple[str, str]:
+        """The question and decision of a difference that appears after turn `t`: from what
+        the engine did on that turn (its tags) against what the student's answers show."""
+        ours, theirs = self.engine.one(reading, game, t + 1), game.theirs[t + 1]
+        questions = [question_of(k) for k in keys]
+        question = questions[0]
+        if "get_player_by_position" in questions:
+            return "get_player_by_position", "D2"
+        if set(questions) == {"get_completed"}:
+            return "get_completed", "D10"
+        if set(questions) == {"play_game"} and not (
+            {f"{p}.{t}" for p in game.players for t in "pq"} & game.masked
+        ):
+            return "play_game", _naming(ours, theirs)
+        if "play_game" not in questions and "play_game" not in game.masked:
+            return "step counts", "D1"  # the positions agree, the step counts do not
+        tags = self.engine.tags(reading, game)[t]
+        before = self._steps(game, self.engine.one(reading, game, t))
+        mine = self._steps(game, ours)
+        student = self._steps(game, theirs)
+        d9 = next((x for x in tags if x.startswith("D9")), None)
+        if "D10" in tags:
+            return question, "D10"
+        if before is None or mine is None or student is None:
+            return question, d9 or (tags[0] if tags else "")
+        pos, _roll = game.turns[t]
+        b, e, s = before[pos], mine[pos], student[pos]
+        if e == s:  # the mover agrees: another player's tokens differ
+            for other in game.players:
+                if other != pos and mine[other] != student[other]:
+                    ready = any(before[other][i] == 0 for i in (0, 1))
+                    return question, "D6" if ready and "D6" in tags else "D7"
+            if "get_completed" in questions:
+                return "get_completed", "D10"
+            return question, d9 or (tags[0] if tags else "")
+        moved_e = {i for i in (0, 1) if e[i] != b[i]}
+        moved_s = {i for i in (0, 1) if s[i] != b[i]}
+        if moved_e == moved_s:  # the same tokens moved, to other spaces
+            if b[min(moved_e)] == -1:
+                return question, "D4"
+            if len(moved_e) == 2 and "D5" not in tags:
+                return question, "D8"
+            return question, "D5"
+        if moved_e and moved_s and not moved_e & moved_s:  # the other token moved
+            j = min(moved_s)
+            if d9:
+                return question, d9
+            return question, "D4" if b[j] == -1 else "D5" if b[j] == 57 else "D9"
+        if moved_e > moved_s and moved_s:
+            return question, "D8"  # the engine moved a stack, the student one token
+        if moved_s > moved_e and moved_e:
+            return question, "D6" if b == (0, 0) else "D8"
+        if moved_e and not moved_s:
+            i = min(moved_e)
+            if b[i] == -1:
+                return question, "D4"
+            return question, "D5" if "D5" in tags or not d9 else d9
+        j = min(moved_s)  # the student moved a token the engine did not
+        return question, "D4" if b[j] == -1 else "D5"
 
-    def shrink(self, players: Sequence[str], turns: Turns, kind: str) -> Turns:
-        """Delta debugging: drop chunks of turns (halving their size down to single turns)
-        while the same kind of difference remains; ends when no single turn can go."""
-        budget = SHRINK_BUDGET
-        size = max(1, len(turns) // 2)
-        while turns and budget > 0:
+    def classify(self, reading: Reading, game: Game, t: int) -> Kind:
+        """The kind of the difference that appears after turn `t` (prefix `t` agrees)."""
+        keys = self.state_diff(reading, game, t + 1)
+        theirs = game.theirs[t + 1]
+        for key in keys:
+            failed = _failed(theirs.get(key)) or (
+                "a malformed answer" if key == replies.WHOLE else None
+            )
+            if failed is not None:
+                return Kind(CRASH, question_of(key), self._turn_decision(reading, game, t), failed)
+        question, decision = self.label(reading, game, t, keys)
+        detail = ""
+        if question in ("get_completed", "get_player_by_position"):
+            key = keys[0]
+            detail = (
+                f"{_small(self.engine.one(reading, game, t + 1).get(key))} vs "
+                f"{_small(theirs.get(key))}"
+            )
+        return Kind(FIXED, question, decision, detail)
+
+    def _turn_decision(self, reading: Reading, game: Game, t: int) -> str:
+        """The decision a turn is best known by: what happened (D10, a kick, a stack, R)
+        before what was decided (the priority rule, the yard, a plain move)."""
+        tags = self.engine.tags(reading, game)[t]
+        for wanted in ("D10", "D7", "D8", "D6", "D9", "D4", "D5"):
+            found = next((x for x in tags if _base(x) == wanted), None)
+            if found:
+                return found
+        return ""
+
+
+# ---------------------------------------------------------------- the check
+
+
+@dataclass
+class _Found:
+    """The games of one kind, in plan order, with where each shows it."""
+
+    kind: Kind
+    games: list[tuple[Game, int]] = field(default_factory=list)  # (game, turn index)
+    keys: list[str] = field(default_factory=list)  # the first game's differing questions
+
+
+class _Run:
+    """One file's check: the plan, the comparisons, the report."""
+
+    def __init__(self, checker: Checker, report: Report, plan: list[Game]) -> None:
+        self.c = checker
+        self.report = report
+        self.plan = plan
+        self.reading: Reading = ()
+        self.found: dict[Kind, _Found] = {}
+        #: the answers of the space-name kinds (engine's, student's)
+        self.extra: dict[Kind, tuple[dict[str, Any], dict[str, Any]]] = {}
+
+    def note(self, kind: Kind, game: Game, turn: int, keys: Sequence[str] = ()) -> None:
+        f = self.found.setdefault(kind, _Found(kind, keys=list(keys)))
+        if not any(g is game for g, _ in f.games):
+            f.games.append((game, turn))
+
+    # ------------------------------------------------------------ the steps
+
+    def first_pass(self) -> bool:
+        """Every game's full answers and its answers before any turn; the questions that
+        already differ before any turn are noted (and left out of its turn search)."""
+        for game in self.plan:
+            if not self.c.ask(game, [0, len(game.turns)]):
+                return False
+            ours = self.c.engine.one((), game, 0)
+            game.masked = frozenset(differing(ours, game.theirs[0], is_state))
+        return True
+
+    def shared_state(self) -> bool:
+        """Whether the answers depend on earlier games: the first games that differ from the
+        engine's, played again in a fresh interpreter (a fork of the runner made when the
+        file was loaded), answer otherwise than after the games before them."""
+        c = self.c
+        suspects = [
+            g
+            for g in self.plan
+            if differing(c.engine.one((), g, len(g.turns)), g.theirs[len(g.turns)])
+        ][:3]
+        if not suspects:
+            return False
+        for game in suspects:
+            request = {"op": "games", "players": game.players, "games": [game.turns], "fresh": True}
+            got = c.student.ask(request, answers=replies.ANSWERS_PER_GAME)
+            if isinstance(got, tuple):
+                c.failure = failure_text(got, c.student.timeout)
+                return False
+            again = replies.games_reply(got, game.players, 1)[0]
+            if replies.WHOLE in again or any("bad" in a for a in again.values()):
+                return False  # no fresh answers: no evidence
+            if again != game.theirs[len(game.turns)]:
+                return True
+        return False
+
+    def find_readings(self) -> None:
+        """Adopt, one at a time, the reading of an open decision that explains the most
+        games' first differences (the student's answers equal the engine's under it at
+        that turn and at every prefix asked before), and makes no agreeing game differ."""
+        c = self.c
+        while True:
+            firsts = []
+            for game in self.plan:
+                t = c.first_turn(self.reading, game)
+                if c.failure is not None:
+                    return
+                if t is not None:
+                    firsts.append((game, t))
+            if not firsts:
+                return
+            taken = {o for o, _ in self.reading}
+            best: tuple[int, int, Reading] | None = None
+            for (option, value), info in READINGS.items():
+                if option not in TURN_OPTIONS or option in taken or value == ENGINE_READING[option]:
+                    continue
+                trial = tuple(sorted((*self.reading, (option, value))))
+                explained = sum(
+                    1
+                    for game, t in firsts
+                    if not c.state_diff(trial, game, t + 1) and c.agrees_before(trial, game, t + 1)
+                )
+                if explained and (best is None or (explained, info.allowed) > best[:2]):
+                    best = (explained, int(info.allowed), trial)
+            if best is None:
+                return
+            trial = best[2]
+            agreeing = [g for g in self.plan if not any(g is f for f, _ in firsts)]
+            if any(c.state_diff(trial, g, len(g.turns)) for g in agreeing):
+                return  # it would make a game that agrees differ: not the student's reading
+            self.reading = trial
+
+    def classify_games(self) -> None:
+        """Every game's first difference under the reading found, by kind; the questions
+        that differ before any turn and the probe of a position not playing, each on its
+        own; the readings where they changed a game's answers."""
+        c = self.c
+        report = self.report
+        for game in self.plan:
+            report.checked += 1
+            n = len(game.turns)
+            full = game.theirs[n]
+            engine_full = c.engine.one((), game, n)
+            differs = bool(differing(engine_full, full))
+            report.differing += differs
+            report.crash_games += any(_failed(a) for a in full.values()) or replies.WHOLE in full
+            if game.masked:
+                self.before_any_turn(game)
+            probe = next((k for k in engine_full if is_probe(k)), None)
+            if probe is not None and not _equal(engine_full.get(probe), full.get(probe)):
+                answer = full.get(probe)
+                failed = _failed(answer)
+                detail = failed or f"{_small(engine_full.get(probe))} vs {_small(answer)}"
+                self.note(
+                    Kind(CRASH if failed else FIXED, question_of(probe), "D2", detail),
+                    game,
+                    -2,
+                    [probe],
+                )
+            t = c.first_turn(self.reading, game)
+            if c.failure is not None:
+                return
+            if t is not None:
+                self.note(
+                    c.classify(self.reading, game, t),
+                    game,
+                    t,
+                    c.state_diff(self.reading, game, t + 1),
+                )
+            for option, value in self.reading:
+                without = tuple(r for r in self.reading if r[0] != option)
+                tw = c.first_turn(without, game)
+                if c.failure is not None:
+                    return
+                if tw is not None and tw != t and not c.state_diff(self.reading, game, tw + 1):
+                    info = READINGS[(option, value)]
+                    kind = Kind(
+                        OPEN if info.allowed else FIXED, "reading", info.decision, info.name
+                    )
+                    self.note(kind, game, tw)
+            if game.group == "published":
+                if all(_equal(engine_full.get(k), full.get(k)) for k in game.asks):
+                    report.cases_passed += 1
+                else:
+                    report.cases_failed.append(game.source)
+            allowed = tuple(r for r in self.reading if READINGS[r].allowed)
+            alike = not ({"play_game", replies.WHOLE, "new"} & game.masked) and not c.state_diff(
+                allowed, game, n
+            )
+            report.agreeing += alike
+            if game.group == "random":
+                report.random_games += 1
+                report.random_agreeing += alike
+                report.random_exact += not c.state_diff((), game, n)
+            if differs and self._allowed_only(game):
+                report.open_games += 1
+
+    def before_any_turn(self, game: Game) -> None:
+        """The kinds of the questions of a game that differ before any turn (one per
+        question)."""
+        ours0, theirs0 = self.c.engine.one((), game, 0), game.theirs[0]
+        seen: set[str] = set()
+        for key in sorted(game.masked, key=lambda k: (k != "play_game", k)):
+            question = question_of(key)
+            if question in seen:
+                continue
+            seen.add(question)
+            failed = _failed(theirs0.get(key)) or (
+                "a malformed answer" if key == replies.WHOLE else None
+            )
+            if failed:
+                kind = Kind(CRASH, question, "", failed)
+            elif question == "step counts":
+                shown = f"{_show(ours0.get(key))} vs {_show(theirs0.get(key))} in the yard"
+                kind = Kind(FIXED, question, "D1", shown)
+            elif question == "play_game":
+                kind = Kind(FIXED, question, _naming(ours0, theirs0), "")
+            else:
+                decision = {"get_completed": "D10", "get_player_by_position": "D2"}.get(
+                    question, "D3"
+                )
+                detail = f"{_small(ours0.get(key))} vs {_small(theirs0.get(key))}"
+                kind = Kind(FIXED, question, decision, detail)
+            self.note(kind, game, -1, [key])
+
+    def _allowed_only(self, game: Game) -> bool:
+        """Whether the game's answers agree under the allowed readings adopted alone."""
+        allowed = tuple(r for r in self.reading if READINGS[r].allowed)
+        n = len(game.turns)
+        return not differing(self.c.engine.one(allowed, game, n), game.theirs[n])
+
+    # ------------------------------------------------------------ D11, D12, names
+
+    def reuse(self, cases: list[Game]) -> None:
+        """D11: each published case played by an object that played the case before it
+        first must answer as a fresh one; under the reading games=continued the engine's
+        object keeps the positions that played before (an allowed reading)."""
+        c = self.c
+        play = tuple(r for r in self.reading if r[0] in TURN_OPTIONS)
+        for first, game in zip(cases, cases[1:], strict=False):
+            n = len(game.turns)
+            if differing(c.engine.one(self.reading, game, n), game.theirs[n]):
+                continue
+            theirs = c.play(game.players, [game.turns], before=(first.players, first.turns))
+            if theirs is None:
+                return
+            before = (first.players, first.turns)
+            ours = _answers(play, game.players, game.turns, before=before)
+            keys = differing(ours, theirs[0])
+            if not keys:
+                continue
+            continued = tuple(sorted((*play, ("games", "continued"))))
+            alt = _answers(continued, game.players, game.turns, before=before)
+            source = f"{game.source}, played by the LudoGame object that played {first.source}"
+            if not differing(alt, theirs[0]):
+                kind = Kind(OPEN, "reading", "D11", "games=continued")
+            else:
+                kind = Kind(FIXED, "a second play_game on the same object", "D11", "")
+            self.explained_end(kind, source, game, keys[0], (ours, theirs[0]), "D11")
+            return
+
+    def moves(self, cases: list[Game]) -> None:
+        """D12: after each published case, move_token of the first player's p and q by 1
+        and by 6, then every answer; the readings of D12 (move_stack, move_from_yard) are
+        allowed."""
+        c = self.c
+        play = tuple(r for r in self.reading if r[0] in TURN_OPTIONS)
+        alternatives = [
+            tuple(sorted((*play, *extra)))
+            for extra in (
+                (("move_stack", "token"),),
+                (("move_from_yard", "any"),),
+                (("move_from_yard", "any"), ("move_stack", "token")),
+            )
+        ]
+        for game in cases:
+            n = len(game.turns)
+            if differing(c.engine.one(self.reading, game, n), game.theirs[n]):
+                continue
+            for token in "pq":
+                for steps in (1, 6):
+                    move = (game.players[0], token, steps)
+                    theirs = c.play(game.players, [game.turns], move=move)
+                    if theirs is None:
+                        return
+                    ours = _answers(play, game.players, game.turns, move=move)
+                    keys = differing(ours, theirs[0])
+                    if not keys:
+                        continue
+                    alt = next(
+                        (
+                            a
+                            for a in alternatives
+                            if not differing(
+                                _answers(a, game.players, game.turns, move=move), theirs[0]
+                            )
+                        ),
+                        None,
+                    )
+                    if alt is not None:
+                        detail = ",".join(f"{o}={v}" for o, v in alt if o.startswith("move_"))
+                        kind = Kind(OPEN, "reading", "D12", detail)
+                    else:
+                        kind = Kind(FIXED, "move_token", "D12", "")
+                    first = game.players[0]
+                    source = f"{game.source}, then move_token({first}'s player, {token!r}, {steps})"
+                    self.explained_end(kind, source, game, keys[0], (ours, theirs[0]), "D12")
+                    return
+
+    def names(self) -> None:
+        """get_space_name of every step count, for each position (D1)."""
+        c = self.c
+        for pos in "ABCD":
+            got = c.student.ask({"op": "names", "position": pos}, answers=replies.ANSWERS_PER_NAMES)
+            if isinstance(got, tuple):
+                c.failure = failure_text(got, c.student.timeout)
+                self.report.failure = f"{c.failure} (in get_space_name)"
+                return
+            theirs = replies.names_reply(got, pos)
+            ours = _check_runner.space_names(LudoGame, pos)
+            keys = differing(ours, theirs)
+            if not keys:
+                continue
+            keys.sort(key=lambda k: k not in theirs)  # what the student answered first
+            failed = _failed(theirs.get(keys[0]))
+            kind = Kind(CRASH if failed else FIXED, "get_space_name", "D1", failed or "")
+            board = Game(next(_scratch), f"get_space_name of position {pos}", [pos], [], "names")
+            found = self.found.setdefault(kind, _Found(kind, keys=[keys[0]]))
+            found.games.append((board, -1))
+            self.extra.setdefault(kind, (ours, theirs))
+
+    def explained_end(
+        self,
+        kind: Kind,
+        source: str,
+        game: Game,
+        key: str,
+        answers: tuple[dict[str, Any], Any],
+        decision: str,
+    ) -> None:
+        """A D11 or D12 difference, found after a whole published case."""
+        ours, theirs = answers
+        self.report.differences.append(
+            Difference(
+                kind=kind.title(),
+                weight=WEIGHTS[kind.weight],
+                decision=decision,
+                count=1,
+                source=source,
+                players=game.players,
+                turns=game.turns,
+                turn=-2,
+                field=f"{decision}: {key}",
+                ours=_expected(ours, key),
+                theirs=theirs.get(key) if isinstance(theirs, dict) else None,
+                board="",
+                decisions=[decision],
+                shrunk=game.turns,
+                shrunk_players=game.players,
+                shrunk_field=key,
+                shrunk_ours=_expected(ours, key),
+                shrunk_theirs=theirs.get(key) if isinstance(theirs, dict) else None,
+                shrunk_board="",
+                open=kind.weight == OPEN,
+                reading=kind.detail if kind.question == "reading" else "",
+                readings=[f"{o}={v}" for o, v in self.reading],
+                seed=self.c.seed,
+            )
+        )
+
+    # ------------------------------------------------------------ explaining
+
+    def explain_all(self) -> None:
+        ordered = sorted(
+            self.found.values(), key=lambda f: (f.kind.weight, -len(f.games), f.games[0][0].index)
+        )
+        for n, found in enumerate(ordered):
+            self.report.differences.append(self.explain(found, shrink=n < MAX_SHRUNK))
+            if self.c.failure is not None:
+                return
+        self.report.differences.sort(
+            key=lambda d: (list(WEIGHTS.values()).index(d.weight), -d.count)
+        )
+
+    def explain(self, found: _Found, shrink: bool) -> Difference:
+        c = self.c
+        kind = found.kind
+        game, t = found.games[0]
+        count = len(found.games)
+        reading = self.reading
+        readings = [f"{o}={v}" for o, v in reading]
+        if game.group == "names":
+            ours, theirs = self.extra[kind]
+            key = found.keys[0]
+            return Difference(
+                kind=kind.title(),
+                weight=WEIGHTS[kind.weight],
+                decision="D1",
+                count=count,
+                source=game.source,
+                players=game.players,
+                turns=[],
+                turn=-1,
+                field=key,
+                ours=_expected(ours, key),
+                theirs=theirs.get(key),
+                board="",
+                decisions=["D1"],
+                shrunk=[],
+                shrunk_players=game.players,
+                shrunk_field=key,
+                shrunk_ours=_expected(ours, key),
+                shrunk_theirs=theirs.get(key),
+                shrunk_board="",
+                open=False,
+                reading="",
+                readings=readings,
+                seed=c.seed,
+            )
+        if kind.question == "reading":
+            without = tuple(r for r in reading if f"{r[0]}={r[1]}" != kind.detail)
+            compare = without
+        else:
+            compare = reading
+        if t == -3:  # answers that depend on earlier games
+            n = len(game.turns)
+            ours = {"every LudoGame()": {"t": "text", "v": "the same answers for the same game"}}
+            theirs = {
+                "every LudoGame()": {
+                    "t": "text",
+                    "v": "other answers to the same game once other games were played before"
+                    " (or a call that ran past its time limit only then)",
+                }
+            }
+            key = "every LudoGame()"
+            return self._difference(
+                kind,
+                game,
+                -2,
+                key,
+                ours,
+                theirs,
+                [game.players, game.turns[:n]],
+                (ours, theirs, key),
+                count,
+            )
+        if t in (-1, -2):  # before any turn; the probe, after the whole game
+            key = found.keys[0]
+            k = 0 if t == -1 else len(game.turns)
+            ours, theirs = c.engine.one((), game, k), game.theirs[k]
+            shown = [game.players, game.turns[:k]]
+            return self._difference(
+                kind, game, t, key, ours, theirs, shown, (ours, theirs, key), count
+            )
+        if kind.question == "reading":
+            t = c.first_turn(compare, game) or 0
+        ours, theirs = c.engine.one(compare, game, t + 1), game.theirs.get(t + 1, {})
+        keys = c.state_diff(compare, game, t + 1) or found.keys or ["play_game"]
+        key = keys[0]
+        shrunk_players, shrunk = game.players, game.turns[: t + 1]
+        if shrink:
+            shrunk_players, shrunk = self.shrink(kind, game, t, compare)
+        small = Game(next(_scratch), "shrunk", shrunk_players, shrunk, "shrunk")
+        c.ask(small, [len(shrunk)])
+        small_ours = c.engine.one(compare, small, len(shrunk))
+        small_theirs = small.theirs.get(len(shrunk), {})
+        small_key = (differing(small_ours, small_theirs, is_state) or [key])[0]
+        tags = c.engine.tags(compare, game)[t]
+        decision = kind.decision
+        others = [x for x in tags if _base(x) != _base(decision)]
+        diff = self._difference(
+            kind,
+            game,
+            t,
+            key,
+            ours,
+            theirs,
+            [shrunk_players, shrunk],
+            (small_ours, small_theirs, small_key),
+            count,
+        )
+        diff.decisions = ([decision] if decision else []) + others
+        diff.board = c.engine.board(compare, game.players, game.turns[:t])
+        diff.shrunk_board = c.engine.board(compare, shrunk_players, shrunk[:-1])
+        return diff
+
+    def _difference(
+        self,
+        kind: Kind,
+        game: Game,
+        t: int,
+        key: str,
+        ours: dict[str, Any],
+        theirs: dict[str, Any],
+        shrunk: list[Any],
+        small: tuple[dict[str, Any], dict[str, Any], str],
+        count: int,
+    ) -> Difference:
+        small_ours, small_theirs, small_key = small
+        return Difference(
+            kind=kind.title(),
+            weight=WEIGHTS[kind.weight],
+            decision=kind.decision,
+            count=count,
+            source=game.source,
+            players=game.players,
+            turns=game.turns,
+            turn=t,
+            field=key,
+            ours=_expected(ours, key),
+            theirs=theirs.get(key),
+            board=self.c.engine.board((), game.players, []) if t < 0 else "",
+            decisions=[kind.decision] if kind.decision else [],
+            shrunk=shrunk[1],
+            shrunk_players=shrunk[0],
+            shrunk_field=small_key,
+            shrunk_ours=_expected(small_ours, small_key),
+            shrunk_theirs=small_theirs.get(small_key),
+            shrunk_board="",
+            open=kind.weight == OPEN,
+            reading=kind.detail if kind.question == "reading" else "",
+            readings=[f"{o}={v}" for o, v in self.reading],
+            seed=self.c.seed,
+        )
+
+    # ------------------------------------------------------------ shrinking
+
+    def shows(self, kind: Kind, players: list[str], turns: Turns, reading: Reading) -> bool:
+        """Whether `turns` shows `kind` at its last turn: the same search finds its first
+        difference there, and that difference is of the same kind (for a reading: the
+        answers agree under the file's reading and part without it there)."""
+        c = self.c
+        game = Game(next(_scratch), "candidate", players, turns, "shrunk")
+        n = len(turns)
+        if not c.ask(game, [0, n - 1, n]):
+            return False
+        game.masked = frozenset(differing(c.engine.one((), game, 0), game.theirs[0], is_state))
+        if c.state_diff(reading, game, n - 1) or not c.state_diff(reading, game, n):
+            return False  # a quick no: it does not part exactly at its last turn
+        t = c.first_turn(reading, game)
+        if t != n - 1:
+            return False
+        if kind.question == "reading":
+            return not c.state_diff(self.reading, game, n)
+        return c.classify(reading, game, t) == kind
+
+    def shrink(self, kind: Kind, game: Game, t: int, reading: Reading) -> tuple[list[str], Turns]:
+        """Delta debugging: drop chunks of turns before the last (halving their size down
+        to single turns) while the list still shows `kind` at its last turn; then the
+        positions with no turn left."""
+        c = self.c
+        body, last = game.turns[:t], game.turns[t]
+        players = list(game.players)
+        budget = c.turns_played + SHRINK_TURNS
+        for other in [p for p in players if p != last[0]]:  # first, whole players' turns
+            candidate = [turn for turn in body if turn[0] != other]
+            if candidate != body and self.shows(kind, players, [*candidate, last], reading):
+                body = candidate
+        size = max(1, len(body) // 2)
+        while body and c.turns_played < budget and c.failure is None:
             changed = False
             i = 0
-            while i < len(turns) and budget > 0:
-                starts = list(range(i, len(turns), size))
-                candidates = [turns[:j] + turns[j + size :] for j in starts]
-                budget -= len(candidates)
-                theirs = self.play(players, candidates)
-                if theirs is None:
-                    return turns
-                hit = None
-                for j, cand, answer in zip(starts, candidates, theirs, strict=True):
-                    key = first_field(self.ours(players, cand), answer)
-                    if key is not None and kind_of(key, answer) == kind:
-                        hit = (j, cand)
-                        break
-                if hit is None:
-                    break
-                i, turns = hit
-                changed = True
+            while i < len(body) and c.turns_played < budget:
+                candidate = body[:i] + body[i + size :]
+                if self.shows(kind, players, [*candidate, last], reading):
+                    body = candidate
+                    changed = True
+                else:
+                    i += size
             if not changed:
                 if size == 1:
                     break
                 size //= 2
             else:
-                size = max(1, min(size, len(turns) // 2))
-        return turns
+                size = max(1, min(size, len(body) // 2))
+        turns = [*body, last]
+        fewer = [p for p in players if any(p == pos for pos, _ in turns)]
+        if fewer != players and fewer and self.shows(kind, fewer, turns, reading):
+            players = fewer
+        return players, turns
 
-    def fewer_players(self, players: list[str], turns: Turns, kind: str) -> list[str]:
-        """`players` without those that have no turn in `turns`, when the same kind of
-        difference remains (in the players' order)."""
-        fewer = [p for p in players if any(t[0] == p for t in turns)]
-        if not fewer or fewer == players:
-            return players
-        theirs = self.play(fewer, [turns])
-        if theirs is None:
-            return players
-        key = first_field(self.ours(fewer, turns), theirs[0])
-        return fewer if key is not None and kind_of(key, theirs[0]) == kind else players
 
-    def explain(self, source: str, players: list[str], turns: Turns, key: str) -> Difference:
-        """Explain and shrink a game whose answers differ at `key`."""
-        original = players
-        k = self.first_turn(players, turns)
-        prefix = turns[: k + 1]
-        theirs = self.play(players, [prefix])
-        ours = self.ours(players, prefix)
-        if theirs is not None:
-            key = first_field(ours, theirs[0]) or key
-        their_answer = theirs[0].get(key) if theirs else None
-        kind = kind_of(key, theirs[0] if theirs else None)
-        board = LudoGame()
-        board.play_game(players, turns[: max(k, 0)])
-        if k >= 0:
-            decisions = trace(players, prefix)[k]
-        else:
-            decisions = ["D3"] if key == "play_game" else []
-            decisions += ["D2"] if "get_player" in key or key.endswith(".player") else []
-        if key.endswith("completed") and "D10" not in decisions:
-            decisions.append("D10")
-        if key == "play_game" and theirs is not None:
-            decisions = _naming(ours, theirs[0]) or decisions
-        shrunk = self.shrink(players, prefix, kind)
-        players = self.fewer_players(players, shrunk, kind)
-        return Difference(
-            source=source,
-            players=original,
-            turns=turns,
-            turn=k,
-            field=key,
-            kind=kind,
-            ours=ours.get(key, EXPECTED_PLAYER if key.endswith(".player") else None),
-            theirs=their_answer,
-            board=str(board),
-            decisions=decisions,
-            shrunk=shrunk,
-            shrunk_players=players,
-            open=any(DECISIONS[d][1] == "open" for d in decisions),
-            seed=self.seed,
-        )
+def _expected(ours: dict[str, Any], key: str) -> Any:
+    """The engine's answer at `key` (the stand-ins above where the student answered a
+    question the engine did not need)."""
+    if key == replies.WHOLE:
+        return EXPECTED_ANSWERS
+    return ours.get(key, EXPECTED_PLAYER if key.endswith(".player") else None)
+
+
+def check_seed(seed: object) -> int:
+    """`seed` if it is a seed (an int from 0 to 2**64 - 1, not a bool), else the error the
+    engine gives for a bad seed."""
+    if type(seed) is not int:
+        raise TypeError(f"seed must be an int or None, not {type(seed).__name__} ({seed!r})")
+    if not 0 <= seed < 2**64:
+        raise InvalidArgumentError(f"seed must be an int from 0 to 2**64 - 1, not {seed}")
+    return seed
+
+
+def plan_games(seed: int, games: int) -> list[Game]:
+    """The games of a check: the published cases, the generated games reaching each
+    decision, then random games until `games` (all from `seed`)."""
+    return [
+        Game(i, source, list(players), list(turns), group, asks)
+        for i, (source, players, turns, group, asks) in enumerate(_planned(seed, games))
+    ]
+
+
+_Plan = tuple[tuple[str, list[str], Turns, str, tuple[str, ...]], ...]
+#: The plans made in this process, the latest few by (seed, games): a class is checked
+#: with one seed, so its plan is made once.
+_PLANS: dict[tuple[int, int], _Plan] = {}
+
+
+def _planned(seed: int, games: int) -> _Plan:
+    """`_plan(seed, games)`, made once per seed and count in a process."""
+    plan = _PLANS.get((seed, games))
+    if plan is None:
+        plan = _plan(seed, games)
+        while len(_PLANS) >= 4:
+            del _PLANS[next(iter(_PLANS))]
+        _PLANS[(seed, games)] = plan
+    return plan
+
+
+def _plan(seed: int, games: int) -> _Plan:
+    """`plan_games` as data."""
+    rng = random.Random(seed)
+    plan = [
+        (source, players, turns, "published", asks) for source, players, turns, asks in _cases()
+    ]
+    for source, players, turns in scenarios(rng):
+        plan.append((source, players, turns, "scenario", ()))
+    while len(plan) < games:
+        players, turns = random_turns(rng)
+        plan.append((f"random game {len(plan) + 1}", players, turns, "random", ()))
+    return tuple(plan)
 
 
 def check(
     path: str,
     *,
-    seed: int = 0,
+    seed: int | None = None,
+    secret_seed: bool = False,
     games: int = 200,
     timeout: float = DEFAULT_TIMEOUT,
     sandboxed: bool = True,
-    max_differences: int = 3,
 ) -> Report:
     """Check the student's ``LudoGame.py`` at `path` against the engine.
 
     Plays the published cases, generated games reaching each decision, then random games
-    (`games` in all, at least the published ones), from `seed`. Raises `CheckUsageError`
-    when the file cannot be checked at all (missing, not Python, no LudoGame class, ...) and
-    `LudoGame.sandbox.SandboxUnavailableError` when the sandbox is asked for and missing.
+    (`games` in all, at least the published ones), from `seed`: by default a fresh one
+    (`fresh_seed`), named in the report, so that no file can hold the answers of the games
+    it will be asked (the same seed plays the same games again). With `secret_seed` the
+    report does not name it (its `seed` is None): whoever keeps the seed can still repeat the
+    run. Raises `CheckUsageError` when the file cannot be checked at all (missing, not
+    Python, no LudoGame class, ...) and `LudoGame.sandbox.SandboxUnavailableError` when the
+    sandbox is asked for and missing.
     """
     started = time.monotonic()
+    seed = fresh_seed() if seed is None else check_seed(seed)
+    shown = None if secret_seed else seed
     if os.path.isdir(path):
         inside = os.path.join(path, STUDENT_NAME)
         if not os.path.isfile(inside):
-            raise CheckUsageError(f"{path}: a folder with no {STUDENT_NAME}")
+            raise CheckUsageError(visible(f"{path}: a folder with no {STUDENT_NAME}"))
         path = inside
     if not os.path.isfile(path):
-        raise CheckUsageError(f"{path}: no such file")
+        raise CheckUsageError(visible(f"{path}: no such file"))
     if not path.endswith(".py"):
-        raise CheckUsageError(f"{path}: not a Python file (a LudoGame.py is expected)")
-    report = Report(path=path, seed=seed)
-    student = Student(path, timeout, use_sandbox=sandboxed)
-    try:
-        if student.loaded.get("load") != "ok":
-            raise CheckUsageError(f"{path}: {student.loaded.get('message', 'cannot be loaded')}")
-        checker = Checker(student, seed)
-        _compare_names(checker, report)
-        rng = random.Random(seed)
-        plan = published_cases()
-        report.cases = len(plan)
-        plan += scenarios(rng)
-        while len(plan) < games:
-            players, turns = random_turns(rng)
-            plan.append((f"random game {len(plan) + 1} (seed {seed})", players, turns))
-        _compare_reuse(checker, report, plan[: report.cases])
-        _compare_moves(checker, report, plan[: report.cases])
-        kinds = {d.kind for d in report.differences}
-        for n, (source, players, turns) in enumerate(plan):
-            diff = checker.differs(players, turns)
-            if checker.failure is not None:
-                report.failure = f"{checker.failure} (in {source})"
-                break
-            report.checked += 1
-            if diff is None:
-                report.cases_passed += n < report.cases
-                continue
-            report.differing += 1
-            key = diff[0]
-            kind = kind_of(key, {key: diff[2]})
-            if kind in kinds or len(report.differences) >= max_differences:
-                continue  # one explained difference per kind
-            kinds.add(kind)
-            explained = checker.explain(source, list(players), turns, key)
-            if explained.kind not in {d.kind for d in report.differences}:
-                report.differences.append(explained)  # (its first turn may show another kind)
-            kinds.add(explained.kind)
-            if checker.failure is not None:
-                report.failure = f"{checker.failure} (while shrinking {source})"
-                break
-        report.games = len(plan)
-    finally:
-        student.close()
+        raise CheckUsageError(visible(f"{path}: not a Python file (a LudoGame.py is expected)"))
+    report = _check_once(path, shown, seed, games, timeout, sandboxed, isolated=False)
+    if report.shared_state:  # every game again, each in a process of its own
+        report = _check_once(path, shown, seed, games, timeout, sandboxed, isolated=True)
     report.seconds = time.monotonic() - started
     return report
 
 
-def _naming(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
-    """When only play_game's answer differs (every step count and completion agrees), the
-    difference is in the names of the spaces (D1) or their order (D3); else []."""
-    if any(_equal(ours.get(k), theirs.get(k)) is False for k in ours if k != "play_game"):
-        return []
-    a, b = ours.get("play_game", {}).get("v"), theirs.get("play_game", {}).get("v")
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        key = lambda x: json.dumps(x, sort_keys=True)  # noqa: E731
-        return ["D3"] if sorted(a, key=key) == sorted(b, key=key) else ["D1"]
-    return ["D3"]
+def _check_once(
+    path: str,
+    shown: int | None,
+    seed: int,
+    games: int,
+    timeout: float,
+    sandboxed: bool,
+    isolated: bool,
+) -> Report:
+    report = Report(path=path, seed=shown, shared_state=isolated)
+    student = Student(path, timeout, use_sandbox=sandboxed, isolated=isolated)
+    try:
+        if student.loaded.get("load") != "ok":
+            why = student.loaded.get("message", "cannot be loaded")
+            raise CheckUsageError(visible(f"{path}: {why}"))
+        checker = Checker(student, shown)
+        plan = plan_games(seed, games)
+        report.games = len(plan)
+        report.cases = sum(g.group == "published" for g in plan)
+        report.reached = sorted(
+            {g.source.rsplit(" ", 1)[-1] for g in plan if g.group == "scenario"},
+            key=lambda d: [int(x) for x in d[1:].split(".")],
+        )
+        run = _Run(checker, report, plan)
+        run.names()
+        if report.failure is None and not run.first_pass():
+            if not isolated and _fresh_answers(path, timeout, sandboxed, checker):
+                report.shared_state = True
+                return report
+            report.failure = f"{checker.failure} (in the first games)"
+        if report.failure is None and not isolated and run.shared_state():
+            report.shared_state = True
+            return report
+        if report.failure is None:
+            run.find_readings()
+            report.readings = [f"{o}={v}" for o, v in run.reading]
+            run.classify_games()
+            cases = [g for g in plan if g.group == "published"]
+            run.reuse(cases)
+            run.moves(cases)
+            if isolated:
+                kind = Kind(FIXED, "every LudoGame()", "D11", "state shared between objects")
+                run.found[kind] = _Found(kind, [(g, -3) for g in plan], ["state"])
+            run.explain_all()
+        if (
+            checker.failure is not None
+            and not isolated
+            and _fresh_answers(path, timeout, sandboxed, checker)
+        ):
+            report.shared_state = True  # slow only after earlier games: checked again
+            return report
+        if checker.failure is not None and report.failure is None:
+            report.failure = checker.failure
+    finally:
+        student.close()
+    return report
 
 
-def _end_difference(
-    checker: Checker,
-    source: str,
+def _fresh_answers(path: str, timeout: float, sandboxed: bool, checker: Checker) -> bool:
+    """After a timeout: whether the request that ran out of time is answered in time by a
+    fresh process (then the slowness came from earlier games)."""
+    if not checker.failure or not checker.failure.startswith("timeout"):
+        return False
+    request = getattr(checker, "failed_request", None)
+    if request is None:
+        return False
+    players, games, _, _ = request
+    fresh = Student(path, timeout, use_sandbox=sandboxed, isolated=True)
+    try:
+        if fresh.loaded.get("load") != "ok":
+            return False
+        got = fresh.ask(
+            {"op": "games", "players": players, "games": games[:1]},
+            answers=replies.ANSWERS_PER_GAME,
+        )
+        return not isinstance(got, tuple)
+    finally:
+        fresh.close()
+
+
+def replay(
+    path: str,
     players: list[str],
     turns: Turns,
-    key: str,
-    answers: tuple[dict[str, Any], Any],
-    kind: str,
-    decision: str,
-    open_: bool = True,
-) -> Difference:
-    """A difference found after the whole of `turns` (not shrunk: the published cases and
-    the space names are already as short as they come), `answers` being ours and theirs."""
-    ours, theirs = answers
-    board = LudoGame()
-    board.play_game(players, turns)
-    return Difference(
-        source=source,
-        players=players,
-        turns=turns,
-        turn=len(turns) - 1,
-        field=key,
-        kind=kind,
-        ours=ours.get(key, EXPECTED_PLAYER if key.endswith(".player") else None),
-        theirs=theirs.get(key) if isinstance(theirs, dict) else None,
-        board=str(board),
-        decisions=[decision],
-        shrunk=turns,
-        shrunk_players=players,
-        open=open_,
-        seed=checker.seed,
-    )
-
-
-def _compare_reuse(
-    checker: Checker, report: Report, cases: list[tuple[str, list[str], Turns]]
-) -> None:
-    """D11: each published case played by an object that played the case before it first
-    must answer as a fresh one (the engine's answers are those of a fresh game). Only the
-    cases a fresh object answers as the engine does count (other differences are reported
-    on their own)."""
-    for (first, players0, turns0), (source, players, turns) in zip(cases, cases[1:], strict=False):
-        ours = _check_runner.answers(LudoGame, players, turns)
-        fresh = checker.play(players, [turns])
-        theirs = checker.play(players, [turns], before=(players0, turns0))
-        if fresh is None or theirs is None:
-            report.failure = f"{checker.failure} (in {source} after {first})"
-            return
-        key = first_field(ours, theirs[0])
-        if key is None or first_field(ours, fresh[0]) is not None:
-            continue
-        report.differences.append(
-            _end_difference(
-                checker,
-                f"{source}, played by the LudoGame object that played {first} first",
-                players,
-                turns,
-                key,
-                (ours, theirs[0]),
-                f"D11 {kind_of(key, theirs[0])}",
-                "D11",
-            )
-        )
-        return
-
-
-def _compare_moves(
-    checker: Checker, report: Report, cases: list[tuple[str, list[str], Turns]]
-) -> None:
-    """D12: after each published case, ``move_token`` of the first player's p and q by 1
-    and by 6; then every answer. Only the cases a fresh object answers right count, and one
-    difference is reported."""
-    for source, players, turns in cases:
-        ours = _check_runner.answers(LudoGame, players, turns)
-        fresh = checker.play(players, [turns])
-        if fresh is None:
-            report.failure = f"{checker.failure} (in {source})"
-            return
-        if first_field(ours, fresh[0]) is not None:
-            continue
-        for token in "pq":
-            for steps in (1, 6):
-                move = (players[0], token, steps)
-                theirs = checker.play(players, [turns], move=move)
-                if theirs is None:
-                    report.failure = f"{checker.failure} (in move_token after {source})"
-                    return
-                mine = _check_runner.answers(LudoGame, players, turns, move=move)
-                key = first_field(mine, theirs[0])
-                if key is None:
-                    continue
-                report.differences.append(
-                    _end_difference(
-                        checker,
-                        f"{source}, then move_token({players[0]}'s player, {token!r}, {steps})",
-                        players,
-                        turns,
-                        key,
-                        (mine, theirs[0]),
-                        f"D12 {kind_of(key, theirs[0])}",
-                        "D12",
-                    )
-                )
-                return
-
-
-def _compare_names(checker: Checker, report: Report) -> None:
-    """get_space_name of every step count, for each position."""
-    for pos in "ABCD":
-        theirs = checker.student.ask({"op": "names", "position": pos})
-        if isinstance(theirs, tuple):
-            checker.failure = _failure_text(theirs, checker.student.timeout)
-            report.failure = f"{checker.failure} (in get_space_name)"
-            return
-        ours = _check_runner.space_names(LudoGame, pos)
-        key = first_field(ours, theirs)
-        if key is None:
-            continue
-        kind = kind_of(key, theirs)
-        if kind not in {d.kind for d in report.differences}:
-            report.differences.append(
-                _end_difference(
-                    checker,
-                    f"get_space_name of position {pos}",
-                    [pos],
-                    [],
-                    key,
-                    (ours, theirs),
-                    kind,
-                    "D1",
-                    open_=False,
-                )
-            )
+    readings: Sequence[str] = (),
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    sandboxed: bool = True,
+) -> str | None:
+    """The kind (as `Difference.kind` words it) of the first difference one game shows,
+    compared as a check compares it under `readings` (``option=value``, the report's
+    `readings`): what a check reports for a shrunk list played again. None when it agrees."""
+    reading: Reading = tuple(sorted(tuple(r.split("=", 1)) for r in readings))  # type: ignore[misc]
+    student = Student(path, timeout, use_sandbox=sandboxed)
+    try:
+        if student.loaded.get("load") != "ok":
+            raise CheckUsageError(visible(f"{path}: {student.loaded.get('message')}"))
+        checker = Checker(student, None)
+        game = Game(0, "replayed", list(players), list(turns), "random")
+        run = _Run(checker, Report(path=path, seed=None), [game])
+        if not run.first_pass():
+            return checker.failure
+        t = checker.first_turn(reading, game)
+        if t is not None:
+            return checker.classify(reading, game, t).title()
+        for option, value in reading:
+            without = tuple(r for r in reading if r[0] != option)
+            if checker.first_turn(without, game) is not None:
+                info = READINGS[(option, value)]
+                kind = Kind(OPEN if info.allowed else FIXED, "reading", info.decision, info.name)
+                return kind.title()
+        return None
+    finally:
+        student.close()
 
 
 # ---------------------------------------------------------------- reports
 
 
-def render(report: Report, colour: bool = False) -> str:
-    """The report as terminal text."""
+def seed_text(seed: int | None) -> str:
+    """How a report names its seed: ``seed N``, or that it is kept secret."""
+    return "secret seed" if seed is None else f"seed {seed}"
+
+
+def render(report: Report, colour: bool = False, strict: bool = False) -> str:
+    """The report as terminal text: every character of the student's (and of the file's
+    name) made visible (`LudoGame.untrusted.visible`); with `colour`, the verdict is
+    coloured (the only escape sequences in the text)."""
 
     def paint(text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if colour else text
 
-    head = f"{report.path}: "
+    head = f"{visible(report.path)}: "
     if report.error:
-        return head + paint(report.error, "31")
-    lines = []
+        return head + paint(visible(report.error), "31")
+    seed = seed_text(report.seed)
     if report.agrees:
-        lines.append(
+        return (
             head
             + paint("agrees", "32")
             + f" with the engine on {report.checked} games ({report.cases_passed}/{report.cases}"
-            f" published cases; seed {report.seed}, {report.seconds:.1f} s)"
+            f" published cases; {seed}, {report.seconds:.1f} s)"
         )
-        return "\n".join(lines)
-    n = len(report.differences)
-    summary = f"{n} kind{'s' if n != 1 else ''} of difference" if n else "no difference"
-    lines.append(
-        head
-        + paint("differs", "31")
-        + f": {summary} in {report.checked} games checked ({report.cases_passed}/{report.cases}"
-        f" published cases pass; seed {report.seed}, {report.seconds:.1f} s)"
-    )
-    if report.failure:
-        lines.append("  " + paint(report.failure, "31"))
+    counts: dict[str, int] = {}
     for d in report.differences:
+        counts[d.weight] = counts.get(d.weight, 0) + 1
+    summary = ", ".join(
+        f"{n} {w}{' differences' if n != 1 else ' difference'}"
+        if w != "allowed reading"
+        else f"{n} allowed reading{'s' if n != 1 else ''}"
+        for w, n in counts.items()
+    )
+    verdict = (
+        paint("passes", "32") + " (allowed readings only)"
+        if report.verdict(strict)
+        else paint("differs", "31")
+    )
+    lines = [
+        head + verdict + f": {summary or 'no difference'} in {report.checked} games checked"
+        f" ({report.cases_passed}/{report.cases} published cases pass; {seed},"
+        f" {report.seconds:.1f} s)"
+    ]
+    if report.failure:
+        lines.append("  " + paint(visible(report.failure), "31"))
+    if report.cases_failed:
+        lines.append(f"  published cases failing: {', '.join(report.cases_failed)}")
+    if report.shared_state:
+        lines.append(
+            "  its answers depend on earlier games: state shared between LudoGame objects"
+            " (e.g. a class attribute); every game was checked again in a fresh process"
+        )
+    for n, d in enumerate(report.differences, 1):
         lines.append("")
-        lines.append(d.explain())
+        lines.append(f"{n}. " + d.explain())
     return "\n".join(lines)
 
 
 __all__ = [
     "DECISIONS",
+    "READINGS",
     "CheckUsageError",
     "Difference",
+    "Kind",
     "Report",
     "check",
+    "check_seed",
+    "fresh_seed",
     "published_cases",
     "render",
+    "replay",
     "scenarios",
-    "turn_decisions",
+    "seed_text",
+    "trace",
 ]

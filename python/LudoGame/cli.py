@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import math
 import os
 import re
 import sys
@@ -10,6 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from LudoGame import web_limits as web_defaults
 from LudoGame._core import (
     Game,
     LudoError,
@@ -19,9 +22,13 @@ from LudoGame._core import (
     Simulation,
     __version__,
 )
+from LudoGame._install import install_hint
+from LudoGame.check_student import DEFAULT_TIMEOUT
 from LudoGame.enums import Phase
+from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE
 from LudoGame.progress import ProgressBar
 from LudoGame.sim import RayTaskError, TournamentResult, simulate, tournament, wilson_interval
+from LudoGame.untrusted import visible
 
 WORKED_EXAMPLE = [
     ("A", 6), ("A", 4), ("A", 5), ("A", 4), ("B", 6), ("B", 4), ("B", 1), ("B", 2),
@@ -235,6 +242,50 @@ def _port(text: str) -> int:
     return value
 
 
+def _days(text: str) -> float | None:
+    """A number of days, or ``never`` (None)."""
+    if text.strip().lower() == "never":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days (or never)") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of days above 0, or never")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
+
+
+def _network(text: str) -> str:
+    """An address or network (``10.0.0.0/8``), or ``*``."""
+    if text.strip() != "*":
+        try:
+            ipaddress.ip_network(text.strip(), strict=False)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an address or network") from None
+    return text
+
+
+def _seed(text: str) -> int:
+    """A seed: a whole number from 0 to 2**64 - 1."""
+    from LudoGame.checker import check_seed
+
+    try:
+        return check_seed(_count(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _positive(text: str) -> int:
     """A count of 1 or more."""
     value = _count(text)
@@ -264,7 +315,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from LudoGame import web
     except ImportError:
-        print('ludo: install the web extra: pip install "LudoGame[web]"', file=sys.stderr)
+        print(f"ludo: install the web extra: {install_hint('web')}", file=sys.stderr)
         return 2
     if args.ai_dir is not None:
         problem = check_ai_dir(args.ai_dir)
@@ -280,7 +331,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             replay_file=args.replay,
             store=args.store,
             expire_days=args.expire_finished,
+            idle_days=args.expire_idle,
             ai_dir=args.ai_dir,
+            octave_workers=args.octave_workers,
+            allowed_hosts=args.allowed_host,
+            create_rate=args.create_rate or None,
+            trusted_proxies=args.trusted_proxy,
+            max_connections=args.max_connections or None,
+            max_client_connections=args.max_client_connections or None,
+            request_timeout=args.request_timeout,
         )
     except KeyboardInterrupt:
         return 0
@@ -288,13 +347,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
         where = f"{args.host}:{args.port}"
         print(f"ludo: cannot serve on {where}: {e.strerror or e}", file=sys.stderr)
         return 2
-    except web.ReplayError as e:
-        print(f"ludo: cannot replay {args.replay}: {e}", file=sys.stderr)
+    except web.ReplayError as e:  # the file's words may be quoted: made visible
+        print(f"ludo: cannot replay {visible(args.replay)}: {visible(e)}", file=sys.stderr)
         return 2
     except web.StoreError as e:
-        print(f"ludo: cannot use the store: {e}", file=sys.stderr)
+        print(f"ludo: cannot use the store: {visible(e)}", file=sys.stderr)
         return 2
     return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """`ludo verify SAVED.json`: the verdict of `LudoGame.fair.verify_save` in one line; exit
+    0 verified, 1 not verified, 2 a file that cannot be read or is not such a save."""
+    from LudoGame.fair import BadSaveError, verify_save
+
+    try:
+        with open(args.save, encoding="utf-8") as f:
+            text = f.read()
+        verdict = verify_save(text)
+    except (OSError, UnicodeDecodeError, BadSaveError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else e
+        print(f"ludo: cannot verify {args.save}: {why}", file=sys.stderr)
+        return 2
+    print(f"{args.save}: {verdict.message}")
+    return 0 if verdict.verified else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -338,7 +414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             default=None,
             metavar="ADDRESS",
             help="play the games as Ray tasks: on this machine, or on the Ray cluster at "
-            'ADDRESS (needs pip install "LudoGame[ray]")',
+            f"ADDRESS (needs {install_hint('ray')})",
         )
         if cmd == "simulate":
             p.add_argument(
@@ -374,21 +450,128 @@ def main(argv: Sequence[str] | None = None) -> int:
         "run sandboxed in GNU Octave)",
     )
     serve.add_argument(
+        "--octave-workers",
+        metavar="N",
+        type=_positive,
+        default=DEFAULT_POOL_SIZE,
+        help=f"Octave processes the MATLAB AIs of --ai-dir may use at once "
+        f"({DEFAULT_POOL_SIZE}); an idle one is closed after {POOL_IDLE:g} s",
+    )
+    serve.add_argument(
         "--expire-finished",
         metavar="DAYS",
-        type=float,
-        help="delete finished games after DAYS days (default: keep them)",
+        type=_days,
+        default=web_defaults.FINISHED_DAYS,
+        help=f"delete finished games DAYS days after their last change "
+        f"({web_defaults.FINISHED_DAYS:g}; never: keep them)",
+    )
+    serve.add_argument(
+        "--expire-idle",
+        metavar="DAYS",
+        type=_days,
+        default=web_defaults.IDLE_DAYS,
+        help=f"delete unfinished games nobody changed for DAYS days "
+        f"({web_defaults.IDLE_DAYS:g}; never: keep them)",
+    )
+    serve.add_argument(
+        "--allowed-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="also answer requests for the host name NAME (repeatable; * for any name); "
+        "by default only for the addresses served",
+    )
+    serve.add_argument(
+        "--create-rate",
+        metavar="N",
+        type=_count,
+        default=web_defaults.CREATE_RATE,
+        help=f"games one client (IP address) may start a minute "
+        f"({web_defaults.CREATE_RATE}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        metavar="ADDR",
+        action="append",
+        default=[],
+        type=_network,
+        help="read the client's address from X-Forwarded-For on connections from ADDR "
+        "(an address or network, repeatable; by default from none)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        metavar="N",
+        type=_count,
+        default=web_defaults.MAX_CONNECTIONS,
+        help=f"connections open at once ({web_defaults.MAX_CONNECTIONS:,}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--max-client-connections",
+        metavar="N",
+        type=_count,
+        default=web_defaults.MAX_CLIENT_CONNECTIONS,
+        help=f"connections one client may hold open "
+        f"({web_defaults.MAX_CLIENT_CONNECTIONS}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--request-timeout",
+        metavar="SECONDS",
+        type=_seconds,
+        default=web_defaults.REQUEST_TIMEOUT,
+        help=f"the longest a connection may take to send a request "
+        f"({web_defaults.REQUEST_TIMEOUT:g}); a slower one is closed",
     )
     check = sub.add_parser(
         "check",
         help="a student's LudoGame.py against the engine: every difference found, explained "
         "and shrunk (it runs sandboxed)",
     )
-    check.add_argument("files", nargs="+", metavar="FILE", help="LudoGame.py files or folders")
-    check.add_argument("--seed", type=int, default=0, help="seed of the generated games (0)")
+    check.add_argument("files", nargs="*", metavar="FILE", help="LudoGame.py files or folders")
+    seeds = check.add_mutually_exclusive_group()
+    seeds.add_argument(
+        "--seed",
+        type=_seed,
+        help="seed of the generated games (default: a fresh one, named in the report)",
+    )
+    seeds.add_argument(
+        "--seed-file",
+        metavar="FILE",
+        help="keep the seed secret: the one in FILE, or a fresh one written there (the "
+        "reports do not name it; the same FILE plays the same games again)",
+    )
     check.add_argument("--games", type=_positive, default=200, help="games per file (200)")
     check.add_argument(
-        "--timeout", type=float, default=5.0, help="seconds per call of the student's code (5)"
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help=f"seconds per call of the student's code ({DEFAULT_TIMEOUT:g})",
+    )
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="count the readings of open decisions the course allows as differences (exit 1)",
+    )
+    check.add_argument(
+        "--rubric", metavar="FILE", help="the points of each test (TOML; docs/check.md)"
+    )
+    check.add_argument(
+        "--gradescope",
+        nargs="?",
+        const="/autograder/results/results.json",
+        default=None,
+        metavar="PATH",
+        help="also write Gradescope's results.json for the file "
+        "(default /autograder/results/results.json)",
+    )
+    check.add_argument("--csv", metavar="FILE", help="also write a CSV row per file")
+    check.add_argument(
+        "--autograder",
+        metavar="DIR",
+        help="write a Gradescope autograder folder (setup.sh, run_autograder, rubric, a "
+        "secret seed) instead of checking files",
+    )
+    check.add_argument(
+        "--wheel", metavar="FILE", help="LudoGame's wheel, copied into --autograder's folder"
     )
     check.add_argument("--json", action="store_true", help="the reports as JSON")
     check.add_argument("--summary", action="store_true", help="one table row per file")
@@ -405,22 +588,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     check.add_argument(
         "--no-sandbox",
         action="store_true",
-        help="run the student's code without the sandbox (only where bubblewrap is missing)",
+        help="run the student's code without the sandbox (only where the sandbox cannot run)",
     )
+    verify = sub.add_parser(
+        "verify",
+        help="check a finished online game's save: its seed is the one committed to, and "
+        "gives every roll (exit 0 verified, 1 not, 2 not such a save)",
+    )
+    verify.add_argument("save", metavar="SAVED.json", help="the game's save (GET .../save)")
     args = parser.parse_args(argv)
     if args.command == "serve":
         return cmd_serve(args)
+    if args.command == "verify":
+        return cmd_verify(args)
     try:
         code = _run(args)
         sys.stdout.flush()
     except LudoError as e:
-        print(f"ludo: {e}", file=sys.stderr)
+        print(f"ludo: {visible(e)}", file=sys.stderr)
         return 2
     except ValueError as e:  # a bad argument the library refused before any work
-        print(f"ludo: {e}", file=sys.stderr)
+        print(f"ludo: {visible(e)}", file=sys.stderr)
         return 2
     except (ImportError, RayTaskError) as e:  # --ray without Ray, or a failed Ray task
-        print(f"ludo: {e}", file=sys.stderr)
+        print(f"ludo: {visible(e)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `ludo demo | head`
         _silence_stdout()

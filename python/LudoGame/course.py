@@ -31,6 +31,7 @@ from LudoGame.onitama import (
     round_robin,
     setup_label,
 )
+from LudoGame.untrusted import visible
 
 #: The reference AI's name in the games of the qualification round.
 REFERENCE = "reference"
@@ -62,12 +63,15 @@ class CourseResult:
         return [g for g in self.games if _failed(g, name)]
 
     def __str__(self) -> str:
+        """The qualification, the round robin and each AI's errors, as text: the AIs' names
+        and error messages made visible (`LudoGame.untrusted.visible`)."""
         lines = [f"qualification (more than {self.max_errors} errors disqualifies):"]
-        width = max([4, *(len(q.name) for q in self.qualification)])
+        width = max([4, *(len(visible(q.name)) for q in self.qualification)])
         for q in self.qualification:
             verdict = "qualified" if q.qualified else "DISQUALIFIED"
             lines.append(
-                f"  {q.name:<{width}}  {len(q.games)} games  {len(q.errors)} errors  {verdict}"
+                f"  {visible(q.name):<{width}}  {len(q.games)} games  {len(q.errors)} errors  "
+                f"{verdict}"
             )
         lines.append("")
         if self.standings is None:
@@ -81,13 +85,13 @@ class CourseResult:
             lines.append("")
             lines.append("errors:")
             for name, games in failing:
-                lines.append(f"  {name}: {len(games)}")
+                lines.append(f"  {visible(name)}: {len(games)}")
                 for g in games:
                     side = "A" if g.a == name else "B"
-                    other = g.b if side == "A" else g.a
+                    other = visible(g.b if side == "A" else g.a)
                     detail = g.record.detail.removeprefix("MatlabError: ").strip()
-                    detail = detail.replace("\n\n", " ").replace("\n", " ")
-                    where = setup_label(g.setup)
+                    detail = visible(detail.replace("\n\n", " ").replace("\n", " "))
+                    where = visible(setup_label(g.setup))
                     lines.append(
                         f"    setup {where} as {side} vs {other}: {g.record.reason}: {detail}"
                     )

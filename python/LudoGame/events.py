@@ -78,6 +78,21 @@ class MoveEvent(Event):
         return int(self["to"])
 
     @property
+    def from_square(self) -> str | None:
+        """The square the tokens left, by the board's names (``Game.squares``): e.g. 'H',
+        '12' or 'A1' in CS162; None when they ended on it (the ``"from_square"`` key is
+        then absent)."""
+        square = self.get("from_square")
+        return None if square is None else str(square)
+
+    @property
+    def to_square(self) -> str | None:
+        """The square the tokens reached, by the board's names; None when they ended where
+        they were (the ``"to_square"`` key is then absent)."""
+        square = self.get("to_square")
+        return None if square is None else str(square)
+
+    @property
     def tokens(self) -> list[str]:
         """The tokens moved (a stack moves together)."""
         return list(self["tokens"])

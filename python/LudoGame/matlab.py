@@ -16,6 +16,10 @@ after Octave's own). The process runs in `LudoGame.sandbox` (no network, no user
 
 An error of the AI loses with the coursework's words (``Error in function AI123() at line
 7.`` and the message); an invalid answer is judged by the referee as any AI's.
+
+A server shares a bounded `OctavePool` among its games: at most ``size`` processes at once,
+each playing one side of one game (never another game's), closed once idle or when its
+game is released.
 """
 
 from __future__ import annotations
@@ -28,8 +32,10 @@ import select
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 import weakref
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -50,6 +56,13 @@ STARTUP_TIME = 60.0
 #: Extra seconds after ``move_time`` before the process is killed, so that the referee's
 #: own clock (``time_budget``) has already seen the answer as late.
 KILL_GRACE = 0.05
+
+#: How many Octave processes a server's MATLAB AIs keep at most (`OctavePool`; ``ludo serve
+#: --octave-workers``).
+DEFAULT_POOL_SIZE = 4
+
+#: Seconds an Octave process of an `OctavePool` may stay unused before it is closed.
+POOL_IDLE = 60.0
 
 #: The one line shown when Octave is missing.
 INSTALL_OCTAVE = "install GNU Octave: apt-get install octave"
@@ -79,6 +92,19 @@ class OctaveNotFoundError(RuntimeError):
 class MatlabError(Exception):
     """The MATLAB AI raised an error, gave no answer in time, or its Octave process
     ended: the message says which (the referee records it as the AI's failure)."""
+
+
+class MatlabStartError(MatlabError):
+    """Octave did not start the worker (before the AI was asked anything)."""
+
+
+class MatlabTimeoutError(MatlabError):
+    """The MATLAB AI gave no answer within its ``move_time`` (its process was killed)."""
+
+
+class MatlabStoppedError(Exception):
+    """A ply of an `OctavePool` was stopped from outside (its game released, or the pool
+    closed) before the AI answered: not the AI's failure."""
 
 
 class OctaveValue:
@@ -169,6 +195,8 @@ class MatlabSession:
         self._from: IO[bytes] | None = None
         self._buffer = b""
         self._ready = False
+        #: held while the process is killed or closed (`kill` comes from other threads)
+        self._killing = threading.Lock()
         _LIVE.add(self)
         try:
             self._start()
@@ -179,7 +207,9 @@ class MatlabSession:
     def _start(self) -> None:
         ai = self.ai
         octave = octave_path()
-        shutil.copyfile(ai.path, os.path.join(self._copy, ai.path.name))
+        copy = os.path.join(self._copy, ai.path.name)
+        shutil.copyfile(ai.path, copy)
+        os.chmod(copy, 0o644)  # readable by the sandbox's user (nobody, when we are root)
         os.chmod(self._copy, 0o755)
         sandboxed = ai.sandbox
         where = (
@@ -226,7 +256,7 @@ class MatlabSession:
         if line != f"{self.token} READY":
             why = self._why(line)
             self.close()
-            raise MatlabError(f"Octave did not start the AI {self.ai.name}: {why}")
+            raise MatlabStartError(f"Octave did not start the AI {self.ai.name}: {why}")
         self._ready = True
 
     def _why(self, line: str | None) -> str:
@@ -293,7 +323,7 @@ class MatlabSession:
         line = self._read_line(time.monotonic() + self.ai.move_time + KILL_GRACE)
         if line is None:
             self._box.kill()
-            raise MatlabError(
+            raise MatlabTimeoutError(
                 f"Time limit exceeded: the AI gave no answer within {self.ai.move_time:g} s"
             )
         words = line.split(" ")
@@ -306,6 +336,21 @@ class MatlabSession:
             return card, move_from, move_to, wall
         raise MatlabError(f"the worker's answer is garbled: {line[:200]!r}")
 
+    @property
+    def alive(self) -> bool:
+        """Is the process still running?"""
+        box = self._box
+        return box is not None and box.process.poll() is None
+
+    def kill(self) -> None:
+        """Kill the process at once, from any thread: a call waiting for its answer then
+        raises `MatlabError` (its thread then `close`s the session)."""
+        with self._killing:
+            box = self._box
+            # (a process already reaped is not signalled: its id may be another's now)
+            if box is not None and box.process.returncode is None:
+                box.kill()
+
     def close(self) -> None:
         """End the process and remove its files."""
         if self._to is not None:
@@ -317,9 +362,10 @@ class MatlabSession:
             if f is not None:
                 f.close()
         self._to = self._from = self._stderr = None
-        if self._box is not None:
-            self._box.close()
-            self._box = None
+        with self._killing:
+            if self._box is not None:
+                self._box.close()
+                self._box = None
         shutil.rmtree(self._copy, ignore_errors=True)
         _LIVE.discard(self)
 
@@ -389,6 +435,226 @@ class MatlabAI:
             pass
 
 
+#: Whom a process of an `OctavePool` plays for: one side of one game, ``(game, side)``.
+Owner = tuple[Hashable, str]
+
+
+class _Worker:
+    """One process of an `OctavePool`: its AI's settings, its session (None until started),
+    whether a ply (or its closing) holds it, when it was last given back, and whether it
+    was stopped from outside."""
+
+    __slots__ = ("settings", "session", "busy", "used", "stopped")
+
+    def __init__(self, settings: tuple[Any, ...]) -> None:
+        self.settings = settings
+        self.session: MatlabSession | None = None
+        self.busy = True
+        self.used = time.monotonic()
+        self.stopped = False
+
+
+class _Waiter:
+    """A ply waiting for a process of an `OctavePool` (cancelled by `release`)."""
+
+    __slots__ = ("game", "cancelled")
+
+    def __init__(self, game: Hashable) -> None:
+        self.game = game
+        self.cancelled = False
+
+
+class OctavePool:
+    """At most `size` Octave processes for the MATLAB AIs of many games (a web server's).
+
+    A process plays one side of one game, its owner ``(game, side)``, and the side's next
+    plies reuse it (its AI's ``persistent`` and global variables last as under a referee);
+    it never plays for another game, so nothing carries over between games. A process
+    unused for `idle` seconds is closed. When all `size` are open, a new owner takes the
+    place of the least recently used idle one (closed first; its side's next ply starts a
+    fresh process, which the coursework's contract allows: each call gets the whole
+    position); when every process is thinking, a ply waits for one. `release` frees a
+    game's processes at once, killing a ply in progress (which raises `MatlabStoppedError`);
+    `close` ends them all. Plies run on threads: every method is thread-safe."""
+
+    def __init__(self, size: int = DEFAULT_POOL_SIZE, idle: float = POOL_IDLE) -> None:
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"the Octave pool's size must be a whole number >= 1, not {size!r}")
+        if not (isinstance(idle, (int, float)) and idle > 0):
+            raise ValueError(f"the Octave pool's idle time must be positive, not {idle!r}")
+        self.size = size
+        self.idle = float(idle)
+        self._cond = threading.Condition()
+        self._workers: dict[Owner, _Worker] = {}
+        self._waiters: set[_Waiter] = set()
+        self._closed = False
+        self._sweeper: threading.Thread | None = None
+        #: the most processes that were open at once
+        self.most = 0
+
+    @property
+    def open(self) -> int:
+        """How many processes are open (starting, thinking or idle)."""
+        with self._cond:
+            return len(self._workers)
+
+    @property
+    def waiting(self) -> int:
+        """How many plies wait for a process (every one is thinking)."""
+        with self._cond:
+            return len(self._waiters)
+
+    def ask(
+        self,
+        owner: Owner,
+        ai: MatlabAI,
+        args: Sequence[Any],
+        gone: Callable[[], bool] | None = None,
+    ) -> tuple[Any, Any, Any, Any]:
+        """The answer of `ai` to the coursework's arguments `args`, from the process of
+        `owner` (started first if need be; the start is not the AI's time). An error, a
+        timeout (`MatlabTimeoutError`) or an ended process raise `MatlabError` and close
+        the process; `MatlabStoppedError` if the owner's game was released or the pool closed
+        meanwhile, or if `gone()` (checked while waiting) says the game is gone."""
+        worker, replaced = self._take(owner, ai, gone)
+        try:
+            if replaced is not None:  # (the process it replaces ends first)
+                replaced.close()
+            if worker.session is None:
+                session = ai.session()
+                with self._cond:
+                    worker.session = session
+                if worker.stopped:
+                    raise MatlabStoppedError(f"the game of {ai.name} was released")
+            worker.session.wait_ready()
+            answer = worker.session(*args)
+            if worker.stopped:
+                raise MatlabStoppedError(f"the game of {ai.name} was released")
+        except BaseException as e:
+            self._drop(owner, worker)
+            if worker.stopped and isinstance(e, MatlabError):
+                raise MatlabStoppedError(f"the game of {ai.name} was released") from None
+            raise
+        with self._cond:
+            worker.busy = False
+            worker.used = time.monotonic()
+            self._cond.notify_all()
+        return answer
+
+    def _take(
+        self, owner: Owner, ai: MatlabAI, gone: Callable[[], bool] | None
+    ) -> tuple[_Worker, MatlabSession | None]:
+        """The worker of `owner`, held for a ply (a new one, without a session yet, if
+        need be), and the session of an idle worker it replaces (to close before starting)."""
+        settings = (str(ai.path), ai.move_time, ai.memory_mb, ai.sandbox)
+        waiter = _Waiter(owner[0])
+        with self._cond:
+            self._waiters.add(waiter)
+            try:
+                while True:
+                    if self._closed or waiter.cancelled or (gone is not None and gone()):
+                        raise MatlabStoppedError(f"the game of {ai.name} was released")
+                    worker = self._workers.get(owner)
+                    if worker is not None and worker.busy:
+                        self._cond.wait()
+                        continue
+                    if worker is not None:
+                        worker.busy = True
+                        live = worker.session is not None and worker.session.alive
+                        if worker.settings == settings and live:
+                            return worker, None
+                        fresh = self._workers[owner] = _Worker(settings)
+                        return fresh, worker.session
+                    if len(self._workers) < self.size:
+                        return self._add(owner, settings), None
+                    idle = [(k, w) for k, w in self._workers.items() if not w.busy]
+                    if idle:
+                        key, victim = min(idle, key=lambda kw: kw[1].used)
+                        del self._workers[key]
+                        return self._add(owner, settings), victim.session
+                    self._cond.wait()
+            finally:
+                self._waiters.discard(waiter)
+
+    def _add(self, owner: Owner, settings: tuple[Any, ...]) -> _Worker:
+        """A new worker for `owner` (the lock held), and the idle sweeper if none runs."""
+        worker = self._workers[owner] = _Worker(settings)
+        self.most = max(self.most, len(self._workers))
+        if self._sweeper is None:
+            self._sweeper = threading.Thread(
+                target=self._sweep, name="ludogame-octave-pool", daemon=True
+            )
+            self._sweeper.start()
+        return worker
+
+    def _drop(self, owner: Owner, worker: _Worker) -> None:
+        """Close `worker`'s process, then give its place up."""
+        if worker.session is not None:
+            worker.session.close()
+        with self._cond:
+            if self._workers.get(owner) is worker:
+                del self._workers[owner]
+            self._cond.notify_all()
+
+    def _sweep(self) -> None:
+        """Close the processes idle for `idle` seconds, until none is open."""
+        with self._cond:
+            while not self._closed and self._workers:
+                now = time.monotonic()
+                idle = [(k, w) for k, w in self._workers.items() if not w.busy]
+                expired = [(k, w) for k, w in idle if now - w.used >= self.idle]
+                if not expired:
+                    soonest = min((w.used + self.idle for _, w in idle), default=now + self.idle)
+                    self._cond.wait(max(0.01, soonest - now))
+                    continue
+                for _, w in expired:
+                    w.busy = True
+                self._cond.release()
+                try:
+                    for _, w in expired:
+                        if w.session is not None:
+                            w.session.close()
+                finally:
+                    self._cond.acquire()
+                for k, w in expired:
+                    if self._workers.get(k) is w:
+                        del self._workers[k]
+                self._cond.notify_all()
+            self._sweeper = None
+
+    def release(self, game: Hashable | None = None) -> None:
+        """Free the processes of `game` (every game's with None) at once: an idle one is
+        closed, a thinking one killed (its ply raises `MatlabStoppedError`), a ply waiting for a
+        process stops waiting."""
+        killing: list[MatlabSession] = []
+        closing: list[tuple[Owner, _Worker]] = []
+        with self._cond:
+            for waiter in self._waiters:
+                if game is None or waiter.game == game:
+                    waiter.cancelled = True
+            for owner, w in self._workers.items():
+                if game is not None and owner[0] != game:
+                    continue
+                if w.busy:
+                    w.stopped = True
+                    if w.session is not None:
+                        killing.append(w.session)
+                else:
+                    w.busy = w.stopped = True
+                    closing.append((owner, w))
+            self._cond.notify_all()
+        for session in killing:
+            session.kill()
+        for owner, w in closing:
+            self._drop(owner, w)
+
+    def close(self) -> None:
+        """End every process (killing the plies in progress) and refuse new plies."""
+        with self._cond:
+            self._closed = True
+        self.release(None)
+
+
 def matlab_ai(
     path: str | os.PathLike[str],
     move_time: float = DEFAULT_MOVE_TIME,
@@ -421,13 +687,19 @@ __all__ = [
     "COMPAT_DIR",
     "DEFAULT_MEMORY_MB",
     "DEFAULT_MOVE_TIME",
+    "DEFAULT_POOL_SIZE",
     "DEFAULT_QUALIFY_GAMES",
     "DEFAULT_QUALIFY_MAX_ERRORS",
     "INSTALL_OCTAVE",
+    "POOL_IDLE",
     "MatlabAI",
     "MatlabError",
     "MatlabSession",
+    "MatlabStartError",
+    "MatlabStoppedError",
+    "MatlabTimeoutError",
     "OctaveNotFoundError",
+    "OctavePool",
     "OctaveValue",
     "is_matlab_path",
     "matlab_ai",

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
+from LudoGame._core import ONITAMA_AI_SETTINGS as _AI
 from LudoGame._core import (
     ONITAMA_CARD_SETS,
     Action,
@@ -59,6 +60,7 @@ from LudoGame._core import ONITAMA_MATCH_SETUP as MATCH_SETUP
 from LudoGame.enums import Reason
 from LudoGame.outcome import Outcome
 from LudoGame.standings import Standing, Table
+from LudoGame.untrusted import visible
 
 GameOverError = OnitamaGameOverError
 NotationError = OnitamaNotationError
@@ -154,11 +156,12 @@ def setup_ids() -> list[str]:
 
 
 def builtin_ai(
-    level: int | Literal["random", "baseline", "search"] = 2,
-    time: float | None = 1.0,
-    seed: int = 0,
-    nodes: int | None = None,
-    depth: int | None = None,
+    level: int | Literal["random", "baseline", "search"] = _AI["level"],
+    time: float | None = _AI["time"],
+    seed: int = _AI["seed"],
+    nodes: int | None = _AI["nodes"],
+    depth: int | None = _AI["depth"],
+    threads: int = _AI["threads"],
 ) -> BuiltinAI:
     """A built-in AI in the coursework contract, running in Rust.
 
@@ -166,9 +169,10 @@ def builtin_ai(
     baseline (win at once if it can, else avoid allowing a win at once, else random), 2
     (``"search"``) an alpha-beta search of
     ``time`` seconds a move. With ``nodes`` the search stops after that many nodes instead
-    and is deterministic. ``seed`` fixes every random choice.
+    and is deterministic (on one thread: ``threads`` searches on that many, sharing one
+    table). ``seed`` fixes every random choice.
     """
-    return BuiltinAI(level, time=time, seed=seed, nodes=nodes, depth=depth)
+    return BuiltinAI(level, time=time, seed=seed, nodes=nodes, depth=depth, threads=threads)
 
 
 def play_match(
@@ -233,13 +237,14 @@ class Standings:
     games: list[RoundRobinGame] = field(default_factory=list)
 
     def __str__(self) -> str:
-        width = max([4, *(len(s.name) for s in self.table)])
+        """The table as text, the AIs' names made visible (`LudoGame.untrusted.visible`)."""
+        width = max([4, *(len(visible(s.name)) for s in self.table)])
         lines = [
             f"{'rank':>4}  {'name':<{width}}  games  wins  ties  losses  points  score",
         ]
         for rank, s in enumerate(self.table, 1):
             lines.append(
-                f"{rank:>4}  {s.name:<{width}}  {s.games:>5}  {s.wins:>4}  {s.ties:>4}  "
+                f"{rank:>4}  {visible(s.name):<{width}}  {s.games:>5}  {s.wins:>4}  {s.ties:>4}  "
                 f"{s.losses:>6}  {s.points:>6}  {s.score:>5.1f}"
             )
         return "\n".join(lines)
@@ -273,7 +278,7 @@ def round_robin(
     Ctrl-C stops it at once and raises ``KeyboardInterrupt`` (``Interrupted``) whose
     ``partial`` is the ``Standings`` of the games finished.
 
-    ``backend="ray"`` plays the matches as Ray tasks (``pip install "LudoGame[ray]"``;
+    ``backend="ray"`` plays the matches as Ray tasks (``pip install ".[ray]"``;
     about 8 tasks per CPU, a task a list of matches on one CPU), on this machine or on the
     cluster at ``address``; the AIs must pickle (built-in AIs and module-level functions
     do). The result is the local one, with the games in the same order (bit for bit for

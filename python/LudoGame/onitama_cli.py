@@ -14,8 +14,9 @@ default), ``onitama engine`` answers a line protocol on stdin (docs/onitama-engi
 that other programs can play the built-in search, ``onitama tournament [LEVEL ...]`` plays a
 round robin of built-in AIs (on Ray with ``--ray [ADDRESS]``), and ``onitama setups`` lists
 the setups. ``--standard`` plays standard Onitama (no wall) from random deals: ``--deal
-SEED`` for ``play`` and ``match``, ``--deals SEED,...`` for ``tournament``, drawn from
-``--card-set`` (base, sensei or all).
+SEED`` for ``play`` and ``match`` (without it a fresh seed, printed), ``--deals SEED,...``
+for ``tournament`` (0,1,2: a tournament's figures repeat), drawn from ``--card-set`` (base,
+sensei or all).
 
 Bad input (an unknown setup, a level or time out of range, input that ends before the
 game is over, output that cannot be written) gets a one-line message on stderr and exit
@@ -31,6 +32,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
 from LudoGame._core import ONITAMA_TEXTS, __version__
+from LudoGame._install import install_hint
 from LudoGame.matlab import (
     DEFAULT_MOVE_TIME,
     DEFAULT_QUALIFY_GAMES,
@@ -63,6 +65,8 @@ from LudoGame.onitama_engine import (
     parse_limits,
     serve,
 )
+from LudoGame.seeds import fresh_seed
+from LudoGame.untrusted import visible, visible_lines
 
 #: An AI named on the command line: a built-in level, or the path of a MATLAB file.
 AISpec = int | str
@@ -353,7 +357,10 @@ def play_terminal(
     """The terminal game of `cmd_play`, its players ready."""
     try:
         if args.standard:
-            game = standard_deal(args, args.deal or 0, args.max_plies)
+            deal = chosen_deal(args)
+            game = standard_deal(args, deal, args.max_plies)
+            again = f"--deal {deal} deals it again"
+            out.write(f"Standard deal {deal}{card_set_label(args)}: {again}.\n")
         elif args.setup is not None:
             game = Onitama.setup(args.setup, args.max_plies)
         else:
@@ -369,7 +376,7 @@ def play_terminal(
         except AIFailedError as e:
             loser = game.turn
             line = TEXTS["ai_invalid" if e.invalid else "ai_error"]
-            screen.say(str(e))
+            screen.say(visible_lines(str(e)))  # the AI's message: no escape reaches the terminal
             screen.say(line.format(winner="B" if loser == "A" else "A", loser=loser))
     except InputEndedError:
         if out.isatty():
@@ -405,6 +412,16 @@ def check_save_path(path: str | None) -> None:
     writable = os.access(target, os.W_OK) if os.path.exists(target) else os.access(folder, os.W_OK)
     if not writable:
         raise UsageError(f"cannot save to {path!r}: permission denied")
+
+
+#: ``--deal`` of ``play`` and ``match``.
+DEAL_HELP = "seed of the --standard deal (a fresh one, printed)"
+
+
+def chosen_deal(args: argparse.Namespace) -> int:
+    """The seed of a ``--standard`` game's deal: ``--deal``, else a fresh one (printed with
+    the game, so that ``--deal`` deals it again)."""
+    return fresh_seed() if args.deal is None else int(args.deal)
 
 
 def standard_deal(args: argparse.Namespace, seed: int, max_plies: int | None) -> Onitama:
@@ -464,7 +481,7 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     if args.standard:
         if args.setup is not None:
             raise UsageError("--standard deals its own cards: give --deal SEED, not --setup")
-        deal = args.deal or 0
+        deal = chosen_deal(args)
         start = standard_deal(args, deal, max_plies)
         label = f"standard deal {deal}" + card_set_label(args)
         max_plies = None  # the game's own (1000 unless --max-plies)
@@ -660,7 +677,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--standard", action="store_true", help="standard Onitama (no wall), cards dealt by --deal"
     )
-    play.add_argument("--deal", type=int, help="seed of the --standard deal (0)")
+    play.add_argument("--deal", type=int, help=DEAL_HELP)
     add_card_set(play)
     play.add_argument(
         "--echo",
@@ -690,7 +707,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "--standard", action="store_true", help="standard Onitama (no wall), cards dealt by --deal"
     )
-    match.add_argument("--deal", type=int, help="seed of the --standard deal (0)")
+    match.add_argument("--deal", type=int, help=DEAL_HELP)
     add_card_set(match)
     match.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
     match.add_argument("--seed", type=int, default=0, help="seed of both AIs (0)")
@@ -746,7 +763,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument(
         "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
         help="play the matches as Ray tasks: on this machine, or on the Ray cluster at "
-        'ADDRESS (needs pip install "LudoGame[ray]")',
+        f"ADDRESS (needs {install_hint('ray')})",
     )  # fmt: skip
     sub.add_parser("setups", help="list the coursework setups")
     engine = sub.add_parser(
@@ -839,7 +856,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"onitama: cannot read or write: {e.strerror or e}", file=sys.stderr)
         return 2
     except (UsageError, ValueError, TypeError, ImportError) as e:
-        print(f"onitama: {e}", file=sys.stderr)
+        print(f"onitama: {visible(e)}", file=sys.stderr)
         return 2
 
 

@@ -8,7 +8,14 @@ from itertools import combinations
 from typing import Any, Literal
 
 from LudoGame import _ray
-from LudoGame._core import InvalidArgumentError, SimResult, Simulation
+from LudoGame._core import (
+    SIM_BOT,
+    SIM_COUNT,
+    SIM_THREADS,
+    InvalidArgumentError,
+    SimResult,
+    Simulation,
+)
 from LudoGame.standings import Standing, Table, wilson_interval
 
 Progress = Callable[[int, int], None]
@@ -20,10 +27,10 @@ RayTaskError = _ray.RayTaskError
 def simulate(
     rules: str = "cs162",
     players: str | Sequence[str] | int | None = None,
-    bots: Any = "random",
-    games: int = 1000,
+    bots: Any = SIM_BOT,
+    games: int = SIM_COUNT,
     seed: int = 0,
-    threads: int = 1,
+    threads: int = SIM_THREADS,
     *,
     chunk: int | None = None,
     progress: Progress | None = None,
@@ -39,7 +46,7 @@ def simulate(
     thread). The same seed gives the same result for any thread count. With `progress`,
     the run is made in chunks and `progress(done, games)` is called after each.
 
-    `backend="ray"` spreads the games over a Ray cluster (`pip install "LudoGame[ray]"`):
+    `backend="ray"` spreads the games over a Ray cluster (`pip install ".[ray]"`):
     tasks of `chunk` games (default: about 8 tasks per CPU), each on `threads` threads;
     the result is the local one, bit for bit. Ray is started on this machine unless it is
     already running or `address` names a cluster. A failed task raises `RayTaskError`
@@ -140,9 +147,9 @@ class TournamentResult:
 def tournament(
     bots: Sequence[str],
     rules: str = "cs162",
-    games: int = 1000,
+    games: int = SIM_COUNT,
     seed: int = 0,
-    threads: int = 1,
+    threads: int = SIM_THREADS,
     *,
     progress: Progress | None = None,
     backend: Literal["local", "ray"] = "local",

@@ -14,6 +14,16 @@ pub fn finalise(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A seed nobody chose: what a game or an environment gets when the caller gives none (it
+/// keeps it, so that the game can be replayed). From the process's random hash keys, so
+/// different each time.
+pub fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(0x4C75_646F);
+    h.finish()
+}
+
 /// The first output of a SplitMix64 generator seeded with `x` (`Rng::new(x).next_u64()`).
 #[inline(always)]
 pub fn splitmix64(x: u64) -> u64 {

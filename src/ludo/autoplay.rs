@@ -1,9 +1,10 @@
-//! Playing a game on with a player in every seat: a built-in [`Bot`], or a caller outside
-//! the engine (a Python callable, a person at a front end) whose moves are checked here.
-//! The loop behind `Game.autoplay` and behind simulations where some seats are callers.
+//! Playing a game on with a chooser in every seat: a built-in [`Bot`], or a [`Caller`]
+//! outside the engine (a Python callable, a person at a front end) whose moves are checked
+//! here. The loop behind `Game.autoplay` and behind simulations where some seats are
+//! callers.
 //!
 //! ```
-//! use ludogame::ludo::autoplay::{autoplay, Player, MAX_ROLLS};
+//! use ludogame::ludo::autoplay::{autoplay, Chooser, MAX_ROLLS};
 //! use ludogame::ludo::play::{CutOff, Ending, Limits};
 //! use ludogame::ludo::{Bot, Game, LudoError, Rng, Rules, Seat};
 //!
@@ -11,11 +12,9 @@
 //! let mut game = Game::new(Rules::CS162, &seats, 7).unwrap();
 //! let limits = Limits { max_rolls: u64::from(MAX_ROLLS), cut_off: CutOff::BeforeEachStep, stop: None };
 //! // A plays the cs162 bot; C is a caller who always plays the first legal move.
-//! let players = [Player::Bot(Bot::Cs162), Player::Caller];
-//! let played = autoplay(&mut game, &seats, &players, &mut Rng::new(1), limits, |_, g| {
-//!     g.legal_moves().get(0).ok_or(LudoError::IllegalMove("none".into()))
-//! })
-//! .unwrap();
+//! let choosers = [Chooser::Bot(Bot::Cs162), Chooser::Caller];
+//! let mut first = |_: usize, g: &Game| g.legal_moves().get(0).ok_or(LudoError::IllegalMove("none".into()));
+//! let played = autoplay(&mut game, &seats, &choosers, &mut Rng::new(1), limits, &mut first).unwrap();
 //! assert_eq!(played.ending, Ending::Over);
 //! assert!(game.is_over());
 //! ```
@@ -28,13 +27,55 @@ use super::play::{Limits, Played, Table, play};
 use super::rng::Rng;
 use super::seat::Seat;
 
-/// Who plays one seat.
+/// Who chooses one seat's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
+pub enum Chooser {
     /// A built-in bot, played by the engine.
     Bot(Bot),
-    /// Someone outside the engine: the `ask` callback of [`autoplay`] chooses.
+    /// Someone outside the engine: the [`Caller`] of [`autoplay`] chooses.
     Caller,
+}
+
+/// The former name of [`Chooser`].
+#[deprecated(note = "renamed Chooser (one `Player` per meaning)")]
+pub type Player = Chooser;
+
+/// Whoever chooses for the [`Chooser::Caller`] seats: a Python callable, a person at a
+/// front end. The one way moves come into the engine from outside; the engine checks them
+/// ([`check_caller_move`]). A closure `FnMut(usize, &Game) -> Result<Move, E>` is a caller.
+pub trait Caller {
+    /// What choosing may fail with (the engine's refusals become it too).
+    type Error: From<LudoError>;
+
+    /// The move of player `k` (its index in turn order) in `game`, which waits for a move.
+    fn choose(&mut self, k: usize, game: &Game) -> Result<Move, Self::Error>;
+
+    /// Called before each game of a run of several ([`SimConfig::run_with`]): an error
+    /// ends the run there (e.g. Ctrl-C seen between games).
+    ///
+    /// [`SimConfig::run_with`]: super::sim::SimConfig::run_with
+    fn between_games(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+impl<E: From<LudoError>, F: FnMut(usize, &Game) -> Result<Move, E>> Caller for F {
+    type Error = E;
+
+    fn choose(&mut self, k: usize, game: &Game) -> Result<Move, E> {
+        self(k, game)
+    }
+}
+
+/// The caller of games whose seats are all built-in bots: it is never asked.
+pub struct NoCaller;
+
+impl Caller for NoCaller {
+    type Error = LudoError;
+
+    fn choose(&mut self, _: usize, _: &Game) -> Result<Move, LudoError> {
+        Err(LudoError::InvalidBot("no bot for this player".into()))
+    }
 }
 
 /// The move a built-in bot plays in `game`, which waits for a move.
@@ -67,36 +108,41 @@ pub fn check_caller_move(game: &Game, seat: Seat, mv: Move) -> Result<Move, Ludo
 }
 
 /// Play `table` on until the game is over or `limits` end it. `seats` are the seats that
-/// play, in turn order, and `players[k]` plays `seats[k]`: a built-in bot (drawing from
-/// `rng`), or a [`Player::Caller`], for whom `ask(k, game)` gives the move, checked by
-/// [`check_caller_move`]. The first error (a caller's, an illegal move, the table's) ends
-/// the loop and is returned; what was played stays played.
-pub fn autoplay<T, E>(
+/// play, in turn order, and `choosers[k]` chooses for `seats[k]`: a built-in bot (drawing
+/// from `rng`), or [`Chooser::Caller`], for whom `caller.choose(k, game)` gives the move,
+/// checked by [`check_caller_move`]. The first error (a caller's, an illegal move, the
+/// table's, a seat that does not play) ends the loop and is returned; what was played
+/// stays played.
+pub fn autoplay<T, C>(
     table: &mut T,
     seats: &[Seat],
-    players: &[Player],
+    choosers: &[Chooser],
     rng: &mut Rng,
     limits: Limits<'_>,
-    mut ask: impl FnMut(usize, &Game) -> Result<Move, E>,
-) -> Result<Played, E>
+    caller: &mut C,
+) -> Result<Played, C::Error>
 where
     T: Table,
-    E: From<T::Error> + From<LudoError>,
+    C: Caller,
+    C::Error: From<T::Error>,
 {
-    if players.len() != seats.len() {
+    if choosers.len() != seats.len() {
         return Err(LudoError::InvalidBot(format!(
             "{} players for {} seats: give one player per seat",
-            players.len(),
+            choosers.len(),
             seats.len()
         ))
         .into());
     }
     play(table, limits, |g| {
         let seat = g.current_player();
-        let k = seats.iter().position(|&s| s == seat).unwrap_or(0);
-        let mv = match players[k] {
-            Player::Bot(bot) => bot_move(bot, g, rng, &limits)?,
-            Player::Caller => check_caller_move(g, seat, ask(k, g)?)?,
+        let k = seats
+            .iter()
+            .position(|&s| s == seat)
+            .ok_or_else(|| LudoError::PositionNotPlaying(g.rules().seat_label(seat).to_string()))?;
+        let mv = match choosers[k] {
+            Chooser::Bot(bot) => bot_move(bot, g, rng, &limits)?,
+            Chooser::Caller => check_caller_move(g, seat, caller.choose(k, g)?)?,
         };
         Ok(Some(mv))
     })
@@ -122,22 +168,21 @@ mod tests {
     fn a_caller_playing_like_a_bot_plays_the_bots_game() {
         let seats = seat_list(&[0, 1, 2, 3]);
         let bots = [Bot::Cs162, Bot::Safe, Bot::Random, Bot::Aggressive];
-        let all_bots: Vec<Player> = bots.iter().map(|&b| Player::Bot(b)).collect();
+        let all_bots: Vec<Chooser> = bots.iter().map(|&b| Chooser::Bot(b)).collect();
         let mut a = Game::new(Rules::STANDARD, &seats, 11).unwrap();
         let mut rng = Rng::new(3);
-        let none = |_: usize, _: &Game| -> Result<Move, LudoError> { unreachable!() };
-        autoplay(&mut a, &seats, &all_bots, &mut rng, limits(), none).unwrap();
+        autoplay(&mut a, &seats, &all_bots, &mut rng, limits(), &mut NoCaller).unwrap();
         // Seat B (index 1, a deterministic bot) played from outside instead.
         let mut with_caller = all_bots.clone();
-        with_caller[1] = Player::Caller;
+        with_caller[1] = Chooser::Caller;
         let mut b = Game::new(Rules::STANDARD, &seats, 11).unwrap();
         let mut rng = Rng::new(3);
         let mut spare = Rng::new(0);
-        let played = autoplay(&mut b, &seats, &with_caller, &mut rng, limits(), |k, g| {
+        let mut safe = |k: usize, g: &Game| {
             assert_eq!(k, 1);
             Ok::<_, LudoError>(Bot::Safe.choose(g, &mut spare).unwrap())
-        })
-        .unwrap();
+        };
+        let played = autoplay(&mut b, &seats, &with_caller, &mut rng, limits(), &mut safe).unwrap();
         assert_eq!(played.ending, Ending::Over);
         assert_eq!(a, b);
     }
@@ -147,17 +192,25 @@ mod tests {
     #[test]
     fn an_illegal_caller_move_is_an_invalid_bot_error() {
         let seats = seat_list(&[0, 2]);
-        let players = [Player::Caller, Player::Caller];
+        let players = [Chooser::Caller, Chooser::Caller];
         let mut g = Game::new(Rules::CS162, &seats, 5).unwrap();
         let mut rng = Rng::new(0);
         // A move with the roll of the die plus one is never legal.
-        let e = autoplay(&mut g, &seats, &players, &mut rng, limits(), |_, g| {
+        let mut wrong_roll = |_: usize, g: &Game| {
             let m = g.legal_moves().get(0).expect("a legal move");
             Ok::<_, LudoError>(Move {
                 roll: m.roll % 6 + 1,
                 ..m
             })
-        })
+        };
+        let e = autoplay(
+            &mut g,
+            &seats,
+            &players,
+            &mut rng,
+            limits(),
+            &mut wrong_roll,
+        )
         .unwrap_err();
         assert!(matches!(&e, LudoError::InvalidBot(m) if m.contains("the bot of player")));
         assert!(e.to_string().contains("which is not a legal move"), "{e}");
@@ -171,10 +224,10 @@ mod tests {
         let e = autoplay(
             &mut g,
             &seats,
-            &[Player::Bot(Bot::Random)],
+            &[Chooser::Bot(Bot::Random)],
             &mut Rng::new(0),
             limits(),
-            |_, _| -> Result<Move, LudoError> { unreachable!() },
+            &mut NoCaller,
         )
         .unwrap_err();
         assert!(e.to_string().contains("1 players for 2 seats"), "{e}");

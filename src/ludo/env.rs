@@ -75,6 +75,15 @@ pub const DEFAULT_TABLE_PLAYERS: usize = 4;
 /// after this many rolls is truncated.
 pub const DEFAULT_MAX_ROLLS: u64 = 10_000;
 
+/// The bot of the learner's opponents when none is said.
+pub const DEFAULT_OPPONENT: Bot = Bot::Random;
+
+/// The threads a vector environment steps on when none are said.
+pub const DEFAULT_THREADS: usize = 1;
+
+/// The most environments one vector environment holds.
+pub const MAX_ENVS: usize = 1 << 20;
+
 /// Values per token in the observation: progress, in the yard, home.
 pub const TOKEN_FEATURES: usize = 3;
 
@@ -104,6 +113,18 @@ pub enum Status {
     /// No episode runs: the environment is new, or a stop request cut a step or reset
     /// short. Only a reset continues.
     Idle,
+}
+
+impl Status {
+    /// The status's name: `decision`, `terminated`, `truncated` or `idle`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Decision => "decision",
+            Status::Terminated => "terminated",
+            Status::Truncated => "truncated",
+            Status::Idle => "idle",
+        }
+    }
 }
 
 /// What an environment refuses. A refused call changes nothing.
@@ -193,6 +214,64 @@ impl EnvConfig {
             max_rolls,
             learner: None,
         }
+    }
+
+    /// The configuration a front end's arguments give: `seats` the seats that play (any
+    /// order; `None`: [`DEFAULT_PLAYERS`] of the rules' default seats), `roles` one per
+    /// player in turn order (a bot, or `None` for an agent; `None` for all agents),
+    /// `max_rolls` (`None`: [`DEFAULT_MAX_ROLLS`]).
+    pub fn from_args(
+        rules: Rules,
+        seats: Option<Vec<Seat>>,
+        roles: Option<&[Option<Bot>]>,
+        skip_forced: bool,
+        max_rolls: Option<u64>,
+    ) -> Result<EnvConfig, LudoError> {
+        let mut seats = match seats {
+            Some(s) => s,
+            None => rules.default_seats(DEFAULT_PLAYERS)?,
+        };
+        seats.sort_unstable();
+        let mut config = EnvConfig::agents(rules, &seats, max_rolls.unwrap_or(DEFAULT_MAX_ROLLS));
+        config.skip_forced = skip_forced;
+        if let Some(roles) = roles {
+            if roles.len() != seats.len() {
+                return Err(LudoError::InvalidBot(format!(
+                    "{} roles for {} players: give one bot name or None per player",
+                    roles.len(),
+                    seats.len()
+                )));
+            }
+            for (&seat, role) in seats.iter().zip(roles) {
+                config.roles[seat] = role.map_or(Role::Agent, Role::Bot);
+            }
+        }
+        Ok(config)
+    }
+
+    /// The seat of player number `player` (the seats that play, in turn order).
+    pub fn seat_of(&self, player: usize) -> Result<Seat, EnvError> {
+        self.seats.get(player).copied().ok_or_else(|| {
+            EnvError::InvalidArgument(format!(
+                "player must be an int from 0 to {}, not {player}",
+                self.seats.len() - 1
+            ))
+        })
+    }
+
+    /// The number of the player at `seat` (turn order); an error for a seat that does not
+    /// play.
+    pub fn player_of(&self, seat: Seat) -> Result<usize, EnvError> {
+        (self.seats.iter().position(|&s| s == seat)).ok_or_else(|| {
+            LudoError::PositionNotPlaying(self.rules.seat_labels[seat].to_string()).into()
+        })
+    }
+
+    /// Does any seat have a bot that searches (and so may take long)?
+    pub fn searches(&self) -> bool {
+        self.roles
+            .iter()
+            .any(|r| matches!(r, Role::Bot(b) if b.searches()))
     }
 
     /// Is `seat` one whose decisions are handed out as the episode's steps?
@@ -741,7 +820,7 @@ fn in_env(env: &Option<usize>) -> String {
 mod pool;
 mod vector;
 
-pub use vector::{Autoreset, Batch, BatchOpponent, BotsOnly, VectorEnv};
+pub use vector::{Autoreset, Batch, BatchOpponent, BotsOnly, Learner, Opponents, VectorEnv};
 
 #[cfg(test)]
 mod tests;

@@ -51,6 +51,14 @@ pub enum LudoError {
     /// An unknown bot name or a bad bot parameter.
     #[error("invalid bot: {0}")]
     InvalidBot(String),
+    /// A bot (a caller's) that failed in game `game` of a run; `what` says how.
+    #[error("game {game}: {what}")]
+    FailedInGame {
+        /// The game's index in the run.
+        game: u64,
+        /// The failure.
+        what: String,
+    },
     /// A call that the game's phase or rules do not allow now.
     #[error("illegal move: {0}")]
     IllegalMove(String),

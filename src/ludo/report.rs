@@ -55,6 +55,20 @@ impl Report {
         Ok(report)
     }
 
+    /// The results in one line: games, each player's wins (with its bot) and the mean
+    /// length, e.g. `games=100, wins: A(random)=52 C(cs162)=48, mean_length=71.3`.
+    pub fn summary(&self) -> String {
+        let wins: Vec<String> = (self.labels().iter().zip(&self.seats).zip(&self.bot_names))
+            .map(|((l, &s), b)| format!("{l}({b})={}", self.result.wins[s]))
+            .collect();
+        format!(
+            "games={}, wins: {}, mean_length={:.1}",
+            self.result.games,
+            wins.join(" "),
+            self.mean_length()
+        )
+    }
+
     /// The seats' labels (`'A'`...), in turn order.
     pub fn labels(&self) -> Vec<char> {
         self.seats

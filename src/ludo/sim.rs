@@ -9,11 +9,11 @@ use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
-use super::autoplay::{Player, autoplay};
+use super::autoplay::{Caller, Chooser, autoplay};
 use super::bots::Bot;
 use super::compiled::{Compiled, CompiledGame};
 use super::error::LudoError;
-use super::game::{Game, GameEnd, Move};
+use super::game::{Game, GameEnd};
 use super::play::{self, CutOff, Limits, Unchecked};
 use super::rng::Rng;
 use super::rules::{MAX_SEATS, Rules, Seat};
@@ -21,6 +21,31 @@ use super::tables::{CS162, Fast, GT, Geometry, PresetGeometry, STANDARD, Tables}
 use crate::stop::Stop;
 
 pub use super::play::MAX_ROLLS;
+
+/// The games a run plays when none are said (`Simulation.run`, `simulate`).
+pub const DEFAULT_COUNT: u64 = 1000;
+
+/// The threads a run plays on when none are said.
+pub const DEFAULT_THREADS: usize = 1;
+
+/// The name of every player's bot when none is said.
+pub const DEFAULT_BOT: &str = "random";
+
+/// The most threads a run plays on (more are clamped to it).
+pub const MAX_THREADS: usize = 256;
+
+/// The most games one run call plays (their per-game results alone take about 10 bytes a
+/// game); longer runs go in chunks, as `ludo simulate` and `simulate(..., progress=...)`
+/// do.
+pub const MAX_RUN: u64 = 1 << 32;
+
+/// The error of game `i` of a run: `what` (a caller's failure) with the game's number.
+pub fn failed_in_game(i: u64, what: impl std::fmt::Display) -> LudoError {
+    LudoError::FailedInGame {
+        game: i,
+        what: what.to_string(),
+    }
+}
 
 /// One game in play in a simulation, with its bots' randomness.
 #[derive(Clone, Copy)]
@@ -360,25 +385,25 @@ impl SimConfig {
     }
 
     /// Game `i` of this run with the players at the positions `callers` (indices into
-    /// [`SimConfig::seats`]) played by `ask(k, game)` instead of their bots, by
+    /// [`SimConfig::seats`]) chosen by `caller` instead of their bots, by
     /// [`autoplay`](super::autoplay::autoplay): the same dice and bot randomness as the run
     /// itself, the roll limit checked before every roll and move, and the game added to
     /// `out`. The first error (a caller's, or an illegal move of one) is returned and
     /// nothing is added.
-    pub fn play_game_with<E: From<LudoError>>(
+    pub fn play_game_with<C: Caller>(
         &self,
         i: u64,
         callers: &[usize],
-        ask: impl FnMut(usize, &Game) -> Result<Move, E>,
+        caller: &mut C,
         out: &mut SimResult,
-    ) -> Result<(), E> {
+    ) -> Result<(), C::Error> {
         let (dice, bots_seed) = self.game_seeds(i);
         let seats = self.playing()?;
         let mut game = Game::new(self.rules, &seats, dice)?;
-        let players: Vec<Player> = (0..seats.len())
+        let choosers: Vec<Chooser> = (0..seats.len())
             .map(|k| match self.bots.get(k) {
-                Some(&bot) if !callers.contains(&k) => Player::Bot(bot),
-                _ => Player::Caller,
+                Some(&bot) if !callers.contains(&k) => Chooser::Bot(bot),
+                _ => Chooser::Caller,
             })
             .collect();
         let limits = Limits {
@@ -387,10 +412,51 @@ impl SimConfig {
             stop: None,
         };
         let mut rng = Rng::new(bots_seed);
-        let played = autoplay(&mut game, &seats, &players, &mut rng, limits, ask)?;
+        let played = autoplay(&mut game, &seats, &choosers, &mut rng, limits, caller)?;
         let rolls = u32::try_from(played.rolls).unwrap_or(u32::MAX);
         let captures = u32::try_from(played.captures).unwrap_or(u32::MAX);
         self.record(&game, rolls, captures, out);
+        Ok(())
+    }
+
+    /// Games `start..start + count` with the players at `callers` chosen by `caller` (one
+    /// game after another, on the calling thread: [`SimConfig::play_game_with`]), the
+    /// others by their bots; with no callers, [`SimConfig::run_until`] on `threads`
+    /// threads. The results of the games played, and the first error with the number of
+    /// the game it ended (the games before it are kept, none after).
+    pub fn run_with<C: Caller>(
+        &self,
+        start: u64,
+        count: u64,
+        threads: usize,
+        stop: Option<&Stop>,
+        callers: &[usize],
+        caller: &mut C,
+    ) -> (SimResult, Option<(u64, C::Error)>) {
+        if callers.is_empty() {
+            return (self.run_until(start, count, threads, stop), None);
+        }
+        let mut out = SimResult::default();
+        for i in start..start.saturating_add(count) {
+            if let Err(e) = caller
+                .between_games()
+                .and_then(|()| self.play_game_with(i, callers, caller, &mut out))
+            {
+                return (out, Some((i, e)));
+            }
+        }
+        (out, None)
+    }
+
+    /// Check a run's range: `start + count` must be a game index (games are numbered by a
+    /// 64-bit index).
+    pub fn check_range(start: u64, count: u64) -> Result<(), LudoError> {
+        if start.checked_add(count).is_none() {
+            return Err(LudoError::InvalidArgument(format!(
+                "start + count must not pass 2**64 - 1 (games are numbered by a 64-bit \
+                 index): start {start}, count {count}"
+            )));
+        }
         Ok(())
     }
 
@@ -436,7 +502,7 @@ impl SimConfig {
     ) -> SimResult {
         // Games are numbered by a u64: there is no game past the last index.
         let count = count.min(u64::MAX - start);
-        let threads = threads.clamp(1, 256) as u64;
+        let threads = threads.clamp(1, MAX_THREADS) as u64;
         let Ok(first) = self
             .playing()
             .and_then(|seats| Game::new(self.rules, &seats, 0))
@@ -658,5 +724,50 @@ mod tests {
         c.seats = vec![0, 2];
         let r = c.run(0, 2000, 2);
         assert!(r.wins[0] > r.wins[2], "{:?}", r.wins);
+    }
+
+    /// A caller in a seat who plays as its bot would plays the run's games; a caller's
+    /// error ends the run with the games before it and the failing game's number.
+    #[test]
+    fn a_run_with_a_caller_plays_the_runs_games() {
+        struct SafeUntil {
+            games: u64,
+            fail_in: u64,
+        }
+        impl Caller for SafeUntil {
+            type Error = LudoError;
+            fn choose(&mut self, _: usize, g: &Game) -> Result<crate::ludo::Move, LudoError> {
+                if self.games == self.fail_in {
+                    return Err(LudoError::InvalidBot("gave up".into()));
+                }
+                Ok(Bot::Safe.choose(g, &mut Rng::new(0)).unwrap())
+            }
+            fn between_games(&mut self) -> Result<(), LudoError> {
+                self.games += 1;
+                Ok(())
+            }
+        }
+        let c = config(Rules::STANDARD, vec![Bot::Cs162, Bot::Safe]);
+        let mut caller = SafeUntil {
+            games: 0,
+            fail_in: u64::MAX,
+        };
+        let (with, e) = c.run_with(3, 12, 2, None, &[1], &mut caller);
+        assert!(e.is_none() && caller.games == 12);
+        assert_eq!(with, c.run(3, 12, 1));
+        caller = SafeUntil {
+            games: 0,
+            fail_in: 3,
+        };
+        let (part, e) = c.run_with(3, 12, 1, None, &[1], &mut caller);
+        let (i, e) = e.unwrap();
+        assert_eq!((i, part.games), (5, 2));
+        assert_eq!(part, c.run(3, 2, 1));
+        assert_eq!(
+            failed_in_game(i, e).to_string(),
+            "game 5: invalid bot: gave up"
+        );
+        assert!(SimConfig::check_range(u64::MAX - 3, 3).is_ok());
+        assert!(SimConfig::check_range(u64::MAX - 3, 4).is_err());
     }
 }

@@ -11,6 +11,7 @@
 //! draws from.
 
 use crate::common::excerpt::excerpt;
+use crate::common::rng::Rng;
 use std::fmt;
 
 use super::error::OnitamaError;
@@ -598,6 +599,18 @@ impl fmt::Display for CardSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Five different standard cards (`A1 A2 B1 B2 side`) drawn at random from `seed`: the
+/// same seed always deals the same cards.
+pub fn deal_cards(seed: u64) -> [Card; 5] {
+    let mut rng = Rng::new(seed);
+    let mut deck = STANDARD_CARDS;
+    for i in 0..5 {
+        let j = i + rng.below((deck.len() - i) as u32) as usize;
+        deck.swap(i, j);
+    }
+    [deck[0], deck[1], deck[2], deck[3], deck[4]]
 }
 
 #[cfg(test)]

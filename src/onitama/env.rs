@@ -26,11 +26,10 @@
 //! of a deal may be any standard ones, the Sensei's Path cards included.
 
 use super::action::{Action, Slot};
-use super::card::{Card, STANDARD_CARDS};
+use super::card::Card;
 use super::error::OnitamaError;
 use super::position::Position;
 use super::square::{Player, Square, WallDir};
-use crate::common::rng::Rng;
 
 /// Wall choices of a pawn move in the numbering: `u r d l s`, and none (a winning move).
 pub const WALL_CHOICES: usize = 6;
@@ -128,6 +127,27 @@ pub fn legal_indices(pos: &Position) -> Vec<usize> {
         .collect();
     v.sort_unstable();
     v
+}
+
+/// An action number a front end was given, checked: `index` the whole number it stands
+/// for (`None` when it is none, `shown` saying what it was), from 0 to [`ACTIONS`] - 1;
+/// the error names it and the legal numbers of `pos`.
+pub fn index_arg(
+    index: Option<i128>,
+    shown: impl FnOnce() -> String,
+    pos: &Position,
+) -> Result<usize, OnitamaError> {
+    let bad = |index: String| OnitamaError::BadActionIndex {
+        last: ACTIONS - 1,
+        index,
+        legal: legal_text(pos),
+    };
+    match index {
+        None => Err(bad(shown())),
+        Some(n) => (usize::try_from(n).ok())
+            .filter(|&i| i < ACTIONS)
+            .ok_or_else(|| bad(n.to_string())),
+    }
 }
 
 /// The legal numbers of `pos` as text, for error messages: `[3, 17, ...]`, or that there
@@ -233,21 +253,13 @@ pub fn write_observation(pos: &Position, viewer: Player, out: &mut [f32]) {
     });
 }
 
-/// Five different standard cards (`A1 A2 B1 B2 side`) drawn at random from `seed`: the
-/// same seed always deals the same cards.
-pub fn deal_cards(seed: u64) -> [Card; 5] {
-    let mut rng = Rng::new(seed);
-    let mut deck = STANDARD_CARDS;
-    for i in 0..5 {
-        let j = i + rng.below((deck.len() - i) as u32) as usize;
-        deck.swap(i, j);
-    }
-    [deck[0], deck[1], deck[2], deck[3], deck[4]]
-}
+/// The deal of [`Onitama.dealt`]'s cards (kept here under its first home's name).
+pub use super::card::deal_cards;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::rng::Rng;
     use crate::onitama::position::CardSlot;
     use crate::onitama::setups::SETUPS;
 

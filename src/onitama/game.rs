@@ -4,13 +4,15 @@
 //! JSON of a whole game).
 
 use super::action::Action;
-use super::card::Card;
+use super::card::{Card, CardSet, deal_cards};
+use super::coursework;
 use super::error::OnitamaError;
 use super::json::Json;
+use super::notation::WrittenAction;
 use super::position::{CardSlot, Position, Status, WinKind};
 use super::referee::{InvalidAnswer, judge, judge_typed, judge_wall};
 use super::render::{self, Patterns};
-use super::setups::find_setup;
+use super::setups::{STANDARD_PLIES, find_setup};
 use super::square::Player;
 
 /// The `format` field of a game's JSON.
@@ -41,6 +43,20 @@ impl Outcome {
     pub fn winner(self) -> Option<Player> {
         match self {
             Outcome::BaseReached(p) | Outcome::GeneralCaptured(p) => Some(p),
+            Outcome::PlyLimit => None,
+        }
+    }
+
+    /// The finishing order: the winner, then the loser; nobody in a tie.
+    pub fn ranking(self) -> Vec<Player> {
+        self.winner().map_or(Vec::new(), |w| vec![w, w.other()])
+    }
+
+    /// The coursework program's words for the winner of a won game (`None` for a tie).
+    pub fn win_message(self) -> Option<String> {
+        match self {
+            Outcome::BaseReached(p) => Some(coursework::win_message(p, WinKind::Base)),
+            Outcome::GeneralCaptured(p) => Some(coursework::win_message(p, WinKind::Capture)),
             Outcome::PlyLimit => None,
         }
     }
@@ -138,6 +154,72 @@ impl Game {
         Ok(Game::from_position(pos, cards, None))
     }
 
+    /// The default start board (setup 22's) with five different standard cards dealt at
+    /// random from `seed`, A to move, `max_plies` plies (`None`: [`DEFAULT_PLIES`]).
+    pub fn dealt(seed: u64, max_plies: Option<u16>) -> Result<Game, OnitamaError> {
+        let board = find_setup(DEFAULT_SETUP)?.board;
+        let cards = deal_cards(seed);
+        let plies = max_plies.unwrap_or(DEFAULT_PLIES);
+        let pos = Position::from_rows(&board, cards, Player::A, plies)?;
+        Ok(Game::from_position(pos, cards.map(|c| (c, c.rows())), None))
+    }
+
+    /// A game of standard Onitama (no wall): either the five `cards` (`A1 A2 B1 B2 side`)
+    /// with `first` (`None`: A) to move, or five cards dealt from `card_set` (`None`: the
+    /// base cards) by `seed`, the side card deciding who moves first; `max_plies` (`None`:
+    /// [`STANDARD_PLIES`]) ends the game in a tie. Any other combination is refused.
+    pub fn standard(
+        cards: Option<Vec<Drawing>>,
+        first: Option<Player>,
+        seed: Option<u64>,
+        card_set: Option<CardSet>,
+        max_plies: Option<u16>,
+    ) -> Result<Game, OnitamaError> {
+        let plies = max_plies.unwrap_or(STANDARD_PLIES);
+        let bad = |m: &str| OnitamaError::BadCard(m.into());
+        let (pos, drawings) = match (cards, seed) {
+            (Some(_), None) if card_set.is_some() => {
+                return Err(bad(
+                    "card_set chooses the cards of a random deal (seed); given cards are named \
+                     one by one",
+                ));
+            }
+            (Some(cards), None) => {
+                if cards.len() != 5 {
+                    return Err(bad("five cards are needed (A1, A2, B1, B2, side)"));
+                }
+                let values: [Card; 5] = std::array::from_fn(|i| cards[i].0);
+                let first = first.unwrap_or(Player::A);
+                (Position::standard_start(values, first, plies)?, cards)
+            }
+            (None, Some(_)) if first.is_some() => {
+                return Err(bad("with a seed the side card decides who moves first"));
+            }
+            (None, Some(seed)) => {
+                let set = card_set.unwrap_or(CardSet::Base);
+                let pos = Position::standard_deal_from(seed, set, plies);
+                (pos, pos.cards().map(|c| (c, c.rows())).to_vec())
+            }
+            _ => return Err(bad("give either cards or a seed")),
+        };
+        Ok(Game::from_position(pos, drawings, None))
+    }
+
+    /// This game taken back to its start: the start position with no history, from the
+    /// same setup, its cards drawn the same way.
+    pub fn at_start(&self) -> Game {
+        Game {
+            history: Vec::new(),
+            pos: self.start,
+            ..self.clone()
+        }
+    }
+
+    /// The player who moved first (to move at the start).
+    pub fn first(&self) -> Player {
+        self.start.side()
+    }
+
     /// A game at a position written by [`to_notation`](Game::to_notation) (no history),
     /// its cards drawn as written.
     pub fn from_notation(text: &str) -> Result<Game, OnitamaError> {
@@ -189,6 +271,26 @@ impl Game {
         self.pos.play(action)?;
         self.history.push((before, action));
         Ok(())
+    }
+
+    /// Play `written`, an action written for a variant: refused (nothing changes) when
+    /// the game plays the other variant, when it is illegal or when the game is over.
+    /// Returns the action played.
+    pub fn play_written(&mut self, written: WrittenAction) -> Result<Action, OnitamaError> {
+        let variant = self.pos.rules();
+        if written.variant != variant {
+            return Err(OnitamaError::IllegalAction {
+                action: written.to_string(),
+                reason: format!(
+                    "an action of the {} rules, but this game plays the {} rules",
+                    written.variant.name(),
+                    variant.name()
+                ),
+            });
+        }
+        let action = self.pos.normalize(written.action);
+        self.play(action)?;
+        Ok(action)
     }
 
     /// This game with `actions` played after its current position (all or nothing: the

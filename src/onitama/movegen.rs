@@ -9,7 +9,7 @@
 //! mover's own general (an own soldier there swaps with the wall). Only when neither card
 //! gives a pawn move does the player pass: `(slot, wall step)` on the unchanged board.
 //!
-//! Under the standard rules ([`Rules::Standard`](super::position::Rules)) there is no wall:
+//! Under the standard rules ([`Variant::Standard`](super::position::Variant)) there is no wall:
 //! a pawn move is one action (packed with the wall part "stays", or as a win), and a
 //! player with no pawn move plays either card without moving (a pass, `1 XX XX`).
 //!

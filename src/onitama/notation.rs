@@ -37,7 +37,7 @@ use std::str::FromStr;
 use super::action::{Action, Slot};
 use super::card::Card;
 use super::error::OnitamaError;
-use super::position::{CardSlot, Position, Rules};
+use super::position::{CardSlot, Position, Variant};
 use super::square::{Player, Square, WallDir};
 
 /// One row of a card's drawing, escaped for the notation (see the [module docs](self)).
@@ -161,9 +161,9 @@ impl Position {
         let mut fields: Vec<&str> = text.split_whitespace().collect();
         let rules = if fields.len() == 9 && fields[8] == "standard" {
             fields.pop();
-            Rules::Standard
+            Variant::Standard
         } else {
-            Rules::Wall
+            Variant::Wall
         };
         if fields.len() != 8 {
             return Err(bad(format!(
@@ -216,8 +216,8 @@ impl Position {
 
 /// An action as text under `rules` (see [`Action`]): the wall variant's `1 e2 d3 u` /
 /// `2 c3 a3 -` / `1 XX XX s`, standard Onitama's `1 e2 d3` / `1 XX XX`.
-pub fn action_text(action: Action, rules: Rules) -> String {
-    if rules == Rules::Wall {
+pub fn action_text(action: Action, rules: Variant) -> String {
+    if rules == Variant::Wall {
         return action.to_string();
     }
     let n = action.slot().number();
@@ -233,21 +233,21 @@ pub fn action_text(action: Action, rules: Rules) -> String {
 /// win: see [`Position::normalize`]).
 ///
 /// Errors: text of the other rule set (saying so), or not an action at all.
-pub fn parse_action(text: &str, rules: Rules) -> Result<Action, OnitamaError> {
+pub fn parse_action(text: &str, rules: Variant) -> Result<Action, OnitamaError> {
     let parts: Vec<&str> = text.split_whitespace().collect();
     match (rules, parts.len()) {
-        (Rules::Wall, 3) => Err(OnitamaError::OtherRulesAction {
+        (Variant::Wall, 3) => Err(OnitamaError::OtherRulesAction {
             action: text.to_owned(),
             reason: "the wall variant needs a wall step (u r d l s, or - for a win); \
                      'slot from to' is standard Onitama's form"
                 .into(),
         }),
-        (Rules::Wall, _) => text.parse(),
-        (Rules::Standard, 4) => Err(OnitamaError::OtherRulesAction {
+        (Variant::Wall, _) => text.parse(),
+        (Variant::Standard, 4) => Err(OnitamaError::OtherRulesAction {
             action: text.to_owned(),
             reason: "standard Onitama has no wall: write 'slot from to', like '1 e2 d3'".into(),
         }),
-        (Rules::Standard, 3) => {
+        (Variant::Standard, 3) => {
             let bad = || OnitamaError::BadAction(text.to_owned());
             let slot = match parts[0] {
                 "1" => Slot::One,
@@ -261,7 +261,64 @@ pub fn parse_action(text: &str, rules: Rules) -> Result<Action, OnitamaError> {
             let to = Square::parse(parts[2]).ok_or_else(bad)?;
             Ok(Action::standard(slot, from, to))
         }
-        (Rules::Standard, _) => Err(OnitamaError::BadAction(text.to_owned())),
+        (Variant::Standard, _) => Err(OnitamaError::BadAction(text.to_owned())),
+    }
+}
+
+/// An action as a front end holds it: the action and the variant it is written for.
+/// Two are equal when they are written alike: a standard action is its card, start and
+/// target (whether it wins is the position's business); a wall-variant action everything.
+#[derive(Clone, Copy, Debug)]
+pub struct WrittenAction {
+    /// The action.
+    pub action: Action,
+    /// The variant it is written for.
+    pub variant: Variant,
+}
+
+impl WrittenAction {
+    /// `text` read for `variant` ([`parse_action`]).
+    pub fn parse(text: &str, variant: Variant) -> Result<WrittenAction, OnitamaError> {
+        let action = parse_action(text, variant)?;
+        Ok(WrittenAction { action, variant })
+    }
+
+    /// The wall step written: `None` for a winning move and under the standard rules.
+    pub fn wall(&self) -> Option<WallDir> {
+        self.action.wall().filter(|_| self.variant == Variant::Wall)
+    }
+
+    /// What equality looks at.
+    fn key(&self) -> (Variant, u8, Option<Square>, Option<Square>, Option<WallDir>) {
+        let a = self.action;
+        (
+            self.variant,
+            a.slot().number(),
+            a.from(),
+            a.to(),
+            self.wall(),
+        )
+    }
+}
+
+impl PartialEq for WrittenAction {
+    fn eq(&self, other: &WrittenAction) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for WrittenAction {}
+
+impl std::hash::Hash for WrittenAction {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
+}
+
+/// The action as text for its variant ([`action_text`]).
+impl std::fmt::Display for WrittenAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&action_text(self.action, self.variant))
     }
 }
 

@@ -12,6 +12,10 @@ use super::action::{Action, ActionList};
 use super::position::Position;
 use crate::stop::Stop;
 
+/// The deepest perft a front end asks for (far beyond what finishes: the counts grow
+/// about thirtyfold a ply).
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
 /// `perft(pos, depth)` in the convention of `perft.json` (copy-make, with the last ply
 /// counted in bulk by [`Position::count_actions`]). A finished position counts 0 for any
 /// `depth > 0`.

@@ -141,11 +141,14 @@ pub struct Undo {
 /// 25-bit board mask and the move generator's "free squares" need no special case.
 pub(crate) const NO_WALL: u8 = 25;
 
-/// Which rules a position is played under. The one engine plays both; the rule set is
+/// The former name of [`Variant`] (Ludo's rule sets are [`crate::ludo::Rules`]).
+pub type Rules = Variant;
+
+/// Which variant of Onitama a position is played under. The one engine plays both; the rule set is
 /// part of the position (its `wall` byte: [`NO_WALL`] for standard), so [`Position`]
 /// stays 40 bytes and `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Rules {
+pub enum Variant {
     /// The coursework's wall variant: a wall on the board, a wall step after every ply
     /// that does not win, a pass when no pawn can move.
     Wall,
@@ -154,12 +157,12 @@ pub enum Rules {
     Standard,
 }
 
-impl Rules {
+impl Variant {
     /// `"wall"` or `"standard"`.
     pub const fn name(self) -> &'static str {
         match self {
-            Rules::Wall => "wall",
-            Rules::Standard => "standard",
+            Variant::Wall => "wall",
+            Variant::Standard => "standard",
         }
     }
 }
@@ -189,13 +192,13 @@ impl Position {
         side: Player,
         plies_left: u16,
     ) -> Result<Position, OnitamaError> {
-        Position::from_rows_with(Rules::Wall, board, cards, side, plies_left)
+        Position::from_rows_with(Variant::Wall, board, cards, side, plies_left)
     }
 
     /// [`Position::from_rows`] under either rule set: a wall-variant board must have one
     /// wall `W`, a standard board none.
     pub fn from_rows_with<S: AsRef<str>>(
-        rules: Rules,
+        rules: Variant,
         board: &[S],
         cards: [Card; 5],
         side: Player,
@@ -249,18 +252,18 @@ impl Position {
             }
         }
         match (rules, wall) {
-            (Rules::Wall, Some(wall)) => {
+            (Variant::Wall, Some(wall)) => {
                 Position::from_parts(generals, soldiers, wall, cards, side, plies_left)
             }
-            (Rules::Wall, None) => Err(OnitamaError::BadBoard(
+            (Variant::Wall, None) => Err(OnitamaError::BadBoard(
                 "there is no wall 'W' (a wall-variant board has one; standard Onitama is \
                  asked for explicitly)"
                     .into(),
             )),
-            (Rules::Standard, Some(wall)) => Err(OnitamaError::BadBoard(format!(
+            (Variant::Standard, Some(wall)) => Err(OnitamaError::BadBoard(format!(
                 "standard Onitama has no wall, but there is a 'W' at {wall}"
             ))),
-            (Rules::Standard, None) => {
+            (Variant::Standard, None) => {
                 Position::standard_from_parts(generals, soldiers, cards, side, plies_left)
             }
         }
@@ -287,7 +290,7 @@ impl Position {
         plies_left: u16,
     ) -> Result<Position, OnitamaError> {
         Position::from_rows_with(
-            Rules::Standard,
+            Variant::Standard,
             &["bbBbb", ".....", ".....", ".....", "aaAaa"],
             cards,
             first,
@@ -322,11 +325,11 @@ impl Position {
 
     /// The rules this position is played under.
     #[inline]
-    pub fn rules(&self) -> Rules {
+    pub fn rules(&self) -> Variant {
         if self.wall == NO_WALL {
-            Rules::Standard
+            Variant::Standard
         } else {
-            Rules::Wall
+            Variant::Wall
         }
     }
 

@@ -18,7 +18,7 @@
 
 use super::error::OnitamaError;
 use super::game::Game;
-use super::referee::{Answer, EndReason, GameRecord, GameResult, judge};
+use super::referee::{Answer, EndReason, GameResult, MatchRecord, judge};
 use super::square::Player;
 use crate::common::json::Json;
 
@@ -28,7 +28,7 @@ pub struct SavedMatch {
     /// The game it started from (setup, card drawings, start position).
     pub start: Game,
     /// How it went.
-    pub record: GameRecord,
+    pub record: MatchRecord,
     /// Who played A and B, where known.
     pub names: [Option<String>; 2],
 }
@@ -189,7 +189,7 @@ impl SavedMatch {
             .and_then(Json::as_u64)
             .and_then(|n| u32::try_from(n).ok())
             .ok_or_else(|| bad("'plies' is not a count"))?;
-        let record = GameRecord {
+        let record = MatchRecord {
             start: *start.position(),
             actions,
             end,

@@ -63,9 +63,10 @@ pub(crate) fn seconds_in(value: &Bound<'_, PyAny>, what: &str, max: f64) -> PyRe
 }
 
 /// Declares a typed whole-number argument: `int_arg!(Doc, Name, "name", u64, lo, hi)` makes
-/// `Name(pub u64)` whose `FromPyObject` is [`int_in`]`(value, "name", lo, hi)`.
+/// `Name(pub u64)` whose `FromPyObject` is [`int_in`]`(value, "name", lo, hi)`; with a last
+/// argument `class`, an engine error's constructor, a value out of range is that error.
 macro_rules! int_arg {
-    ($(#[$doc:meta])* $name:ident, $what:literal, $ty:ty, $lo:expr, $hi:expr) => {
+    ($(#[$doc:meta])* $name:ident, $what:literal, $ty:ty, $lo:expr, $hi:expr $(, $class:expr)?) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub(crate) struct $name(pub $ty);
@@ -74,18 +75,45 @@ macro_rules! int_arg {
             type Error = pyo3::PyErr;
 
             fn extract(obj: pyo3::Borrowed<'a, 'py, pyo3::PyAny>) -> pyo3::PyResult<Self> {
-                let v = $crate::python::convert::int_in(&obj, $what, $lo as i128, $hi as i128)?;
-                Ok($name(v as $ty))
+                let v = $crate::python::convert::int_in(&obj, $what, $lo as i128, $hi as i128);
+                $(let v = v.map_err(|e| $crate::python::convert::as_engine(e, obj.py(), $class));)?
+                Ok($name(v? as $ty))
             }
         }
     };
 }
+
+/// An [`int_in`] or [`seconds_in`] range error re-raised as the engine's error `class`.
+pub(crate) fn as_engine<E: Into<PyErr>>(e: PyErr, py: Python<'_>, class: fn(String) -> E) -> PyErr {
+    if e.is_instance_of::<InvalidArgumentError>(py) {
+        class(e.value(py).to_string()).into()
+    } else {
+        e
+    }
+}
 pub(crate) use int_arg;
 
-int_arg!(
-    /// A `seed` argument: any int from 0 to 2**64 - 1.
-    Seed, "seed", u64, 0, u64::MAX
-);
+/// Declares an argument type: `arg!(Doc, Name(Type) = |obj| reader)` makes `Name(pub
+/// Type)` whose `FromPyObject` is the reader (from `&Bound<PyAny>` to `PyResult<Type>`).
+macro_rules! arg {
+    ($(#[$doc:meta])* $name:ident($ty:ty) = $read:expr) => {
+        $(#[$doc])*
+        pub(crate) struct $name(pub $ty);
+
+        impl<'a, 'py> pyo3::FromPyObject<'a, 'py> for $name {
+            type Error = pyo3::PyErr;
+
+            fn extract(obj: pyo3::Borrowed<'a, 'py, pyo3::PyAny>) -> pyo3::PyResult<Self> {
+                let read: fn(&pyo3::Bound<'py, pyo3::PyAny>) -> pyo3::PyResult<$ty> = $read;
+                read(&obj).map($name)
+            }
+        }
+    };
+}
+pub(crate) use arg;
+
+int_arg!(/// A `seed` argument: any int from 0 to 2**64 - 1.
+    Seed, "seed", u64, 0, u64::MAX);
 
 /// A range bound as people write it: powers of two near the 64-bit limits by name.
 fn show(v: i128) -> String {

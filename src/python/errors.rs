@@ -10,107 +10,56 @@ use crate::ludo::LudoError as CoreError;
 use crate::ludo::env::EnvError;
 use crate::ludo::error::TurnContext;
 
-create_exception!(
-    LudoGame,
-    LudoError,
-    PyValueError,
-    "Base class of every error LudoGame raises for bad input (a ValueError)."
-);
-create_exception!(
-    LudoGame,
-    InvalidArgumentError,
-    LudoError,
-    "A number argument outside its range (a game count, a seed, a thread count, ...); the message names the argument and the range."
-);
-create_exception!(
-    LudoGame,
-    InvalidPlayersError,
-    LudoError,
-    "The players list is empty, too long, or names a position twice."
-);
-create_exception!(
-    LudoGame,
-    InvalidPositionError,
-    LudoError,
-    "A position that is not 'A'-'D', or that does not play in this game."
-);
-create_exception!(
-    LudoGame,
-    InvalidRollError,
-    LudoError,
-    "A die roll outside 1-6."
-);
-create_exception!(
-    LudoGame,
-    InvalidTurnError,
-    LudoError,
-    "A turn that is not a (position, roll) pair."
-);
-create_exception!(
-    LudoGame,
-    InvalidTokenError,
-    LudoError,
-    "A token name other than 'p' or 'q'."
-);
-create_exception!(
-    LudoGame,
-    InvalidStepsError,
-    LudoError,
-    "A step count out of range: a move of 1-57 steps, a token's count of -1..57."
-);
-create_exception!(
-    LudoGame,
-    ForeignPlayerError,
-    LudoError,
-    "A Player object that does not belong to this game."
-);
-create_exception!(
-    LudoGame,
-    NoGameError,
-    LudoError,
-    "An operation that needs a game before play_game was called."
-);
+/// Declares the package's exception classes, each `Name(Base): "docstring";`.
+macro_rules! exceptions {
+    ($($name:ident($base:ident): $doc:literal;)*) => {
+        $(create_exception!(LudoGame, $name, $base, $doc);)*
+    };
+}
 
-create_exception!(
-    LudoGame,
-    InvalidRulesError,
-    LudoError,
-    "An unknown rule set or option, or options that do not fit together."
-);
-
-create_exception!(
-    LudoGame,
-    IllegalMoveError,
-    LudoError,
-    "A roll or move the game's phase or rules do not allow now."
-);
-create_exception!(
-    LudoGame,
-    GameOverError,
-    LudoError,
-    "A roll or move after the game is over."
-);
-
-create_exception!(
-    LudoGame,
-    InvalidNotationError,
-    LudoError,
-    "Text that is not a valid position, rule set or game record notation."
-);
-
-create_exception!(
-    LudoGame,
-    InvalidBotError,
-    LudoError,
-    "An unknown bot name, a bad bot parameter, or a Python bot that failed."
-);
-
-create_exception!(
-    LudoGame,
-    EnvActionError,
-    LudoError,
-    "An action a learning environment refuses: not an int, out of range, or not in the action mask (the message names the action and the legal ones). Nothing changes."
-);
+exceptions! {
+    LudoError(PyValueError):
+        "Base class of every error LudoGame raises for bad input (a ValueError).";
+    InvalidArgumentError(LudoError):
+        "A number argument outside its range (a game count, a seed, a thread count, ...); the message names the argument and the range.";
+    InvalidPlayersError(LudoError):
+        "The players list is empty, too long, or names a position twice.";
+    InvalidPositionError(LudoError):
+        "A position that is not 'A'-'D', or that does not play in this game.";
+    InvalidRollError(LudoError): "A die roll outside 1-6.";
+    InvalidTurnError(LudoError): "A turn that is not a (position, roll) pair.";
+    InvalidTokenError(LudoError): "A token name other than 'p' or 'q'.";
+    InvalidStepsError(LudoError):
+        "A step count out of range: a move of 1-57 steps, a token's count of -1..57.";
+    ForeignPlayerError(LudoError): "A Player object that does not belong to this game.";
+    NoGameError(LudoError): "An operation that needs a game before play_game was called.";
+    InvalidRulesError(LudoError):
+        "An unknown rule set or option, or options that do not fit together.";
+    IllegalMoveError(LudoError): "A roll or move the game's phase or rules do not allow now.";
+    GameOverError(LudoError): "A roll or move after the game is over.";
+    InvalidNotationError(LudoError):
+        "Text that is not a valid position, rule set or game record notation.";
+    InvalidBotError(LudoError):
+        "An unknown bot name, a bad bot parameter, or a Python bot that failed.";
+    EnvActionError(LudoError):
+        "An action a learning environment refuses: not an int, out of range, or not in the action mask (the message names the action and the legal ones). Nothing changes.";
+    OnitamaError(LudoError):
+        "Base class of every error of the Onitama game (LudoGame.onitama): bad input or a move the rules refuse.";
+    InvalidSquareError(OnitamaError): "A square name that is not a1..e5.";
+    InvalidCardError(OnitamaError):
+        "A card that is not a standard card's name or a 5x5 pattern with exactly one 'o', or a bad set of five cards.";
+    InvalidBoardError(OnitamaError):
+        "A board, side to move or ply count that does not make a valid Onitama position.";
+    InvalidActionError(OnitamaError):
+        "Text that is not an action such as '1 e2 d3 u', '2 c3 a3 -' or '1 XX XX s'.";
+    IllegalActionError(OnitamaError):
+        "An action the rules do not allow in the position (the message says why), or nothing to undo.";
+    OnitamaNotationError(OnitamaError):
+        "Text that is not a valid Onitama position notation or game JSON.";
+    UnknownSetupError(OnitamaError): "A setup id that is not one of the coursework setups.";
+    InvalidAIError(OnitamaError):
+        "A bad AI level, time or node budget, or a time budget out of range.";
+}
 
 impl From<EnvError> for PyErr {
     fn from(err: EnvError) -> PyErr {
@@ -151,7 +100,7 @@ fn core_exception(kind: &CoreError, msg: String) -> PyErr {
         CoreError::InvalidSteps(_) | CoreError::StepsOutOfRange(_) => {
             InvalidStepsError::new_err(msg)
         }
-        CoreError::InvalidBot(_) => InvalidBotError::new_err(msg),
+        CoreError::InvalidBot(_) | CoreError::FailedInGame { .. } => InvalidBotError::new_err(msg),
         CoreError::InvalidNotation(_) => InvalidNotationError::new_err(msg),
         CoreError::IllegalMove(_) => IllegalMoveError::new_err(msg),
         CoreError::GameOver => GameOverError::new_err(msg),
@@ -235,42 +184,6 @@ impl From<BindingError> for PyErr {
 
 use crate::onitama::OnitamaError as OniError;
 
-create_exception!(
-    LudoGame,
-    OnitamaError,
-    LudoError,
-    "Base class of every error of the Onitama game (LudoGame.onitama): bad input or a move the rules refuse."
-);
-create_exception!(
-    LudoGame,
-    InvalidSquareError,
-    OnitamaError,
-    "A square name that is not a1..e5."
-);
-create_exception!(
-    LudoGame,
-    InvalidCardError,
-    OnitamaError,
-    "A card that is not a standard card's name or a 5x5 pattern with exactly one 'o', or a bad set of five cards."
-);
-create_exception!(
-    LudoGame,
-    InvalidBoardError,
-    OnitamaError,
-    "A board, side to move or ply count that does not make a valid Onitama position."
-);
-create_exception!(
-    LudoGame,
-    InvalidActionError,
-    OnitamaError,
-    "Text that is not an action such as '1 e2 d3 u', '2 c3 a3 -' or '1 XX XX s'."
-);
-create_exception!(
-    LudoGame,
-    IllegalActionError,
-    OnitamaError,
-    "An action the rules do not allow in the position (the message says why), or nothing to undo."
-);
 /// `OnitamaGameOverError`, made once: both an `OnitamaError` and a `GameOverError` (a move
 /// after the end of either game is a `GameOverError`), which `create_exception!` cannot
 /// express (it takes one base).
@@ -309,24 +222,6 @@ pub(crate) fn onitama_game_over(msg: impl Into<String>) -> PyErr {
         Err(e) => e,
     })
 }
-create_exception!(
-    LudoGame,
-    OnitamaNotationError,
-    OnitamaError,
-    "Text that is not a valid Onitama position notation or game JSON."
-);
-create_exception!(
-    LudoGame,
-    UnknownSetupError,
-    OnitamaError,
-    "A setup id that is not one of the coursework setups."
-);
-create_exception!(
-    LudoGame,
-    InvalidAIError,
-    OnitamaError,
-    "A bad AI level, time or node budget, or a time budget out of range."
-);
 
 impl From<OniError> for PyErr {
     fn from(err: OniError) -> PyErr {

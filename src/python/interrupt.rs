@@ -99,3 +99,31 @@ pub(crate) fn with_partial<'py>(py: Python<'py>, err: PyErr, partial: Bound<'py,
     }
     exc
 }
+
+/// A flag that stops a search from another thread: pass it as `Onitama.analyse(...,
+/// stop=flag)` or `Game.best_move(..., stop=flag)` and call `flag.request()` (the `onitama
+/// engine`'s `stop` command does). A flag stays set once requested; use a new one for each
+/// search.
+#[pyclass(module = "LudoGame.onitama", name = "SearchStop", frozen)]
+pub struct PySearchStop {
+    pub(crate) stop: Stop,
+}
+
+#[pymethods]
+impl PySearchStop {
+    #[new]
+    fn new() -> PySearchStop {
+        PySearchStop { stop: Stop::new() }
+    }
+
+    /// Ask the searches given this flag to stop (they answer their best action so far).
+    fn request(&self) {
+        self.stop.request();
+    }
+
+    /// Has a stop been requested?
+    #[getter]
+    fn requested(&self) -> bool {
+        self.stop.requested()
+    }
+}

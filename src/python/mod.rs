@@ -69,6 +69,49 @@ mod core_module {
         m.add("ENV_PLAYERS", crate::ludo::env::DEFAULT_PLAYERS)?;
         m.add("ENV_TABLE_PLAYERS", crate::ludo::env::DEFAULT_TABLE_PLAYERS)?;
         m.add("ENV_MAX_ROLLS", crate::ludo::env::DEFAULT_MAX_ROLLS)?;
+        let decisions = crate::ludo::cs162::DECISIONS.map(|d| (d.id, d.summary, d.open));
+        m.add(
+            "CS162_DECISIONS",
+            pyo3::types::PyTuple::new(m.py(), decisions)?,
+        )?;
+        m.add(
+            "CS162_PRIORITY_RULES",
+            pyo3::types::PyTuple::new(m.py(), crate::ludo::cs162::PRIORITY_RULES)?,
+        )?;
+        let readings = crate::ludo::cs162::READING_OPTIONS
+            .iter()
+            .flat_map(|o| {
+                o.values
+                    .iter()
+                    .map(|v| (o.decision, o.name, v.name, v.text, v.ruled_out_by))
+            })
+            .collect::<Vec<_>>();
+        m.add(
+            "CS162_READINGS",
+            pyo3::types::PyTuple::new(m.py(), readings)?,
+        )?;
+        m.add("SIM_COUNT", crate::ludo::sim::DEFAULT_COUNT)?;
+        m.add("SIM_THREADS", crate::ludo::sim::DEFAULT_THREADS)?;
+        m.add("SIM_BOT", crate::ludo::sim::DEFAULT_BOT)?;
+        m.add("BEST_MOVE_BOT", crate::ludo::bots::BEST_MOVE_BOT)?;
+        m.add(
+            "ENV_OPPONENT",
+            crate::ludo::env::DEFAULT_OPPONENT.to_string(),
+        )?;
+        m.add("ENV_THREADS", crate::ludo::env::DEFAULT_THREADS)?;
+        m.add(
+            "ENV_AUTORESET",
+            crate::ludo::env::Autoreset::default().name(),
+        )?;
+        let ai = crate::onitama::AiSettings::DEFAULT;
+        let settings = pyo3::types::PyDict::new(m.py());
+        settings.set_item("level", ai.level)?;
+        settings.set_item("time", ai.time)?;
+        settings.set_item("seed", ai.seed)?;
+        settings.set_item("nodes", ai.nodes)?;
+        settings.set_item("depth", ai.depth)?;
+        settings.set_item("threads", ai.threads)?;
+        m.add("ONITAMA_AI_SETTINGS", settings)?;
         m.add("ONITAMA_MATCH_SETUP", crate::onitama::setups::MATCH_SETUP)?;
         m.add(
             "ONITAMA_DEFAULT_PLIES",

@@ -10,7 +10,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from LudoGame._core import ENV_MAX_ROLLS, ENV_PLAYERS, GameOverError, InvalidBotError, LudoEnvCore
+from LudoGame._core import (
+    ENV_MAX_ROLLS,
+    ENV_OPPONENT,
+    ENV_PLAYERS,
+    GameOverError,
+    InvalidBotError,
+    LudoEnvCore,
+)
 from LudoGame.envs._render import rgb_frame
 
 __all__ = ["LudoEnv", "Opponent", "TokenSpace"]
@@ -64,7 +71,7 @@ class LudoEnv(gym.Env[np.ndarray, np.int64]):
         rules: str = "cs162",
         players: int | str | list[str] = ENV_PLAYERS,
         seat: int = 0,
-        opponents: Opponent | Sequence[Opponent] = "random",
+        opponents: Opponent | Sequence[Opponent] = ENV_OPPONENT,
         skip_forced: bool = False,
         max_rolls: int = ENV_MAX_ROLLS,
         render_mode: str | None = None,

@@ -10,7 +10,14 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from LudoGame._core import ENV_MAX_ROLLS, ENV_PLAYERS, EnvActionError, LudoEnvCore, LudoVectorCore
+from LudoGame._core import (
+    ENV_MAX_ROLLS,
+    ENV_PLAYERS,
+    ENV_THREADS,
+    EnvActionError,
+    LudoEnvCore,
+    LudoVectorCore,
+)
 
 __all__ = ["BatchPolicy", "LudoVectorEnv"]
 
@@ -63,7 +70,7 @@ class LudoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         seed: int | None = None,
         skip_forced: bool = False,
         max_rolls: int = ENV_MAX_ROLLS,
-        threads: int = 1,
+        threads: int = ENV_THREADS,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         **options: Any,
     ) -> None:

@@ -28,17 +28,22 @@ _HTTP_TYPES = {
     413: "BodyTooLarge",
     415: "UnsupportedMediaType",
     422: "ValidationError",
+    429: "TooManyRequests",
 }
 
 
 class ApiError(Exception):
     """A refused request: its HTTP status, a type name and a readable sentence."""
 
-    def __init__(self, status: int, kind: str, message: str) -> None:
+    def __init__(
+        self, status: int, kind: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.kind = kind
         self.message = message
+        #: headers of the answer (``Retry-After`` of a 429)
+        self.headers = headers or {}
 
 
 def not_found(what: str, ident: str) -> ApiError:
@@ -104,6 +109,10 @@ def error_response(status: int, kind: str, message: str) -> JSONResponse:
     return JSONResponse(error_body(status, kind, message), status_code=status)
 
 
+#: The answers (400) to a request body that is not JSON, and to JSON nested too deep to read.
+NOT_JSON = "the request body is not valid JSON"
+TOO_DEEP = "the request body cannot be read as JSON (it may nest too deep)"
+
 _UNION_MEMBER = re.compile(
     r"^(constrained-|function-|list\[|dict\[|literal\[|nullable\[|model\b)|^(int|str|float|bool)$"
 )
@@ -121,7 +130,7 @@ def _validation_message(exc: RequestValidationError) -> str:
         where = ".".join(loc) if loc else "the body"
         msg = str(err.get("msg", "is not valid"))
         if err.get("type") == "json_invalid":
-            return "the request body is not valid JSON"
+            return NOT_JSON
         if err.get("type") == "missing" and not loc:
             return "the request needs a JSON body"
         if f"{where}: {msg}" not in parts:  # the same refusal by two forms of a union
@@ -136,12 +145,14 @@ def install(app: FastAPI, page: Path | None = None) -> None:
 
     @app.exception_handler(ApiError)
     async def _api(request: Request, exc: ApiError) -> JSONResponse:
-        return error_response(exc.status, exc.kind, exc.message)
+        answer = error_response(exc.status, exc.kind, exc.message)
+        answer.headers.update(exc.headers)
+        return answer
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         message = _validation_message(exc)
-        status = 400 if message == "the request body is not valid JSON" else 422
+        status = 400 if message == NOT_JSON else 422
         return error_response(status, _HTTP_TYPES[status], message)
 
     @app.exception_handler(HTTPException)
@@ -155,7 +166,7 @@ def install(app: FastAPI, page: Path | None = None) -> None:
             message = f"there is nothing at {request.url.path}"
         elif status == 400 and exc.detail == "There was an error parsing the body":
             # FastAPI's answer when json.loads itself fails, as on JSON nested too deep
-            message = "the request body cannot be read as JSON (it may nest too deep)"
+            message = TOO_DEEP
         else:
             message = str(exc.detail)
         answer = error_response(status, _HTTP_TYPES.get(status, "HTTPError"), message)
@@ -176,8 +187,46 @@ def _allowed(request: Request) -> set[str]:
     return allowed
 
 
+def _is_json_type(content_type: str) -> bool:
+    """Does a Content-Type name JSON (``application/json`` or ``application/...+json``,
+    with any parameters)?"""
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+def body_type_refusal(content_type: str | None, body: bytes) -> tuple[int, str, str] | None:
+    """Why a request body sent to the API with `content_type` (None: no such header) is
+    refused before any route reads it, as (status, type, message), or None when it is not.
+    A body is read as JSON only when sent as JSON (as FastAPI does, so that a page of
+    another site cannot post JSON through a plain form); but whatever its type, a body
+    that is not JSON at all is 400 (the same answer as for a JSON type), and only JSON
+    sent under another type is 415."""
+    if not body or (content_type is not None and _is_json_type(content_type)):
+        return None
+    try:
+        json.loads(body)
+    except RecursionError:
+        return 400, "BadRequest", TOO_DEEP
+    except ValueError:
+        return 400, "BadRequest", NOT_JSON
+    given = "no Content-Type" if content_type is None else f"Content-Type {short(content_type)}"
+    return (
+        415,
+        "UnsupportedMediaType",
+        f"the request body is JSON but was sent with {given}: send it as application/json",
+    )
+
+
+#: The methods whose body the API reads (as JSON).
+_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
+
+
 class BodyLimit:
-    """ASGI middleware: a body over `limit` bytes gets 413 before any route sees it."""
+    """ASGI middleware: a body over `limit` bytes gets 413 before any route sees it, and a
+    body sent to the API (``/api/``) that is not JSON, or JSON not sent as JSON, its 400 or
+    415 (`body_type_refusal`)."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
@@ -211,6 +260,13 @@ class BodyLimit:
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
+        if scope.get("method") in _WITH_BODY and scope.get("path", "").startswith("/api/"):
+            types = [v for n, v in scope.get("headers", []) if n == b"content-type"]
+            given = types[0].decode("latin-1") if types else None
+            refusal = body_type_refusal(given, body)
+            if refusal is not None:
+                await self._answer(send, *refusal)
+                return
         sent = False
 
         async def replay() -> Message:
@@ -223,18 +279,22 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        payload = json.dumps(
-            error_body(413, "BodyTooLarge", f"the request body is over {self.limit:,} bytes")
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
+        await self._answer(
+            send, 413, "BodyTooLarge", f"the request body is over {self.limit:,} bytes", True
         )
+
+    @staticmethod
+    async def _answer(
+        send: Send, status: int, kind: str, message: str, close: bool = False
+    ) -> None:
+        """Send an error answer from the middleware (`close`: and end the connection, whose
+        body may not have been read)."""
+        payload = json.dumps(error_body(status, kind, message)).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(payload)).encode()),
+        ]
+        if close:
+            headers.append((b"connection", b"close"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": payload})

@@ -6,30 +6,49 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
+import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
+from urllib.parse import parse_qsl
 
-from fastapi import APIRouter, Header, Request, Response
+from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from LudoGame.web.errors import ApiError, conflict, not_found
+from LudoGame.onitama import SearchStop
+from LudoGame.web.errors import ApiError, conflict, error_response, not_found
+from LudoGame.web.events import (
+    END,
+    GONE,
+    HEARTBEAT_LINE,
+    Event,
+    EventStream,
+    Shape,
+    Stream,
+    presence_text,
+)
+from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import EVENTS_CONTENT, SAVE_CONTENT, errors
 from LudoGame.web.storage import PRESENCE_CHANGED, Row, Storage, StorageError
 from LudoGame.web.store import (
+    ID_PATTERN,
     REMOTE,
     Change,
     NewGame,
     RematchBody,
     Session,
+    Think,
     fields_of,
     fields_query,
     new_id,
     off_loop,
 )
+from LudoGame.web_limits import EXPIRE_EVERY, FINISHED_DAYS, IDLE_DAYS
 
 #: How long (seconds) a game nobody asked for, watches or plays stays loaded in memory; it
 #: is read from the store again when next asked for.
@@ -51,34 +70,27 @@ TAKE_UP = 5.0
 S = TypeVar("S", bound=Session)
 
 
-class Event:
-    """One change of a game as its event streams send it: its version and its whole state,
-    made once per version and encoded once per choice of ``?fields=`` (shared by every
-    stream of the game)."""
+class Feed:
+    """The event streams of one watched game: the streams, and the `Shape` of the last state
+    they were sent (from which the next version's change is made); while the versions they
+    missed (another process's changes learnt late) are read from the store, the states that
+    came meanwhile (`held`)."""
 
-    __slots__ = ("version", "state", "_texts")
+    __slots__ = ("streams", "shape", "held")
 
-    def __init__(self, version: int, state: dict[str, Any]) -> None:
-        self.version = version
-        self.state = state
-        self._texts: dict[frozenset[str], str] = {}
+    def __init__(self) -> None:
+        self.streams: set[Stream] = set()
+        self.shape: Shape | None = None
+        self.held: list[tuple[int, dict[str, Any]]] | None = None
 
-    def text(self, fields: frozenset[str], large: tuple[str, ...]) -> str:
-        """The event as the stream sends it, with the large `fields` asked for."""
-        text = self._texts.get(fields)
-        if text is None:
-            state = self.state
-            data = json.dumps({k: v for k, v in state.items() if k in fields or k not in large})
-            text = self._texts[fields] = f"id: {self.version}\nevent: state\ndata: {data}\n\n"
-        return text
+    def fields(self) -> frozenset[str]:
+        """The large fields any of its streams asked for."""
+        return frozenset().union(*(st.fields for st in self.streams))
 
-
-#: A queued item of a stream: an `Event`, a ready text (a `presence` event), or None (the
-#: game is gone).
-Item = Event | str | None
-#: Put in an event stream's queue when the server stops: the stream ends (no `gone` event:
-#: the game is not deleted).
-_STOP = Event(-2, {})
+    def push(self, item: bytes | Event) -> None:
+        """Hand `item` to every stream."""
+        for st in self.streams:
+            st.push(item)
 
 
 def unavailable(e: Exception) -> ApiError:
@@ -103,6 +115,8 @@ class Games:
         *,
         heartbeat: float = HEARTBEAT,
         workers: int = WORKERS,
+        finished_days: float | None = FINISHED_DAYS,
+        idle_days: float | None = IDLE_DAYS,
     ) -> None:
         if limit < 1:
             raise ValueError(f"the game limit must be 1 or more, not {limit}")
@@ -111,15 +125,15 @@ class Games:
         self.limit = limit
         self.heartbeat = heartbeat
         self.workers = workers
+        #: how many days finished, and unfinished unchanged, games are kept (None: for ever)
+        self.finished_days = finished_days
+        self.idle_days = idle_days
         self._sessions: dict[str, Session] = {}
         #: when each loaded game was last asked for (time.monotonic())
         self._used: dict[str, float] = {}
-        self._listeners: dict[str, set[asyncio.Queue[Item]]] = {}
-        #: the last event sent to each watched game's streams (dropped once unwatched)
-        self._last: dict[str, Event] = {}
-        #: the events of a game held back while the versions its streams missed (another
-        #: process's changes learnt late) are read from the store's history
-        self._filling: dict[str, list[Event]] = {}
+        #: the event streams of each watched game (dropped once unwatched)
+        self._feeds: dict[str, Feed] = {}
+        self._beating: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         #: how many event streams each seat of a game has open here (by the key given)
         self._present: dict[str, dict[str, int]] = {}
@@ -128,25 +142,58 @@ class Games:
         self.process = new_id()
         self.presence_ttl = PRESENCE_TTL
         self._everywhere: dict[str, set[str]] = {}
-        self._presence_lock = asyncio.Lock()
+        #: games whose seats connected here changed, to tell the store, and games whose
+        #: seats connected anywhere changed, to read from it (each done for many at once
+        #: by one task at a time)
+        self._to_announce: set[str] = set()
+        self._to_look: set[str] = set()
+        self._announcing: asyncio.Task[None] | None = None
+        self._looking: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="ludogame-store")
         #: set once `close` ran: the store's threads are gone
         self._closed = False
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pool: asyncio.Semaphore | None = None
-        #: set once the server stops; a future per search being awaited, to end the wait
+        #: set once the server stops; each search being awaited: its game, its stop flag
+        #: and a future that ends the wait (with the error to answer)
         self._stopping = False
-        self._waiting: set[asyncio.Future[None]] = set()
-        #: searches running now, and the most that ever ran at once
+        self._searches: list[tuple[str | None, SearchStop, asyncio.Future[ApiError]]] = []
+        #: search threads running now (each holds its place in the pool until it ends,
+        #: awaited or not), and the most that ever ran at once
         self.thinking = 0
         self.most_thinking = 0
         self._adding = asyncio.Lock()
+        #: called with a game's id when it is deleted (or is being deleted here), and with
+        #: None when the server stops: each frees what games hold outside the store (the
+        #: Octave processes of MATLAB AIs), stopping a search in progress
+        self.release_hooks: list[Callable[[str | None], None]] = []
+        #: the actions of people that `ShortWay` answers, by (kind, last part of the path)
+        self.actions: dict[tuple[str, str], Action] = {}
+
+    def release(self, ident: str | None) -> None:
+        """Free what the game `ident` (None: every game) holds outside the store."""
+        for hook in self.release_hooks:
+            hook(ident)
 
     # ---- the store -----------------------------------------------------------------------
 
     async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
         try:
+            if self.storage.quick:
+                return fn(*args)
             return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        except StorageError as e:
+            raise unavailable(e) from e
+
+    async def _off_loop(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
+    async def _update(self, row: Row, before: int) -> bool:
+        """`Storage.update` awaited (503 while the store cannot be used)."""
+        try:
+            if self.storage.quick:
+                return self.storage.update(row, before)
+            return await self.storage.update_async(row, before, self._off_loop)
         except StorageError as e:
             raise unavailable(e) from e
 
@@ -179,10 +226,14 @@ class Games:
         return n
 
     async def add(self, s: Session) -> None:
-        """Store a new game (409 `TooManyGames` at the limit: no game is ever dropped)."""
+        """Store a new game (409 `TooManyGames` at the limit, once the expired games are
+        deleted: no live game is ever dropped)."""
         async with self._adding:
             s.stamp_timer()
-            if not await self._call(self.storage.insert, self._row(s), self.limit):
+            stored = await self._call(self.storage.insert, self._row(s), self.limit)
+            if not stored and await self.expire():
+                stored = await self._call(self.storage.insert, self._row(s), self.limit)
+            if not stored:
                 raise conflict(
                     "TooManyGames",
                     f"this server holds {self.limit:,} games, its limit: delete finished "
@@ -195,11 +246,13 @@ class Games:
         """The game `ident` if it is a `cls` (loaded from the store if need be: on every
         call when other processes share the store, unless the game held here is at the
         version `known` a change is asked against: the update then checks it), or a 404."""
+        if not ID_PATTERN.fullmatch(ident):  # no id of this server: the store is not asked
+            raise not_found(what, ident)
         s = self._sessions.get(ident)
         if s is not None:
             self._used[ident] = time.monotonic()
         if s is None or (self.storage.shared and (known is None or s.version != known or s.stale)):
-            row = await self._call(self.storage.load, ident[:100])
+            row = await self._call(self.storage.load, ident)
             s = self._sessions.get(ident)  # loaded meanwhile by another request
             if row is None or row.kind not in self.kinds:
                 if s is not None and not s.lock.locked():
@@ -247,7 +300,7 @@ class Games:
             if s.version == before:
                 return
             try:
-                stored = await self._call(self.storage.update, self._row(s), before)
+                stored = await self._update(self._row(s), before)
             except BaseException:
                 self._replace(s, Row(s.id, s.kind, before, False, False, record))
                 raise
@@ -285,8 +338,9 @@ class Games:
         return new
 
     def _gone(self, ident: str) -> None:
-        """The game `ident` was deleted (here or by another process): its bots stop, its
-        event streams end."""
+        """The game `ident` was deleted (here or by another process): its searches and bots
+        stop, its event streams end."""
+        self._stop_searches(ident, _deleted_error(ident))
         s = self._sessions.pop(ident, None)
         if s is not None:
             s.deleted = s.stale = True
@@ -295,10 +349,11 @@ class Games:
         task = self._drivers.pop(ident, None)
         if task is not None:
             task.cancel()
-        for q in self._listeners.pop(ident, set()):
-            q.put_nowait(None)
-        self._last.pop(ident, None)
+        feed = self._feeds.pop(ident, None)
+        if feed is not None:
+            feed.push(GONE)
         self._used.pop(ident, None)
+        self.release(ident)
 
     async def follow(self) -> None:
         """Send the changes other processes make to this process's event streams (a shared
@@ -307,11 +362,13 @@ class Games:
             try:
                 async for ident, version, row in self.storage.notes():
                     if not ident:  # (re)connected: catch up on every game being watched
-                        for watched in list(self._listeners):
+                        for watched in list(self._feeds):
                             await self._noticed(watched, None)
-                        await self._look_present(list(self._listeners))
+                        await self._look_present(list(self._feeds))
                     elif version == PRESENCE_CHANGED:
-                        await self._look_present([ident])
+                        self._to_look.add(ident)
+                        if self._looking is None or self._looking.done():
+                            self._looking = self._spawn(self._look_changed())
                     else:
                         await self._noticed(ident, version, row)
             except Exception:  # the store is lost (or a change could not be read): again
@@ -359,7 +416,7 @@ class Games:
             self._gone(ident)
             return
         s = self._sessions.get(ident)
-        if s is None and ident not in self._listeners:
+        if s is None and ident not in self._feeds:
             return
         if s is not None and version is not None and s.version >= version:
             return  # this process's own change, or an older one
@@ -379,7 +436,7 @@ class Games:
                 elif row.kind not in self.kinds:
                     pass
                 elif s is None:
-                    if ident in self._listeners:
+                    if ident in self._feeds:
                         new = self._sessions[ident] = self._make(row)
                         new.remote = True
                         self._send(new)
@@ -388,7 +445,13 @@ class Games:
                 return
 
     async def delete(self, cls: type[Session], ident: str, what: str, key: str | None) -> None:
-        """Delete a game: its bots stop, its event streams end, its row is removed."""
+        """Delete a game: its searches and bots stop, its event streams end, its row is
+        removed. (A search of the game is stopped first, with the key checked: the change
+        it was thought for is not made, and the game's lock is free at once.)"""
+        held = await self.get(cls, ident, what)
+        held.check_key(None, key)
+        self._stop_searches(held.id, _deleted_error(held.id))
+        self.release(held.id)
         async with self.changing(cls, ident, what, None) as s:
             s.check_key(None, key)
             if not await self._call(self.storage.delete, s.id):
@@ -430,12 +493,26 @@ class Games:
                 self._gone(made.id)
             raise
 
-    async def expire(self, days: float) -> int:
-        """Delete the games over and unchanged for `days` days; how many."""
-        gone = await self._call(self.storage.expire, time.time() - days * 86400)
+    async def expire(self) -> int:
+        """Delete the games over and unchanged for `finished_days` days, and those not over
+        and unchanged for `idle_days`; how many."""
+        now = time.time()
+        finished, idle = self.finished_days, self.idle_days
+        gone = await self._call(
+            self.storage.expire,
+            None if finished is None else now - finished * 86400,
+            None if idle is None else now - idle * 86400,
+        )
         for ident in gone:
             self._gone(ident)
         return len(gone)
+
+    async def sweep(self, every: float = EXPIRE_EVERY) -> None:
+        """For ever: delete the expired games (`expire`) now and every `every` seconds."""
+        while True:
+            with contextlib.suppress(ApiError):
+                await self.expire()
+            await asyncio.sleep(every)
 
     async def resume(self) -> int:
         """After a start: load every game whose bots the server drives and drive them
@@ -452,15 +529,18 @@ class Games:
         """Stop every bot driver and event stream (the server is stopping); on a shared
         store, this process's seats leave."""
         self._closed = True
+        self.release(None)
+        self._stop_searches(None, _stopping_error())
         for task in [*self._drivers.values(), *self._tasks]:
             task.cancel()
         self._drivers.clear()
-        for queues in self._listeners.values():
-            for q in queues:
-                q.put_nowait(None)
+        for feed in self._feeds.values():
+            feed.push(END)
         if self.storage.shared:
             with contextlib.suppress(ApiError):
                 await self._call(self.storage.drop_present, self.process)
+        with contextlib.suppress(Exception):
+            await self.storage.aclose()
         self._executor.shutdown(wait=False)
 
     # ---- events --------------------------------------------------------------------------
@@ -472,60 +552,94 @@ class Games:
         self._send(s)
 
     def _send(self, s: Session) -> None:
-        """Send the committed state of `s` to its event streams (if it has any)."""
-        if s.id not in self._listeners:
+        """Send the committed state of `s` to its event streams (if it has any): the change
+        from the version before, made of a state whose large lists hold only the items the
+        streams lack (and the last one they have); whole after an undo."""
+        feed = self._feeds.get(s.id)
+        if feed is None:
             return
-        self._deliver(type(s), s.id, Event(s.version, s.state(frozenset(s.large))))
+        fields, shape = feed.fields(), feed.shape
+        if feed.held is None and shape is not None and s.version == shape.version + 1:
+            since = shape.since(fields)
+            try:
+                event = shape.diff(s.state(fields, since), s.large, since)
+            except ValueError:  # a list shrank (an undo): the state whole
+                state = s.state(fields)
+                feed.shape = Shape.of(state, s.large)
+                event = Event(s.version, "state", state)
+            feed.push(event)
+            return
+        self._deliver(type(s), s.id, s.version, s.state(fields))
 
-    def _deliver(self, cls: type[Session], ident: str, event: Event, gaps: bool = True) -> None:
-        """Put `event` in the queues of game `ident`'s streams, in order: an older one than
-        the last sent is dropped; one past a gap (versions another process made that this
-        one learnt of late) waits while the missed versions are read from the store's
-        history (`_fill`), which then sends them and it in order (unless not `gaps`)."""
-        held = self._filling.get(ident)
-        if held is not None:
-            held.append(event)
+    def _deliver(
+        self,
+        cls: type[Session],
+        ident: str,
+        version: int,
+        state: dict[str, Any],
+        gaps: bool = True,
+    ) -> None:
+        """Send game `ident`'s streams the state of `version`, in order: as a change from the
+        last one sent, or whole when they missed versions the store no longer has. An older
+        one than the last sent is dropped; one past a gap (versions another process made
+        that this one learnt of late) waits while the missed versions are read from the
+        store's history (`_fill`), which then sends them and it in order (unless not
+        `gaps`)."""
+        feed = self._feeds.get(ident)
+        if feed is None:  # nobody watches any more: nothing kept
             return
-        last = self._last.get(ident)
-        if last is not None and event.version <= last.version:
+        if feed.held is not None:
+            feed.held.append((version, state))
             return
-        if gaps and last is not None and event.version > last.version + 1:
-            self._filling[ident] = [event]
-            self._spawn(self._fill(cls, ident, last.version))
+        shape = feed.shape
+        if shape is not None and version <= shape.version:
             return
-        queues = self._listeners.get(ident)
-        if not queues:  # nobody watches any more: nothing kept
+        if gaps and shape is not None and version > shape.version + 1:
+            feed.held = [(version, state)]
+            self._spawn(self._fill(cls, ident, shape.version))
             return
-        self._last[ident] = event
-        for q in queues:
-            q.put_nowait(event)
+        if shape is not None and version == shape.version + 1:
+            event = shape.diff(state, cls.large)
+        else:  # the streams missed versions: the state whole
+            feed.shape = Shape.of(state, cls.large)
+            event = Event(version, "state", state)
+        feed.push(event)
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _fill(self, cls: type[Session], ident: str, after: int) -> None:
         """Send game `ident`'s streams the versions after `after` they missed, read from the
-        store's history, then the events held meanwhile. What the store no longer has (or
+        store's history, then the states held meanwhile. What the store no longer has (or
         cannot give now) is skipped: the streams go on from the state they are given."""
-        missed: list[Event] = []
+        missed: list[tuple[int, dict[str, Any]]] = []
+        feed = self._feeds.get(ident)
         try:
             rows = await self._call(self.storage.history, ident, after)
-            held = self._filling.get(ident) or []
-            upto = min((e.version for e in held), default=after)
-            missed = [self._event_of(cls, ident, v, r) for v, r in rows if after < v < upto]
+            held = (feed.held if feed is not None else None) or []
+            upto = min((v for v, _ in held), default=after)
+            fields = feed.fields() if feed is not None else frozenset()
+            missed = [
+                (v, self._state_of(cls, ident, v, r, fields)) for v, r in rows if after < v < upto
+            ]
         except Exception:  # noqa: BLE001 (a broken store or record: skip, as before)
             missed = []
         finally:
-            held = self._filling.pop(ident, [])
-        for e in sorted(missed + held, key=lambda e: e.version):
-            self._deliver(cls, ident, e, gaps=False)
+            held = []
+            if feed is not None:
+                held, feed.held = feed.held or [], None
+        for version, state in sorted(missed + held, key=lambda e: e[0]):
+            self._deliver(cls, ident, version, state, gaps=False)
 
-    def _event_of(self, cls: type[Session], ident: str, version: int, record: str) -> Event:
-        """The event of a stored version of a game (its record from the store's history)."""
+    def _state_of(
+        self, cls: type[Session], ident: str, version: int, record: str, fields: frozenset[str]
+    ) -> dict[str, Any]:
+        """The state of a stored version of a game (its record from the store's history)."""
         s = self._watched(cls.from_record(ident, version, json.loads(record)))
-        return Event(version, s.state(frozenset(s.large)))
+        return s.state(fields)
 
     async def events(
         self,
@@ -535,11 +649,12 @@ class Games:
         fields: str | None,
         last: str | None,
         key: str | None = None,
-    ) -> StreamingResponse:
-        """The game's events as a Server-Sent Events stream (see `stream`); `key`, a seat's
-        key (or the host's), marks its seats as connected while the stream is open. A
-        client resuming (`last`, its Last-Event-ID) gets the versions it missed from the
-        store's history if it still has all of them, else the state now."""
+    ) -> EventStream:
+        """The game's events as a Server-Sent Events stream: the state now (or, for a client
+        resuming with `last`, its Last-Event-ID, the changes it missed, from the store's
+        history if it still has all of them), then the changes as they are committed;
+        `key`, a seat's key (or the host's), marks its seats as connected while the stream
+        is open."""
         s = await self.read(cls, ident, what)
         chosen = fields_of(fields, s.large)
         seats = s.seats_of(key)
@@ -547,42 +662,77 @@ class Games:
             seen = int(last) if last is not None and last.strip() else None
         except ValueError:
             seen = None
-        queue: asyncio.Queue[Item] = asyncio.Queue()
+        stream = Stream(chosen, seats)
         self._arrive(s.id, seats, +1)  # (before the first state, which shows it)
-        current = self._last.get(s.id)
-        if current is None or current.version != s.version:
-            current = Event(s.version, s.state(frozenset(s.large)))
-            if s.id not in self._last:
-                self._last[s.id] = current
-        self._listeners.setdefault(s.id, set()).add(queue)
-        first = [current]
+        now = s.state(chosen)
+        feed = self._feeds.get(s.id)
+        if feed is None:
+            feed = self._feeds[s.id] = Feed()
+        if feed.shape is None and feed.held is None:
+            feed.shape = Shape.of(now, cls.large)
+        elif feed.shape is not None:
+            feed.shape.learn(now, cls.large)
+        # from now on the stream is handed every change after this version
+        feed.streams.add(stream)
+        stream.sent = s.version
+        ident = s.id
         try:
-            if seen is not None and seen == s.version:
-                first = []
-            elif seen is not None and 0 <= seen < s.version:
-                with contextlib.suppress(ApiError):
-                    rows = await self._call(self.storage.history, s.id, seen)
-                    rows = [(v, r) for v, r in rows if v < s.version]
-                    if [v for v, _ in rows] == list(range(seen + 1, s.version)):
-                        first = [self._event_of(cls, s.id, v, r) for v, r in rows] + [current]
+            first = await self._first(cls, s, seen, chosen, now)
         except BaseException:
-            self._leave(s.id, queue, seats)
+            self._leave(ident, stream)
             raise
-        return StreamingResponse(
-            self._stream(s.id, queue, chosen, s.large, seats, first),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        if self._beating is None or self._beating.done():
+            self._beating = asyncio.get_running_loop().create_task(self._beat())
+            self._tasks.add(self._beating)
+        head = f"retry: 1000\n: events of game {ident}\n\n".encode()
+        return EventStream(stream, head + first, cls.large, lambda: self._leave(ident, stream))
 
-    def _leave(self, ident: str, queue: asyncio.Queue[Item], seats: list[str]) -> None:
-        """A stream ends: its queue goes, and its seats (if no other stream holds them)."""
-        queues = self._listeners.get(ident)
-        if queues is not None:
-            queues.discard(queue)
-            if not queues:
-                del self._listeners[ident]
-                self._last.pop(ident, None)
-        self._arrive(ident, seats, -1)
+    async def _first(
+        self,
+        cls: type[Session],
+        s: Session,
+        seen: int | None,
+        fields: frozenset[str],
+        now: dict[str, Any],
+    ) -> bytes:
+        """What a new stream of `s` is sent first: the state now (`now`) whole, nothing if
+        the client has it (`seen`, its Last-Event-ID), or the changes after `seen` if the
+        store still has every version from it on."""
+        version = int(now["version"])
+        if seen is not None and seen == version:
+            return b""
+        if seen is not None and 0 <= seen < version:
+            with contextlib.suppress(ApiError):
+                rows = await self._call(self.storage.history, s.id, seen - 1)
+                rows = [(v, r) for v, r in rows if v < version]
+                if [v for v, _ in rows] == list(range(seen, version)):
+                    states = [self._state_of(cls, s.id, v, r, fields) for v, r in rows]
+                    shape = Shape.of(states[0], cls.large)
+                    out = [shape.diff(st, cls.large) for st in [*states[1:], now]]
+                    return b"".join(e.text(fields, cls.large) for e in out)
+        return Event(version, "state", now).text(fields, cls.large)
+
+    def _leave(self, ident: str, stream: Stream) -> None:
+        """A stream ends: it goes, and its seats (if no other stream holds them)."""
+        feed = self._feeds.get(ident)
+        if feed is not None:
+            feed.streams.discard(stream)
+            if not feed.streams:
+                del self._feeds[ident]
+        self._arrive(ident, stream.seats, -1)
+
+    async def _beat(self) -> None:
+        """For ever: a comment line to every stream silent for `heartbeat` seconds (checked
+        every third of it)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.heartbeat / 3)
+            now = loop.time()
+            for feed in self._feeds.values():
+                for st in feed.streams:
+                    if now - st.written >= self.heartbeat and not st.pending:
+                        st.push(HEARTBEAT_LINE)
+                        st.written = now
 
     def _arrive(self, ident: str, seats: list[str], step: int) -> None:
         """A stream holding the key of `seats` opened (`step` 1) or closed (-1): when a seat
@@ -602,7 +752,9 @@ class Games:
             and not self._closed
             and here != {p for p, n in counts.items() if n > 0}
         ):
-            self._spawn(self._announce(ident))
+            self._to_announce.add(ident)
+            if self._announcing is None or self._announcing.done():
+                self._announcing = self._spawn(self._announce())
         self._presence_event(ident, before)
 
     def _presence_event(self, ident: str, before: dict[str, bool]) -> None:
@@ -613,24 +765,31 @@ class Games:
         }:
             return
         s = self._sessions.get(ident)
-        if s is None:
+        feed = self._feeds.get(ident)
+        if s is None or feed is None:
             return
         connected = s.common_state()["connected"]
-        last = self._last.get(ident)
-        if last is not None:  # the state a new stream starts with shows it too
-            self._last[ident] = Event(last.version, {**last.state, "connected": connected})
-        text = f"event: presence\ndata: {json.dumps({'connected': connected})}\n\n"
-        for q in self._listeners.get(ident, ()):
-            q.put_nowait(text)
+        if feed.shape is not None:  # the streams' state shows it now
+            feed.shape.small["connected"] = connected
+        feed.push(presence_text(connected))
 
-    async def _announce(self, ident: str) -> None:
-        """Tell the shared store which seats of game `ident` have a page open here now."""
-        async with self._presence_lock:
-            seats = sorted(p for p, n in self._present.get(ident, {}).items() if n > 0)
+    async def _announce(self) -> None:
+        """Tell the shared store which seats of the games in `_to_announce` have a page open
+        here now: every game whose seats came or went meanwhile in one transaction."""
+        while self._to_announce:
+            idents, self._to_announce = self._to_announce, set()
+            seats = {
+                i: sorted(p for p, n in self._present.get(i, {}).items() if n > 0) for i in idents
+            }
             with contextlib.suppress(ApiError):
-                await self._call(
-                    self.storage.set_present, self.process, ident, seats, self.presence_ttl
-                )
+                await self._call(self.storage.set_presence, self.process, seats, self.presence_ttl)
+
+    async def _look_changed(self) -> None:
+        """Read who is connected to the games in `_to_look` (another process said it
+        changed): every game noted meanwhile in one query."""
+        while self._to_look:
+            idents, self._to_look = sorted(self._to_look), set()
+            await self._look_present(idents)
 
     async def _look_present(self, idents: list[str] | None) -> None:
         """Read from the shared store who is connected to the games `idents` (None: to every
@@ -655,42 +814,6 @@ class Games:
                 await self._call(self.storage.refresh_present, self.process, self.presence_ttl)
             await self._look_present(None)
 
-    async def _stream(
-        self,
-        ident: str,
-        queue: asyncio.Queue[Item],
-        fields: frozenset[str],
-        large: tuple[str, ...],
-        seats: list[str],
-        first: list[Event],
-    ) -> AsyncIterator[str]:
-        try:
-            yield f"retry: 1000\n: events of game {ident}\n\n"
-            sent = -1
-            for event in first:
-                yield event.text(fields, large)
-                sent = event.version
-            while True:
-                try:
-                    item = await asyncio.wait_for(queue.get(), self.heartbeat)
-                except TimeoutError:
-                    yield ": heartbeat\n\n"
-                    continue
-                if item is None:
-                    yield 'event: gone\ndata: {"gone": true}\n\n'
-                    return
-                if item is _STOP:
-                    return
-                if isinstance(item, str):
-                    yield item
-                    continue
-                if item.version <= sent:  # sent already (a stream resumed from the store)
-                    continue
-                sent = item.version
-                yield item.text(fields, large)
-        finally:
-            self._leave(ident, queue, seats)
-
     async def forget_idle(self, idle: float = IDLE) -> int:
         """Drop from memory the games nobody asked for, watched or played for `idle`
         seconds (they stay in the store, and are read from it when next asked for); how
@@ -701,7 +824,7 @@ class Games:
             task = self._drivers.get(ident)
             if (
                 self._used.get(ident, 0.0) > cutoff
-                or ident in self._listeners
+                or ident in self._feeds
                 or s.lock.locked()
                 or not s.settled.is_set()
                 or (task is not None and not task.done())
@@ -721,42 +844,67 @@ class Games:
 
     # ---- the server's bots ---------------------------------------------------------------
 
-    async def think(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """`fn(*args)` off the event loop, at most `workers` at once (a bounded pool); 503
-        if the server starts stopping first (the search's result is then dropped)."""
+    def thinker(self, ident: str) -> Think:
+        """`think` for the searches of game `ident` (stopped when it is deleted)."""
+        return functools.partial(self.think, game=ident)
+
+    async def think(
+        self, fn: Callable[..., Any], *args: Any, game: str | None = None, stop: bool = False
+    ) -> Any:
+        """`fn(*args)` on a thread of its own (``ludogame-think``), at most `workers` at
+        once: a search holds its place in the pool until its thread ends, so that no more
+        threads than `workers` ever think. With `stop`, `fn` gets a `SearchStop` (keyword
+        ``stop``) that is requested when the game `game` is deleted or the server stops:
+        the search then ends within moments. The wait is then answered at once: 404 (the
+        game is deleted) or 503 (the server is stopping), and the result dropped."""
         if self._pool is None:
             self._pool = asyncio.Semaphore(self.workers)
-        async with self._pool:
-            self.thinking += 1
-            self.most_thinking = max(self.most_thinking, self.thinking)
-            stop: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiting.add(stop)
-            search = asyncio.ensure_future(off_loop(fn, *args))
-            try:
-                if not self._stopping:
-                    await asyncio.wait({search, stop}, return_when=asyncio.FIRST_COMPLETED)
-                if not search.done():
-                    raise ApiError(
-                        503, "ServerStopping", "the server is stopping: try again once it is back"
-                    )
-                return search.result()
-            finally:
-                self._waiting.discard(stop)
-                search.cancel()
-                stop.cancel()
-                self.thinking -= 1
+        pool = self._pool
+        if self._stopping:
+            raise _stopping_error()
+        await pool.acquire()
+        loop = asyncio.get_running_loop()
+        flag = SearchStop()
+        waiting: asyncio.Future[ApiError] = loop.create_future()
+        entry = (game, flag, waiting)
+        self._searches.append(entry)
+        self.thinking += 1
+        self.most_thinking = max(self.most_thinking, self.thinking)
+
+        def ended() -> None:  # the thread is done: its place in the pool is free
+            self.thinking -= 1
+            pool.release()
+
+        call = functools.partial(fn, *args, stop=flag) if stop else functools.partial(fn, *args)
+        search = asyncio.ensure_future(off_loop(call, ended=ended))
+        try:
+            if self._stopping:
+                _end_search(entry, _stopping_error())
+            await asyncio.wait({search, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            if waiting.done():
+                raise waiting.result()
+            return search.result()
+        finally:
+            self._searches.remove(entry)
+            search.cancel()
+            waiting.cancel()
+
+    def _stop_searches(self, ident: str | None, error: ApiError) -> None:
+        """Stop the searches of game `ident` (None: of every game); their waits answer
+        `error`."""
+        for entry in self._searches:
+            if ident is None or entry[0] == ident:
+                _end_search(entry, error)
 
     def stop(self) -> None:
-        """The server starts stopping: searches being awaited answer 503 (nothing changed)
-        and event streams end (a browser reconnects to the server once it is back), so that
-        no request is left for the server to cancel."""
+        """The server starts stopping: searches stop and their waits answer 503 (nothing
+        changed), and event streams end (a browser reconnects to the server once it is
+        back), so that no request is left for the server to cancel."""
         self._stopping = True
-        for stop in self._waiting:
-            if not stop.done():
-                stop.set_result(None)
-        for queues in self._listeners.values():
-            for q in queues:
-                q.put_nowait(_STOP)
+        self.release(None)
+        self._stop_searches(None, _stopping_error())
+        for feed in self._feeds.values():
+            feed.push(END)
 
     def drive(self, s: Session) -> None:
         """Make sure the server plays the bots of `s` if it should (a pace, a bot's seat,
@@ -794,9 +942,9 @@ class Games:
                     seat = now.seat_to_act()
                     kind = None if seat is None else now.seat_kinds()[seat]
                     if kind == now.machine and now.pace is not None:
-                        await now.machine_step(self.think)
+                        await now.machine_step(self.thinker(ident))
                     elif now.timer_due():
-                        await now.timer_step(self.think)
+                        await now.timer_step(self.thinker(ident))
             except ApiError as e:
                 if e.status == 404:
                     return
@@ -805,6 +953,145 @@ class Games:
                 await asyncio.sleep(1.0)  # the store is unreachable: try again later
             if s.pace == 0:
                 await asyncio.sleep(0)  # let others run between the steps of a fast game
+
+
+#: A person's action a `ShortWay` may answer: its body's model, and its route's function
+#: (called with ``game_id``, ``body``, ``fields`` and ``x_seat_key``).
+Action = tuple[type[BaseModel], Callable[..., Awaitable[Response]]]
+
+
+class ShortWay:
+    """ASGI middleware (inside the Host, Origin and body-size checks), the short way in for
+    what a game's players send all the time: a plain event stream request (``GET
+    /api/KIND/games/ID/events``) is answered by `Games.events`, and a plain action (``POST
+    /api/KIND/games/ID/ACTION`` of `Games.actions`: a JSON body its model accepts) by its
+    route's own function, without FastAPI's routing and request machinery (which an open
+    stream would hold for hours). A request is plain when ``?fields=``, ``?seat_key=``,
+    ``Last-Event-ID`` and ``X-Seat-Key`` come at most once and nothing else is asked.
+    Anything else, and a stream `Games.events` refuses or a body its model refuses, goes
+    on to the app: its route (the one the API documents) answers it, saying why; an
+    action refused is answered here, in the one error shape."""
+
+    PATH = re.compile(r"/api/([a-z]+)/games/([^/]+)/([a-z]+)")
+
+    def __init__(self, app: ASGIApp, games: Games) -> None:
+        self.app = app
+        self.games = games
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = self.PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
+        if found is not None:
+            kind, ident, what = found.groups()
+            method = scope["method"]
+            if method == "GET" and what == "events":
+                if await self._events(kind, ident, scope, receive, send):
+                    return
+            elif method == "POST" and (kind, what) in self.games.actions:
+                action = self.games.actions[kind, what]
+                rest = await self._act(action, ident, scope, receive, send)
+                if rest is None:
+                    return
+                receive = rest
+        await self.app(scope, receive, send)
+
+    async def _events(
+        self, kind: str, ident: str, scope: Scope, receive: Receive, send: Send
+    ) -> bool:
+        cls = self.games.kinds.get(kind)
+        query = _plain(scope, {"fields", "seat_key"}, {b"last-event-id"})
+        if cls is None or query is None:
+            return False
+        last = query.get("last-event-id")
+        try:
+            stream = await self.games.events(
+                cls, ident, f"{kind} game", query.get("fields"), last, query.get("seat_key")
+            )
+        except ApiError:
+            return False  # the route answers it (a 4xx or 503), saying why
+        await stream(scope, receive, send)
+        return True
+
+    async def _act(
+        self, action: Action, ident: str, scope: Scope, receive: Receive, send: Send
+    ) -> Receive | None:
+        """Answer the action if it is plain (None); else the `receive` the app reads its
+        body from."""
+        query = _plain(scope, {"fields"}, {b"x-seat-key", b"content-type"})
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return receive  # (the client went: the app sees it)
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        raw = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Any:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": raw, "more_body": False}
+            return await receive()
+
+        if query is None or query.get("content-type") != "application/json" or not raw:
+            return replay
+        model, route = action
+        try:
+            body = model.model_validate(json.loads(raw))
+        except (ValueError, RecursionError):  # not JSON, or not the body: the route says why
+            return replay
+        try:
+            response = await route(
+                game_id=ident,
+                body=body,
+                fields=query.get("fields"),
+                x_seat_key=query.get("x-seat-key"),
+            )
+        except ApiError as e:
+            response = error_response(e.status, e.kind, e.message)
+            response.headers.update(e.headers)
+        await response(scope, replay, send)
+        return None
+
+
+def _plain(scope: Scope, params: set[str], headers: set[bytes]) -> dict[str, str] | None:
+    """The query parameters (of `params`) and headers (of `headers`, by their lower-case
+    names) of a request that has each at most once and no other query parameter; None for
+    any other request."""
+    try:
+        query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
+    except ValueError:
+        return None
+    out = dict(query)
+    if len(out) != len(query) or not set(out) <= params:
+        return None
+    for name, value in scope["headers"]:
+        if name in headers:
+            key = name.decode("latin-1")
+            if key in out:
+                return None
+            out[key] = value.decode("latin-1")
+    return out
+
+
+def _stopping_error() -> ApiError:
+    return ApiError(503, "ServerStopping", "the server is stopping: try again once it is back")
+
+
+def _deleted_error(ident: str) -> ApiError:
+    return ApiError(404, "NotFound", f"the game {ident[:12]}... was deleted while it thought")
+
+
+def _end_search(
+    entry: tuple[str | None, SearchStop, asyncio.Future[ApiError]], error: ApiError
+) -> None:
+    """Stop a search (its flag) and end its wait with `error` (unless it ended already)."""
+    _, flag, waiting = entry
+    flag.request()
+    if not waiting.done():
+        waiting.set_result(error)
 
 
 def answer(s: Session, fields: str | None, status: int = 200) -> JSONResponse:
@@ -818,9 +1105,10 @@ def created(
     """The answer to a new game: its state, the key of each remote seat and its invite
     link, and the host's key (the only time a key is shown)."""
     out = s.state(fields_of(fields, s.large))
-    out["seat_keys"] = dict(s.keys)
+    out["seat_keys"] = dict(s.issued)
     out["links"] = s.links(base or str(request.base_url))
-    out["host_key"] = s.host_key
+    out["host_key"] = s.issued_host
+    s.issued, s.issued_host = {}, ""  # shown once: from now on only their digests are held
     return JSONResponse(out, status_code=201)
 
 
@@ -829,7 +1117,7 @@ async def start(
 ) -> JSONResponse:
     """Open a new game of either kind: a key for each remote seat, the pace and turn timer
     the request asked for, the game stored, and the answer `created` gives."""
-    session.keys = {p: new_id() for p, k in session.seat_kinds().items() if k == REMOTE}
+    session.issue_keys([p for p, k in session.seat_kinds().items() if k == REMOTE])
     session.pace = body.pace
     session.set_timer(body.turn_timer)
     await games.add(session)
@@ -871,12 +1159,14 @@ def shared_routes(
         fields: str | None = Fields,
         last_event_id: str | None = Header(default=None, alias="Last-Event-ID"),
         seat_key: str | None = None,
-    ) -> StreamingResponse:
-        """The game's changes as Server-Sent Events: one `state` event per change (`id:`
-        the version, `data:` the state with the `?fields=` asked for), the state now first,
-        a comment at least every 15 s; `Last-Event-ID` resumes with the missed events.
-        `?seat_key=` (a seat's key, or the host's) shows its seats as connected while the
-        stream is open: a `presence` event tells every stream when a seat comes or goes."""
+    ) -> Response:
+        """The game's changes as Server-Sent Events: the state now first (a `state` event:
+        `id:` the version, `data:` the state with the `?fields=` asked for), then a `change`
+        event per version, carrying what changed (fields set whole, lists appended to, texts
+        edited), and a comment after 15-20 s of silence; `Last-Event-ID` resumes with the
+        missed changes. `?seat_key=` (a seat's key, or the host's) shows its seats as
+        connected while the stream is open: a `presence` event tells every stream when a
+        seat comes or goes."""
         return await games.events(cls, game_id, what, fields, last_event_id, seat_key)
 
     @api.post(
@@ -898,7 +1188,7 @@ def shared_routes(
         async with games.changing(cls, game_id, what, body.version if body else None) as s:
             seat = s.seat_to_act()
             s.check_key(None if seat is None else seat, x_seat_key)
-            await s.machine_step(games.think)
+            await s.machine_step(games.thinker(s.id))
             return JSONResponse(s.state(chosen))
 
     @api.post(
@@ -914,6 +1204,8 @@ def shared_routes(
         online game: only that person may)."""
         chosen = fields_of(fields, cls.large)
         async with games.changing(cls, game_id, what, body.version if body else None) as s:
+            # a stranger learns nothing of the game's history: refused before anything is said
+            s.check_player(x_seat_key, "take a move back")
             s.check_key(s.undo_seat(), x_seat_key)
             s.take_back()
             return JSONResponse(s.state(chosen))
@@ -923,7 +1215,12 @@ def shared_routes(
         name=f"{cls.kind}_rematch",
         status_code=201,
         response_model=state,
-        responses={200: {"model": state, "description": "the rematch asked for before"}, **acting},
+        responses={
+            200: {"model": state, "description": "the rematch asked for before"},
+            **acting,
+            **errors(429),
+        },
+        dependencies=[Depends(charge_creation)],
     )
     async def rematch(
         game_id: str,

@@ -5,20 +5,26 @@ status and board, and passes the moves on."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict
 
 from LudoGame._core import Game, Simulation, bot_playouts
 from LudoGame.enums import Phase
+from LudoGame.fair import LUDO_COMMITMENT, commitment
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
 from LudoGame.web.games import Games, SeatKey, shared_routes, start
+from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import LudoCreated, LudoState, errors
 from LudoGame.web.store import (
     HUMAN,
     PEOPLE,
+    REMOTE,
+    TIMER,
     Change,
     Int,
     Name,
@@ -27,9 +33,10 @@ from LudoGame.web.store import (
     Seed,
     Session,
     Think,
+    chosen_seed,
     fields_of,
     fields_query,
-    seed_of,
+    fresh_seed,
 )
 
 #: The largest MCTS playout count a seat may ask for (a bot move stays well under a second).
@@ -142,17 +149,20 @@ class LudoSession(Session):
             else:
                 copy = self.game.copy()
                 seed = _bot_seed(copy, len(self.actors))
-                chosen = await think(copy.best_move, name, seed)
+                chosen = await think(copy.best_move, name, seed, stop=True)
                 self.game.play(chosen.name)
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
-        self.changed("bot")
+        self.changed("bot" if bot is None else TIMER)
 
-    def square_names(self) -> list[dict[str, str]]:
-        """For each history event, a move's squares by the rule set's names (see
-        `square_names`), worked out once per event."""
+    def square_names(self, since: int = 0) -> list[dict[str, str]]:
+        """For each history event from the `since`-th on, a move's squares by the rule set's
+        names (see `square_names`), worked out once per event (those of a tail past the
+        ones worked out, as an event stream asks for, are not kept)."""
+        if since > len(self._names):
+            return square_names(self.game, since=since)
         self._names = square_names(self.game, self._names)
-        return self._names
+        return self._names[since:]
 
     def take_back(self) -> None:
         super().take_back()
@@ -164,15 +174,61 @@ class LudoSession(Session):
     def rematch_game(self, seed: int | None) -> LudoSession:
         g = self.game
         try:
-            game = Game(g.rules_notation, g.players, seed)
+            game = Game(g.rules_notation, g.players, chosen_seed(seed, self.online))
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         return LudoSession(game, dict(self.seats))
 
-    def state(self, fields: frozenset[str]) -> dict[str, Any]:
-        """The game's state as the API answers it."""
+    def undo_refusal(self) -> ApiError | None:
+        """In an online game, an undo that would take back a roll of the die (a person's,
+        or a bot's after the person's decision), or any undo once the game is over (its
+        seed is shown): the roll's value is known, and taking it back would let a player
+        decide again knowing the dice."""
+        if not self.online:
+            return None
+        if self.is_over():
+            return conflict(
+                "GameOverError",
+                "the game is over and its seed is shown: a game played online cannot be "
+                "taken back then",
+            )
+        game, actors = self.game.copy(), list(self.actors)
+        while actors:
+            actor = actors.pop()
+            if str(game.undo()["kind"]) == "roll":
+                return conflict(
+                    "UndoPastRoll",
+                    "in a game played online a roll of the die cannot be taken back: its "
+                    "value is known, so taking it back would let a player decide again "
+                    "knowing the dice",
+                )
+            if not self.by_machine(actor):
+                break
+        return None
+
+    def save_text(self, format: Literal["json", "notation"]) -> str:
+        """The save: while an online game is played, without its die (no seed, no die
+        state, every roll a given value); once it is over, the whole game with the seed's
+        text and its commitment, which ``ludo verify`` checks."""
+        g = self.game
+        hidden = self.hides_seed
+        if format == "notation":
+            return str(g.to_notation(hide_die=hidden))
+        if hidden:
+            return str(g.to_json(hide_die=True))
+        if not self.online or g.seed is None:
+            return str(g.to_json())
+        extra = {LUDO_COMMITMENT: commitment(g.seed), "seed_text": str(g.seed)}
+        return json.dumps({**json.loads(g.to_json()), **extra})
+
+    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
+        """The game's state as the API answers it (`Session.state`)."""
         g = self.game
         phase = g.phase
+        # an online game's seed and die are the server's until it is over: its commitment
+        # is shown instead
+        hidden = self.hides_seed
+        seed = None if hidden else g.seed
         out: dict[str, Any] = {
             "id": self.id,
             "kind": "ludo",
@@ -183,8 +239,9 @@ class LudoSession(Session):
             "players": g.players,
             "seats": self.seats,
             "pace": self.pace,
-            "seed": g.seed,
-            "seed_text": None if g.seed is None else str(g.seed),
+            "seed": seed,
+            "seed_text": None if seed is None else str(seed),
+            "dice_commitment": None if g.seed is None else commitment(g.seed),
             "phase": phase.value,
             "current_player": None if phase == Phase.OVER else g.current_player,
             "to_act": self.to_act,
@@ -198,37 +255,45 @@ class LudoSession(Session):
             "ranking": g.ranking,
             "squares": g.squares,
             "steps": g.steps,
-            "position": g.to_notation(),
+            "position": g.to_notation(hide_die=hidden),
             "can_undo": self.can_undo(),
             **self.common_state(),
         }
         if "history" in fields:
             # the events are dicts whose enum values are str: JSON as they are; a move's
             # squares by the board's names
-            names = self.square_names()
+            names = self.square_names(since)
             out["history"] = [
-                {**e, **names[k], "text": event_text(e, names[k])} for k, e in enumerate(g.history)
+                {**e, **n, "text": event_text(e, n)}
+                for e, n in zip(g.history[since:], names, strict=True)
             ]
         if "svg" in fields:
             out["svg"] = g._repr_svg_()
         return out
 
 
-def square_names(game: Game, known: list[dict[str, str]] | None = None) -> list[dict[str, str]]:
-    """For each event of `game`'s history, a move's squares by the rule set's names
-    (``from_square``, ``to_square``: e.g. ``H``, ``12``, ``A1``, ``E`` in CS162), found by
-    taking the game back; `known`, the names of the first events found before."""
+def square_names(
+    game: Game, known: list[dict[str, str]] | None = None, *, since: int = 0
+) -> list[dict[str, str]]:
+    """For each event of `game`'s history (from the `since`-th on), a move's squares by the
+    rule set's names (``from_square``, ``to_square``: e.g. ``H``, ``12``, ``A1``, ``E`` in
+    CS162), found by taking the game back; `known`, the names of the first events found
+    before."""
     history = game.history
     names = list(known or [])[: len(history)]
-    if len(names) < len(history):
+    offset = 0  # the index of names[0]
+    if since > len(names):  # only a tail, past the events known
+        names, offset = [], since
+    first = offset + len(names)
+    if first < len(history):
         back = game.copy()
         found: list[dict[str, str]] = []
-        for event in reversed(history[len(names) :]):
+        for event in reversed(history[first:]):
             after = back.squares
             back.undo()
             found.append(_moved(event, back.squares, after))
         names += reversed(found)
-    return names
+    return names[since - offset :]
 
 
 def _moved(
@@ -278,6 +343,10 @@ def event_text(event: dict[str, Any], squares: dict[str, str] | None = None) -> 
 
 
 def _new_game(body: NewLudo) -> Game:
+    """The game `body` asks for. Without a seed the server chooses one; a game with a seat
+    on another device takes none from the request, and one from a position or a saved game
+    plays on with a die of the server's (the rolls saved become given values)."""
+    online = REMOTE in (body.seats or {}).values()
     if body.position is not None and body.saved is not None:
         raise ApiError(400, "BadRequest", "give either a position or a saved game, not both")
     loaded = body.position is not None or body.saved is not None
@@ -292,10 +361,14 @@ def _new_game(body: NewLudo) -> Game:
         )
     try:
         if body.position is not None:
+            if online:
+                return Game.from_notation(body.position, seed=fresh_seed())
             return Game.from_notation(body.position)
         if body.saved is not None:
+            if online:
+                return Game.from_json(body.saved, seed=fresh_seed())
             return Game.from_json(body.saved)
-        seed = seed_of(body.seed)
+        seed = chosen_seed(body.seed, online)
         return Game(body.rules or "cs162", body.players, seed, **(body.options or {}))
     except ENGINE_ERRORS as e:
         raise engine_error(e) from e
@@ -316,18 +389,26 @@ def _seats(body: NewLudo, game: Game) -> dict[str, str]:
 
 
 def _bot_seed(game: Game, events: int) -> int:
-    """The seed of a bot's choice: the game's seed and the event number, so a replayed
-    game gets the same bot moves."""
-    return ((game.seed or 0) * 1_000_003 + events) % (1 << 63)
+    """The seed of a bot's choice: from the game's seed and the event number, so a replayed
+    game gets the same bot moves; through SHA-256, so that the bots' choices tell nothing
+    of the die's seed."""
+    digest = hashlib.sha256(f"{game.seed or 0}:{events}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def router(games: Games) -> APIRouter:
     """The routes of the Ludo API, holding games in `games`."""
-    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 422, 503))
+    api = APIRouter(prefix="/api/ludo", responses=errors(400, 413, 415, 421, 422, 503))
     what = "Ludo game"
     Fields = fields_query(LudoSession.large)  # noqa: N806 (a parameter's default)
 
-    @api.post("/games", status_code=201, response_model=LudoCreated, responses=errors(409))
+    @api.post(
+        "/games",
+        status_code=201,
+        response_model=LudoCreated,
+        responses=errors(403, 409, 429),
+        dependencies=[Depends(charge_creation)],
+    )
     async def create(request: Request, body: NewLudo, fields: str | None = Fields) -> JSONResponse:
         """Start a game: a new one, from a position notation, or a saved game's JSON. The
         answer is the state with, once only, `seat_keys` and `links` (a key and an invite
@@ -373,6 +454,8 @@ def router(games: Games) -> APIRouter:
             s.changed(HUMAN)
             return JSONResponse(s.state(chosen))
 
+    games.actions["ludo", "roll"] = (Change, roll)
+    games.actions["ludo", "move"] = (MoveBody, move)
     return api
 
 

@@ -36,14 +36,20 @@ class ErrorBody(Answer):
 
 
 _WHY = {
-    400: "Bad request: a body that is not JSON (or nests too deep), an unknown `?fields=` "
+    400: "Bad request: a body that is not JSON (whatever its Content-Type) or nests too "
+    "deep, an unknown `?fields=` "
     "name, or something the engine refuses (rules, position, move, ...)",
     403: "Not your seat: acting for a remote seat (or an online game) needs its key in "
-    "`X-Seat-Key`",
+    "`X-Seat-Key`; or a state change asked by a page of another site (`CrossOrigin`)",
     404: "Not found: no such game, replay, game of a replay or frame",
     409: "Conflict: the game's state does not allow it now (out of turn, wrong phase, over, "
     "stale `version`) or the server holds its limit of games",
     413: "The request body is over 1,000,000 bytes",
+    415: "The request body is JSON sent with another Content-Type (or none): send it as "
+    "`application/json`",
+    421: "The request's `Host` is not a name this server answers for (`--allowed-host`)",
+    429: "Too many games started from this address in the last minute: `Retry-After` says "
+    "in how many seconds another may be",
     422: "A field, parameter or header of the wrong type or out of its range",
     503: "The game store cannot be used now, or the server is stopping: nothing was changed",
 }
@@ -105,7 +111,8 @@ class TurnTimer(Answer):
 
 class Together(Answer):
     """What both games' states carry about playing together: the rematch (asked of this
-    game, or the game this one is the rematch of), the turn timer and who is connected."""
+    game, or the game this one is the rematch of), the turn timer (and what its bot
+    played), who is connected and whose undo it is."""
 
     rematch: str | None = Field(default=None, description="the id of this game's rematch")
     rematch_of: str | None = Field(default=None, description="the game this is a rematch of")
@@ -113,6 +120,28 @@ class Together(Answer):
     connected: dict[str, bool] = Field(
         default_factory=dict, description="for each person's seat, whether a page is watching"
     )
+    undo_seat: str | None = Field(
+        default=None,
+        description="the seat an undo now gives the turn back to (an online game: the key "
+        "of that seat, or the host's for a seat on the host's screen, may ask for it); null "
+        "when nothing can be taken back (`can_undo` false)",
+    )
+    timer_entries: list[int] = Field(
+        default_factory=list,
+        description="the indices of the `history` entries the turn timer's bot played for "
+        "an absent person",
+    )
+
+
+#: What the states say of a seed and its commitment.
+SEED_HIDDEN = (
+    "the seed (null while a game with a person on another device is played: the server "
+    "shows it once the game is over)"
+)
+COMMITMENT = (
+    "the SHA-256 hex digest of `seed_text`, shown from the start: once the seed is shown, "
+    "anyone can check it (`ludo verify`)"
+)
 
 
 class LudoState(Together):
@@ -128,8 +157,11 @@ class LudoState(Together):
     players: list[str]
     seats: dict[str, str]
     pace: float | None
-    seed: int | None
-    seed_text: str | None
+    seed: int | None = Field(description=SEED_HIDDEN)
+    seed_text: str | None = Field(description="`seed` as decimal text")
+    dice_commitment: str | None = Field(
+        description=COMMITMENT + " (null for a game from a position, whose die is shown)"
+    )
     phase: Literal["roll", "move", "over"]
     current_player: str | None
     to_act: Literal["human", "bot"] | None
@@ -140,7 +172,10 @@ class LudoState(Together):
     ranking: list[str]
     squares: dict[str, list[str]]
     steps: dict[str, list[int]]
-    position: str
+    position: str = Field(
+        description="`Game.to_notation()`; while a game with a person on another device is "
+        "played, its die's state is hidden (`-`)"
+    )
     can_undo: bool
     history: list[LudoEvent] | None = Field(
         default=None, description="the events so far (with `?fields=` naming it, or no `?fields=`)"
@@ -209,6 +244,15 @@ class OnitamaState(Together):
     card_set: str | None = Field(
         default=None, description="the card set a standard game was dealt from"
     )
+    seed: int | None = Field(
+        default=None,
+        description="the seed the cards were dealt from (random cards, a standard deal), "
+        "else null; " + SEED_HIDDEN,
+    )
+    seed_text: str | None = Field(default=None, description="`seed` as decimal text")
+    seed_commitment: str | None = Field(
+        default=None, description=COMMITMENT + " (null for a game not dealt from a seed)"
+    )
     turn: str | None
     to_act: Literal["human", "ai"] | None
     plies: int
@@ -219,6 +263,14 @@ class OnitamaState(Together):
     status: str
     winner: str | None
     reason: str | None
+    failed: str | None = Field(
+        default=None, description="the side whose MATLAB AI failed and lost the game by it"
+    )
+    detail: str | None = Field(
+        default=None,
+        description="what the failed AI did wrong: its error message, the referee's "
+        "judgement of its answer, or its time",
+    )
     message: str | None
     history: list[str]
     history_players: list[str] | None = Field(
@@ -301,8 +353,11 @@ EVENTS_CONTENT: dict[str, Any] = {
     "text/event-stream": {
         "schema": {
             "type": "string",
-            "description": "`state` events (`id:` the version, `data:` the state as JSON), "
-            "a `gone` event when the game is deleted, and comment lines as heartbeats",
+            "description": "a `state` event first (`id:` the version, `data:` the state as "
+            "JSON), then a `change` event per version (`data:` what changed: fields `set`, "
+            "lists `append`ed to, texts `edit`ed; docs/web.md, Live events), `presence` "
+            "events, a `gone` event when the game is deleted, and comment lines as "
+            "heartbeats",
         }
     }
 }

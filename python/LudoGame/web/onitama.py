@@ -4,30 +4,47 @@ action is judged by the engine's referee (`Onitama.judge`)."""
 
 from __future__ import annotations
 
-import secrets
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from LudoGame._core import ONITAMA_TEXTS
-from LudoGame.matlab import NAME_PATTERN, MatlabAI, MatlabError
+from LudoGame.enums import Reason
+from LudoGame.fair import CARD_SET, DEAL, ONITAMA_COMMITMENT, commitment
+from LudoGame.matlab import (
+    NAME_PATTERN,
+    MatlabAI,
+    MatlabError,
+    MatlabStartError,
+    MatlabStoppedError,
+    MatlabTimeoutError,
+    OctaveNotFoundError,
+    OctavePool,
+    Owner,
+)
 from LudoGame.onitama import (
     CARD_SETS,
     MATCH_SETUP,
     Action,
     BuiltinAI,
     IllegalActionError,
-    InvalidAIError,
     Onitama,
+    SearchStop,
 )
-from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error
+from LudoGame.sandbox import SandboxUnavailableError
+from LudoGame.web.errors import ENGINE_ERRORS, MAX_MESSAGE, ApiError, conflict, engine_error
 from LudoGame.web.games import Games, SeatKey, shared_routes, start
+from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
 from LudoGame.web.store import (
     HUMAN,
+    REMOTE,
+    TIMER,
     Change,
     Int,
     Name,
@@ -35,9 +52,9 @@ from LudoGame.web.store import (
     Seed,
     Session,
     Think,
+    chosen_seed,
     fields_of,
     fields_query,
-    seed_of,
 )
 
 #: The longest an AI may think about one ply, in seconds.
@@ -76,7 +93,7 @@ class NewOnitama(NewGame):
 
     rules: Literal["wall", "standard"] | None = None
     card_set: Name | None = None
-    setup: Name | Int | None = None
+    setup: Name | None = None
     seed: Seed | None = None
     max_plies: Int | None = None
     sides: dict[Literal["A", "B"], Side] | None = None
@@ -120,28 +137,100 @@ def matlab_ais() -> list[str]:
     return sorted(p.name for p in folder.glob("*.m") if p.is_file() and NAME_PATTERN.match(p.stem))
 
 
-class MatlabPlayer:
-    """A MATLAB AI of the server's folder playing a web game: one sandboxed Octave process
-    for the game (`LudoGame.matlab`), its answer judged by the referee. An error, a
-    timeout or an invalid answer is reported as the game's error (the AI cannot move)."""
+#: The server's Octave processes for MATLAB AIs (`create_app` makes one pool per app, of
+#: ``octave_workers`` processes).
+OCTAVE: list[OctavePool] = [OctavePool()]
 
-    def __init__(self, name: str, move_time: float) -> None:
+
+#: The state's `status` once a side's MATLAB AI failed, and the failure in words by the
+#: referee's reason.
+FAILED_STATUS = "Player {winner} won: player {loser}'s AI {why}."
+FAILED_WHY = {
+    Reason.PROGRAMMING_ERROR: "raised an error",
+    Reason.TIMEOUT: "gave no answer in time",
+    Reason.INVALID_MOVE: "gave an invalid answer",
+}
+
+
+class AIFailedError(Exception):
+    """A MATLAB AI failed a ply: the referee's reason (an error, a timeout, an invalid
+    answer) and what went wrong (the AI's message, or the referee's judgement)."""
+
+    def __init__(self, reason: Reason, detail: str) -> None:
+        if len(detail) > MAX_MESSAGE:  # (the AI's message is its own: kept short in the state)
+            detail = detail[:MAX_MESSAGE] + f"... ({len(detail)} characters)"
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+class MatlabPlayer:
+    """A MATLAB AI of the server's folder playing one side of a web game (`owner`: the
+    game's id and the side) through the server's `OctavePool`, its answer judged by the
+    referee. An error, a timeout or an invalid answer raises `AIFailedError` (the side loses
+    the game); `gone()` says the game was deleted (the ply is then not started)."""
+
+    def __init__(
+        self,
+        name: str,
+        move_time: float,
+        owner: Owner = ("", ""),
+        gone: Callable[[], bool] | None = None,
+    ) -> None:
         if name not in matlab_ais():
             raise ApiError(400, "InvalidAIError", f"this server has no MATLAB AI {name!r}")
         assert AI_DIR[0] is not None
         self.name = name
         self.ai = MatlabAI(AI_DIR[0] / name, move_time=move_time)
+        self.owner = owner
+        self.gone = gone
+        self.pool = OCTAVE[0]
 
     def choose(self, game: Onitama) -> Action:
+        """The AI's ply in `game` (on a worker thread): 409 `AIStopped` if its game was
+        released meanwhile (deleted, or the server stopping), 503 `OctaveUnavailable` if
+        Octave could not be started."""
         try:
-            answer = self.ai(*game.ai_arguments())
+            answer = self.pool.ask(self.owner, self.ai, game.ai_arguments(), self.gone)
+        except MatlabStoppedError:
+            raise conflict(
+                "AIStopped",
+                f"the MATLAB AI {self.name} was stopped: its game is being deleted or the "
+                "server is stopping",
+            ) from None
+        except (MatlabStartError, OctaveNotFoundError, SandboxUnavailableError, OSError) as e:
+            raise ApiError(
+                503, "OctaveUnavailable", f"the MATLAB AI {self.name} cannot be started now: {e}"
+            ) from None
+        except MatlabTimeoutError as e:
+            raise AIFailedError(Reason.TIMEOUT, str(e)) from None
+        except MatlabError as e:
+            raise AIFailedError(Reason.PROGRAMMING_ERROR, str(e)) from None
+        try:
             return game.judge(*answer)
-        except (MatlabError, IllegalActionError, TypeError, ValueError, OverflowError) as e:
-            self.ai.close()
-            raise InvalidAIError(f"the MATLAB AI {self.name} failed: {e}") from None
+        except IllegalActionError as e:
+            raise AIFailedError(Reason.INVALID_MOVE, str(e)) from None
+        except (TypeError, ValueError, OverflowError):
+            raise AIFailedError(
+                Reason.INVALID_MOVE,
+                f"the AI returned {answer!r}, not (card: int, move_from: str, move_to: str, "
+                "wall_dir: str)",
+            ) from None
 
 
-def _ai(side: Side) -> BuiltinAI | MatlabPlayer:
+def _choose(player: BuiltinAI | MatlabPlayer, game: Onitama, stop: SearchStop) -> Action:
+    """The action `player` plays in `game` (on a search thread): a built-in AI's search
+    ends early once `stop` is requested (the game was deleted, the server is stopping)."""
+    if isinstance(player, BuiltinAI):
+        action: Action = player.analyse(game, stop=stop)["action"]
+        return action
+    return player.choose(game)
+
+
+def _ai(
+    side: Side, owner: Owner = ("", ""), gone: Callable[[], bool] | None = None
+) -> BuiltinAI | MatlabPlayer:
+    """The AI a side names (a MATLAB AI playing for `owner`, see `MatlabPlayer`)."""
     if side.time > MAX_AI_TIME:
         raise ApiError(
             400,
@@ -150,7 +239,7 @@ def _ai(side: Side) -> BuiltinAI | MatlabPlayer:
             f"a ply, not {side.time:g}",
         )
     if isinstance(side.level, str) and side.level.endswith(".m"):
-        return MatlabPlayer(side.level, side.time)
+        return MatlabPlayer(side.level, side.time, owner, gone)
     try:
         level: Any = int(side.level) if str(side.level).isdigit() else side.level
         return BuiltinAI(level, time=side.time)
@@ -175,20 +264,61 @@ class OnitamaSession(Session):
         ident: str | None = None,
         version: int = 0,
         card_set: str | None = None,
+        seed: int | None = None,
     ) -> None:
         super().__init__(game, len(game.history), ident, version)
         self.sides = sides
-        self.ais = {p: _ai(s) for p, s in sides.items() if s.kind == "ai"}
+        self.ais = {
+            p: _ai(s, (self.id, p), self._deleted) for p, s in sides.items() if s.kind == "ai"
+        }
         self.setup = setup
         #: The card set a standard game was dealt from (its rematches too), else None.
         self.card_set = card_set
+        #: The seed the cards were dealt from (random cards, a standard deal), else None.
+        self.seed = seed
         self.message: str | None = None
+        #: The side whose MATLAB AI failed, lost the game by it: {"side", "reason",
+        #: "detail"}; None while no AI failed.
+        self.failure: dict[str, str] | None = None
+
+    def _deleted(self) -> bool:
+        return self.deleted
+
+    def is_over(self) -> bool:
+        """Is the game over (won, tied, or lost by a failing AI)?"""
+        return self.failure is not None or bool(self.game.is_over())
+
+    @property
+    def status(self) -> str:
+        """Where the game stands in a sentence (the engine's, or a failed AI's loss)."""
+        if self.failure is None:
+            return str(self.game.status)
+        loser = self.failure["side"]
+        why = FAILED_WHY[Reason(self.failure["reason"])]
+        return FAILED_STATUS.format(winner=_other(loser), loser=loser, why=why)
+
+    def free_ais(self) -> None:
+        """Close the Octave processes of this game's MATLAB AIs, a turn timer's too (the
+        game is over)."""
+        players = [ai for ai in self.ais.values() if isinstance(ai, MatlabPlayer)]
+        pools = {id(p): p for p in (OCTAVE[0], *(ai.pool for ai in players))}
+        for pool in pools.values():
+            pool.release(self.id)
+
+    def forfeit(self, failure: AIFailedError) -> None:
+        """The side to move loses: its MATLAB AI failed (the coursework's words say so)."""
+        loser = str(self.game.turn)
+        self.failure = {"side": loser, "reason": failure.reason.value, "detail": failure.detail}
+        words = "ai_invalid" if failure.reason == Reason.INVALID_MOVE else "ai_error"
+        self.message = ONITAMA_TEXTS[words].format(winner=_other(loser), loser=loser)
+        self.bump()
+        self.free_ais()
 
     def seat_kinds(self) -> dict[str, str]:
         return {p: s.kind for p, s in self.sides.items()}
 
     def seat_to_act(self) -> str | None:
-        return self._seat_of(self.game)
+        return None if self.failure is not None else self._seat_of(self.game)
 
     def _seat_of(self, game: Any) -> str | None:
         return None if game.is_over() else str(game.turn)
@@ -197,7 +327,7 @@ class OnitamaSession(Session):
     def to_act(self) -> Literal["human", "ai"] | None:
         """Who plays next: a person (here or on another device), an AI, or nobody (the
         game is over)."""
-        if self.game.is_over():
+        if self.is_over():
             return None
         return "ai" if self.sides[self.game.turn].kind == "ai" else HUMAN
 
@@ -210,37 +340,50 @@ class OnitamaSession(Session):
             "sides": {p: s.model_dump() for p, s in self.sides.items()},
             "setup": self.setup,
             "card_set": self.card_set,
+            "seed": self.seed,
             "message": self.message,
+            "failure": self.failure,
         }
 
     @classmethod
     def from_record(cls, ident: str, version: int, record: dict[str, Any]) -> OnitamaSession:
         sides = {p: Side(**s) for p, s in record["sides"].items()}
         game = Onitama.from_json(record["save"])
-        card_set = record.get("card_set")  # absent from records of older versions
-        s = cls(game, sides, record["setup"], ident, version, card_set)
+        # (card_set and seed are absent from records of older versions)
+        card_set, seed = record.get("card_set"), record.get("seed")
+        s = cls(game, sides, record["setup"], ident, version, card_set, seed)
         s.message = record["message"]
+        s.failure = record.get("failure")  # absent from records of older versions
         s.restore_common(record)
         return s
 
     def take_back(self) -> None:
         super().take_back()
         self.message = None
+        self.failure = None
 
     async def machine_step(self, think: Think, bot: str | None = None) -> None:
         """The AI side to move plays one ply, thought out on a copy of the game; with `bot`
         (an AI level), that AI plays for the person to move."""
         if self.to_act is None:
-            raise conflict("GameOverError", f"the game is over: {self.game.status}")
+            raise conflict("GameOverError", f"the game is over: {self.status}")
         if self.to_act == HUMAN and bot is None:
             raise conflict("NotAITurn", f"it is a person's turn ({self.game.turn}), not an AI's")
-        player = self.ai_player() if bot is None else _ai(_timer_side(bot))
+        if bot is None:
+            player = self.ai_player()
+        else:
+            player = _ai(_timer_side(bot), (self.id, self.game.turn), self._deleted)
         copy = self.game.copy()
         try:
-            chosen = await think(player.choose, copy)
+            chosen = await think(_choose, player, copy, stop=True)
+        except AIFailedError as e:
+            if bot is not None:  # the turn timer's AI plays for a person: nobody loses by it
+                raise ApiError(400, "InvalidAIError", f"the AI {bot} failed: {e}") from None
+            self.forfeit(e)
+            return
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
-        self.play("ai", chosen)
+        self.play("ai" if bot is None else TIMER, chosen)
 
     def play(self, actor: str, action: Action) -> None:
         """Play `action` for `actor`, bump the version, and keep the coursework's words
@@ -252,9 +395,7 @@ class OnitamaSession(Session):
             raise engine_error(e) from e
         self.changed(actor)
         if self.game.is_over():  # a MATLAB AI's Octave process is not kept past the game
-            for ai in self.ais.values():
-                if isinstance(ai, MatlabPlayer):
-                    ai.ai.close()
+            self.free_ais()
         if self.game.winner is not None:
             self.message = self.game.win_message()
         elif self.game.is_over():
@@ -282,8 +423,10 @@ class OnitamaSession(Session):
         start = self.game.copy()  # the same setup, position or saved game's start
         for _ in range(len(start.history)):
             start.undo()
-        if self.setup in ("random", STANDARD):  # new cards, dealt from a new seed
-            dealt = seed if seed is not None else secrets.randbelow(1 << 53)
+        new_seed = chosen_seed(seed, self.online)  # (a seed asked for online is refused)
+        dealt = None  # a setup, position or saved game: no cards dealt
+        if self.setup in ("random", STANDARD):  # new cards, dealt from the new seed
+            dealt = new_seed
             try:
                 if self.setup == STANDARD:
                     start = Onitama.standard(
@@ -294,12 +437,32 @@ class OnitamaSession(Session):
             except ENGINE_ERRORS as e:
                 raise engine_error(e) from e
         sides = {p: s.model_copy() for p, s in self.sides.items()}
-        return OnitamaSession(start, sides, self.setup, card_set=self.card_set)
+        return OnitamaSession(start, sides, self.setup, card_set=self.card_set, seed=dealt)
 
-    def state(self, fields: frozenset[str]) -> dict[str, Any]:
-        """The game's state as the API answers it."""
+    def save_text(self, format: Literal["json", "notation"]) -> str:
+        """The save (which holds no seed); once an online game dealt from a seed is over,
+        its JSON has the seed's text, its commitment and the deal, which ``ludo verify``
+        checks."""
+        text = super().save_text(format)
+        if format == "notation" or self.hides_seed or not self.online or self.seed is None:
+            return text
+        extra = {
+            ONITAMA_COMMITMENT: commitment(self.seed),
+            "seed_text": str(self.seed),
+            DEAL: self.setup,
+            CARD_SET: self.card_set,
+        }
+        return json.dumps({**json.loads(text), **extra})
+
+    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
+        """The game's state as the API answers it (`Session.state`; its history is a small
+        field, always whole)."""
         g = self.game
         reason = g.result_reason
+        failure = self.failure
+        over = self.is_over()
+        # an online game's seed is the server's until it is over: its commitment is shown
+        seed = None if self.hides_seed else self.seed
         out: dict[str, Any] = {
             "id": self.id,
             "kind": "onitama",
@@ -307,7 +470,10 @@ class OnitamaSession(Session):
             "setup": self.setup,
             "rules": g.rules,
             "card_set": self.card_set,
-            "turn": None if g.is_over() else g.turn,
+            "seed": seed,
+            "seed_text": None if seed is None else str(seed),
+            "seed_commitment": None if self.seed is None else commitment(self.seed),
+            "turn": None if over else g.turn,
             "to_act": self.to_act,
             "plies": len(self.actors),
             "plies_left": g.plies_left,
@@ -323,11 +489,17 @@ class OnitamaSession(Session):
                     "is_pass": a.is_pass,
                     "is_win": a.is_win,
                 }
-                for a in g.legal_moves
+                for a in (() if failure is not None else g.legal_moves)
             ],
-            "status": g.status,
-            "winner": g.winner,
-            "reason": None if reason is None else reason.value,
+            "status": self.status,
+            "winner": _other(failure["side"]) if failure is not None else g.winner,
+            "reason": (
+                failure["reason"]
+                if failure is not None
+                else (None if reason is None else reason.value)
+            ),
+            "failed": None if failure is None else failure["side"],
+            "detail": None if failure is None else failure["detail"],
             "message": self.message,
             "history": [str(a) for a in g.history],
             "history_players": self.history_players(),
@@ -342,15 +514,22 @@ class OnitamaSession(Session):
         return out
 
 
+def _other(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
 def _timer_side(level: str) -> Side:
     """The AI a turn timer names by its level (``0``-``2``, ``random``, ``baseline``,
     ``search``), thinking half a second a ply."""
     return Side(kind="ai", level=level, time=0.5)
 
 
-def _new_game(body: NewOnitama) -> tuple[Onitama, str | None, str | None]:
-    """The game `body` asks for, its setup (``"random"``, ``"standard"``, an id or None)
-    and, for a standard deal, its card set."""
+def _new_game(body: NewOnitama) -> tuple[Onitama, str | None, str | None, int | None]:
+    """The game `body` asks for, its setup (``"random"``, ``"standard"``, an id or None),
+    for a standard deal its card set, and the seed of random cards or a standard deal
+    (the request's, else a fresh one; none from the request where a side is remote)."""
+    online = any(side.kind == REMOTE for side in (body.sides or {}).values())
+    seed = chosen_seed(body.seed, online)  # the request's or a fresh one (refused online)
     given = [x is not None for x in (body.setup, body.position, body.saved)]
     if sum(given) > 1:
         raise ApiError(400, "BadRequest", "give one of a setup, a position or a saved game")
@@ -367,19 +546,18 @@ def _new_game(body: NewOnitama) -> tuple[Onitama, str | None, str | None]:
     try:
         if standard:
             card_set = CARD_SETS[0] if body.card_set is None else body.card_set
-            seed = seed_of(body.seed) or 0
             game = Onitama.standard(seed=seed, max_plies=body.max_plies, card_set=card_set)
-            return game, STANDARD, card_set.lower()
+            return game, STANDARD, card_set.lower(), seed
         if body.position is not None:
-            return Onitama.from_notation(body.position), None, None
+            return Onitama.from_notation(body.position), None, None, None
         if body.saved is not None:
             game = Onitama.from_json(body.saved)
-            return game, game.setup_id, None
-        setup = MATCH_SETUP if body.setup is None else str(body.setup)
+            return game, game.setup_id, None, None
+        setup = MATCH_SETUP if body.setup is None else body.setup
         if setup == "random":
-            return Onitama.dealt(seed_of(body.seed) or 0, body.max_plies), "random", None
+            return Onitama.dealt(seed, body.max_plies), "random", None, seed
         game = Onitama.setup(setup, body.max_plies)
-        return game, game.setup_id, None
+        return game, game.setup_id, None, None
     except ENGINE_ERRORS as e:
         raise engine_error(e) from e
 
@@ -403,7 +581,7 @@ def _parse(game: Onitama, body: ActionBody) -> Action:
 
 def router(games: Games) -> APIRouter:
     """The routes of the Onitama API, holding games in `games`."""
-    api = APIRouter(prefix="/api/onitama", responses=errors(400, 413, 422, 503))
+    api = APIRouter(prefix="/api/onitama", responses=errors(400, 413, 415, 421, 422, 503))
     what = "Onitama game"
     Fields = fields_query(OnitamaSession.large)  # noqa: N806 (a parameter's default)
 
@@ -419,7 +597,13 @@ def router(games: Games) -> APIRouter:
         card sets of a standard game's deal (`card_set`)."""
         return {"setups": Onitama.setup_ids(), "card_sets": list(CARD_SETS)}
 
-    @api.post("/games", status_code=201, response_model=OnitamaCreated, responses=errors(409))
+    @api.post(
+        "/games",
+        status_code=201,
+        response_model=OnitamaCreated,
+        responses=errors(403, 409, 429),
+        dependencies=[Depends(charge_creation)],
+    )
     async def create(
         request: Request, body: NewOnitama, fields: str | None = Fields
     ) -> JSONResponse:
@@ -428,10 +612,10 @@ def router(games: Games) -> APIRouter:
         answer is the state with, once only, `seat_keys` and `links` (a key and an invite
         address per remote side) and `host_key`."""
         fields_of(fields, OnitamaSession.large)
-        game, setup, card_set = _new_game(body)
+        game, setup, card_set, seed = _new_game(body)
         sides: dict[str, Side] = {"A": Side(), "B": Side()}
         sides.update((body.sides or {}).items())
-        session = OnitamaSession(game, sides, setup, card_set=card_set)
+        session = OnitamaSession(game, sides, setup, card_set=card_set, seed=seed)
         return await start(request, games, session, body, fields)
 
     shared_routes(api, games, OnitamaSession, what, "ai", OnitamaState)
@@ -452,12 +636,13 @@ def router(games: Games) -> APIRouter:
             s.play(HUMAN, _parse(s.game, body))
             return JSONResponse(s.state(chosen))
 
+    games.actions["onitama", "action"] = (ActionBody, action)
     return api
 
 
 def _person_turn(s: OnitamaSession, key: str | None) -> None:
-    if s.game.is_over():
-        raise conflict("GameOverError", f"the game is over: {s.game.status}")
+    if s.is_over():
+        raise conflict("GameOverError", f"the game is over: {s.status}")
     if s.to_act != HUMAN:
         raise conflict("AITurn", f"it is the AI's turn ({s.game.turn}): ask it to play")
     s.check_key(s.game.turn, key)

@@ -182,9 +182,9 @@ def load(store: Replays, text: str) -> Replay:
 
 def router(store: Replays) -> APIRouter:
     """The routes of the replay API, holding replays in `store`."""
-    api = APIRouter(prefix="/api/replays", responses=errors(400, 413, 422))
+    api = APIRouter(prefix="/api/replays", responses=errors(400, 413, 415, 421, 422))
 
-    @api.post("", status_code=201, response_model=ReplaySummary)
+    @api.post("", status_code=201, response_model=ReplaySummary, responses=errors(403))
     async def create(body: ReplayBody) -> JSONResponse:
         """Load a file's text to replay."""
         return JSONResponse(load(store, body.text).summary(), status_code=201)

@@ -17,6 +17,11 @@ once that transaction is committed."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
+import json
+import math
 import os
 import sqlite3
 import sys
@@ -29,15 +34,50 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from LudoGame._install import install_hint
+
 #: The schema of the SQLite file (``PRAGMA user_version``) and of the PostgreSQL tables
-#: (2: a game's last versions are kept in a history table; 1 had none).
-SCHEMA_VERSION = 2
+#: (3: records hold digests of the seat keys, not the keys; 2: a game's last versions are
+#: kept in a history table; 1 had none).
+SCHEMA_VERSION = 3
 #: How many of a game's latest versions the store keeps (for clients that missed events).
 KEPT = 16
 #: Version -2 in `Storage.changes`: who is connected to a game changed (see `set_present`).
 PRESENCE_CHANGED = -2
 
 T = TypeVar("T")
+
+
+#: How a stored seat key starts: a record keeps the SHA-256 of each key, never the key.
+DIGEST_PREFIX = "sha256:"
+
+
+def key_digest(key: str, *, stored: bool = False) -> str:
+    """The digest a record keeps of a seat key: ``sha256:`` and the hex SHA-256 of its
+    UTF-8 bytes (any text, a non-ASCII one too: a request's key is just a wrong one then).
+    `stored`: `key` is a record's value, a digest already unless the record was written
+    before digests were (a key itself: then its digest)."""
+    if stored and key.startswith(DIGEST_PREFIX):
+        return key
+    data = key.encode("utf-8", "surrogatepass")
+    return DIGEST_PREFIX + hashlib.sha256(data).hexdigest()
+
+
+def hash_record_keys(record: str) -> str:
+    """A record of schema 2 or older with its seat keys as digests (a record that is not a
+    game's JSON object, or holds none, as it was)."""
+    try:
+        data = json.loads(record)
+    except ValueError:
+        return record
+    if not isinstance(data, dict):
+        return record
+    keys, host = data.get("keys"), data.get("host_key")
+    if isinstance(keys, dict):
+        data["keys"] = {p: key_digest(str(k), stored=True) for p, k in keys.items()}
+    if isinstance(host, str):
+        data["host_key"] = key_digest(host, stored=True)
+    return json.dumps(data)
 
 
 class StorageError(Exception):
@@ -72,6 +112,9 @@ class Storage(ABC):
     #: Other server processes may change the games too: a game is read from the store on
     #: every access, and `changes` says what the others changed.
     shared: bool = False
+    #: Every call returns at once (nothing waits for a disk or a server): the server makes
+    #: them on its event loop instead of handing them to a thread.
+    quick: bool = False
 
     @abstractmethod
     def insert(self, row: Row, limit: int | None = None) -> bool:
@@ -83,6 +126,12 @@ class Storage(ABC):
     def update(self, row: Row, previous: int) -> bool:
         """Store `row` over the game's row if its stored version is still `previous`;
         False (and nothing changed) if it is not, or the game is gone."""
+
+    async def update_async(self, row: Row, previous: int, run: Callable[..., Any]) -> bool:
+        """`update`, awaited on the event loop; `run(fn, *args)` awaits a blocking call made
+        off the loop (the default: `update` made that way)."""
+        done: bool = await run(self.update, row, previous)
+        return done
 
     @abstractmethod
     def load(self, ident: str) -> Row | None:
@@ -107,12 +156,15 @@ class Storage(ABC):
         """The games whose bots the server drives (to take up again after a restart)."""
 
     @abstractmethod
-    def expire(self, before: float) -> list[str]:
-        """Remove the games that are over and unchanged since `before` (a Unix time); their
-        ids."""
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
+        """Remove the games that are over and unchanged since `before`, and those not over
+        and unchanged since `idle_before` (Unix times; None: none of them); their ids."""
 
     def close(self) -> None:  # noqa: B027 (nothing to release unless a backend says so)
         """Release the store (the server is stopping)."""
+
+    async def aclose(self) -> None:  # noqa: B027 (nothing to release unless a backend says so)
+        """Release what the store holds on the event loop (the server is stopping)."""
 
     def changes(self) -> AsyncIterator[tuple[str, int]]:
         """The changes of every process, as they are committed, for a `shared` store: (id,
@@ -133,6 +185,10 @@ class Storage(ABC):
         """Which seats of the game `ident` have a page open on `process` (a shared store)."""
         raise NotImplementedError("only a shared store shares who is connected")
 
+    def set_presence(self, process: str, seats: dict[str, list[str]], ttl: float) -> None:
+        """`set_present` for several games (each game's seats), at once (a shared store)."""
+        raise NotImplementedError("only a shared store shares who is connected")
+
     def refresh_present(self, process: str, ttl: float) -> None:
         """Keep `process`'s presence alive for `ttl` seconds more (a shared store)."""
         raise NotImplementedError("only a shared store shares who is connected")
@@ -151,6 +207,7 @@ class MemoryStorage(Storage):
     """Games in this process's memory: gone when it stops."""
 
     where = "memory (games are lost when the server stops)"
+    quick = True
 
     def __init__(self) -> None:
         self._rows: dict[str, Row] = {}
@@ -200,9 +257,10 @@ class MemoryStorage(Storage):
         with self._lock:
             return [r for r in self._rows.values() if r.active]
 
-    def expire(self, before: float) -> list[str]:
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
         with self._lock:
-            gone = [i for i, r in self._rows.items() if r.over and r.updated < before]
+            limit = {True: before, False: idle_before}
+            gone = [i for i, r in self._rows.items() if r.updated < (limit[r.over] or -math.inf)]
             for i in gone:
                 del self._rows[i]
                 self._history.pop(i, None)
@@ -235,16 +293,30 @@ CREATE TABLE IF NOT EXISTS history (
 
 
 class _Write:
-    """A change waiting for the SQLite writer: `fn(db)` run in its transaction; `done` set
-    once that transaction is committed (or failed: `error`)."""
+    """A change waiting for the SQLite writer: `fn(db)` run in its transaction; once that
+    transaction is committed (or failed: `error`), `done` is set, or (a change awaited on an
+    event loop) `future` is settled on its loop."""
 
-    __slots__ = ("fn", "done", "result", "error")
+    __slots__ = ("fn", "done", "result", "error", "future")
 
-    def __init__(self, fn: Callable[[sqlite3.Connection], Any]) -> None:
+    def __init__(
+        self, fn: Callable[[sqlite3.Connection], Any], future: asyncio.Future[Any] | None = None
+    ) -> None:
         self.fn = fn
         self.done = threading.Event()
         self.result: Any = None
         self.error: BaseException | None = None
+        self.future = future
+
+    def settle(self) -> None:
+        """Hand the result (or error) to the awaiting future (on its event loop)."""
+        future = self.future
+        if future is None or future.done():
+            return
+        if self.error is not None:
+            future.set_exception(self.error)
+        else:
+            future.set_result(self.result)
 
 
 class SqliteStorage(Storage):
@@ -269,7 +341,11 @@ class SqliteStorage(Storage):
         self.commits = 0
         self.committed = 0
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # made readable by its owner only (SQLite gives its -wal and -shm files the
+            # same mode): it holds every game, and digests of their seat keys
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             self._db = self._open()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -280,6 +356,8 @@ class SqliteStorage(Storage):
                     f"reads {SCHEMA_VERSION})"
                 )
             self._db.executescript(_SCHEMA)
+            if 0 < version < 3:
+                _hash_keys_sqlite(self._db)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._reader = self._open()
         except (sqlite3.Error, OSError) as e:
@@ -299,16 +377,27 @@ class SqliteStorage(Storage):
     def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """`fn(db)` in the writer's next transaction; its result once that is committed."""
         w = _Write(fn)
-        with self._ready:
-            if self._closed:
-                raise StorageError(f"the store {self.path} is closed")
-            self._queue.append(w)
-            self._ready.notify()
+        self._enqueue(w)
         w.done.wait()
         if w.error is not None:
             raise w.error
         result: T = w.result
         return result
+
+    def _enqueue(self, w: _Write) -> None:
+        with self._ready:
+            if self._closed:
+                raise StorageError(f"the store {self.path} is closed")
+            self._queue.append(w)
+            self._ready.notify()
+
+    async def update_async(self, row: Row, previous: int, run: Callable[..., Any]) -> bool:
+        """`update` awaited without a thread of its own: the writer settles the awaiting
+        future once its transaction is committed (one wake-up of the event loop for every
+        change of a transaction)."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Write(self._updating(row, previous), future))
+        return await future
 
     def _write_loop(self) -> None:
         while True:
@@ -350,8 +439,14 @@ class SqliteStorage(Storage):
             for w in batch:
                 w.result, w.error = None, e
         finally:
+            waiting: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
             for w in batch:
                 w.done.set()
+                if w.future is not None:
+                    waiting.setdefault(w.future.get_loop(), []).append(w)
+            for loop, ws in waiting.items():
+                with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                    loop.call_soon_threadsafe(_settle, ws)
 
     # ---- reads ---------------------------------------------------------------------------
 
@@ -384,6 +479,11 @@ class SqliteStorage(Storage):
         return self._write(go)
 
     def update(self, row: Row, previous: int) -> bool:
+        return self._write(self._updating(row, previous))
+
+    @staticmethod
+    def _updating(row: Row, previous: int) -> Callable[[sqlite3.Connection], bool]:
+        """The update of `row` over version `previous`, as the writer runs it."""
         now = time.time()
 
         def go(db: sqlite3.Connection) -> bool:
@@ -397,7 +497,7 @@ class SqliteStorage(Storage):
             _keep_sqlite(db, row)
             return True
 
-        return self._write(go)
+        return go
 
     def load(self, ident: str) -> Row | None:
         found = self._run(
@@ -430,10 +530,12 @@ class SqliteStorage(Storage):
         )
         return [_row(r) for r in rows]
 
-    def expire(self, before: float) -> list[str]:
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
         def go(db: sqlite3.Connection) -> list[str]:
             rows = db.execute(
-                "DELETE FROM games WHERE over = 1 AND updated < ? RETURNING id", (before,)
+                "DELETE FROM games WHERE (over = 1 AND updated < ?) OR (over = 0 AND updated < ?) "
+                "RETURNING id",
+                (before, idle_before),
             ).fetchall()
             for (ident,) in rows:
                 db.execute("DELETE FROM history WHERE id = ?", (ident,))
@@ -448,6 +550,38 @@ class SqliteStorage(Storage):
         self._writer.join(timeout=30)
         with self._lock:
             self._reader.close()
+
+
+def _settle(ws: list[_Write]) -> None:
+    for w in ws:
+        w.settle()
+
+
+def _hash_keys_sqlite(db: sqlite3.Connection) -> None:
+    """A file of schema 2 or older: every record's seat keys (games and history) replaced by
+    their digests, in one transaction, the old pages overwritten (``secure_delete``) and the
+    write-ahead log emptied, so that no key is left in the file."""
+    db.execute("PRAGMA secure_delete=ON")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for ident, record in db.execute("SELECT id, record FROM games").fetchall():
+            db.execute(
+                "UPDATE games SET record = ? WHERE id = ?", (hash_record_keys(record), ident)
+            )
+        for ident, version, record in db.execute(
+            "SELECT id, version, record FROM history"
+        ).fetchall():
+            db.execute(
+                "UPDATE history SET record = ? WHERE id = ? AND version = ?",
+                (hash_record_keys(record), ident, version),
+            )
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.execute("PRAGMA secure_delete=OFF")
 
 
 def _keep_sqlite(db: sqlite3.Connection, row: Row) -> None:
@@ -519,7 +653,8 @@ class PostgresStorage(Storage):
     game's last `KEPT` records in ``ludogame_history``: an update, its history and its
     notification are one statement (one round trip). A lost connection is answered with
     `StorageError` (503) and made again on the next call. The connections are pooled (at
-    most `pool` kept idle).
+    most `pool` kept idle); the updates go out on asynchronous connections of the event
+    loop, at most `pool` at once (a database allows 100 connections by default).
 
     Who is connected to a game (a seat's page open on its events) is shared through
     ``ludogame_presence``: a row per game, seat and process, kept alive by its process
@@ -534,7 +669,7 @@ class PostgresStorage(Storage):
             import psycopg
         except ImportError as e:
             raise StoreUrlError(
-                'a PostgreSQL store needs psycopg 3: pip install "LudoGame[postgres]"'
+                f"a PostgreSQL store needs psycopg 3: {install_hint('postgres')}"
             ) from e
         self._pg = psycopg
         self.url = url
@@ -542,6 +677,11 @@ class PostgresStorage(Storage):
         self.connect_timeout = connect_timeout
         self._size = pool
         self._idle: list[Any] = []
+        #: idle connections of an event loop's own, for `update_async` (only touched from
+        #: that loop)
+        self._async_idle: list[Any] = []
+        self._async_loop: asyncio.AbstractEventLoop | None = None
+        self._async_gate: asyncio.Semaphore | None = None
         self._lock = threading.Lock()
 
         def schema(conn: Any) -> None:
@@ -551,6 +691,8 @@ class PostgresStorage(Storage):
             if found is None:
                 conn.execute("INSERT INTO ludogame_schema VALUES (%s)", (SCHEMA_VERSION,))
             elif found < SCHEMA_VERSION:  # the tables it lacked are made above
+                if found < 3:
+                    _hash_keys_pg(conn)
                 conn.execute("UPDATE ludogame_schema SET version = %s", (SCHEMA_VERSION,))
             elif found > SCHEMA_VERSION:
                 raise StorageError(
@@ -561,18 +703,20 @@ class PostgresStorage(Storage):
         self._run(schema, "open")
 
     def _connect(self) -> Any:
+        return self._pg.connect(self.url, **self._options())
+
+    def _options(self) -> dict[str, Any]:
         # A statement that waits longer than STATEMENT_TIMEOUT, or a server that stops
         # answering (TCP keepalives), is an error (503) instead of a request that hangs.
-        return self._pg.connect(
-            self.url,
-            autocommit=True,
-            connect_timeout=self.connect_timeout,
-            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
-            keepalives=1,
-            keepalives_idle=10,
-            keepalives_interval=5,
-            keepalives_count=3,
-        )
+        return {
+            "autocommit": True,
+            "connect_timeout": self.connect_timeout,
+            "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+            "keepalives": 1,
+            "keepalives_idle": 10,
+            "keepalives_interval": 5,
+            "keepalives_count": 3,
+        }
 
     def _run(self, fn: Callable[[Any], T], what: str = "use", *, one: bool = False) -> T:
         """`fn(connection)` in one transaction, committed when it returns (`one`: `fn` runs
@@ -642,6 +786,56 @@ class PostgresStorage(Storage):
         return self._run(go)
 
     def update(self, row: Row, previous: int) -> bool:
+        sql, args = self._update_sql(row, previous)
+        return self._run(lambda conn: len(conn.execute(sql, args).fetchall()) == 1, one=True)
+
+    async def update_async(self, row: Row, previous: int, run: Callable[..., Any]) -> bool:
+        """`update` on a connection of the event loop's own (psycopg's asynchronous one):
+        no thread is woken for it. A kept connection found broken (the server restarted)
+        is dropped with the others kept, and the update sent once more on a new one."""
+        loop = asyncio.get_running_loop()
+        if self._async_loop is not loop:  # (connections serve the loop they were made on)
+            self._async_loop, self._async_idle = loop, []
+            self._async_gate = asyncio.Semaphore(self._size)
+        assert self._async_gate is not None
+        async with self._async_gate:  # at most `pool` connections of the loop at once
+            return await self._update_on_loop(row, previous)
+
+    async def _update_on_loop(self, row: Row, previous: int) -> bool:
+        sql, args = self._update_sql(row, previous)
+        for attempt in (1, 2):
+            kept = bool(self._async_idle)
+            conn = self._async_idle.pop() if kept else None
+            try:
+                if conn is None:
+                    conn = await self._pg.AsyncConnection.connect(self.url, **self._options())
+                cur = await conn.execute(sql, args)
+                done = len(await cur.fetchall()) == 1
+            except self._pg.Error as e:
+                if conn is not None and (conn.broken or conn.closed):
+                    await conn.close()
+                    stale, self._async_idle = self._async_idle, []
+                    for c in stale:
+                        await c.close()
+                    if kept and attempt == 1 and not isinstance(e, self._pg.IntegrityError):
+                        continue
+                elif conn is not None:
+                    self._give_async(conn)
+                if isinstance(e, self._pg.IntegrityError):
+                    raise StorageError(f"the store refused the change: {_first_line(e)}") from e
+                raise StorageError(f"cannot use the store {self.where}: {_first_line(e)}") from e
+            except BaseException:
+                if conn is not None:
+                    await conn.close()
+                raise
+            self._give_async(conn)
+            return done
+        raise AssertionError("unreachable")
+
+    def _give_async(self, conn: Any) -> None:
+        self._async_idle.append(conn)
+
+    def _update_sql(self, row: Row, previous: int) -> tuple[str, dict[str, Any]]:
         # One statement: the update, the history kept (and pruned to KEPT versions) and the
         # notification, all or nothing; a row out only if the update was made.
         sql = (
@@ -666,7 +860,7 @@ class PostgresStorage(Storage):
             "channel": CHANNEL,
             "note": _note(row),
         }
-        return self._run(lambda conn: len(conn.execute(sql, args).fetchall()) == 1, one=True)
+        return sql, args
 
     def load(self, ident: str) -> Row | None:
         found = self._run(
@@ -707,19 +901,25 @@ class PostgresStorage(Storage):
         """This `process` has pages of the game `ident`'s `seats` open now (none: it has no
         more): its rows for the game are replaced (expiring in `ttl` seconds) and the change
         is announced (version `PRESENCE_CHANGED`)."""
+        self.set_presence(process, {ident: seats}, ttl)
+
+    def set_presence(self, process: str, seats: dict[str, list[str]], ttl: float) -> None:
+        """`set_present` for several games (each game's seats), in one transaction."""
 
         def go(conn: Any) -> None:
-            conn.execute(
-                "DELETE FROM ludogame_presence WHERE game = %s AND process = %s", (ident, process)
-            )
             expires = time.time() + ttl
-            for seat in seats:
+            for ident, present in seats.items():
                 conn.execute(
-                    "INSERT INTO ludogame_presence (game, seat, process, expires) "
-                    "VALUES (%s, %s, %s, %s)",
-                    (ident, seat, process, expires),
+                    "DELETE FROM ludogame_presence WHERE game = %s AND process = %s",
+                    (ident, process),
                 )
-            self._notify(conn, ident, PRESENCE_CHANGED)
+                for seat in present:
+                    conn.execute(
+                        "INSERT INTO ludogame_presence (game, seat, process, expires) "
+                        "VALUES (%s, %s, %s, %s)",
+                        (ident, seat, process, expires),
+                    )
+                self._notify(conn, ident, PRESENCE_CHANGED)
 
         self._run(go)
 
@@ -778,10 +978,12 @@ class PostgresStorage(Storage):
         )
         return [_row(r) for r in rows]
 
-    def expire(self, before: float) -> list[str]:
+    def expire(self, before: float | None, idle_before: float | None = None) -> list[str]:
         def go(conn: Any) -> list[str]:
             rows = conn.execute(
-                "DELETE FROM ludogame_games WHERE over AND updated < %s RETURNING id", (before,)
+                "DELETE FROM ludogame_games WHERE (over AND updated < %s) "
+                "OR (NOT over AND updated < %s) RETURNING id",
+                (before, idle_before),
             ).fetchall()
             for (ident,) in rows:
                 conn.execute("DELETE FROM ludogame_history WHERE id = %s", (ident,))
@@ -820,11 +1022,32 @@ class PostgresStorage(Storage):
         finally:
             await conn.close()
 
+    async def aclose(self) -> None:
+        idle, self._async_idle = self._async_idle, []
+        for c in idle:
+            await c.close()
+
     def close(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
         for c in idle:
             c.close()
+
+
+def _hash_keys_pg(conn: Any) -> None:
+    """Tables of schema 2 or older: every record's seat keys (games and history) replaced by
+    their digests (in the transaction that moves the schema on)."""
+    for ident, record in conn.execute("SELECT id, record FROM ludogame_games").fetchall():
+        conn.execute(
+            "UPDATE ludogame_games SET record = %s WHERE id = %s", (hash_record_keys(record), ident)
+        )
+    for ident, version, record in conn.execute(
+        "SELECT id, version, record FROM ludogame_history"
+    ).fetchall():
+        conn.execute(
+            "UPDATE ludogame_history SET record = %s WHERE id = %s AND version = %s",
+            (hash_record_keys(record), ident, version),
+        )
 
 
 def _note(row: Row) -> str:
@@ -883,7 +1106,7 @@ def open_storage(url: str) -> Storage:
     """The store a ``--store`` URL names: ``memory``, ``sqlite:///PATH`` (an SQLite file;
     ``sqlite:///games.db`` is relative to the working directory, ``sqlite:////srv/games.db``
     absolute, as in SQLAlchemy's URLs), or ``postgresql://USER@HOST:PORT/DB`` (a PostgreSQL
-    database, libpq's URL: psycopg 3, ``pip install "LudoGame[postgres]"``)."""
+    database, libpq's URL: psycopg 3, ``pip install ".[postgres]"``)."""
     if url == "memory":
         return MemoryStorage()
     if url.startswith("sqlite:///"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import secrets
 import threading
 import time
@@ -18,18 +19,33 @@ from fastapi import Query, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 from pydantic_core import PydanticCustomError
 
+from LudoGame.seeds import fresh_seed
 from LudoGame.web.errors import ApiError, conflict, not_found, short
+from LudoGame.web.storage import key_digest
 
 #: The kinds of seat a person plays: on the screen that started the game, or on a device of
 #: their own (invited by a link, acting with the seat's key).
 HUMAN: Literal["human"] = "human"
 REMOTE: Literal["remote"] = "remote"
 PEOPLE = (HUMAN, REMOTE)
+#: Who made a history entry that the turn timer's bot played for an absent remote seat.
+TIMER = "timer"
 
 
 def new_id() -> str:
     """An unguessable id (or key): 128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
+
+
+#: What an id (of a game or a replay) can be: `new_id`'s URL-safe characters. Anything
+#: else names nothing here, and is answered 404 without asking the store.
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,100}")
+
+
+def same_key(given: str | None, digest: str) -> bool:
+    """Is `given` (a request's key: any text, non-ASCII included) the key whose stored
+    digest is `digest`? Compared in constant time; a missing key is no key."""
+    return given is not None and secrets.compare_digest(key_digest(given), digest)
 
 
 def _integral(value: Any) -> Any:
@@ -86,6 +102,23 @@ def seed_of(seed: int | str | None) -> int | None:
     if value >= 2**64:
         raise ApiError(400, "InvalidArgument", f"the seed {short(str(seed))} is over 2**64 - 1")
     return value
+
+
+def chosen_seed(seed: int | str | None, online: bool) -> int:
+    """The seed of a new game (or rematch): the request's, else a fresh one. A game with a
+    person on another device (`online`) takes no seed from its request (400 `SeedRefused`):
+    whoever chose it would know every roll (or deal); its seed is the server's, kept
+    secret until the game is over."""
+    if seed is not None and online:
+        raise ApiError(
+            400,
+            "SeedRefused",
+            "a game with a person on another device gets its seed from the server, which "
+            "keeps it secret until the game is over (the state's commitment lets everyone "
+            "check it then): leave the seed out",
+        )
+    value = seed_of(seed)
+    return fresh_seed() if value is None else value  # (LudoGame.seeds: one meaning of none)
 
 
 class Held:
@@ -186,11 +219,16 @@ class Session(Held):
         super().__init__(ident, version)
         self.game = game
         self.actors: list[str] = ["loaded"] * entries
-        #: the key of each remote seat
+        #: the digest (`key_digest`) of each remote seat's key: a key itself is never
+        #: kept, only shown once, in the answer to the new game
         self.keys: dict[str, str] = {}
-        #: the key of whoever started the game: acts for its "human" seats once the game
-        #: has a remote seat, and may delete it
-        self.host_key = new_id()
+        #: the keys this session made, until the answer to the new game shows them (then
+        #: forgotten): each remote seat's (`issue_keys`), and the host's
+        self.issued: dict[str, str] = {}
+        self.issued_host = new_id()
+        #: the digest of the key of whoever started the game (`issued_host`): it acts for
+        #: the game's "human" seats once the game has a remote seat, and may delete it
+        self.host_key = key_digest(self.issued_host)
         #: seconds between the server's bot steps, or None: bots step only when asked
         self.pace: float | None = None
         #: set while no change is half done (applied but not yet committed)
@@ -226,8 +264,10 @@ class Session(Held):
         """The seat whose turn it is, or None once the game is over."""
         raise NotImplementedError
 
-    def state(self, fields: frozenset[str]) -> dict[str, Any]:
-        """The game's state as the API answers it, with the large `fields` asked for."""
+    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
+        """The game's state as the API answers it, with the large `fields` asked for; the
+        large list fields (a history) hold only their items from index `since` on (the
+        event streams, which have the earlier ones already)."""
         raise NotImplementedError
 
     def extra_record(self) -> dict[str, Any]:
@@ -251,8 +291,19 @@ class Session(Held):
 
     def rematch_game(self, seed: int | None) -> Session:
         """A new game like this one from its start (same rules, players and seats; a new
-        seed unless `seed` is given), not yet stored."""
+        seed unless `seed` is given: refused, 400, in an online game), not yet stored."""
         raise NotImplementedError
+
+    def undo_refusal(self) -> ApiError | None:
+        """Why an undo that has something to take back is refused now, or None."""
+        return None
+
+    def save_text(self, format: Literal["json", "notation"]) -> str:
+        """The game's save as a file holds it: its JSON (the whole game) or the position's
+        notation."""
+        if format == "json":
+            return str(self.game.to_json())
+        return str(self.game.to_notation())
 
     # ---- seats and keys ------------------------------------------------------------------
 
@@ -261,10 +312,21 @@ class Session(Held):
         """Does a seat play on another device? Then every action needs a key."""
         return bool(self.keys)
 
+    def issue_keys(self, seats: list[str]) -> None:
+        """Make a new key for each of `seats` (remote seats): the game keeps their digests,
+        and `issued` the keys themselves until the answer to the new game shows them."""
+        self.issued = {p: new_id() for p in seats}
+        self.keys = {p: key_digest(k) for p, k in self.issued.items()}
+
+    @property
+    def hides_seed(self) -> bool:
+        """Is the game's seed kept from its players (an online game not yet over)?"""
+        return self.online and not self.is_over()
+
     def key_for(self, seat: str | None) -> str | None:
-        """The key that acts for `seat` (None: no key needed). A remote seat needs its own
-        key; once a game is online, its other seats (people here, bots) and the game itself
-        (seat None) need the host's key."""
+        """The digest of the key that acts for `seat` (None: no key needed). A remote seat
+        needs its own key; once a game is online, its other seats (people here, bots) and
+        the game itself (seat None) need the host's key."""
         if seat is not None and seat in self.keys:
             return self.keys[seat]
         return self.host_key if self.online else None
@@ -272,7 +334,7 @@ class Session(Held):
     def check_key(self, seat: str | None, given: str | None) -> None:
         """Refuse (403 `NotYourSeat`) a request for `seat` without its key."""
         needed = self.key_for(seat)
-        if needed is None or (given is not None and secrets.compare_digest(given, needed)):
+        if needed is None or same_key(given, needed):
             return
         whose = f"seat {seat}" if seat is not None else "this game"
         if seat in self.keys:
@@ -291,19 +353,21 @@ class Session(Held):
         (none for a missing or unknown key)."""
         if key is None or not self.online:
             return []
+        digest = key_digest(key)
         for seat, needed in self.keys.items():
-            if secrets.compare_digest(key, needed):
+            if secrets.compare_digest(digest, needed):
                 return [seat]
-        if secrets.compare_digest(key, self.host_key):
+        if secrets.compare_digest(digest, self.host_key):
             return [p for p, k in self.seat_kinds().items() if k == HUMAN]
         return []
 
     def links(self, base: str) -> dict[str, str]:
-        """The invite address of each remote seat (the key in the fragment, which browsers
-        do not send to servers)."""
+        """The invite address of each remote seat whose key this session made (`issued`:
+        only the answer to a new game has them), the key in the fragment, which browsers
+        do not send to servers."""
         return {
             seat: f"{base}{self.kind}?game={self.id}&seat={seat}#key={key}"
-            for seat, key in self.keys.items()
+            for seat, key in self.issued.items()
         }
 
     # ---- history -------------------------------------------------------------------------
@@ -313,8 +377,26 @@ class Session(Held):
         return bool(self.game.is_over())
 
     def can_undo(self) -> bool:
-        """Is there an entry of a person (or of the loaded game) to take back?"""
-        return any(a != self.machine for a in self.actors)
+        """Is there an entry of a person (or of the loaded game) to take back, and may it be
+        taken back now?"""
+        return self._undoable() and self.undo_refusal() is None
+
+    def by_machine(self, actor: str) -> bool:
+        """Was an entry made by `actor` the machine's (a bot or AI, or the turn timer's bot
+        for an absent person)? Undo takes such entries back with the person's decision
+        before them."""
+        return actor in (self.machine, TIMER)
+
+    def _undoable(self) -> bool:
+        return not all(self.by_machine(a) for a in self.actors)
+
+    def _check_undo(self) -> None:
+        """Refuse (409) an undo with nothing to take back, or one refused now."""
+        if not self._undoable():
+            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise refusal
 
     def changed(self, actor: str) -> None:
         """Record one new entry made by `actor` and bump the version."""
@@ -330,14 +412,13 @@ class Session(Held):
 
     def undo_seat(self) -> str | None:
         """The seat whose decision an undo would take back (to act again after it)."""
-        if not self.can_undo():
-            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        self._check_undo()
         game = self.game.copy()
         actors = list(self.actors)
         while actors:
             actor = actors.pop()
             game.undo()
-            if actor != self.machine:
+            if not self.by_machine(actor):
                 break
         return self._seat_of(game)
 
@@ -346,13 +427,12 @@ class Session(Held):
 
     def take_back(self) -> None:
         """Undo the last entry of a person and every machine entry after it (409 if there
-        is none)."""
-        if not self.can_undo():
-            raise conflict("NothingToUndo", "there is nothing of a person's to take back")
+        is none, or the undo is refused: `undo_refusal`)."""
+        self._check_undo()
         while self.actors:
             actor = self.actors.pop()
             self.game.undo()
-            if actor != self.machine:
+            if not self.by_machine(actor):
                 break
         self.bump()
 
@@ -387,10 +467,12 @@ class Session(Held):
         )
 
     def restore_common(self, record: dict[str, Any]) -> None:
-        """Take the parts every kind of game records from `record`."""
+        """Take the parts every kind of game records from `record` (the keys of a record
+        written before keys were stored as digests are taken as their digests)."""
         self.actors = list(record["actors"])
-        self.keys = dict(record["keys"])
-        self.host_key = str(record["host_key"])
+        self.keys = {p: key_digest(k, stored=True) for p, k in record["keys"].items()}
+        self.host_key = key_digest(str(record["host_key"]), stored=True)
+        self.issued, self.issued_host = {}, ""
         self.pace = record["pace"]
         self.timer = record.get("timer")
         self.deadline = record.get("deadline")
@@ -401,7 +483,9 @@ class Session(Held):
     def common_state(self) -> dict[str, Any]:
         """The parts of the state every kind of game has beside its own: its rematch (and
         the game it is the rematch of), its turn timer with the time left for the seat to
-        act, and which people's seats have a page open now (an online game)."""
+        act, which people's seats have a page open now (an online game), the seat an undo
+        would give the turn back to (whose key it needs), and the history entries the turn
+        timer's bot played."""
         timer = None
         if self.timer is not None:
             left = None
@@ -417,6 +501,8 @@ class Session(Held):
             "rematch_of": self.rematch_of,
             "turn_timer": timer,
             "connected": connected,
+            "undo_seat": self.undo_seat() if self.can_undo() else None,
+            "timer_entries": [k for k, a in enumerate(self.actors) if a == TIMER],
         }
 
     # ---- the turn timer ------------------------------------------------------------------
@@ -466,7 +552,8 @@ class Session(Held):
         )
 
     async def timer_step(self, think: Think) -> None:
-        """The turn timer's bot plays one step for the remote seat to act."""
+        """The turn timer's bot plays one step for the remote seat to act (its history entry
+        is the `TIMER`'s)."""
         assert self.timer is not None
         self.timed_out = self.seat_to_act()
         await self.machine_step(think, str(self.timer["bot"]))
@@ -485,27 +572,32 @@ class Session(Held):
             return self.deadline
         return None
 
-    def may_rematch(self, key: str | None) -> None:
-        """Refuse (403) a rematch asked without the key of a seat or of the host."""
+    def check_player(self, key: str | None, doing: str) -> None:
+        """Refuse (403) `doing` (e.g. "ask for a rematch") asked in an online game without
+        the key of one of its seats or of the host."""
         if not self.online:
             return
-        for needed in (self.host_key, *self.keys.values()):
-            if key is not None and secrets.compare_digest(key, needed):
-                return
+        if any(same_key(key, needed) for needed in (self.host_key, *self.keys.values())):
+            return
         raise ApiError(
             403,
             "NotYourSeat",
-            "only a player of this game (or whoever started it) may ask for a rematch: "
+            f"only a player of this game (or whoever started it) may {doing}: "
             "send your seat's key in the X-Seat-Key header"
             + ("" if key is None else " (the key given is not one)"),
         )
 
+    def may_rematch(self, key: str | None) -> None:
+        """Refuse (403) a rematch asked without the key of a seat or of the host."""
+        self.check_player(key, "ask for a rematch")
+
     def download(self, format: Literal["json", "notation"]) -> Response:
-        """The game as a file: its JSON (the whole game) or the position's notation."""
+        """The game as a file: its JSON (the whole game) or the position's notation (as
+        `save_text` gives them)."""
         if format == "json":
-            text, media, ext = self.game.to_json(), "application/json", "json"
+            text, media, ext = self.save_text(format), "application/json", "json"
         else:
-            text, media, ext = self.game.to_notation() + "\n", "text/plain", "txt"
+            text, media, ext = self.save_text(format) + "\n", "text/plain", "txt"
         name = f"{self.kind}-{self.id[:8]}.{ext}"
         return Response(
             text,
@@ -584,14 +676,18 @@ class Replays:
 T = TypeVar("T")
 
 
-async def off_loop(fn: Callable[..., T], *args: Any) -> T:
-    """`fn(*args)` on a thread of its own, awaited without blocking the event loop (the
-    engine releases the interpreter while it thinks). The thread is a daemon: Ctrl-C stops
-    the server at once even while a search runs (its result is then dropped)."""
+async def off_loop(fn: Callable[..., T], *args: Any, ended: Callable[[], None] | None = None) -> T:
+    """`fn(*args)` on a thread of its own (named ``ludogame-think``), awaited without
+    blocking the event loop (the engine releases the interpreter while it thinks); `ended`
+    is called on the event loop once the thread ends, whether or not its result is still
+    awaited. The thread is a daemon: Ctrl-C stops the server at once even while a search
+    runs (its result is then dropped)."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[T] = loop.create_future()
 
     def settle(result: T | None, error: BaseException | None) -> None:
+        if ended is not None:
+            ended()
         if future.done():  # the request was cancelled meanwhile
             return
         if error is not None:

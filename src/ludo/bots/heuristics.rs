@@ -13,6 +13,7 @@ pub(super) fn nth(moves: &MoveList, i: usize) -> Move {
 /// can move): (1) with the entering roll, the first yard token; (2) a home-column token
 /// that reaches home exactly; (3) the first token whose move captures; (4) the token with
 /// the lowest step count, the first on a tie.
+#[inline]
 pub fn priority_token<G: Geometry + ?Sized>(
     geometry: &G,
     board: &Board,
@@ -20,35 +21,59 @@ pub fn priority_token<G: Geometry + ?Sized>(
     roll: u8,
     allowed: u8,
 ) -> Option<Token> {
-    let rules = geometry.rules();
-    let tokens = rules.all_tokens();
     let steps = board.seat_steps(seat);
+    priority_rule(
+        geometry.rules(),
+        steps,
+        roll,
+        allowed,
+        |t| board.landing(geometry, seat, t, roll),
+        |t, to| board.captures_on(geometry, seat, steps[t], to),
+    )
+    .map(|(t, _)| t)
+}
+
+/// The priority rule (D9) with the rule that decided: the token and the rule's number
+/// (1..=4), given where each allowed token would land (`landing`) and whether a token's
+/// move to a step would capture (`captures`). The one home of the rules' order, for the
+/// bot above and for the CS162 game under any reading of the open decisions.
+#[inline(always)]
+pub fn priority_rule(
+    rules: &Rules,
+    steps: [Step; MAX_TOKENS],
+    roll: u8,
+    allowed: u8,
+    landing: impl Fn(Token) -> Option<Step>,
+    captures: impl Fn(Token, Step) -> bool,
+) -> Option<(Token, u8)> {
+    let tokens = rules.all_tokens();
     let ok = |t: Token| allowed & t.bit() != 0;
     if roll == rules.enter_roll
         && let Some(t) = tokens.clone().find(|&t| ok(t) && in_yard(steps[t]))
     {
-        return Some(t);
+        return Some((t, 1));
     }
-    let mut landing = [None; MAX_TOKENS];
+    let mut landed = [None; MAX_TOKENS];
     for t in tokens.clone().filter(|&t| ok(t)) {
-        landing[t] = board.landing(geometry, seat, t, roll);
+        landed[t] = landing(t);
     }
     if let Some(t) = tokens.clone().find(|&t| {
         rules.in_home_column(steps[t])
             && steps[t] < rules.home_step
-            && landing[t].is_some_and(|to| to >= rules.home_step)
+            && landed[t].is_some_and(|to| to >= rules.home_step)
     }) {
-        return Some(t);
+        return Some((t, 2));
     }
     if let Some(t) = tokens
         .clone()
-        .find(|&t| landing[t].is_some_and(|to| board.captures_on(geometry, seat, steps[t], to)))
+        .find(|&t| landed[t].is_some_and(|to| captures(t, to)))
     {
-        return Some(t);
+        return Some((t, 3));
     }
     tokens
-        .filter(|&t| landing[t].is_some())
+        .filter(|&t| landed[t].is_some())
         .min_by_key(|&t| steps[t])
+        .map(|t| (t, 4))
 }
 
 pub(super) fn cs162_move(game: &Game, moves: &MoveList) -> Move {

@@ -12,11 +12,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::board::{Board, MoveOutcome, in_yard};
+use super::board::{Board, MoveOutcome, Step, in_yard};
 use super::error::LudoError;
 use super::game::{Game, Move, MoveList, Phase};
 use super::rng::Rng;
-use super::rules::{MAX_SEATS, MAX_TOKENS, Seat, Token};
+use super::rules::{MAX_SEATS, MAX_TOKENS, Rules, Seat, Token};
 use super::tables::Geometry;
 use crate::stop::Stop;
 
@@ -26,7 +26,7 @@ mod mcts;
 pub mod race;
 
 pub use expectimax::evaluate;
-pub use heuristics::priority_token;
+pub use heuristics::{priority_rule, priority_token};
 pub use mcts::{MAX_PLAYOUTS, MAX_TREE_NODES};
 use {expectimax::*, heuristics::*, mcts::*, race::*};
 
@@ -82,6 +82,9 @@ impl Bot {
         }
     }
 }
+
+/// The name of the bot `Game.best_move` asks when none is named.
+pub const BEST_MOVE_BOT: &str = "expectimax";
 
 /// A bot by name: `random`, `cs162`, `aggressive`, `safe`, `expectimax` (depth 2),
 /// `expectimax:3`, `mcts` (1000 playouts), `mcts:5000` (any case).
@@ -153,6 +156,26 @@ impl Bot {
     /// The bot's move in `game`, which must wait for a move (`None` otherwise).
     pub fn choose(&self, game: &Game, rng: &mut Rng) -> Option<Move> {
         self.choose_until(game, rng, None)
+    }
+
+    /// The bot's move in `game` (a search honouring `stop`, as [`Bot::choose_until`]), or
+    /// [`LudoError::IllegalMove`] saying what the game waits for instead of a move.
+    pub fn best_move(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        stop: Option<&Stop>,
+    ) -> Result<Move, LudoError> {
+        self.choose_until(game, rng, stop).ok_or_else(|| {
+            LudoError::IllegalMove(format!(
+                "no move to choose: the game waits for {}",
+                if game.is_over() {
+                    "nothing (it is over)"
+                } else {
+                    "a roll"
+                }
+            ))
+        })
     }
 
     /// [`Bot::choose`] that honours `stop`: a search asked to stop returns at once with the

@@ -750,3 +750,103 @@ fn every_seat_learns_in_turn() {
         assert!(movers[0] > 1000 && movers[2] > 1000, "{movers:?}");
     }
 }
+
+/// A front end's arguments become the engine's configuration: roles per player, player
+/// numbers to seats and back (a seat that does not play is an error, not player 0), the
+/// learner and its opponents of a vector environment.
+#[test]
+fn front_end_arguments_make_the_configuration() {
+    let config = EnvConfig::from_args(Rules::CS162, None, None, false, None).unwrap();
+    assert_eq!(config.seats, seats(DEFAULT_PLAYERS));
+    assert_eq!(config.max_rolls, DEFAULT_MAX_ROLLS);
+    let [a, b, c, _] = Seat::ALL;
+    assert_eq!(
+        (config.seat_of(1).unwrap(), config.player_of(c).unwrap()),
+        (c, 1)
+    );
+    assert!(matches!(config.seat_of(2), Err(EnvError::InvalidArgument(m)) if m.contains("0 to 1")));
+    let unknown = config.player_of(b).unwrap_err();
+    assert!(
+        unknown.to_string().contains("'B' is not playing"),
+        "{unknown}"
+    );
+    assert!(!config.searches());
+    // roles in turn order, whatever order the seats were given in
+    let roles = [None, Some(Bot::Mcts { playouts: 5 })];
+    let config =
+        EnvConfig::from_args(Rules::CS162, Some(vec![c, a]), Some(&roles), true, Some(9)).unwrap();
+    assert_eq!(
+        (config.roles[a], config.roles[c]),
+        (Role::Agent, Role::Bot(roles[1].unwrap()))
+    );
+    assert!(config.searches() && config.skip_forced && config.max_rolls == 9);
+    let wrong = EnvConfig::from_args(Rules::CS162, None, Some(&roles[..1]), false, None);
+    assert!(
+        wrong
+            .unwrap_err()
+            .to_string()
+            .contains("1 roles for 2 players")
+    );
+
+    let four = EnvConfig::from_args(Rules::STANDARD, Some(seats(4)), None, false, None).unwrap();
+    let v = VectorEnv::with_learner(four.clone(), None, None, 2, 0, None).unwrap();
+    assert_eq!(
+        (v.learner(), v.autoreset(), v.has_opponents()),
+        (Some(a), Autoreset::NextStep, false)
+    );
+    assert!(
+        v.envs()[0].config().seats[1..]
+            .iter()
+            .all(|&s| v.envs()[0].config().roles[s] == Role::Bot(DEFAULT_OPPONENT))
+    );
+    let each = Opponents::Each(vec![None, Some(Bot::Safe), None]);
+    let v = VectorEnv::with_learner(
+        four.clone(),
+        Some(Learner::Player(1)),
+        Some(each),
+        1,
+        0,
+        None,
+    )
+    .unwrap();
+    assert!(v.learner() == Some(b) && v.has_opponents());
+    let all = VectorEnv::with_learner(four.clone(), Some(Learner::All), None, 1, 0, None).unwrap();
+    assert_eq!(all.learner(), None);
+    let refused = [
+        (
+            Some(Learner::All),
+            Some(Opponents::Everyone(Bot::Safe)),
+            "has no opponents",
+        ),
+        (
+            Some(Learner::Player(4)),
+            None,
+            "player must be an int from 0 to 3",
+        ),
+        (
+            None,
+            Some(Opponents::Each(vec![None])),
+            "1 opponents for 3 other players",
+        ),
+    ];
+    for (learner, opponents, says) in refused {
+        let e = VectorEnv::with_learner(four.clone(), learner, opponents, 1, 0, None).unwrap_err();
+        assert!(e.to_string().contains(says), "{e}");
+    }
+}
+
+/// The autoreset modes by name, as Gymnasium writes them or in snake case.
+#[test]
+fn autoreset_modes_by_name() {
+    for (name, mode) in [
+        ("next_step", Autoreset::NextStep),
+        ("NextStep", Autoreset::NextStep),
+        ("SAME-STEP", Autoreset::SameStep),
+    ] {
+        assert_eq!(Autoreset::from_name(name).unwrap(), mode);
+        assert_eq!(Autoreset::from_name(mode.name()).unwrap(), mode);
+    }
+    let e = Autoreset::from_name("Disabled").unwrap_err();
+    assert!(e.to_string().contains("not 'Disabled'"), "{e}");
+    assert_eq!(Status::Decision.name(), "decision");
+}

@@ -63,6 +63,49 @@ pub enum Autoreset {
     SameStep,
 }
 
+impl Autoreset {
+    /// The mode's name: `next_step` or `same_step`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Autoreset::NextStep => "next_step",
+            Autoreset::SameStep => "same_step",
+        }
+    }
+
+    /// The mode named `name` (`next_step` or `same_step`, in any case, with or without
+    /// `_` or `-`).
+    pub fn from_name(name: &str) -> Result<Autoreset, EnvError> {
+        match name.to_lowercase().replace(['-', '_'], "").as_str() {
+            "nextstep" => Ok(Autoreset::NextStep),
+            "samestep" => Ok(Autoreset::SameStep),
+            _ => Err(EnvError::InvalidArgument(format!(
+                "autoreset must be AutoresetMode.NEXT_STEP or SAME_STEP ('next_step', \
+                 'same_step'), not '{name}'"
+            ))),
+        }
+    }
+}
+
+/// Who learns in a vector environment ([`VectorEnv::with_learner`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Learner {
+    /// Player number `n` (turn order) learns; the others are its opponents.
+    Player(usize),
+    /// Every player learns: there are no opponents, and each row is a decision of the
+    /// player to act.
+    All,
+}
+
+/// The learner's opponents as a front end gives them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opponents {
+    /// One bot for every other player.
+    Everyone(Bot),
+    /// One per other player, in turn order: a bot, or `None` where the opponents' policy
+    /// ([`BatchOpponent`]) plays.
+    Each(Vec<Option<Bot>>),
+}
+
 /// A policy outside the engine for the learner's opponents (agent seats other than the
 /// learner's), asked once for every environment that waits for one.
 pub trait BatchOpponent {
@@ -170,6 +213,53 @@ impl VectorEnv {
         ))
     }
 
+    /// [`VectorEnv::new`] from a front end's arguments: `learner` (`None`: player 0) plays
+    /// against `opponents` (`None`: [`DEFAULT_OPPONENT`] for every other player), or every
+    /// player learns ([`Learner::All`], which has no opponents); `autoreset` `None` is
+    /// the default mode.
+    pub fn with_learner(
+        mut config: EnvConfig,
+        learner: Option<Learner>,
+        opponents: Option<Opponents>,
+        num_envs: usize,
+        seed: u64,
+        autoreset: Option<Autoreset>,
+    ) -> Result<VectorEnv, EnvError> {
+        let learner = match learner.unwrap_or(Learner::Player(0)) {
+            Learner::All if opponents.is_some() => {
+                return Err(LudoError::InvalidBot(
+                    "seat='all' has no opponents: every player learns".into(),
+                )
+                .into());
+            }
+            Learner::All => None,
+            Learner::Player(n) => Some(config.seat_of(n)?),
+        };
+        if let Some(learner) = learner {
+            let others: Vec<Seat> = (config.seats.iter().copied())
+                .filter(|&s| s != learner)
+                .collect();
+            let roles = match opponents {
+                None => vec![Some(DEFAULT_OPPONENT); others.len()],
+                Some(Opponents::Everyone(bot)) => vec![Some(bot); others.len()],
+                Some(Opponents::Each(roles)) if roles.len() == others.len() => roles,
+                Some(Opponents::Each(roles)) => {
+                    return Err(LudoError::InvalidBot(format!(
+                        "{} opponents for {} other players",
+                        roles.len(),
+                        others.len()
+                    ))
+                    .into());
+                }
+            };
+            for (&s, role) in others.iter().zip(roles) {
+                config.roles[s] = role.map_or(Role::Agent, Role::Bot);
+            }
+        }
+        let autoreset = autoreset.unwrap_or_default();
+        VectorEnv::new(config, learner, num_envs, seed, autoreset)
+    }
+
     /// `num_envs` copies of `first`, environment `i` seeded with `seed + i`.
     fn of(
         first: LudoEnv,
@@ -242,6 +332,41 @@ impl VectorEnv {
     /// When an ended episode's environment starts the next one.
     pub fn autoreset(&self) -> Autoreset {
         self.autoreset
+    }
+
+    /// Check that a caller's opponents' policy is given when some seat needs one
+    /// ([`VectorEnv::has_opponents`]), and only then.
+    pub fn check_policy(&self, given: bool) -> Result<(), EnvError> {
+        match (given, self.opponents) {
+            (false, true) => Err(EnvError::InvalidArgument(
+                "some opponents have no bot: pass their policy as opponents=".into(),
+            )),
+            (true, false) => Err(EnvError::InvalidArgument(
+                "every opponent is a built-in bot: there is no seat for the opponents= policy"
+                    .into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The player numbers (turn order) of a batch's rows, from its [`Batch::seats`] (-1 for
+    /// a seat that does not play).
+    pub fn players_of(&self, seats: &[u8]) -> Vec<i64> {
+        let playing = &self.envs[0].config.seats;
+        let number = |s: u8| playing.iter().position(|p| p.index() == usize::from(s));
+        seats
+            .iter()
+            .map(|&s| number(s).map_or(-1, |n| n as i64))
+            .collect()
+    }
+
+    /// Every player's final reward by player number (a row of one per player), from a
+    /// batch's [`Batch::final_rewards`] (by seat).
+    pub fn final_rewards_by_player(&self, final_rewards: &[f32]) -> Vec<f32> {
+        let playing = &self.envs[0].config.seats;
+        (final_rewards.chunks_exact(MAX_SEATS))
+            .flat_map(|row| playing.iter().map(|s| row[s.index()]))
+            .collect()
     }
 
     /// Does some seat need a [`BatchOpponent`]?

@@ -480,6 +480,54 @@ impl Game {
         self.rules.token_name(mv.seat, mv.token)
     }
 
+    /// `mv`, a move made for a game of `rules` and named `name` there, as a move of this
+    /// game: refused when the rule sets differ (its token numbers mean other tokens here).
+    pub fn own_move(&self, mv: Move, rules: &Rules, name: &str) -> Result<Move, LudoError> {
+        if *rules != self.rules {
+            return Err(LudoError::IllegalMove(format!(
+                "{name} is a move of a {rules} game, not of this {} game",
+                self.rules
+            )));
+        }
+        Ok(mv)
+    }
+
+    /// The labels of the tokens that may move now (every token of a stack).
+    pub fn token_labels_to_move(&self) -> Vec<char> {
+        let (seat, mask) = (self.turn.current, self.tokens_to_move());
+        (self.rules.all_tokens())
+            .filter(|t| mask & t.bit() != 0)
+            .map(|t| self.rules.token_label(seat, t))
+            .collect()
+    }
+
+    /// Each playing seat's label with its tokens' step counts.
+    pub fn steps_by_seat(&self) -> Vec<(char, Vec<Step>)> {
+        let tokens = self.rules.tokens as usize;
+        (self.seats())
+            .map(|s| {
+                (
+                    self.rules.seat_label(s),
+                    self.board.seat_steps(s)[..tokens].to_vec(),
+                )
+            })
+            .collect()
+    }
+
+    /// Each playing seat's label with its tokens' squares by the board's names
+    /// ([`Rules::square_name`]).
+    pub fn squares_by_seat(&self) -> Vec<(char, Vec<String>)> {
+        let tokens = self.rules.tokens as usize;
+        let names = |s: Seat| -> Vec<String> {
+            let steps = self.board.seat_steps(s);
+            let name = |&step: &Step| self.rules.square_name(s, step);
+            steps[..tokens].iter().map(name).collect()
+        };
+        (self.seats())
+            .map(|s| (self.rules.seat_label(s), names(s)))
+            .collect()
+    }
+
     /// Read a move name: the token alone (`p`, `1`, GT's `A`/`a`) for the current player, or
     /// seat and token (`Ap`, `C3`). The roll is the pending roll (0 when none is pending).
     pub fn parse_move(&self, name: &str) -> Result<Move, LudoError> {

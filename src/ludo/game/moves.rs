@@ -116,3 +116,62 @@ pub enum Event {
         finished: bool,
     },
 }
+
+impl Phase {
+    /// The phase's name: `roll`, `move` or `over`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Roll => "roll",
+            Phase::Move(_) => "move",
+            Phase::Over => "over",
+        }
+    }
+}
+
+impl RollResult {
+    /// What the roll allowed, in words: `move`, `cannot move` or `forfeit`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RollResult::ToMove => "move",
+            RollResult::CannotMove => "cannot move",
+            RollResult::Forfeit => "forfeit",
+        }
+    }
+}
+
+impl Event {
+    /// A move's names of the tokens it moved (every token of a stack) and of the tokens it
+    /// captured (with their seats', as move names), read in `before`, the game just
+    /// before it; none for a roll.
+    pub fn token_names(&self, before: &Game) -> (Vec<String>, Vec<String>) {
+        let Event::Move { mv, outcome, .. } = *self else {
+            return (Vec::new(), Vec::new());
+        };
+        let r = before.rules();
+        let tokens = |mask: u8| r.all_tokens().filter(move |t| mask & t.bit() != 0);
+        let moved = tokens(outcome.moved).map(|t| r.token_label(mv.seat, t).to_string());
+        let captured = (Seat::ALL.into_iter()).flat_map(|seat| {
+            tokens(outcome.captured[seat]).map(move |token| {
+                before.move_name(&Move {
+                    seat,
+                    token,
+                    roll: 0,
+                })
+            })
+        });
+        (moved.collect(), captured.collect())
+    }
+
+    /// A move's squares by the board's names ([`Rules::square_name`]): where its tokens
+    /// left and where they ended. `None` for a roll, and for a move whose tokens ended on
+    /// the square they left (a stay, or a bounce back to it).
+    pub fn squares(&self, rules: &Rules) -> Option<(String, String)> {
+        match *self {
+            Event::Move { mv, outcome, .. } if outcome.from != outcome.to => Some((
+                rules.square_name(mv.seat, outcome.from),
+                rules.square_name(mv.seat, outcome.to),
+            )),
+            _ => None,
+        }
+    }
+}

@@ -409,3 +409,20 @@ fn the_turn_builder_refuses_seats_that_do_not_play() {
     assert_eq!((t.passed_seat(), t.passed_by_forfeit()), (Some(a), true));
     assert_eq!((t.ranked(), t.ranking_bytes()[0]), (1, 0));
 }
+
+/// A move event names the squares its tokens left and reached, by the board's names (as
+/// `Game.squares` shows them before and after); a roll names none.
+#[test]
+fn a_move_event_names_its_squares() {
+    let seats = seat_list(&[0, 2]);
+    let mut g = Game::new(Rules::CS162, &seats, 1).unwrap();
+    let roll = g.roll(6).unwrap();
+    assert_eq!(roll.squares(g.rules()), None);
+    let mv = g.parse_move("Ap").unwrap();
+    let event = g.play(mv).unwrap();
+    assert_eq!(event.squares(g.rules()), Some(("H".into(), "R".into())));
+    g.roll(4).unwrap();
+    let event = g.play(g.parse_move("Ap").unwrap()).unwrap();
+    assert_eq!(event.squares(g.rules()), Some(("R".into(), "4".into())));
+    assert_eq!(g.rules().square_name(seat_no(0), 4), "4");
+}

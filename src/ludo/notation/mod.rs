@@ -3,7 +3,8 @@
 //! - a position ([`Game::to_notation`]): rules, every token's step count, whose turn and
 //!   phase, the turn's counters, the last pass, the ranking and the die's state, e.g.
 //!   `cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a` (the fields are described at
-//!   [`Game::from_notation`]);
+//!   [`Game::from_notation`]); the die's state may be hidden, `-` (a position shown to
+//!   players who must not know the coming rolls: [`Game::to_notation_hiding_die`]);
 //! - a game's moves ([`GameRecord::moves_text`]): rolls and move names separated by
 //!   spaces, a given (not rolled) value marked `=`: `6 Ap 4 Ap =3`.
 
@@ -72,9 +73,49 @@ impl FromStr for Rules {
     }
 }
 
+/// The die field of a position whose die is hidden ([`Game::to_notation_hiding_die`]).
+pub const HIDDEN_DIE: &str = "-";
+
+/// Where the die of a position (or of a saved game) comes from when it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DieSeed {
+    /// The state the notation writes; a hidden die (`-`) is refused.
+    Written,
+    /// A die seeded with this seed, in place of the state the notation writes.
+    Seed(u64),
+    /// The state the notation writes or, where it hides the die, a die seeded with this
+    /// seed.
+    IfHidden(u64),
+}
+
+impl DieSeed {
+    /// The seed the die starts from when the notation writes the die state `written`
+    /// (None: hidden); `Ok(None)` keeps the state written.
+    fn seed_for(self, written: Option<u64>) -> Result<Option<u64>, &'static str> {
+        match (self, written) {
+            (DieSeed::Seed(s), _) | (DieSeed::IfHidden(s), None) => Ok(Some(s)),
+            (_, Some(_)) => Ok(None),
+            (DieSeed::Written, None) => {
+                Err("the die's state is hidden ('-'): give a seed for the die")
+            }
+        }
+    }
+}
+
 impl Game {
     /// The position as one line of text; [`Game::from_notation`] reads it back exactly.
     pub fn to_notation(&self) -> String {
+        self.notation(true)
+    }
+
+    /// The position as [`Game::to_notation`] writes it, but with the die's state hidden
+    /// (written [`HIDDEN_DIE`], `-`): what players who must not know the coming rolls
+    /// may see. [`Game::from_notation_seeded`] reads it with a die of the caller's.
+    pub fn to_notation_hiding_die(&self) -> String {
+        self.notation(false)
+    }
+
+    fn notation(&self, die: bool) -> String {
         let r = &self.rules;
         let board: Vec<String> = self
             .seats()
@@ -98,8 +139,13 @@ impl Game {
             }
         };
         let ranking: String = self.ranking().map(|s| r.seat_label(s)).collect();
+        let die = if die {
+            format!("{:016x}", self.rng.state())
+        } else {
+            HIDDEN_DIE.to_owned()
+        };
         format!(
-            "{} {} {}:{}:{}:{} {} {} {:016x}",
+            "{} {} {}:{}:{}:{} {} {} {}",
             r,
             board.join("/"),
             r.seat_label(self.turn.current()),
@@ -112,7 +158,7 @@ impl Game {
             } else {
                 ranking
             },
-            self.rng.state()
+            die
         )
     }
 
@@ -129,7 +175,9 @@ impl Game {
     /// 4. whose turn passed without a move just before this roll: `-` nobody, `B` B could
     ///    not move, `B!` B forfeited the turn by reaching the six limit;
     /// 5. the ranking so far, best first (`-` when empty);
-    /// 6. the die's state, in hexadecimal.
+    /// 6. the die's state, in hexadecimal; or `-` where it is hidden
+    ///    ([`Game::to_notation_hiding_die`]), which this refuses: read such a position with
+    ///    [`Game::from_notation_seeded`], giving the die a seed.
     ///
     /// A position is read only if it passes every check below; otherwise the error (always
     /// [`LudoError::InvalidNotation`], even for unknown rules) names the first check that
@@ -157,6 +205,27 @@ impl Game {
     /// checked (e.g. the order in which players finished, or whether a capture the board
     /// needs could have happened).
     pub fn from_notation(text: &str) -> Result<Game, LudoError> {
+        Ok(Game::from_notation_seeded(text, DieSeed::Written)?.0)
+    }
+
+    /// A position read as [`Game::from_notation`] reads it, with its die from `die` (the
+    /// state written, or a die seeded with a seed of the caller's); also the seed the die
+    /// was seeded with (None: it has the state written).
+    pub fn from_notation_seeded(
+        text: &str,
+        die: DieSeed,
+    ) -> Result<(Game, Option<u64>), LudoError> {
+        let (mut game, written) = Game::read_notation(text)?;
+        let seed = die.seed_for(written).map_err(|what| bad(what, text))?;
+        if let Some(seed) = seed {
+            game.rng = Rng::new(seed);
+        }
+        Ok((game, seed))
+    }
+
+    /// The position `text` and the die state it writes (None: hidden; the game's die is
+    /// then seeded with 0).
+    fn read_notation(text: &str) -> Result<(Game, Option<u64>), LudoError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         let [rules, board, turn, passed, ranking, rng] = fields[..] else {
             return Err(bad(
@@ -303,15 +372,20 @@ impl Game {
             }
         }
         game.turn = turn.build();
-        game.rng = Rng::new(
-            u64::from_str_radix(rng, 16)
-                .map_err(|_| bad("the die state is not hexadecimal", text))?,
-        );
+        let written = if rng == HIDDEN_DIE {
+            None
+        } else {
+            Some(
+                u64::from_str_radix(rng, 16)
+                    .map_err(|_| bad("the die state is not hexadecimal (nor '-')", text))?,
+            )
+        };
+        game.rng = Rng::new(written.unwrap_or(0));
         // Only the state the engine itself could have reached: a rolled-back replay of
         // the checks the engine keeps while playing.
         game.refresh_pending();
         check_consistent(&game).map_err(|what| bad(&what, text))?;
-        Ok(game)
+        Ok((game, written))
     }
 }
 
@@ -319,15 +393,23 @@ impl GameRecord {
     /// Every roll and move so far as text: `6 Ap 4 Ap =3` (`=` marks a value given by the
     /// caller instead of rolled with the die).
     pub fn moves_text(&self) -> String {
+        self.words(true)
+    }
+
+    /// Every roll and move so far as [`GameRecord::moves_text`] writes them, but every
+    /// roll as a given value (`=6`): the game's moves without its die.
+    pub fn moves_text_hiding_die(&self) -> String {
+        self.words(false)
+    }
+
+    fn words(&self, die: bool) -> String {
         let mut words = Vec::with_capacity(self.past.len());
         for (before, event) in &self.past {
             words.push(match *event {
                 Event::Roll {
                     value, die: true, ..
-                } => value.to_string(),
-                Event::Roll {
-                    value, die: false, ..
-                } => format!("={value}"),
+                } if die => value.to_string(),
+                Event::Roll { value, .. } => format!("={value}"),
                 Event::Move { mv, .. } => before.move_name(&mv),
             });
         }
@@ -360,6 +442,21 @@ impl GameRecord {
                 let mv = record.game().parse_move(word).map_err(at)?;
                 record.play(mv).map_err(at)?;
             }
+        }
+        Ok(record)
+    }
+
+    /// The same game with a die seeded by `seed` from its start, every roll so far a given
+    /// value: a game continued with another die than the one it was played with.
+    pub fn with_die(&self, seed: u64) -> Result<GameRecord, LudoError> {
+        let mut start = self.start;
+        start.rng = Rng::new(seed);
+        let mut record = GameRecord::new(start);
+        for event in self.events() {
+            match *event {
+                Event::Roll { value, .. } => record.roll(Some(value))?,
+                Event::Move { mv, .. } => record.play(mv)?,
+            };
         }
         Ok(record)
     }

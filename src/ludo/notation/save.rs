@@ -1,5 +1,7 @@
 //! A game's save format: JSON with the rules, start, moves and position as notation, and the
 //! die's seed. Reading it replays the moves, so a saved game is checked like a played one.
+//! A save may hide the die ([`SavedGame::to_json_hiding_die`]): no seed, the die's state
+//! `-` in both positions and every roll a given value.
 
 use super::*;
 use crate::common::json::Json;
@@ -35,19 +37,41 @@ fn kind(v: &Json) -> &'static str {
 impl SavedGame {
     /// The JSON text: `{"format": ..., "seed": ..., "start": ..., "moves": ..., "position": ...}`.
     pub fn to_json(&self) -> String {
-        Json::Object(vec![
-            ("format".into(), Json::Str(JSON_FORMAT.into())),
+        self.json(true)
+    }
+
+    /// The JSON text of [`SavedGame::to_json`] without the die: the seed `null`, the die's
+    /// state hidden (`-`) in `start` and `position`, and every roll a given value (`=6`).
+    /// What players who must not know the coming rolls may download; it is read back with
+    /// a die of the reader's ([`SavedGame::from_json_seeded`]).
+    pub fn to_json_hiding_die(&self) -> String {
+        self.json(false)
+    }
+
+    fn json(&self, die: bool) -> String {
+        let (start, game) = (self.record.start(), self.record.game());
+        let (seed, start, moves, position) = if die {
             (
-                "seed".into(),
                 self.seed
                     .map_or(Json::Null, |s| Json::Number(s.to_string())),
-            ),
-            ("start".into(), Json::Str(self.record.start().to_notation())),
-            ("moves".into(), Json::Str(self.record.moves_text())),
+                start.to_notation(),
+                self.record.moves_text(),
+                game.to_notation(),
+            )
+        } else {
             (
-                "position".into(),
-                Json::Str(self.record.game().to_notation()),
-            ),
+                Json::Null,
+                start.to_notation_hiding_die(),
+                self.record.moves_text_hiding_die(),
+                game.to_notation_hiding_die(),
+            )
+        };
+        Json::Object(vec![
+            ("format".into(), Json::Str(JSON_FORMAT.into())),
+            ("seed".into(), seed),
+            ("start".into(), Json::Str(start)),
+            ("moves".into(), Json::Str(moves)),
+            ("position".into(), Json::Str(position)),
         ])
         .dump()
     }
@@ -55,8 +79,18 @@ impl SavedGame {
     /// A game read from [`SavedGame::to_json`]'s text: the moves are replayed and checked.
     /// `format`, `start` and `moves` are required strings; `position`, when present, must be
     /// the position the moves reach; `seed`, when not null, must be the seed that gives the
-    /// start position's die state.
+    /// start position's die state. A save whose die is hidden is refused: see
+    /// [`SavedGame::from_json_seeded`].
     pub fn from_json(text: &str) -> Result<SavedGame, LudoError> {
+        SavedGame::from_json_seeded(text, DieSeed::Written)
+    }
+
+    /// A game read as [`SavedGame::from_json`] reads it, with its die from `die`. Where the
+    /// save hides the die (`-` in `start`), its rolls must be given values and it has no
+    /// seed. A die seeded by the caller (`DieSeed::Seed`, or `DieSeed::IfHidden` for a
+    /// hidden die) plays on from the saved position, the saved rolls (checked against the
+    /// saved die, if written) becoming given values; the seed is then the caller's.
+    pub fn from_json_seeded(text: &str, die: DieSeed) -> Result<SavedGame, LudoError> {
         let value =
             Json::parse(text).map_err(|e| invalid(format!("the text is not JSON ({e})")))?;
         if !matches!(value, Json::Object(_)) {
@@ -89,26 +123,53 @@ impl SavedGame {
                     .ok_or_else(|| invalid("the JSON's seed is not an int from 0 to 2**64-1"))?,
             ),
         };
-        let start = Game::from_notation(&required("start")?)?;
-        // A game made with a seed starts with the die in the state the seed gives.
-        if let Some(seed) = seed
-            && Rng::new(seed) != start.rng()
+        let (start, written) = Game::read_notation(&required("start")?)?;
+        match (seed, written) {
+            // A game made with a seed starts with the die in the state the seed gives.
+            (Some(seed), Some(_)) if Rng::new(seed) != start.rng() => {
+                return Err(invalid(format!(
+                    "the JSON's seed {seed} does not match the start position's die state \
+                     {:016x} (a game made with seed s starts with the die state s)",
+                    start.rng().state()
+                )));
+            }
+            (Some(_), None) => {
+                return Err(invalid(
+                    "the JSON has a seed, but its start position hides the die ('-')",
+                ));
+            }
+            _ => {}
+        }
+        let moves = required("moves")?;
+        if written.is_none()
+            && let Some(word) = moves.split_whitespace().find(|w| w.parse::<u8>().is_ok())
         {
             return Err(invalid(format!(
-                "the JSON's seed {seed} does not match the start position's die state \
-                 {:016x} (a game made with seed s starts with the die state s)",
-                start.rng().state()
+                "a die roll '{}' in a game whose die is hidden ('-'): its rolls are given \
+                 values ('={}')",
+                excerpt(word),
+                excerpt(word)
             )));
         }
-        let record = GameRecord::replay(start, &required("moves")?)?;
-        if let Some(position) = field("position")?
-            && position != record.game().to_notation()
-        {
-            return Err(invalid(
-                "replaying the moves does not reach the JSON's position",
-            ));
+        let record = GameRecord::replay(start, &moves)?;
+        if let Some(position) = field("position")? {
+            let reached = match written {
+                Some(_) => record.game().to_notation(),
+                None => record.game().to_notation_hiding_die(),
+            };
+            if position != reached {
+                return Err(invalid(
+                    "replaying the moves does not reach the JSON's position",
+                ));
+            }
         }
-        Ok(SavedGame { record, seed })
+        match die.seed_for(written).map_err(invalid)? {
+            None => Ok(SavedGame { record, seed }),
+            Some(seed) => Ok(SavedGame {
+                record: record.with_die(seed)?,
+                seed: Some(seed),
+            }),
+        }
     }
 }
 

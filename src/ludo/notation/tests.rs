@@ -545,3 +545,119 @@ fn validate_accepts_what_play_reaches_and_refuses_a_hand_made_impossibility() {
     h.set_step(seat_no(0), token_no(1), 57);
     assert!(matches!(h.validate(), Err(LudoError::InvalidNotation(_))));
 }
+
+/// A CS162 game of two seats with seed `seed`, played by random moves for `events` events.
+fn played(seed: u64, events: usize) -> GameRecord {
+    let mut rec = GameRecord::new(Game::new(Rules::CS162, &seat_list(&[0, 1]), seed).unwrap());
+    let mut rng = Rng::new(3);
+    while rec.len() < events && !rec.game().is_over() {
+        match rec.game().phase() {
+            Phase::Roll => {
+                rec.roll(None).unwrap();
+            }
+            _ => {
+                let mv = rec.game().random_move(&mut rng).unwrap();
+                rec.play(mv).unwrap();
+            }
+        }
+    }
+    rec
+}
+
+#[test]
+fn a_hidden_die_is_written_as_a_dash_and_read_only_with_a_seed() {
+    let seed = 0x0123_4567_89ab_cdef;
+    let rec = played(seed, 40);
+    let game = *rec.game();
+    let hidden = game.to_notation_hiding_die();
+    let full = game.to_notation();
+    assert_eq!(hidden.rsplit_once(' ').unwrap().1, HIDDEN_DIE);
+    assert_eq!(
+        hidden.rsplit_once(' ').unwrap().0,
+        full.rsplit_once(' ').unwrap().0
+    );
+    assert!(!hidden.contains(&format!("{:016x}", game.rng().state())));
+    // refused without a seed, with a message saying so; seeded, the same position
+    let err = Game::from_notation(&hidden).unwrap_err().to_string();
+    assert!(err.contains("hidden"), "{err}");
+    let (read, used) = Game::from_notation_seeded(&hidden, DieSeed::IfHidden(7)).unwrap();
+    assert_eq!(used, Some(7));
+    assert_eq!(read.rng(), Rng::new(7));
+    assert_eq!(read.to_notation_hiding_die(), hidden);
+    // a written die is kept unless a seed replaces it
+    let (kept, none) = Game::from_notation_seeded(&full, DieSeed::IfHidden(7)).unwrap();
+    assert_eq!((kept, none), (game, None));
+    let (replaced, used) = Game::from_notation_seeded(&full, DieSeed::Seed(9)).unwrap();
+    assert_eq!((replaced.rng(), used), (Rng::new(9), Some(9)));
+    assert!(Game::from_notation(&hidden.replace(" -", " x")).is_err());
+}
+
+#[test]
+fn a_save_hiding_the_die_has_no_seed_nor_die_state_and_plays_on_with_another_die() {
+    let seed = 0x0123_4567_89ab_cdef;
+    let rec = played(seed, 60);
+    let saved = SavedGame {
+        record: rec.clone(),
+        seed: Some(seed),
+    };
+    let public = saved.to_json_hiding_die();
+    // nothing of the die: not the seed (decimal or hex), no die state of any event
+    assert!(!public.contains(&seed.to_string()));
+    for (before, _) in rec.entries() {
+        assert!(!public.contains(&format!("{:016x}", before.rng().state())));
+    }
+    assert!(!public.contains(&format!("{:016x}", rec.game().rng().state())));
+    assert!(public.contains(r#""seed": null"#));
+    assert!(
+        !rec.moves_text_hiding_die()
+            .split(' ')
+            .any(|w| w.parse::<u8>().is_ok())
+    );
+    // refused without a die; with one, the same game with every roll given
+    assert!(SavedGame::from_json(&public).is_err());
+    let read = SavedGame::from_json_seeded(&public, DieSeed::IfHidden(11)).unwrap();
+    assert_eq!(read.seed, Some(11));
+    assert_eq!(read.record, rec.with_die(11).unwrap());
+    assert_eq!(read.to_json_hiding_die(), public);
+    // ... and it plays on with that die, and saves and loads as any game
+    let mut on = read.record.clone();
+    let mut die = Rng::new(11);
+    if on.game().phase() == Phase::Roll {
+        let Event::Roll {
+            value, die: true, ..
+        } = on.roll(None).unwrap()
+        else {
+            panic!("a die roll")
+        };
+        assert_eq!(value, die.die());
+    }
+    let again = SavedGame {
+        record: on,
+        seed: Some(11),
+    };
+    assert_eq!(SavedGame::from_json(&again.to_json()).unwrap(), again);
+    // a die roll in a save whose die is hidden is refused by name
+    let moves = rec.moves_text_hiding_die();
+    let first = moves.split(' ').next().unwrap();
+    let bad = public.replacen(first, &first[1..], 1);
+    let err = SavedGame::from_json_seeded(&bad, DieSeed::IfHidden(1))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("hidden"), "{err}");
+    // a seed beside a hidden die is refused; a full save continued with another die keeps
+    // its moves, checked against its own die first
+    let with_seed = public.replace(r#""seed": null"#, r#""seed": 5"#);
+    assert!(SavedGame::from_json_seeded(&with_seed, DieSeed::IfHidden(1)).is_err());
+    let full = saved.to_json();
+    let continued = SavedGame::from_json_seeded(&full, DieSeed::Seed(12)).unwrap();
+    assert_eq!(continued.record, rec.with_die(12).unwrap());
+    let first = rec.moves_text().split(' ').next().unwrap().to_owned();
+    let other = if first == "6" { "5" } else { "6" };
+    let tampered = full.replacen(
+        &format!(r#""moves": "{first} "#),
+        &format!(r#""moves": "{other} "#),
+        1,
+    );
+    assert_ne!(tampered, full);
+    assert!(SavedGame::from_json_seeded(&tampered, DieSeed::Seed(12)).is_err());
+}

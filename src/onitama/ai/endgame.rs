@@ -40,7 +40,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, Ordering::Relaxed};
 use std::time::Instant;
 
-use super::{MATE, MAX_THREADS};
+use super::{AiSettings, MATE};
 use crate::onitama::card::Card;
 use crate::onitama::error::OnitamaError;
 use crate::onitama::position::{Position, Status};
@@ -49,10 +49,6 @@ use crate::stop::Stop;
 
 /// The most students of a side (an army is a master and four students).
 const MAX_STUDENTS: usize = 4;
-/// The most pieces a table can cover: both whole armies.
-pub const MAX_PIECES: u32 = 2 + 2 * MAX_STUDENTS as u32;
-/// The fewest: the two masters alone.
-pub const MIN_PIECES: u32 = 2;
 /// A table slot that is no position.
 const NONE: u8 = u8::MAX;
 /// The longest distance a table stores, in plies.
@@ -488,6 +484,12 @@ fn covered(pieces: u32) -> impl Iterator<Item = (usize, usize)> {
 }
 
 impl EndgameTable {
+    /// The most pieces a table can cover: both whole armies.
+    pub const MAX_PIECES: u32 = 2 + 2 * MAX_STUDENTS as u32;
+
+    /// The fewest: the two masters alone.
+    pub const MIN_PIECES: u32 = 2;
+
     /// The bytes of a table of `pieces` pieces (one a position).
     pub fn bytes_for(pieces: u32) -> u64 {
         covered(pieces)
@@ -508,11 +510,11 @@ impl EndgameTable {
     }
 
     /// Solve every standard position of `cards` (five different cards) with at most
-    /// `pieces` pieces on the board, masters included ([`MIN_PIECES`] to [`MAX_PIECES`]),
-    /// refusing a build that would take more than `max_bytes` of memory
-    /// ([`EndgameTable::build_bytes_for`]), on `threads` threads (1 to
-    /// [`MAX_THREADS`]; the table is the same on any number). `Ok(None)` once `stop`
-    /// is requested (polled between blocks of positions).
+    /// `pieces` pieces on the board, masters included ([`Self::MIN_PIECES`] to
+    /// [`Self::MAX_PIECES`]), refusing a build that would take more than `max_bytes` of
+    /// memory ([`EndgameTable::build_bytes_for`]), on `threads` threads (1 to
+    /// [`AiSettings::MAX_THREADS`]; the table is the same on any number). `Ok(None)` once
+    /// `stop` is requested (polled between blocks of positions).
     pub fn build(
         cards: [Card; 5],
         pieces: u32,
@@ -530,14 +532,17 @@ impl EndgameTable {
                 }
             }
         }
-        if !(MIN_PIECES..=MAX_PIECES).contains(&pieces) {
+        if !(Self::MIN_PIECES..=Self::MAX_PIECES).contains(&pieces) {
             return Err(OnitamaError::BadAi(format!(
-                "an endgame table covers {MIN_PIECES} to {MAX_PIECES} pieces, not {pieces}"
+                "an endgame table covers {} to {} pieces, not {pieces}",
+                Self::MIN_PIECES,
+                Self::MAX_PIECES
             )));
         }
-        if !(1..=MAX_THREADS).contains(&threads) {
+        if !(1..=AiSettings::MAX_THREADS).contains(&threads) {
             return Err(OnitamaError::BadAi(format!(
-                "an endgame table is built on 1 to {MAX_THREADS} threads, not {threads}"
+                "an endgame table is built on 1 to {} threads, not {threads}",
+                AiSettings::MAX_THREADS
             )));
         }
         let need = Self::build_bytes_for(pieces);

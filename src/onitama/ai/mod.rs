@@ -18,7 +18,8 @@
 //!   left; buckets of two entries, one keeping the deepest search, one the latest),
 //!   move ordering (the table's move, captures, two killer moves per ply, a
 //!   history table), late-move reductions, reverse futility pruning (a null-window node
-//!   within 3 plies of the horizon whose evaluation beats beta by 120 a ply is cut), a
+//!   within `RFP_DEPTH` plies of the horizon whose evaluation beats beta by `RFP_MARGIN` a
+//!   ply is cut), a
 //!   one-ply extension when a leaf's side to move must parry a winning threat, and an
 //!   evaluation ([`eval`]): a weighted sum of
 //!   features (soldiers and the general by square, mobility, attacks, winning threats,
@@ -35,15 +36,16 @@
 //!   root actions left when a time budget runs out first.) Once the depth reaches the
 //!   ply horizon the search is exact (no reductions, every leaf decided by the rules). It
 //!   stops at the first of: a forced win or loss found, the exact search done, the
-//!   [`Limits`] (time, nodes, depth) reached. From depth 4 on (except in an exact
-//!   iteration) an iteration searches the root with an *aspiration window*: the last
-//!   iteration's value (its best action's score plus bonus) ± 40. When every action fails
-//!   low, or one fails high, that bound is moved 40 beyond the value found (then 80, 160,
-//!   ...; fully opened once the step would pass 1,000 or the bound a forced win or loss)
-//!   and the iteration searched again (those nodes count); an action that failed high is
-//!   the best so far, one that failed low is not. Under a time budget the search deepens
-//!   until a deadline at 98% of the budget stops it (the rest is left to the work around
-//!   the search): the time of a move is not carried over to the next, and an iteration
+//!   [`Limits`] (time, nodes, depth) reached. From depth `ASP_DEPTH` on (except in an
+//!   exact iteration) an iteration searches the root with an *aspiration window*: the
+//!   last iteration's value (its best action's score plus bonus) ± `ASP_DELTA`. When every
+//!   action fails low, or one fails high, that bound is moved `ASP_DELTA` beyond the value
+//!   found (then twice that, four times, ...; fully opened once the step would pass
+//!   `ASP_MAX` or the bound a forced win or loss) and the iteration searched again (those
+//!   nodes count); an action that failed high is the best so far, one that failed low is
+//!   not. Under a time budget the search deepens until a deadline at the share
+//!   `TIME_SHARE` of the budget stops it (the rest is left to the work around the
+//!   search): the time of a move is not carried over to the next, and an iteration
 //!   stopped part-way still answers with the best of the actions it searched in full (the
 //!   first is the last iteration's best), so saving time gains nothing. Depth 1 is always
 //!   searched in full, so the answer never leaves the opponent a win in one when another
@@ -51,9 +53,10 @@
 //!   tried.
 //!
 //! A search can also be stopped from another thread through a [`Stop`] flag
-//! ([`Searcher::search_until`], [`Ai::analyse_until`]): it polls the flag every 1024
-//! nodes and between root actions, and then answers with what it has (the best action of
-//! the last completed iteration, or of the current one so far).
+//! ([`Searcher::search_until`], [`Ai::analyse_until`]): it polls the flag every 1,024
+//! nodes (a node count's low ten bits all zero) and between root actions, and then
+//! answers with what it has (the best action of the last completed iteration, or of the
+//! current one so far).
 //!
 //! Three settings add to the search, none of them on by default:
 //!
@@ -66,7 +69,7 @@
 //!   tries equal root actions in an order of its own; it computes no practical bonus.
 //!   What the helpers store cuts the main search's work; the answer is the calling
 //!   thread's. A node budget counts every thread's nodes (each adds its count to a shared
-//!   one every 1024 nodes), and the nodes reported are every thread's.
+//!   one every 1,024 nodes), and the nodes reported are every thread's.
 //! - **Pondering** ([`Ai::analyse_pondering`], [`Searcher::search_pondering`]): the search
 //!   of the position after the expected reply, whose time budget starts when its
 //!   [`PonderHit`] flag is raised (the expected reply was played); until then it searches
@@ -83,9 +86,11 @@
 //! `pick(seed, pos, n)` is `(m * n) >> 64` for `m = splitmix64(seed ^
 //! pos.hash_key())`: a number in `0..n` fixed by the seed and the position.
 //!
-//! The code: `search` (the alpha-beta [`Searcher`]), `tt` (its transposition table),
-//! `eval` (the static evaluation, [`evaluate`]) and [`endgame`] (the endgame tables); the
-//! levels and [`Ai`] are here.
+//! The code: `search` (the alpha-beta [`Searcher`] and the tuning constants the names in
+//! `CAPITALS` above refer to), `tt` (its transposition table), `eval` (the static
+//! evaluation, [`evaluate`]) and [`endgame`] (the endgame tables); the levels and [`Ai`]
+//! are here, the settings a front end gives an AI (with their defaults and limits) in
+//! `settings` ([`AiSettings`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -100,11 +105,13 @@ use crate::stop::Stop;
 pub mod endgame;
 pub mod eval;
 mod search;
+mod settings;
 mod tt;
 
 pub use endgame::{ClassCounts, EndgameTable, TableValue};
 pub use eval::evaluate;
-pub use search::{MAX_THREADS, Searcher, TRAP_WEIGHT};
+pub use search::{Searcher, TRAP_WEIGHT};
+pub use settings::AiSettings;
 
 /// The *ponderhit* of a pondering search ([`Searcher::search_pondering`],
 /// [`Ai::analyse_pondering`]): raised when the expected reply was played, so that the
@@ -315,11 +322,12 @@ impl Ai {
         self.threads
     }
 
-    /// Search on `threads` threads (1 to [`MAX_THREADS`]; errors otherwise).
+    /// Search on `threads` threads (1 to [`AiSettings::MAX_THREADS`]; errors otherwise).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), OnitamaError> {
-        if !(1..=MAX_THREADS).contains(&threads) {
+        if !(1..=AiSettings::MAX_THREADS).contains(&threads) {
             return Err(OnitamaError::BadAi(format!(
-                "threads must be 1 to {MAX_THREADS}, not {threads}"
+                "threads must be 1 to {}, not {threads}",
+                AiSettings::MAX_THREADS
             )));
         }
         self.threads = threads;

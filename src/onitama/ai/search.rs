@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use super::endgame::EndgameTable;
 use super::eval::{Evaluator, Weights, engine_evaluator};
 use super::tt::{EXACT, LOWER, NO_MOVE, Table, UPPER, from_tt, to_tt};
-use super::{INF, Limits, MATE, MATE_BOUND, MAX_PLY, PonderHit, SearchInfo, mix, pick};
+use super::{AiSettings, INF, Limits, MATE, MATE_BOUND, MAX_PLY, PonderHit, SearchInfo, mix, pick};
 use crate::onitama::action::{Action, ActionList};
-use crate::onitama::position::{Position, Rules, Status};
+use crate::onitama::position::{Position, Status, Variant};
 use crate::stop::Stop;
 
 /// The weight of the root's practical bonus (see [`Searcher`]): a share of 1 of the
@@ -25,9 +25,6 @@ const SHARED_TAG: u64 = u64::MAX;
 /// The share of a time budget the search itself spends: the rest is left to the work around
 /// it (a caller's thread, the answer's conversion), so that the answer keeps to the budget.
 const TIME_SHARE: f64 = 0.98;
-
-/// The most search threads (see [`Searcher::set_threads`]).
-pub const MAX_THREADS: usize = 64;
 
 /// Reverse futility pruning's deepest depth and its margin a ply.
 const RFP_DEPTH: i32 = 3;
@@ -171,8 +168,8 @@ impl Searcher {
             exact: false,
             stop: Stop::new(),
             evaluators: [
-                engine_evaluator(Rules::Wall),
-                engine_evaluator(Rules::Standard),
+                engine_evaluator(Variant::Wall),
+                engine_evaluator(Variant::Standard),
             ],
             endgame: None,
             threads: 1,
@@ -182,10 +179,11 @@ impl Searcher {
         }
     }
 
-    /// Search on `threads` threads (at least 1, at most [`MAX_THREADS`]): see the type's
-    /// docs. One thread (the default) searches deterministically under a node budget.
+    /// Search on `threads` threads (at least 1, at most [`AiSettings::MAX_THREADS`]): see
+    /// the type's docs. One thread (the default) searches deterministically under a node
+    /// budget.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.clamp(1, MAX_THREADS);
+        self.threads = threads.clamp(1, AiSettings::MAX_THREADS);
         self.helpers.truncate(self.threads - 1);
     }
 
@@ -207,8 +205,8 @@ impl Searcher {
 
     /// Evaluate `rules`' positions with the weights `w` instead of the engine's own
     /// ([`weights`](super::eval::weights)): for tuning and experiments.
-    pub fn set_weights(&mut self, rules: Rules, w: Weights) {
-        self.evaluators[(rules == Rules::Standard) as usize] = Arc::new(Evaluator::new(&w));
+    pub fn set_weights(&mut self, rules: Variant, w: Weights) {
+        self.evaluators[(rules == Variant::Standard) as usize] = Arc::new(Evaluator::new(&w));
         // The entries the other weights stored are not this evaluation's.
         self.shared -= 1;
     }

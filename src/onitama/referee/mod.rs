@@ -34,8 +34,10 @@ use super::square::{Square, WallDir};
 
 mod play;
 
+#[allow(deprecated)]
+pub use play::GameRecord;
 pub use play::{
-    AiFailure, EndReason, GameRecord, GameResult, MatchConfig, play_match, play_refereed,
+    AiFailure, EndReason, GameResult, MatchConfig, MatchRecord, play_match, play_refereed,
 };
 
 /// What an AI function returned for one ply.
@@ -57,6 +59,19 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// The answer as the contract's tuple `(card, from, to, wall)`; `None` for an error.
+    pub fn as_tuple(&self) -> Option<(i64, String, String, String)> {
+        match self {
+            Answer::Move {
+                card,
+                from,
+                to,
+                wall,
+            } => Some((*card, from.clone(), to.clone(), wall.clone())),
+            Answer::Error(_) => None,
+        }
+    }
+
     /// An answer `(card, from, to, wall)`.
     pub fn new(
         card: i64,

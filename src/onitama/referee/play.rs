@@ -131,7 +131,7 @@ impl EndReason {
 
 /// Everything about one refereed game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct MatchRecord {
     /// The position the game started from.
     pub start: Position,
     /// Every accepted action, in order.
@@ -148,7 +148,12 @@ pub struct GameRecord {
     pub reason: EndReason,
 }
 
-impl GameRecord {
+/// The former name of [`MatchRecord`] (Ludo's game with its history is
+/// [`crate::ludo::GameRecord`]).
+#[deprecated(note = "renamed MatchRecord (one `GameRecord` per meaning)")]
+pub type GameRecord = MatchRecord;
+
+impl MatchRecord {
     /// The winner (`None` for a tie).
     pub fn winner(&self) -> Option<Player> {
         match self.result {
@@ -195,7 +200,7 @@ impl GameRecord {
 /// error (an [`Answer::Error`], or a panic inside the function) loses at once; a winning
 /// move wins; the game is a tie when the plies run out. No ply limit or time budget
 /// beyond the position's (see [`play_refereed`]).
-pub fn play_match<FA, FB>(start: &Position, mut player_a: FA, mut player_b: FB) -> GameRecord
+pub fn play_match<FA, FB>(start: &Position, mut player_a: FA, mut player_b: FB) -> MatchRecord
 where
     FA: FnMut(&Position) -> Answer,
     FB: FnMut(&Position) -> Answer,
@@ -217,7 +222,7 @@ pub fn play_refereed<FA, FB>(
     start: &Position,
     mut player_a: FA,
     mut player_b: FB,
-) -> GameRecord
+) -> MatchRecord
 where
     FA: FnMut(&Position) -> Result<Answer, AiFailure>,
     FB: FnMut(&Position) -> Result<Answer, AiFailure>,
@@ -313,7 +318,7 @@ where
             }
         }
     };
-    GameRecord {
+    MatchRecord {
         start,
         actions,
         end: pos,

@@ -1,17 +1,13 @@
 //! Ludo's Python arguments: positions, rule options, moves; and the small helpers the
 //! `Game` class shares (its "in use" error, phase names, the options dict).
 
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
-
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
-use super::moves::Move;
 use crate::ludo::rules::OptionValue;
-use crate::ludo::{
-    Game as CoreGame, LudoError as CoreError, MAX_SEATS, Move as CoreMove, Phase, Rules, Seat,
-};
+use crate::ludo::{LudoError as CoreError, MAX_SEATS, Rules, Seat};
+use crate::python::convert::int_in;
 use crate::python::{describe, type_error};
 
 pub(crate) fn parse_seats(
@@ -137,39 +133,11 @@ pub(super) fn option_value(value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
     }
 }
 
-pub(super) fn random_seed() -> u64 {
-    let mut h = RandomState::new().build_hasher();
-    h.write_u64(0x4C75_646F);
-    h.finish()
-}
-
-/// `mv` as a move of `game`: a `Move` made for another rule set is refused (its token
-/// numbers mean other tokens there).
-pub(super) fn own_move(game: &CoreGame, mv: &Move) -> Result<CoreMove, CoreError> {
-    if mv.rules != *game.rules() {
-        return Err(CoreError::IllegalMove(format!(
-            "{} is a move of a {} game, not of this {} game",
-            mv.name,
-            mv.rules,
-            game.rules()
-        )));
-    }
-    Ok(mv.inner)
-}
-
 /// A `RuntimeError` for a game object that another call is using right now.
 pub(super) fn in_use() -> PyErr {
     pyo3::exceptions::PyRuntimeError::new_err(
         "the game is in use by another call (e.g. a bot of its own autoplay); try again after it",
     )
-}
-
-pub(super) fn phase_name(phase: Phase) -> &'static str {
-    match phase {
-        Phase::Roll => "roll",
-        Phase::Move(_) => "move",
-        Phase::Over => "over",
-    }
 }
 
 /// Every rule option of `rules` and its value, as a dict.
@@ -185,24 +153,19 @@ pub(crate) fn options_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Boun
     Ok(d)
 }
 
-/// The most games one `Simulation.run` call plays (their per-game results alone take about
-/// 10 bytes a game); longer runs go in chunks, as `ludo simulate` and `simulate(...,
-/// progress=...)` do.
-pub(crate) const MAX_RUN: u64 = 1 << 32;
-
-crate::python::convert::int_arg!(
-    /// `Simulation.run`'s first game index.
-    Start, "start", u64, 0, u64::MAX
-);
-crate::python::convert::int_arg!(
-    /// `Simulation.run`'s game count (at most 2**32 a call).
-    Count, "count", u64, 0, MAX_RUN
-);
-crate::python::convert::int_arg!(
-    /// A thread count.
-    Threads, "threads", usize, 1, 256
-);
-crate::python::convert::int_arg!(
-    /// `autoplay`'s roll limit.
-    MaxRolls, "max_rolls", u64, 0, u64::MAX
-);
+crate::python::convert::int_arg!(/// `Simulation.run`'s first game index.
+    Start, "start", u64, 0, u64::MAX);
+crate::python::convert::int_arg!(/// `Simulation.run`'s game count (at most `MAX_RUN` a call).
+    Count, "count", u64, 0, crate::ludo::sim::MAX_RUN);
+crate::python::convert::int_arg!(/// A thread count.
+    Threads, "threads", usize, 1, crate::ludo::sim::MAX_THREADS);
+crate::python::convert::int_arg!(/// `autoplay`'s roll limit.
+    MaxRolls, "max_rolls", u64, 0, u64::MAX);
+crate::python::convert::arg!(/// A roll given to `Game.roll`: an int from 1 to 6.
+RollValue(u8) = |o| match int_in(o, "roll value", 1, 6) {
+    Ok(v) => Ok(v as u8),
+    Err(e) if e.is_instance_of::<PyTypeError>(o.py()) => {
+        Err(type_error("roll value", "an int from 1 to 6 or None", o))
+    }
+    Err(_) => Err(CoreError::InvalidRoll(describe(o)).into()),
+});

@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 
-use crate::ludo::cs162::{parse_position, parse_token};
+use crate::ludo::cs162::{Cs162Turn, Readings, parse_position, parse_token};
 use crate::ludo::render;
 use crate::ludo::{Cs162Game, LudoError as CoreError, MAX_SEATS, Seat, SpaceName, Token};
 use crate::python::errors::BindingError;
@@ -125,11 +125,26 @@ fn parse_turn(item: &Bound<'_, PyAny>) -> Result<(Seat, i64), BindingError> {
     Ok((seat, roll))
 }
 
-fn play_turns(seats: &[Seat], turns: &Bound<'_, PyAny>) -> PyResult<Cs162Game> {
+/// Play `turns` on `game` (a new game); with `each`, tell it what every turn did.
+fn play_turns(
+    mut game: Cs162Game,
+    turns: &Bound<'_, PyAny>,
+    each: Option<&mut dyn FnMut(Cs162Turn)>,
+) -> PyResult<Cs162Game> {
+    fn run<I: IntoIterator<Item = Result<(Seat, i64), BindingError>>>(
+        game: &mut Cs162Game,
+        items: I,
+        each: Option<&mut dyn FnMut(Cs162Turn)>,
+    ) -> Result<(), BindingError> {
+        match each {
+            None => game.play_turns(items),
+            Some(each) => game.trace_turns(items, each),
+        }
+    }
     let played = if let Ok(list) = turns.cast::<PyList>() {
-        Cs162Game::play_game(seats, list.iter().map(|t| parse_turn(&t)))
+        run(&mut game, list.iter().map(|t| parse_turn(&t)), each)
     } else if let Ok(tuple) = turns.cast::<PyTuple>() {
-        Cs162Game::play_game(seats, tuple.iter().map(|t| parse_turn(&t)))
+        run(&mut game, tuple.iter().map(|t| parse_turn(&t)), each)
     } else if turns.is_instance_of::<PyString>() {
         return Err(wrong_type("turns", "a list of (position, roll) pairs", turns).into());
     } else {
@@ -139,9 +154,10 @@ fn play_turns(seats: &[Seat], turns: &Bound<'_, PyAny>) -> PyResult<Cs162Game> {
                 return Err(wrong_type("turns", "a list of (position, roll) pairs", turns).into());
             }
         };
-        Cs162Game::play_game(seats, items.iter().map(parse_turn))
+        run(&mut game, items.iter().map(parse_turn), each)
     };
-    Ok(played?)
+    played?;
+    Ok(game)
 }
 
 /// A game of CS162 Ludo: two to four players at positions 'A'-'D', two tokens each.
@@ -149,21 +165,37 @@ fn play_turns(seats: &[Seat], turns: &Bound<'_, PyAny>) -> PyResult<Cs162Game> {
 /// `play_game(players, turns)` plays a whole list of rolls with the assignment's priority
 /// rule and returns every token's space; `get_player_by_position` gives live `Player`
 /// views of that game; `move_token` moves one named token.
+///
+/// `LudoGame()` reads every decision of docs/rules.md as the engine does. Keyword
+/// arguments choose another reading of the decisions the assignment leaves open (their
+/// names and values: `LudoGame.CS162_READINGS`), e.g. `LudoGame(kick="one")`.
 #[pyclass(module = "LudoGame")]
 pub struct LudoGame {
     game: Option<Shared>,
     players: [Option<Py<Player>>; MAX_SEATS],
+    readings: Readings,
 }
 
 #[pymethods]
 impl LudoGame {
     /// A LudoGame with no game played yet.
     #[new]
-    fn new() -> Self {
-        LudoGame {
+    #[pyo3(signature = (**readings))]
+    fn new(readings: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let mut read = Readings::ENGINE;
+        for (name, value) in readings.into_iter().flatten() {
+            let name = name.cast::<PyString>()?.to_string_lossy();
+            let value = value
+                .cast::<PyString>()
+                .map_err(|_| wrong_type(&format!("the reading {name}"), "a str", &value))?;
+            read.set(&name, &value.to_string_lossy())
+                .map_err(BindingError::from)?;
+        }
+        Ok(LudoGame {
             game: None,
             players: Default::default(),
-        }
+            readings: read,
+        })
     }
 
     /// Play a new game: `players` is a list of positions (e.g. `['A', 'C']`), `turns` a list
@@ -178,12 +210,41 @@ impl LudoGame {
         players: &Bound<'py, PyAny>,
         turns: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let seats = parse_players(players)?;
-        let game = play_turns(&seats, turns)?;
+        let game = self.new_game(players, turns, None)?;
         let names = spaces_of(py, &game);
         self.game = Some(Arc::new(Mutex::new(game)));
         self.players = Default::default();
         names
+    }
+
+    /// Play a new game as `play_game` does (not part of the assignment), and return the
+    /// decisions of docs/rules.md each turn touched, e.g. `('D4', 'D9.1')`: D4 a token in
+    /// the yard, D5 a bounce, a finish, a move from 'R' or a finished token (or any plain
+    /// move), D6 'R' beside a kick or a stack, D7 a kick or an opponent passed over, D8 a
+    /// stack, D9.1-D9.4 the priority rule that chose between two tokens, D10 a finished
+    /// player's turn.
+    fn trace_game(
+        &mut self,
+        players: &Bound<'_, PyAny>,
+        turns: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<Vec<String>>> {
+        let mut tags = Vec::new();
+        let mut note = |t: Cs162Turn| tags.push(t.tags.names());
+        let game = self.new_game(players, turns, Some(&mut note))?;
+        self.game = Some(Arc::new(Mutex::new(game)));
+        self.players = Default::default();
+        Ok(tags)
+    }
+
+    /// The reading of every open decision this game plays by: each option of
+    /// `CS162_READINGS` and its value.
+    #[getter]
+    fn readings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for (option, value) in self.readings.values() {
+            out.set_item(option.name, value.name)?;
+        }
+        Ok(out)
     }
 
     /// The `Player` at `position` ('A'-'D') in the current game, the same object every
@@ -310,6 +371,20 @@ impl LudoGame {
 }
 
 impl LudoGame {
+    /// The game a `play_game(players, turns)` call plays (D11: a new one, or under the
+    /// reading `games="continued"` one that keeps the tokens of the last game's positions).
+    fn new_game(
+        &self,
+        players: &Bound<'_, PyAny>,
+        turns: &Bound<'_, PyAny>,
+        each: Option<&mut dyn FnMut(Cs162Turn)>,
+    ) -> PyResult<Cs162Game> {
+        let seats = parse_players(players)?;
+        let previous = self.game.as_ref().map(|g| *lock(g));
+        let start = Cs162Game::start(&seats, self.readings, previous.as_ref())?;
+        play_turns(start, turns, each)
+    }
+
     /// The current game and a caption naming every token's space.
     fn scene_caption(&self) -> Option<(Cs162Game, String)> {
         let game = *lock(self.game.as_ref()?);

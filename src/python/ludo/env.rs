@@ -9,10 +9,11 @@ use numpy::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
-use super::convert::{MaxRolls, Threads, parse_rules, parse_seats, random_seed};
+use super::convert::{MaxRolls, Threads, parse_rules, parse_seats};
+use crate::common::rng::fresh_seed;
 use crate::ludo::env::{
-    self, Autoreset, BatchOpponent, DEFAULT_MAX_ROLLS, DEFAULT_PLAYERS, EnvConfig, LudoEnv, Role,
-    Status, VectorEnv,
+    self, Autoreset, BatchOpponent, DEFAULT_THREADS, EnvConfig, Learner, LudoEnv, Opponents,
+    VectorEnv,
 };
 use crate::ludo::rules::MAX_SEATS;
 use crate::ludo::{Bot, Rules, Seat, render};
@@ -21,8 +22,8 @@ use crate::python::errors::EnvActionError;
 use crate::python::interrupt::interruptible_or_raise;
 use crate::python::{describe, type_error};
 
-/// The rules, seats and roles of an environment from its Python arguments. `opponents`
-/// lists, for each player in turn order, a bot name or None (an agent plays).
+/// An environment's configuration from its Python arguments (see [`EnvConfig::from_args`]).
+/// `opponents` lists, for each player in turn order, a bot name or None (an agent plays).
 fn config(
     rules: Option<&Bound<'_, PyAny>>,
     players: Option<&Bound<'_, PyAny>>,
@@ -32,40 +33,35 @@ fn config(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<EnvConfig> {
     let rules = parse_rules(rules, options)?;
-    let players = match players {
-        None => rules.default_seats(DEFAULT_PLAYERS)?,
-        Some(p) => parse_seats(&rules, Some(p))?,
-    };
-    let mut seats = players;
-    seats.sort_unstable();
-    let max_rolls = max_rolls.map_or(DEFAULT_MAX_ROLLS, |m| m.0);
-    let mut config = EnvConfig::agents(rules, &seats, max_rolls);
-    config.skip_forced = skip_forced;
-    if let Some(opponents) = opponents {
-        let items: Vec<Bound<'_, PyAny>> = opponents
-            .try_iter()
-            .map_err(|_| type_error("opponents", "a list of bot names or None", opponents))?
-            .collect::<PyResult<_>>()?;
-        if items.len() != seats.len() {
-            return Err(crate::ludo::LudoError::InvalidBot(format!(
-                "{} roles for {} players: give one bot name or None per player",
-                items.len(),
-                seats.len()
-            ))
-            .into());
-        }
-        for (item, &seat) in items.iter().zip(&seats) {
-            config.roles[seat] = if item.is_none() {
-                Role::Agent
-            } else {
-                let name = item
-                    .cast::<PyString>()
-                    .map_err(|_| type_error("an opponent", "a bot name or None", item))?;
-                Role::Bot(name.to_string_lossy().parse::<Bot>()?)
-            };
-        }
-    }
-    Ok(config)
+    let seats = players.map(|p| parse_seats(&rules, Some(p))).transpose()?;
+    let roles = opponents
+        .map(|o| bot_roles(o, ["a list of bot names or None", "a bot name or None"]))
+        .transpose()?;
+    let max_rolls = max_rolls.map(|m| m.0);
+    Ok(EnvConfig::from_args(
+        rules,
+        seats,
+        roles.as_deref(),
+        skip_forced,
+        max_rolls,
+    )?)
+}
+
+/// A list of bot names or None (an agent, or the opponents' policy), as roles; `expected`
+/// says what the list and what an item must be.
+fn bot_roles(list: &Bound<'_, PyAny>, expected: [&str; 2]) -> PyResult<Vec<Option<Bot>>> {
+    let items = (list.try_iter()).map_err(|_| type_error("opponents", expected[0], list))?;
+    items
+        .map(|item| {
+            let item = item?;
+            if item.is_none() {
+                return Ok(None);
+            }
+            let name = (item.cast::<PyString>())
+                .map_err(|_| type_error("an opponent", expected[1], &item))?;
+            Ok(Some(name.to_string_lossy().parse::<Bot>()?))
+        })
+        .collect()
 }
 
 /// Make sure NumPy can be imported, and load its array API once (every later array is
@@ -80,17 +76,9 @@ fn numpy_ready(py: Python<'_>) -> PyResult<()> {
     Ok(())
 }
 
-/// Does any seat of `config` have a bot that searches (and so may take long)?
-fn searches(config: &EnvConfig) -> bool {
-    config
-        .roles
-        .iter()
-        .any(|r| matches!(r, Role::Bot(b) if b.searches()))
-}
-
 /// A seed argument: an int from 0 to 2**64 - 1, or None for a random one.
 fn seed_or_random(seed: Option<Seed>) -> u64 {
-    seed.map_or_else(random_seed, |s| s.0)
+    seed.map_or_else(fresh_seed, |s| s.0)
 }
 
 /// An action: an int (a Python or NumPy integer, anything with `__index__` but a bool),
@@ -117,30 +105,10 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
     })
 }
 
-fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Decision => "decision",
-        Status::Terminated => "terminated",
-        Status::Truncated => "truncated",
-        Status::Idle => "idle",
-    }
-}
-
-/// The seat of player number `player` (turn order) among `seats`.
-fn player_seat(seats: &[Seat], player: Player) -> PyResult<Seat> {
-    seats.get(player.0).copied().ok_or_else(|| {
-        crate::python::errors::InvalidArgumentError::new_err(format!(
-            "player must be an int from 0 to {}, not {}",
-            seats.len() - 1,
-            player.0
-        ))
-    })
-}
-
 /// Ask the Python callable `f` for the action of `seat` in `env`, from any thread: it is
 /// called with the player number, that player's observation and its action mask.
-fn call_opponent(f: &Py<PyAny>, env: &LudoEnv, seats: &[Seat], seat: Seat) -> PyResult<i64> {
-    let player = seats.iter().position(|&s| s == seat).unwrap_or(0);
+fn call_opponent(f: &Py<PyAny>, env: &LudoEnv, seat: Seat) -> PyResult<i64> {
+    let player = env.config().player_of(seat)?;
     let mut obs = vec![0.0; env::observation_len(env.game().rules())];
     env.observe(seat, &mut obs);
     let mut mask = vec![0; env.game().rules().tokens as usize];
@@ -159,22 +127,15 @@ fn call_opponent(f: &Py<PyAny>, env: &LudoEnv, seats: &[Seat], seat: Seat) -> Py
 #[pyclass(module = "LudoGame._core", name = "LudoEnvCore")]
 pub struct PyLudoEnv {
     env: LudoEnv,
-    seats: Vec<Seat>,
 }
 
 impl PyLudoEnv {
-    fn seat(&self, player: Player) -> PyResult<Seat> {
-        let player = player.0;
-        self.seats.get(player).copied().ok_or_else(|| {
-            crate::python::errors::InvalidArgumentError::new_err(format!(
-                "player must be an int from 0 to {}, not {player}",
-                self.seats.len() - 1
-            ))
-        })
+    fn seat(&self, player: PlayerNumber) -> PyResult<Seat> {
+        Ok(self.env.config().seat_of(player.0)?)
     }
 
-    fn player(&self, seat: Seat) -> usize {
-        self.seats.iter().position(|&s| s == seat).unwrap_or(0)
+    fn seats(&self) -> &[Seat] {
+        &self.env.config().seats
     }
 }
 
@@ -192,17 +153,16 @@ impl PyLudoEnv {
         opponents: Option<&Bound<'_, PyAny>>,
         skip_forced: bool,
         max_rolls: Option<MaxRolls>,
-        learner: Option<Player>,
+        learner: Option<PlayerNumber>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         numpy_ready(py)?;
         let mut config = config(rules, players, opponents, skip_forced, max_rolls, options)?;
-        let seats = config.seats.clone();
         if let Some(learner) = learner {
-            config.learner = Some(player_seat(&seats, learner)?);
+            config.learner = Some(config.seat_of(learner.0)?);
         }
         let env = LudoEnv::new(config, seed_or_random(seed))?;
-        Ok(PyLudoEnv { env, seats })
+        Ok(PyLudoEnv { env })
     }
 
     /// Start a new episode (seeded, or going on with the episode generator) and play to the
@@ -217,14 +177,11 @@ impl PyLudoEnv {
         opponent: Option<Py<PyAny>>,
     ) -> PyResult<()> {
         let seed = seed.map(|s| s.0);
-        let search = searches(self.env.config());
-        let seats = self.seats.clone();
+        let search = self.env.config().searches();
         let env = &mut self.env;
         match opponent {
             Some(f) => interruptible_or_raise(py, |stop| {
-                env.reset_with(seed, Some(stop), |e, seat| {
-                    call_opponent(&f, e, &seats, seat)
-                })
+                env.reset_with(seed, Some(stop), |e, seat| call_opponent(&f, e, seat))
             })??,
             None if search => interruptible_or_raise(py, |stop| env.reset(seed, Some(stop)))??,
             None => env.reset(seed, None)?,
@@ -244,15 +201,12 @@ impl PyLudoEnv {
     ) -> PyResult<()> {
         let action = action_arg(action)?;
         self.env.check(action)?;
-        let search = searches(self.env.config());
-        let seats = self.seats.clone();
+        let search = self.env.config().searches();
         let env = &mut self.env;
         match opponent {
             Some(f) => {
                 interruptible_or_raise(py, |stop| {
-                    env.step_with(action, Some(stop), |e, seat| {
-                        call_opponent(&f, e, &seats, seat)
-                    })
+                    env.step_with(action, Some(stop), |e, seat| call_opponent(&f, e, seat))
                 })??;
             }
             None if search => {
@@ -294,7 +248,7 @@ impl PyLudoEnv {
     /// Every player's rewards in the skipped games, added up.
     #[getter]
     fn skipped_rewards(&self) -> Vec<f32> {
-        self.seats
+        self.seats()
             .iter()
             .map(|&s| self.env.skipped().rewards[s])
             .collect()
@@ -304,20 +258,26 @@ impl PyLudoEnv {
     /// episode: before the first reset, or after an interrupted call).
     #[getter]
     fn status(&self) -> &'static str {
-        status_name(self.env.status())
+        self.env.status().name()
     }
 
     /// The player who must choose, or None once the episode is over.
     #[getter]
-    fn to_move(&self) -> Option<usize> {
-        self.env.to_move().map(|s| self.player(s))
+    fn to_move(&self) -> PyResult<Option<usize>> {
+        let to_move = self.env.to_move();
+        Ok(to_move
+            .map(|s| self.env.config().player_of(s))
+            .transpose()?)
     }
 
     /// The positions that play, in turn order ('A'...).
     #[getter]
     fn players(&self) -> Vec<String> {
         let labels = self.env.game().rules().seat_labels;
-        self.seats.iter().map(|&s| labels[s].to_string()).collect()
+        self.seats()
+            .iter()
+            .map(|&s| labels[s].to_string())
+            .collect()
     }
 
     /// Tokens per player (the number of actions).
@@ -339,7 +299,11 @@ impl PyLudoEnv {
     }
 
     /// `player`'s observation (float32).
-    fn observe<'py>(&self, py: Python<'py>, player: Player) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        player: PlayerNumber,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.seat(player)?;
         let mut out = vec![0.0; env::observation_len(self.env.game().rules())];
         self.env.observe(seat, &mut out);
@@ -350,7 +314,7 @@ impl PyLudoEnv {
     fn action_mask<'py>(
         &self,
         py: Python<'py>,
-        player: Player,
+        player: PlayerNumber,
     ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let seat = self.seat(player)?;
         let mut out = vec![0; self.tokens()];
@@ -361,7 +325,7 @@ impl PyLudoEnv {
     /// Every player's reward (0 until the game is over and on truncation).
     #[getter]
     fn rewards(&self) -> Vec<f32> {
-        self.seats.iter().map(|&s| self.env.reward(s)).collect()
+        self.seats().iter().map(|&s| self.env.reward(s)).collect()
     }
 
     /// The board as text.
@@ -390,8 +354,6 @@ impl PyLudoEnv {
 #[pyclass(module = "LudoGame._core", name = "LudoVectorCore")]
 pub struct PyVectorEnv {
     envs: VectorEnv,
-    /// The seats that play, in turn order.
-    seats: Vec<Seat>,
     threads: usize,
     search: bool,
     obs_len: usize,
@@ -541,20 +503,12 @@ impl PyVectorEnv {
     /// The opponents' policy of a batch call: required when some player has no bot,
     /// refused when every player has one.
     fn policy(&self, opponents: Option<Py<PyAny>>) -> PyResult<Option<PyPolicy>> {
-        match (opponents, self.envs.has_opponents()) {
-            (Some(f), true) => Ok(Some(PyPolicy {
-                f,
-                obs_len: self.obs_len,
-                tokens: self.tokens,
-            })),
-            (None, false) => Ok(None),
-            (None, true) => Err(crate::python::errors::InvalidArgumentError::new_err(
-                "some opponents have no bot: pass their policy as opponents=",
-            )),
-            (Some(_), false) => Err(crate::python::errors::InvalidArgumentError::new_err(
-                "every opponent is a built-in bot: there is no seat for the opponents= policy",
-            )),
-        }
+        self.envs.check_policy(opponents.is_some())?;
+        Ok(opponents.map(|f| PyPolicy {
+            f,
+            obs_len: self.obs_len,
+            tokens: self.tokens,
+        }))
     }
 
     /// Fresh arrays for one batch, filled by `work` with the interpreter released (on a
@@ -631,29 +585,18 @@ impl PyVectorEnv {
         // Only same-step autoreset has final observations.
         let same_step = self.envs.autoreset() == Autoreset::SameStep;
         let final_obs = (ended.is_some() && same_step).then_some(final_obs);
-        // Seats to player numbers (turn order).
-        let player = |seat: usize| self.seats.iter().position(|s| s.index() == seat);
-        // Every player's final reward: what a learner of every seat needs (the learner's own
-        // is in the rewards).
+        // Every player's final reward, and whose observation each row is: what a learner of
+        // every seat needs (the learner's own reward is in the rewards).
         let all = self.envs.learner().is_none();
         let final_rewards = match ended {
             Some(_) if all => {
-                let players = self.seats.len();
-                let mut by_player = Vec::with_capacity(n * players);
-                for row in final_buf.chunks_exact(MAX_SEATS) {
-                    by_player.extend(self.seats.iter().map(|s| row[s.index()]));
-                }
+                let by_player = self.envs.final_rewards_by_player(&final_buf);
+                let players = by_player.len() / n;
                 Some(PyArray1::from_vec(py, by_player).reshape([n, players])?)
             }
             _ => None,
         };
-        let players = self.envs.learner().is_none().then(|| {
-            let numbers: Vec<i64> = seats
-                .iter()
-                .map(|&s| player(s as usize).map_or(-1, |p| p as i64))
-                .collect();
-            PyArray1::from_vec(py, numbers)
-        });
+        let players = all.then(|| PyArray1::from_vec(py, self.envs.players_of(&seats)));
         self.scratch_seats = seats;
         self.scratch_final = final_buf;
         Ok((
@@ -692,97 +635,46 @@ impl PyVectorEnv {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         numpy_ready(py)?;
-        let mut config = config(rules, players, None, skip_forced, max_rolls, options)?;
-        let seats = config.seats.clone();
+        let config = config(rules, players, None, skip_forced, max_rolls, options)?;
         // seat="all": every player learns (no opponents).
-        let all = seat.is_some_and(|s| s.extract::<String>().is_ok_and(|t| t == "all"));
         let learner = match seat {
-            _ if all => None,
-            None => Some(player_seat(&seats, Player(0))?),
-            Some(s) => Some(player_seat(&seats, s.extract::<Player>()?)?),
+            Some(s) if s.extract::<String>().is_ok_and(|t| t == "all") => Some(Learner::All),
+            Some(s) => Some(Learner::Player(s.extract::<PlayerNumber>()?.0)),
+            None => None,
         };
-        let others: Vec<Seat> = match learner {
-            Some(l) => seats.iter().copied().filter(|&s| s != l).collect(),
-            None if opponents.is_some() => {
-                return Err(crate::ludo::LudoError::InvalidBot(
-                    "seat='all' has no opponents: every player learns".into(),
-                )
-                .into());
-            }
-            None => Vec::new(),
-        };
-        // One role per other player: a bot, or None for the opponents' policy.
-        let roles: Vec<Option<Bot>> = match opponents {
-            None => vec![Some(Bot::Random); others.len()],
+        let opponents = match opponents {
+            None => None,
             Some(o) if o.is_instance_of::<PyString>() => {
                 let name = o.cast::<PyString>()?.to_string_lossy().into_owned();
-                vec![Some(name.parse::<Bot>()?); others.len()]
+                Some(Opponents::Everyone(name.parse::<Bot>()?))
             }
-            Some(o) => {
-                let names: Vec<Bound<'_, PyAny>> = o
-                    .try_iter()
-                    .map_err(|_| type_error("opponents", "a bot name or a list of them", o))?
-                    .collect::<PyResult<_>>()?;
-                if names.len() != others.len() {
-                    return Err(crate::ludo::LudoError::InvalidBot(format!(
-                        "{} opponents for {} other players",
-                        names.len(),
-                        others.len()
-                    ))
-                    .into());
-                }
-                names
-                    .iter()
-                    .map(|n| {
-                        if n.is_none() {
-                            return Ok(None);
-                        }
-                        let s = n.cast::<PyString>().map_err(|_| {
-                            type_error("an opponent", "a built-in bot name or None", n)
-                        })?;
-                        Ok(Some(s.to_string_lossy().parse::<Bot>()?))
-                    })
-                    .collect::<PyResult<_>>()?
-            }
+            Some(o) => Some(Opponents::Each(bot_roles(
+                o,
+                [
+                    "a bot name or a list of them",
+                    "a built-in bot name or None",
+                ],
+            )?)),
         };
-        for (&s, &b) in others.iter().zip(&roles) {
-            config.roles[s] = b.map_or(Role::Agent, Role::Bot);
-        }
-        let autoreset = match autoreset {
-            None => Autoreset::NextStep,
-            Some(a) => {
-                // A gymnasium AutoresetMode (its value) or its name, in any case.
+        let autoreset = autoreset
+            .map(|a| {
+                // A gymnasium AutoresetMode (its value) or its name.
                 let text = match a.getattr("value") {
                     Ok(v) if !a.is_instance_of::<PyString>() => v,
                     _ => a.clone(),
                 };
-                let name = text
-                    .cast::<PyString>()
-                    .map_err(|_| type_error("autoreset", "'next_step' or 'same_step'", a))?
-                    .to_string_lossy()
-                    .to_lowercase();
-                match name.replace(['-', '_'], "").as_str() {
-                    "nextstep" => Autoreset::NextStep,
-                    "samestep" => Autoreset::SameStep,
-                    _ => {
-                        return Err(crate::python::errors::InvalidArgumentError::new_err(
-                            format!(
-                                "autoreset must be AutoresetMode.NEXT_STEP or SAME_STEP ('next_step', \
-                                 'same_step'), not {}",
-                                describe(a)
-                            ),
-                        ));
-                    }
-                }
-            }
-        };
-        let search = searches(&config);
+                let name = (text.cast::<PyString>())
+                    .map_err(|_| type_error("autoreset", "'next_step' or 'same_step'", a))?;
+                Ok::<_, PyErr>(Autoreset::from_name(&name.to_string_lossy())?)
+            })
+            .transpose()?;
         let rules: Rules = config.rules;
-        let envs = VectorEnv::new(config, learner, num_envs.0, seed_or_random(seed), autoreset)?;
+        let (n, seed) = (num_envs.0, seed_or_random(seed));
+        let envs = VectorEnv::with_learner(config, learner, opponents, n, seed, autoreset)?;
+        let search = (envs.envs().iter()).any(|e| e.config().searches());
         Ok(PyVectorEnv {
             envs,
-            seats,
-            threads: threads.map_or(1, |t| t.0),
+            threads: threads.map_or(DEFAULT_THREADS, |t| t.0),
             search,
             obs_len: env::observation_len(&rules),
             tokens: rules.tokens as usize,
@@ -803,15 +695,7 @@ impl PyVectorEnv {
         seeds: Option<Vec<Seed>>,
         opponents: Option<Py<PyAny>>,
     ) -> PyResult<Arrays<'py>> {
-        let n = self.envs.envs().len();
         let seeds: Option<Vec<u64>> = seeds.map(|s| s.into_iter().map(|s| s.0).collect());
-        if let Some(s) = &seeds
-            && s.len() != n
-        {
-            return Err(crate::python::errors::InvalidArgumentError::new_err(
-                format!("{} seeds for {n} environments", s.len()),
-            ));
-        }
         let mut policy = self.policy(opponents)?;
         self.run(
             py,
@@ -881,10 +765,7 @@ impl PyVectorEnv {
     /// 'next_step' or 'same_step': when an environment whose episode ended starts the next.
     #[getter]
     fn autoreset(&self) -> &'static str {
-        match self.envs.autoreset() {
-            Autoreset::NextStep => "next_step",
-            Autoreset::SameStep => "same_step",
-        }
+        self.envs.autoreset().name()
     }
 
     /// Games played out and not handed out as episodes (they ended before the learner's
@@ -930,12 +811,8 @@ impl PyVectorEnv {
     }
 }
 
-crate::python::convert::int_arg!(
-    /// A player number (the seats that play, in turn order).
-    Player, "player", usize, 0, 3
-);
+crate::python::convert::int_arg!(/// A player number (the seats that play, in turn order).
+    PlayerNumber, "player", usize, 0, crate::ludo::MAX_SEATS - 1);
 
-crate::python::convert::int_arg!(
-    /// A vector environment's size.
-    NumEnvs, "num_envs", usize, 1, 1 << 20
-);
+crate::python::convert::int_arg!(/// A vector environment's size.
+    NumEnvs, "num_envs", usize, 1, env::MAX_ENVS);

@@ -7,8 +7,10 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 use super::convert::*;
 use super::history::event_object;
 use super::moves::Move;
-use crate::ludo::autoplay::{MAX_ROLLS, Player, autoplay, caller_failed};
-use crate::ludo::notation::SavedGame;
+use crate::common::rng::fresh_seed;
+use crate::ludo::autoplay::{Caller, Chooser, MAX_ROLLS, NoCaller, autoplay, caller_failed};
+use crate::ludo::bots::BEST_MOVE_BOT;
+use crate::ludo::notation::{DieSeed, SavedGame};
 use crate::ludo::play::{CutOff, Limits};
 use crate::ludo::render;
 use crate::ludo::{
@@ -16,7 +18,7 @@ use crate::ludo::{
     Seat,
 };
 use crate::python::enums::PackageClass;
-use crate::python::interrupt::{interruptible, interruptible_or_raise, with_partial};
+use crate::python::interrupt::{PySearchStop, interruptible, interruptible_linked, with_partial};
 use crate::python::{describe, type_error};
 
 /// A game of Ludo played move by move, over the "cs162", "standard" or "gt" rules.
@@ -42,21 +44,18 @@ impl PyGame {
         }
     }
 
-    /// Read a Python bot's answer (a `Move` or a move name) as a core move.
-    pub(crate) fn answer_to_move(
+    /// `obj` as a move of `game`: a `Move` (of its rule set) or a move name; `None` for
+    /// anything else.
+    pub(crate) fn read_move(
         game: &CoreGame,
-        answer: &Bound<'_, PyAny>,
-    ) -> Result<CoreMove, String> {
-        if let Ok(m) = answer.cast::<Move>() {
-            own_move(game, m.get()).map_err(|e| e.to_string())
-        } else if let Ok(s) = answer.cast::<PyString>() {
-            game.parse_move(&s.to_string_lossy())
-                .map_err(|e| e.to_string())
+        obj: &Bound<'_, PyAny>,
+    ) -> Option<Result<CoreMove, CoreError>> {
+        if let Ok(m) = obj.cast::<Move>() {
+            let m = m.get();
+            Some(game.own_move(m.inner, &m.rules, &m.name))
         } else {
-            Err(format!(
-                "it returned {}, not a Move or a move name",
-                describe(answer)
-            ))
+            let name = obj.cast::<PyString>().ok()?;
+            Some(game.parse_move(&name.to_string_lossy()))
         }
     }
 
@@ -85,8 +84,8 @@ impl PyGame {
         let r = parse_rules(rules, options)?;
         let seats = parse_seats(&r, players)?;
         let seed = match seed {
-            None => random_seed(),
-            Some(s) if s.is_none() => random_seed(),
+            None => fresh_seed(),
+            Some(s) if s.is_none() => fresh_seed(),
             Some(s) if s.is_instance_of::<PyInt>() && !s.is_instance_of::<PyBool>() => {
                 crate::python::convert::seed(s, "seed")?
             }
@@ -124,25 +123,40 @@ impl PyGame {
         self.game().seats().map(|s| self.label(s)).collect()
     }
 
-    /// The die's seed (None for a game read from a position notation).
+    /// The die's seed (None for a game read from a position notation that writes the die's
+    /// state, without a seed).
     #[getter]
     fn seed(&self) -> Option<u64> {
         self.seed
     }
 
     /// The position as one line of text (rules, tokens, turn, ranking, die state), e.g.
-    /// 'cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a'.
-    fn to_notation(&self) -> String {
-        self.game().to_notation()
+    /// 'cs162 A28.28/B21.-1 A:r:0:0 - - 000000000000002a'. With `hide_die` the die's state
+    /// is written '-': a position to show players who must not know the coming rolls.
+    #[pyo3(signature = (hide_die = false))]
+    fn to_notation(&self, hide_die: bool) -> String {
+        if hide_die {
+            self.game().to_notation_hiding_die()
+        } else {
+            self.game().to_notation()
+        }
     }
 
-    /// A game starting at a position written by `to_notation` (with no history).
+    /// A game starting at a position written by `to_notation` (with no history). With
+    /// `seed`, the die is seeded with it instead of taking the state written (and `seed`
+    /// keeps it); a position whose die is hidden ('-') gets a random seed when none is
+    /// given, as `Game()` does.
     #[staticmethod]
-    fn from_notation(text: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+    #[pyo3(signature = (text, seed = None))]
+    fn from_notation(
+        text: &Bound<'_, PyAny>,
+        seed: Option<crate::python::convert::Seed>,
+    ) -> PyResult<PyGame> {
         let text = text_arg(text, "notation", CoreError::InvalidNotation)?;
+        let (game, seed) = CoreGame::from_notation_seeded(&text, die_seed(seed))?;
         Ok(PyGame {
-            record: GameRecord::new(CoreGame::from_notation(&text)?),
-            seed: None,
+            record: GameRecord::new(game),
+            seed,
         })
     }
 
@@ -153,30 +167,43 @@ impl PyGame {
         self.record.moves_text()
     }
 
-    /// The whole game (start position, seed, every roll and move) as a JSON string.
-    fn to_json(&self) -> String {
+    /// The whole game (start position, seed, every roll and move) as a JSON string. With
+    /// `hide_die`, without the die: the seed null, the die's state '-' in both positions and
+    /// every roll a given value ('=6'), for players who must not know the coming rolls.
+    #[pyo3(signature = (hide_die = false))]
+    fn to_json(&self, hide_die: bool) -> String {
         // Written without calling Python, so that the game is never borrowed while other
         // Python code (another thread) runs.
-        SavedGame {
+        let saved = SavedGame {
             record: self.record.clone(),
             seed: self.seed,
+        };
+        if hide_die {
+            saved.to_json_hiding_die()
+        } else {
+            saved.to_json()
         }
-        .to_json()
     }
 
     /// A game read from `to_json`'s output: the moves are replayed and checked. `format`,
     /// `start` and `moves` are required strings; `position`, when present, must be the
     /// string of the position the moves reach; `seed`, when not null, must be the seed that
-    /// gives the start position's die state.
+    /// gives the start position's die state. With `seed`, the game plays on with a die
+    /// seeded with it (the saved rolls, checked against the saved die, become given
+    /// values); a save whose die is hidden gets a random seed when none is given.
     #[staticmethod]
-    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+    #[pyo3(signature = (text, seed = None))]
+    fn from_json(
+        text: &Bound<'_, PyAny>,
+        seed: Option<crate::python::convert::Seed>,
+    ) -> PyResult<PyGame> {
         let text = text_arg(text, "JSON text", CoreError::InvalidNotation)?;
-        let SavedGame { record, seed } = SavedGame::from_json(&text)?;
+        let SavedGame { record, seed } = SavedGame::from_json_seeded(&text, die_seed(seed))?;
         Ok(PyGame { record, seed })
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        let json = slf.try_borrow().map_err(|_| in_use())?.to_json();
+        let json = slf.try_borrow().map_err(|_| in_use())?.to_json(false);
         Ok((slf.get_type().getattr("from_json")?, (json,)))
     }
 
@@ -184,7 +211,7 @@ impl PyGame {
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         static PHASE: PackageClass = PackageClass::new("LudoGame.enums", "Phase");
-        PHASE.of(py, phase_name(self.game().phase()))
+        PHASE.of(py, self.game().phase().name())
     }
 
     /// The position whose turn it is.
@@ -203,27 +230,21 @@ impl PyGame {
     /// The roll waiting to be played, if any.
     #[getter]
     fn pending_roll(&self) -> Option<u8> {
-        match self.game().phase() {
-            Phase::Move(r) => Some(r),
-            _ => None,
-        }
+        let Phase::Move(roll) = self.game().phase() else {
+            return None;
+        };
+        Some(roll)
     }
 
     /// Roll the die: the seeded die, or `value` (1-6) for replays and tests. Returns the
     /// value. When no token can move the turn passes at once (see `status`).
     #[pyo3(signature = (value = None))]
     fn roll(&mut self, value: Option<&Bound<'_, PyAny>>) -> PyResult<u8> {
-        let value = match value {
-            None => None,
-            Some(v) if v.is_none() => None,
-            Some(v) if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() => {
-                match v.extract::<i64>() {
-                    Ok(x) if (1..=6).contains(&x) => Some(x as u8),
-                    _ => return Err(CoreError::InvalidRoll(describe(v)).into()),
-                }
-            }
-            Some(v) => return Err(type_error("roll value", "an int from 1 to 6 or None", v)),
-        };
+        // Read here, not as the argument's type: its TypeError keeps its own words.
+        let value = value
+            .filter(|v| !v.is_none())
+            .map(|v| v.extract::<RollValue>());
+        let value = value.transpose()?.map(|v| v.0);
         match self.record.roll(value)? {
             Event::Roll { value, .. } => Ok(value),
             Event::Move { .. } => Ok(0),
@@ -240,25 +261,13 @@ impl PyGame {
     /// The names of the tokens that may move now (every token of a stack).
     #[getter]
     fn tokens_to_move(&self) -> Vec<char> {
-        let g = self.game();
-        let seat = g.current_player();
-        let mask = g.tokens_to_move();
-        g.rules()
-            .all_tokens()
-            .filter(|t| mask & t.bit() != 0)
-            .map(|t| g.rules().token_label(seat, t))
-            .collect()
+        self.game().token_labels_to_move()
     }
 
     /// Play a move: a `Move` from `legal_moves`, or its name ('p', 'Ap', 'a', ...).
     fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
-        let core = if let Ok(m) = mv.cast::<Move>() {
-            own_move(self.game(), m.get())?
-        } else if let Ok(s) = mv.cast::<PyString>() {
-            self.game().parse_move(&s.to_string_lossy())?
-        } else {
-            return Err(type_error("move", "a Move or a move name", mv));
-        };
+        let read = Self::read_move(self.game(), mv);
+        let core = read.ok_or_else(|| type_error("move", "a Move or a move name", mv))??;
         self.record.play(core)?;
         Ok(())
     }
@@ -301,15 +310,7 @@ impl PyGame {
     /// Step counts of every player's tokens: {'A': [p, q], ...}; negative in the yard.
     #[getter]
     fn steps<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let g = self.game();
-        let d = PyDict::new(py);
-        for s in g.seats() {
-            d.set_item(
-                self.label(s),
-                g.board().seat_steps(s)[..g.rules().tokens as usize].to_vec(),
-            )?;
-        }
-        Ok(d)
+        PyDict::from_sequence(&self.game().steps_by_seat().into_pyobject(py)?)
     }
 
     /// Every player's tokens' squares, named in the rule set's own numbering:
@@ -319,17 +320,7 @@ impl PyGame {
     /// home column, 'E' the end.
     #[getter]
     fn squares<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let g = self.game();
-        let r = g.rules();
-        let d = PyDict::new(py);
-        for s in g.seats() {
-            let names: Vec<String> = g.board().seat_steps(s)[..r.tokens as usize]
-                .iter()
-                .map(|&step| r.square_name(s, step))
-                .collect();
-            d.set_item(self.label(s), names)?;
-        }
-        Ok(d)
+        PyDict::from_sequence(&self.game().squares_by_seat().into_pyobject(py)?)
     }
 
     /// Every roll and move so far, oldest first: `RollEvent`s and `MoveEvent`s (dicts with
@@ -344,36 +335,36 @@ impl PyGame {
     }
 
     /// The move a built-in bot would play now: `bot` is a name such as "cs162", "safe",
-    /// "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible.
-    #[pyo3(signature = (bot = "expectimax", seed = None))]
+    /// "expectimax:3" or "mcts:2000"; `seed` makes random bots reproducible. `stop`, a
+    /// `SearchStop`, ends a search early from another thread (within about 20 ms of its
+    /// `request()`): the answer is then the best move found so far.
+    #[pyo3(
+        signature = (bot = BEST_MOVE_BOT, seed = None, stop = None),
+        text_signature = "($self, bot='expectimax', seed=None, stop=None)"
+    )]
     fn best_move(
         &self,
         py: Python<'_>,
         bot: &str,
         seed: Option<crate::python::convert::Seed>,
+        stop: Option<PyRef<'_, PySearchStop>>,
     ) -> PyResult<Move> {
         let b = bot.parse::<Bot>()?;
-        let seed = seed.map(|s| s.0);
         let g = *self.game();
-        let mut rng = Rng::new(seed.unwrap_or(0));
-        let choice = if b.searches() {
-            // A search may run for long: Ctrl-C stops it.
-            interruptible_or_raise(py, |stop| b.choose_until(&g, &mut rng, Some(stop)))?
+        let mut rng = Rng::new(seed.map_or(0, |s| s.0));
+        let mv = if b.searches() {
+            // A search may run for long: Ctrl-C (or the caller's flag) stops it.
+            let linked = stop.map(|s| s.stop.clone());
+            match interruptible_linked(py, linked.as_ref(), |stop| {
+                b.best_move(&g, &mut rng, Some(stop))
+            }) {
+                (_, Some(e)) => return Err(e),
+                (mv, None) => mv?,
+            }
         } else {
-            b.choose(&g, &mut rng)
+            b.best_move(&g, &mut rng, None)?
         };
-        match choice {
-            Some(mv) => Ok(Move::new(&g, mv)),
-            None => Err(CoreError::IllegalMove(format!(
-                "no move to choose: the game waits for {}",
-                if g.is_over() {
-                    "nothing (it is over)"
-                } else {
-                    "a roll"
-                }
-            ))
-            .into()),
-        }
+        Ok(Move::new(&g, mv))
     }
 
     /// Play on with bots until the game is over (or `max_rolls` more rolls): `bots` maps
@@ -393,79 +384,37 @@ impl PyGame {
         max_rolls: Option<MaxRolls>,
     ) -> PyResult<Option<char>> {
         let py = slf.py();
-        let seed = seed.map(|s| s.0);
-        let max_rolls = max_rolls.map_or(u64::from(MAX_ROLLS), |m| m.0);
-        let (mut work, labels, seats) = {
-            let me = slf.try_borrow().map_err(|_| in_use())?;
-            let seats: Vec<Seat> = me.game().seats().collect();
-            let labels: Vec<char> = seats.iter().map(|&s| me.label(s)).collect();
-            (me.clone(), labels, seats)
-        };
+        let mut work = slf.try_borrow().map_err(|_| in_use())?.clone();
         let before = work.record.clone();
-        let chosen = parse_bots(bots, &labels)?;
-        let mut rng = Rng::new(seed.unwrap_or(0));
-        let players: Vec<Player> = chosen
-            .iter()
-            .map(|b| match b {
-                AnyBot::Builtin(b) => Player::Bot(*b),
-                AnyBot::Python(_) => Player::Caller,
-            })
-            .collect();
+        let seats: Vec<Seat> = work.game().seats().collect();
+        let (choosers, callables) = parse_bots(bots, work.game())?;
+        let mut rng = Rng::new(seed.map_or(0, |s| s.0));
         let limits = Limits {
-            max_rolls,
+            max_rolls: max_rolls.map_or(u64::from(MAX_ROLLS), |m| m.0),
             cut_off: CutOff::BeforeEachStep,
             stop: None,
         };
         let record = &mut work.record;
-        let played = if players.iter().all(|p| matches!(p, Player::Bot(_))) {
+        let played = if callables.iter().all(Option::is_none) {
             // Built-in bots only: played with the interpreter released, Ctrl-C stops it.
             let (outcome, raised) = interruptible(py, |stop| {
                 let limits = Limits {
                     stop: Some(stop),
                     ..limits
                 };
-                let no_caller = |_: usize, _: &CoreGame| -> Result<CoreMove, CoreError> {
-                    Err(CoreError::InvalidBot("no bot for this player".into()))
-                };
-                autoplay(record, &seats, &players, &mut rng, limits, no_caller)
+                autoplay(record, &seats, &choosers, &mut rng, limits, &mut NoCaller)
             });
-            match raised {
-                Some(e) => Err(e),
-                None => outcome.map(|_| ()).map_err(PyErr::from),
-            }
+            raised.map_or_else(|| outcome.map(drop).map_err(PyErr::from), Err)
         } else {
             // Python bots: played holding the interpreter, Ctrl-C reaches them as usual.
-            autoplay(
-                record,
-                &seats,
-                &players,
-                &mut rng,
-                limits,
-                |k, g| match &chosen[k] {
-                    AnyBot::Python(f) => ask_python(py, f, g, seats[k]),
-                    AnyBot::Builtin(_) => {
-                        Err(CoreError::InvalidBot("not a Python bot".into()).into())
-                    }
-                },
-            )
-            .map(|_| ())
+            let mut caller = PyCaller::new(py, &callables, &seats);
+            autoplay(record, &seats, &choosers, &mut rng, limits, &mut caller).map(drop)
         };
         if let Err(e) = played {
             let partial = Bound::new(py, work)?.into_any();
             return Err(with_partial(py, e, partial));
         }
-        // Another thread may be reading the game this very moment: wait for it a little.
-        let mut tries = 0;
-        let mut me = loop {
-            match slf.try_borrow_mut() {
-                Ok(me) => break me,
-                Err(_) if tries < 1000 => {
-                    tries += 1;
-                    py.detach(|| std::thread::sleep(std::time::Duration::from_millis(1)));
-                }
-                Err(_) => return Err(in_use()),
-            }
-        };
+        let mut me = slf.try_borrow_mut().map_err(|_| in_use())?;
         if me.record != before {
             return Err(pyo3::exceptions::PyRuntimeError::new_err(
                 "the game was changed while autoplay ran (by a bot or another thread): \
@@ -519,22 +468,32 @@ impl PyGame {
     }
 }
 
-/// A bot as given from Python.
-pub(crate) enum AnyBot {
-    /// A built-in bot.
-    Builtin(Bot),
-    /// A Python callable `bot(game) -> Move | str`.
-    Python(Py<PyAny>),
+/// Where a game read from Python takes its die: the seed given, else the state written (a
+/// hidden die gets a random seed, as `Game()` without a seed does).
+fn die_seed(seed: Option<crate::python::convert::Seed>) -> DieSeed {
+    match seed {
+        Some(s) => DieSeed::Seed(s.0),
+        None => DieSeed::IfHidden(fresh_seed()),
+    }
 }
 
-/// Read one bot per player from a list (in turn order), a dict keyed by position, or a
-/// single bot (or a list of one) for everyone.
-pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<Vec<AnyBot>> {
-    let one = |b: &Bound<'_, PyAny>| -> PyResult<AnyBot> {
+/// The Python callables among the bots of a game, by player (turn order); `None` where a
+/// built-in bot plays.
+pub(crate) type Callables = Vec<Option<Py<PyAny>>>;
+
+/// Read one bot per player of `game` from a list (in turn order), a dict keyed by
+/// position, or a single bot (or a list of one) for everyone: each player's chooser, and
+/// the Python callables of the [`Chooser::Caller`] players.
+pub(crate) fn parse_bots(
+    bots: &Bound<'_, PyAny>,
+    game: &CoreGame,
+) -> PyResult<(Vec<Chooser>, Callables)> {
+    let labels: Vec<char> = game.seats().map(|s| game.rules().seat_label(s)).collect();
+    let one = |b: &Bound<'_, PyAny>| -> PyResult<(Chooser, Option<Py<PyAny>>)> {
         if let Ok(s) = b.cast::<PyString>() {
-            Ok(AnyBot::Builtin(s.to_string_lossy().parse::<Bot>()?))
+            Ok((Chooser::Bot(s.to_string_lossy().parse::<Bot>()?), None))
         } else if b.is_callable() {
-            Ok(AnyBot::Python(b.clone().unbind()))
+            Ok((Chooser::Caller, Some(b.clone().unbind())))
         } else {
             Err(CoreError::InvalidBot(format!(
                 "a bot is a name such as 'cs162' or a callable bot(game) -> move, not {}",
@@ -543,35 +502,34 @@ pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<V
             .into())
         }
     };
-    if bots.is_instance_of::<PyString>() || (bots.is_callable() && !bots.is_instance_of::<PyList>())
+    let list: Vec<Bound<'_, PyAny>> = if bots.is_instance_of::<PyString>()
+        || (bots.is_callable() && !bots.is_instance_of::<PyList>())
     {
-        return labels.iter().map(|_| one(bots)).collect();
-    }
-    // A list of one bot plays every seat, as the bot alone does.
-    if let Ok(list) = bots.cast::<PyList>()
-        && list.len() == 1
-    {
-        let only = list.get_item(0)?;
-        return labels.iter().map(|_| one(&only)).collect();
-    }
-    if let Ok(d) = bots.cast::<PyDict>() {
-        return labels
-            .iter()
-            .map(|&l| match d.get_item(l.to_string())? {
-                Some(b) => one(&b),
-                None => Err(CoreError::InvalidBot(format!("no bot for player '{l}'")).into()),
-            })
-            .collect();
-    }
-    let list: Vec<Bound<'_, PyAny>> = match bots.try_iter() {
-        Ok(it) => it.collect::<PyResult<_>>()?,
-        Err(_) => {
-            return Err(CoreError::InvalidBot(format!(
-                "bots must be a list, a dict or one bot, not {}",
-                describe(bots)
-            ))
-            .into());
+        vec![bots.clone(); labels.len()]
+    } else if let Ok(d) = bots.cast::<PyDict>() {
+        let mut list = Vec::new();
+        for l in &labels {
+            list.push(d.get_item(l.to_string())?.ok_or_else(|| {
+                PyErr::from(CoreError::InvalidBot(format!("no bot for player '{l}'")))
+            })?);
         }
+        list
+    } else {
+        match bots.try_iter() {
+            Ok(it) => it.collect::<PyResult<_>>()?,
+            Err(_) => {
+                return Err(CoreError::InvalidBot(format!(
+                    "bots must be a list, a dict or one bot, not {}",
+                    describe(bots)
+                ))
+                .into());
+            }
+        }
+    };
+    // A list of one bot plays every seat, as the bot alone does.
+    let list = match &list[..] {
+        [only] if bots.is_instance_of::<PyList>() => vec![only.clone(); labels.len()],
+        _ => list,
     };
     if list.len() != labels.len() {
         return Err(CoreError::InvalidBot(format!(
@@ -581,7 +539,48 @@ pub(crate) fn parse_bots(bots: &Bound<'_, PyAny>, labels: &[char]) -> PyResult<V
         ))
         .into());
     }
-    list.iter().map(one).collect()
+    list.iter()
+        .map(one)
+        .collect::<PyResult<Vec<_>>>()
+        .map(|v| v.into_iter().unzip())
+}
+
+/// The Python bots of a game as the engine's [`Caller`]: player `k`'s callable is asked
+/// for its move.
+pub(crate) struct PyCaller<'a, 'py> {
+    py: Python<'py>,
+    callables: &'a [Option<Py<PyAny>>],
+    seats: &'a [Seat],
+}
+
+impl<'a, 'py> PyCaller<'a, 'py> {
+    /// The caller of the players `seats` (turn order) whose bots are `callables`.
+    pub(crate) fn new(
+        py: Python<'py>,
+        callables: &'a [Option<Py<PyAny>>],
+        seats: &'a [Seat],
+    ) -> Self {
+        PyCaller {
+            py,
+            callables,
+            seats,
+        }
+    }
+}
+
+impl Caller for PyCaller<'_, '_> {
+    type Error = PyErr;
+
+    fn choose(&mut self, k: usize, game: &CoreGame) -> PyResult<CoreMove> {
+        match (self.callables.get(k), self.seats.get(k)) {
+            (Some(Some(f)), Some(&seat)) => ask_python(self.py, f, game, seat),
+            _ => Err(CoreError::InvalidBot(format!("no Python bot for player {k}")).into()),
+        }
+    }
+
+    fn between_games(&mut self) -> PyResult<()> {
+        self.py.check_signals()
+    }
 }
 
 /// The move the Python bot `f` gives for `seat` in `game` (which waits for a move),
@@ -601,6 +600,15 @@ pub(crate) fn ask_python(
         }
         caller_failed(game, seat, format_args!("raised {e}")).into()
     })?;
-    PyGame::answer_to_move(game, &answer)
-        .map_err(|e| caller_failed(game, seat, format_args!("failed: {e}")).into())
+    let failed = |e: &dyn std::fmt::Display| caller_failed(game, seat, format!("failed: {e}"));
+    match PyGame::read_move(game, &answer) {
+        Some(read) => read.map_err(|e| failed(&e).into()),
+        None => {
+            let e = format!(
+                "it returned {}, not a Move or a move name",
+                describe(&answer)
+            );
+            Err(failed(&e).into())
+        }
+    }
 }

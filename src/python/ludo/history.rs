@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::ludo::{Event, Game as CoreGame, Move as CoreMove, RollResult, Seat};
+use crate::ludo::{Event, Game as CoreGame};
 use crate::python::enums::PackageClass;
 
 /// `event` as a `RollEvent` or `MoveEvent`, with `before` the game just before it.
@@ -29,14 +29,7 @@ pub(super) fn event_object<'py>(
             d.set_item("player", r.seat_label(seat))?;
             d.set_item("value", value)?;
             d.set_item("die", die)?;
-            d.set_item(
-                "result",
-                match result {
-                    RollResult::ToMove => "move",
-                    RollResult::CannotMove => "cannot move",
-                    RollResult::Forfeit => "forfeit",
-                },
-            )?;
+            d.set_item("result", result.name())?;
         }
         Event::Move {
             mv,
@@ -50,25 +43,12 @@ pub(super) fn event_object<'py>(
             d.set_item("roll", mv.roll)?;
             d.set_item("from", outcome.from)?;
             d.set_item("to", outcome.to)?;
-            let mut moved = Vec::new();
-            for t in r.all_tokens() {
-                if outcome.moved & t.bit() != 0 {
-                    moved.push(r.token_label(mv.seat, t).to_string());
-                }
+            if let Some((from, to)) = event.squares(r) {
+                d.set_item("from_square", from)?;
+                d.set_item("to_square", to)?;
             }
+            let (moved, captured) = event.token_names(before);
             d.set_item("tokens", moved)?;
-            let mut captured = Vec::new();
-            for seat in Seat::ALL {
-                for t in r.all_tokens() {
-                    if outcome.captured[seat] & t.bit() != 0 {
-                        captured.push(before.move_name(&CoreMove {
-                            seat,
-                            token: t,
-                            roll: 0,
-                        }));
-                    }
-                }
-            }
             d.set_item("captured", captured)?;
             d.set_item("bumped", outcome.bumped)?;
             d.set_item("bounced", outcome.bounced)?;

@@ -6,11 +6,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use super::convert::{Count, Start, Threads};
-use super::game::{AnyBot, PyGame, ask_python, parse_bots};
+use super::game::{Callables, PyCaller, PyGame, parse_bots};
 pub(crate) use super::sim_result::SimResult;
+use crate::ludo::Bot;
+use crate::ludo::autoplay::Chooser;
 use crate::ludo::report::Report;
-use crate::ludo::sim::{SimConfig, SimResult as CoreResult};
-use crate::ludo::{Bot, LudoError as CoreError, Seat};
+use crate::ludo::sim::{
+    DEFAULT_BOT, DEFAULT_COUNT, DEFAULT_THREADS, SimConfig, SimResult as CoreResult, failed_in_game,
+};
 use crate::python::convert::Seed;
 use crate::python::interrupt::{interruptible, with_partial};
 
@@ -24,7 +27,8 @@ use crate::python::interrupt::{interruptible, with_partial};
 #[pyclass(module = "LudoGame", frozen)]
 pub struct Simulation {
     config: SimConfig,
-    python_bots: Vec<(usize, Py<PyAny>)>,
+    /// The Python bots, by player (`None` where a built-in bot plays).
+    callables: Callables,
     labels: Vec<char>,
     bot_names: Vec<String>,
 }
@@ -41,44 +45,37 @@ impl Simulation {
         seed: Option<Seed>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let seed = seed.map_or(0, |s| s.0);
         let name = PyString::new(py, rules).into_any();
         let probe = PyGame::new(Some(&name), players, None, options)?;
         let game = *probe.game();
-        let seats: Vec<Seat> = game.seats().collect();
-        let labels: Vec<char> = seats.iter().map(|&s| game.rules().seat_label(s)).collect();
-        let default_bots = PyString::new(py, "random").into_any();
-        let parsed = parse_bots(bots.unwrap_or(&default_bots), &labels)?;
-        let mut builtin = Vec::new();
-        let mut python_bots = Vec::new();
-        let mut bot_names = Vec::new();
-        for (k, b) in parsed.into_iter().enumerate() {
-            match b {
-                AnyBot::Builtin(bot) => {
-                    bot_names.push(bot.to_string());
-                    builtin.push(bot);
-                }
-                AnyBot::Python(f) => {
-                    bot_names.push(
-                        f.bind(py)
-                            .getattr("__name__")
-                            .map(|n| n.to_string())
-                            .unwrap_or_else(|_| "python".to_owned()),
-                    );
-                    builtin.push(Bot::Random);
-                    python_bots.push((k, f));
-                }
-            }
-        }
+        let default_bots = PyString::new(py, DEFAULT_BOT).into_any();
+        let (choosers, callables) = parse_bots(bots.unwrap_or(&default_bots), &game)?;
+        let bot_names = choosers
+            .iter()
+            .zip(&callables)
+            .map(|(c, f)| match (c, f) {
+                (Chooser::Bot(b), _) => b.to_string(),
+                (Chooser::Caller, f) => f
+                    .as_ref()
+                    .and_then(|f| f.bind(py).getattr("__name__").ok())
+                    .map_or_else(|| "python".to_owned(), |n| n.to_string()),
+            })
+            .collect();
         Ok(Simulation {
             config: SimConfig {
                 rules: *game.rules(),
-                seats: seats.iter().map(|s| s.index()).collect(),
-                bots: builtin,
-                seed,
+                seats: game.seats().map(|s| s.index()).collect(),
+                // A Python bot's seat is the caller's; its placeholder bot never plays.
+                bots: (choosers.iter())
+                    .map(|c| match c {
+                        Chooser::Bot(b) => *b,
+                        Chooser::Caller => Bot::Random,
+                    })
+                    .collect(),
+                seed: seed.map_or(0, |s| s.0),
             },
-            python_bots,
-            labels,
+            callables,
+            labels: game.seats().map(|s| game.rules().seat_label(s)).collect(),
             bot_names,
         })
     }
@@ -132,35 +129,26 @@ impl Simulation {
         threads: Option<Threads>,
     ) -> PyResult<SimResult> {
         let start = start.map_or(0, |v| v.0);
-        let count = count.map_or(1000, |v| v.0);
-        let threads = threads.map_or(1, |v| v.0);
-        if start.checked_add(count).is_none() {
-            return Err(crate::python::errors::InvalidArgumentError::new_err(
-                format!(
-                    "start + count must not pass 2**64 - 1 (games are numbered by a 64-bit index): \
-                 start {start}, count {count}"
-                ),
-            ));
-        }
-        if !self.python_bots.is_empty() {
-            let mut r = CoreResult::default();
-            for i in start..start + count {
-                if let Err(e) = py
-                    .check_signals()
-                    .and_then(|()| self.play_with_python(py, i, &mut r))
-                {
-                    let partial = Bound::new(py, self.result(r)?)?.into_any();
-                    return Err(with_partial(py, e, partial));
-                }
-            }
-            return self.result(r);
-        }
+        let count = count.map_or(DEFAULT_COUNT, |v| v.0);
+        let threads = threads.map_or(DEFAULT_THREADS, |v| v.0);
+        SimConfig::check_range(start, count)?;
         let config = &self.config;
-        match interruptible(py, |stop| {
-            config.run_until(start, count, threads, Some(stop))
-        }) {
-            (r, None) => self.result(r),
-            (r, Some(e)) => {
+        let callers: Vec<usize> = (0..self.callables.len())
+            .filter(|&k| self.callables[k].is_some())
+            .collect();
+        let (r, raised) = if callers.is_empty() {
+            interruptible(py, |stop| {
+                config.run_until(start, count, threads, Some(stop))
+            })
+        } else {
+            let seats = config.playing()?;
+            let mut caller = PyCaller::new(py, &self.callables, &seats);
+            let (r, e) = config.run_with(start, count, threads, None, &callers, &mut caller);
+            (r, e.map(|(i, e)| with_game_number(py, e, i)))
+        };
+        match raised {
+            None => self.result(r),
+            Some(e) => {
                 let partial = Bound::new(py, self.result(r)?)?.into_any();
                 Err(with_partial(py, e, partial))
             }
@@ -174,32 +162,14 @@ impl Simulation {
         let report = Report::new(&self.config, self.bot_names.clone(), inner)?;
         Ok(SimResult { report })
     }
-
-    /// Game `i` with Python bots in their seats (the engine's
-    /// [`SimConfig::play_game_with`]: the same dice and built-in bot randomness as the run).
-    fn play_with_python(&self, py: Python<'_>, i: u64, out: &mut CoreResult) -> PyResult<()> {
-        let callers: Vec<usize> = self.python_bots.iter().map(|(k, _)| *k).collect();
-        let seats = self.config.playing()?;
-        self.config
-            .play_game_with(
-                i,
-                &callers,
-                |k, g| match self.python_bots.iter().find(|(j, _)| *j == k) {
-                    Some((_, f)) => ask_python(py, f, g, seats[k]),
-                    None => Err(CoreError::InvalidBot(format!("no bot for player {k}")).into()),
-                },
-                out,
-            )
-            .map_err(|e| with_game_number(py, e, i))
-    }
 }
 
+/// A Python bot's error in game `i`, with the game's number (Ctrl-C as it is).
 fn with_game_number(py: Python<'_>, e: PyErr, i: u64) -> PyErr {
     if e.is_instance_of::<PyKeyboardInterrupt>(py) {
         return e;
     }
-    let msg = e.value(py).to_string();
-    crate::python::errors::InvalidBotError::new_err(format!("game {i}: {msg}"))
+    failed_in_game(i, e.value(py)).into()
 }
 
 /// The playouts per decision of the bot named `name` as the engine reads it (`mcts` is

@@ -78,7 +78,7 @@ impl SimResult {
         Ok(d)
     }
 
-    /// Games cut off after 100,000 rolls without a result.
+    /// Games cut off after `MAX_ROLLS` rolls without a result.
     #[getter]
     fn unfinished(&self) -> u64 {
         self.report.result.unfinished
@@ -166,19 +166,6 @@ impl SimResult {
     }
 
     fn __repr__(&self) -> String {
-        let r = &self.report;
-        let wins: Vec<String> = r
-            .labels()
-            .iter()
-            .zip(&r.seats)
-            .zip(&r.bot_names)
-            .map(|((l, &s), b)| format!("{l}({b})={}", r.result.wins[s]))
-            .collect();
-        format!(
-            "SimResult(games={}, wins: {}, mean_length={:.1})",
-            r.result.games,
-            wins.join(" "),
-            r.mean_length()
-        )
+        format!("SimResult({})", self.report.summary())
     }
 }

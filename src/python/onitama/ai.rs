@@ -10,10 +10,11 @@ use pyo3::types::PyDict;
 use super::PyAction;
 use super::convert::{AiSeed, Depth, Level, Nodes, SearchTime, Threads, contract_position};
 use super::endgame::PyEndgameTable;
-use super::game::{PyOnitama, PyPonderHit, PySearchStop, borrow_game, info_dict};
+use super::game::{PyOnitama, ai_settings, borrow_game, info_dict};
 use crate::onitama::game::game_over;
-use crate::onitama::{Ai, Answer, EndgameTable, Limits, Position};
+use crate::onitama::{Ai, AiSettings, Answer, EndgameTable, PonderHit, Position};
 use crate::python::errors::onitama_game_over;
+use crate::python::interrupt::PySearchStop;
 use crate::python::interrupt::{interruptible, interruptible_linked, interruptible_or_raise};
 
 /// A built-in AI, callable with the coursework's AI contract:
@@ -30,15 +31,10 @@ use crate::python::interrupt::{interruptible, interruptible_linked, interruptibl
 #[pyclass(module = "LudoGame.onitama", name = "BuiltinAI", frozen)]
 pub struct PyAi {
     ai: Mutex<Ai>,
-    /// Copies of the settings, readable while a search holds the lock.
-    level: u8,
-    seed: u64,
-    limits: Limits,
-    threads: usize,
+    /// A copy of the settings, readable while a search holds the lock.
+    settings: AiSettings,
     /// The endgame table set (see `set_endgame`), readable while a search holds the lock.
     endgame: Mutex<Option<Arc<EndgameTable>>>,
-    /// The `time` given, shown for a search (`None`: no time limit, or not a search).
-    time: Option<f64>,
 }
 
 impl PyAi {
@@ -65,7 +61,7 @@ impl PyAi {
 impl PyAi {
     #[new]
     #[pyo3(
-        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None, threads = Threads(1)),
+        signature = (level = Level::DEFAULT, time = SearchTime::DEFAULT, seed = AiSeed::DEFAULT, nodes = None, depth = None, threads = Threads::DEFAULT),
         text_signature = "(level=2, time=1.0, seed=0, nodes=None, depth=None, threads=1)"
     )]
     fn new(
@@ -76,25 +72,48 @@ impl PyAi {
         depth: Option<Depth>,
         threads: Threads,
     ) -> PyResult<PyAi> {
-        let nodes = nodes.map(|n| n.0);
-        let limits = Limits::budget(time.0, nodes, depth.map(|d| d.0));
-        let mut ai = Ai::new(level.0, seed.0, limits)?;
-        ai.set_threads(threads.0)?;
+        let settings = ai_settings(level, time, seed, nodes, depth, threads);
         Ok(PyAi {
-            ai: Mutex::new(ai),
-            level: level.0,
-            seed: seed.0,
-            limits,
-            threads: threads.0,
+            ai: Mutex::new(settings.ai()?),
+            settings,
             endgame: Mutex::new(None),
-            time: time.0.filter(|_| level.0 >= 2 && nodes.is_none()),
         })
+    }
+
+    /// 0 (random), 1 (baseline) or 2 (search).
+    #[getter]
+    fn level(&self) -> u8 {
+        self.settings.level
+    }
+
+    /// The seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.settings.seed
+    }
+
+    /// Seconds per move of the search (None: no time limit, or not a search).
+    #[getter]
+    fn time(&self) -> Option<f64> {
+        self.settings.time_used()
+    }
+
+    /// The node budget per move (None: none).
+    #[getter]
+    fn nodes(&self) -> Option<u64> {
+        self.settings.nodes
+    }
+
+    /// The depth cap (None: none).
+    #[getter]
+    fn depth(&self) -> Option<u32> {
+        self.settings.depth
     }
 
     /// The threads a search runs on.
     #[getter]
     fn threads(&self) -> usize {
-        self.threads
+        self.settings.threads
     }
 
     /// The endgame table the search scores its positions from (None: none).
@@ -112,36 +131,6 @@ impl PyAi {
         let table = table.map(|t| t.table());
         *self.endgame.lock().unwrap_or_else(|e| e.into_inner()) = table.clone();
         py.detach(|| self.lock().set_endgame(table));
-    }
-
-    /// 0 (random), 1 (baseline) or 2 (search).
-    #[getter]
-    fn level(&self) -> u8 {
-        self.level
-    }
-
-    /// The seed.
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    /// Seconds per move of the search (None: no time limit, or not a search).
-    #[getter]
-    fn time(&self) -> Option<f64> {
-        self.time
-    }
-
-    /// The node budget per move (None: none).
-    #[getter]
-    fn nodes(&self) -> Option<u64> {
-        self.limits.nodes
-    }
-
-    /// The depth cap (None: none).
-    #[getter]
-    fn depth(&self) -> Option<u32> {
-        self.limits.depth
     }
 
     /// The AI's answer in the coursework contract. Raises (as an AI that fails would) on
@@ -176,9 +165,9 @@ impl PyAi {
         match self.answer(py, &pos, None) {
             (_, Some(interrupted)) => Err(interrupted),
             (Answer::Error(e), None) => Err(onitama_game_over(e)),
-            (answer, None) => {
-                super::answer_tuple(&answer).ok_or_else(|| onitama_game_over(answer.to_string()))
-            }
+            (answer, None) => answer
+                .as_tuple()
+                .ok_or_else(|| onitama_game_over(answer.to_string())),
         }
     }
 
@@ -236,33 +225,42 @@ impl PyAi {
         Bound<'py, PyAny>,
         (u8, Option<f64>, u64, Option<u64>, Option<u32>, usize),
     )> {
-        let ai = slf.get();
-        let args = (
-            ai.level,
-            ai.time,
-            ai.seed,
-            ai.limits.nodes,
-            ai.limits.depth,
-            ai.threads,
-        );
+        let s = slf.get().settings;
+        let args = (s.level, s.time_used(), s.seed, s.nodes, s.depth, s.threads);
         Ok((slf.get_type().into_any(), args))
     }
 
     fn __repr__(&self) -> String {
-        let mut s = format!("BuiltinAI(level={}", self.level);
-        if self.level >= 2 {
-            match (self.limits.nodes, self.time) {
-                (Some(n), _) => s.push_str(&format!(", nodes={n}")),
-                (None, Some(t)) => s.push_str(&format!(", time={t}")),
-                (None, None) => s.push_str(", time=None"),
-            }
-            if let Some(d) = self.limits.depth {
-                s.push_str(&format!(", depth={d}"));
-            }
-            if self.threads != 1 {
-                s.push_str(&format!(", threads={}", self.threads));
-            }
+        format!("BuiltinAI({})", self.settings)
+    }
+}
+
+/// The *ponderhit* of a pondering search: pass it as `BuiltinAI.analyse(game,
+/// ponder=flag)`, and call `flag.request()` when the expected reply was played (the
+/// `onitama engine`'s `ponderhit` command does): the search's time limit starts running
+/// then. A flag stays raised once requested; use a new one for each search.
+#[pyclass(module = "LudoGame.onitama", name = "PonderHit", frozen)]
+pub struct PyPonderHit {
+    pub(crate) hit: PonderHit,
+}
+
+#[pymethods]
+impl PyPonderHit {
+    #[new]
+    fn new() -> PyPonderHit {
+        PyPonderHit {
+            hit: PonderHit::new(),
         }
-        format!("{s}, seed={})", self.seed)
+    }
+
+    /// Start the clocks of the searches pondering with this flag.
+    fn request(&self) {
+        self.hit.request();
+    }
+
+    /// Has it been requested?
+    #[getter]
+    fn requested(&self) -> bool {
+        self.hit.requested()
     }
 }

@@ -9,22 +9,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::PyCard;
-use crate::onitama::notation::parse_action;
-use crate::onitama::{Card, CardSet, CardSlot, Drawing, OnitamaError, Player, Position, Rules};
-use crate::python::convert::{InvalidArgumentError, int_in, seconds_in};
+use crate::onitama::notation::WrittenAction;
+use crate::onitama::{
+    AiSettings, Card, CardSet, CardSlot, Drawing, EndgameTable, OnitamaError, Player, Position,
+    Variant,
+};
+use crate::python::convert::{InvalidArgumentError, arg, as_engine, int_arg, int_in, seconds_in};
 use crate::python::{describe, type_error};
-
-/// The longest time budget or search time: a day.
-const MAX_SECONDS: f64 = 86_400.0;
-
-/// A [`int_in`] or [`seconds_in`] range error re-raised as the engine's error `class`.
-fn as_engine(e: PyErr, py: Python<'_>, class: fn(String) -> OnitamaError) -> PyErr {
-    if e.is_instance_of::<InvalidArgumentError>(py) {
-        class(e.value(py).to_string()).into()
-    } else {
-        e
-    }
-}
 
 /// A whole number from `lo` to `hi`, its range error as the engine's error `class`.
 pub(crate) fn whole(
@@ -109,227 +100,98 @@ pub(crate) fn card_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Drawing> 
     Ok((card, rows))
 }
 
-/// Declares a newtype for a `str` argument named `what`.
-macro_rules! text_arg {
-    ($(#[$doc:meta])* $name:ident, $what:literal, $expected:literal) => {
-        $(#[$doc])*
-        pub(crate) struct $name(pub String);
-
-        impl<'a, 'py> FromPyObject<'a, 'py> for $name {
-            type Error = PyErr;
-
-            fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-                str_arg(&obj, $what, $expected).map($name)
-            }
-        }
-    };
-}
-
-/// Declares a newtype for a player argument named `what`.
-macro_rules! player_newtype {
-    ($(#[$doc:meta])* $name:ident, $what:literal) => {
-        $(#[$doc])*
-        pub(crate) struct $name(pub Player);
-
-        impl<'a, 'py> FromPyObject<'a, 'py> for $name {
-            type Error = PyErr;
-
-            fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-                player_arg(&obj, $what).map($name)
-            }
-        }
-    };
-}
-
-/// Declares a newtype for a whole-number argument named `what`, from `lo` to `hi`, its
-/// range error an engine error `class`.
-macro_rules! whole_newtype {
-    ($(#[$doc:meta])* $name:ident, $what:literal, $ty:ty, $lo:expr, $hi:expr, $class:expr) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy)]
-        pub(crate) struct $name(pub $ty);
-
-        impl<'a, 'py> FromPyObject<'a, 'py> for $name {
-            type Error = PyErr;
-
-            fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-                Ok($name(whole(&obj, $what, $lo as i128, $hi as i128, $class)? as $ty))
-            }
-        }
-    };
-}
-
-text_arg!(
-    /// The text of a position's notation.
-    NotationText, "notation", "a str"
-);
-text_arg!(
-    /// The text of a game's JSON.
-    JsonText, "JSON text", "a str"
-);
-text_arg!(
-    /// A card number as typed ('1' or '2').
-    CardText, "card", "a str"
-);
-text_arg!(
-    /// An answer's start square.
-    MoveFrom, "move_from", "a str"
-);
-text_arg!(
-    /// An answer's target square.
-    MoveTo, "move_to", "a str"
-);
-text_arg!(
-    /// An answer's wall letter.
-    WallLetter, "wall_dir", "a str"
-);
-player_newtype!(
-    /// The side to move of a new game.
-    ToMove, "to_move"
-);
-player_newtype!(
-    /// Who moves first in a standard game with given cards.
-    First, "first"
-);
-player_newtype!(
-    /// A player whose view is asked for.
-    Viewer, "player"
-);
-whole_newtype!(
-    /// A game's ply limit (`max_plies`).
-    MaxPlies, "max_plies", u16, 0, u16::MAX, OnitamaError::BadBoard
-);
-whole_newtype!(
-    /// A built-in AI's seed.
-    AiSeed, "seed", u64, 0, u64::MAX, OnitamaError::BadAi
-);
-whole_newtype!(
-    /// A search's node budget.
-    Nodes, "nodes", u64, 1, i64::MAX, OnitamaError::BadAi
-);
-whole_newtype!(
-    /// A search's depth cap.
-    Depth, "depth", u32, 1, 1000, OnitamaError::BadAi
-);
-whole_newtype!(
-    /// A search's threads.
-    Threads, "threads", usize, 1, crate::onitama::ai::MAX_THREADS, OnitamaError::BadAi
-);
-whole_newtype!(
-    /// The most pieces of an endgame table's positions.
-    Pieces, "pieces", u32, crate::onitama::ai::endgame::MIN_PIECES, crate::onitama::ai::endgame::MAX_PIECES, OnitamaError::BadAi
-);
-whole_newtype!(
-    /// A memory cap, in bytes.
-    MaxBytes, "max_bytes", u64, 1, i64::MAX, OnitamaError::BadAi
-);
-whole_newtype!(
-    /// A perft depth.
-    PerftDepth, "perft depth", u32, 0, 64, OnitamaError::BadAi
-);
-
-/// A built-in AI's level: 0 (random), 1 (baseline) or 2 (search), by number or by name.
-#[derive(Clone, Copy)]
-pub(crate) struct Level(pub u8);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for Level {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let hint = |m: String| {
-            OnitamaError::BadAi(format!(
-                "{m}: the levels are 0 (random), 1 (baseline) and 2 (search), by number or name"
-            ))
-        };
-        if let Ok(name) = obj.cast::<PyString>() {
-            let name = name.to_string_lossy();
-            return crate::onitama::ai::level_of_name(&name)
-                .map(Level)
-                .ok_or_else(|| hint(format!("level '{name}'")).into());
-        }
-        let max = crate::onitama::ai::MAX_LEVEL as i128;
-        Ok(Level(whole(&obj, "level", 0, max, hint)? as u8))
+arg!(/// The text of a position's notation.
+    NotationText(String) = |o| str_arg(o, "notation", "a str"));
+arg!(/// The text of a game's JSON.
+    JsonText(String) = |o| str_arg(o, "JSON text", "a str"));
+arg!(/// A card number as typed ('1' or '2').
+    CardText(String) = |o| str_arg(o, "card", "a str"));
+arg!(/// An answer's start square.
+    MoveFrom(String) = |o| str_arg(o, "move_from", "a str"));
+arg!(/// An answer's target square.
+    MoveTo(String) = |o| str_arg(o, "move_to", "a str"));
+arg!(/// An answer's wall letter.
+    WallLetter(String) = |o| str_arg(o, "wall_dir", "a str"));
+arg!(/// The side to move of a new game.
+    ToMove(Player) = |o| player_arg(o, "to_move"));
+arg!(/// Who moves first in a standard game with given cards.
+    First(Player) = |o| player_arg(o, "first"));
+arg!(/// A player whose view is asked for.
+    Viewer(Player) = |o| player_arg(o, "player"));
+arg!(/// A board argument (see [`board_arg`]).
+    Board(Vec<String>) = board_arg);
+arg!(/// A card argument (see [`card_arg`]).
+    CardSpec(Drawing) = |o| card_arg(o, "card"));
+arg!(/// A card set of a random standard deal: the str 'base', 'sensei' or 'all'.
+CardSetArg(CardSet) = |o| {
+    let name = str_arg(o, "card_set", "'base', 'sensei' or 'all'")?;
+    Ok(CardSet::from_name(&name)?)
+});
+arg!(/// A refereed match's time budget an answer.
+TimeBudget(Duration) = |o| {
+    let s = seconds_in(o, "time_budget", AiSettings::MAX_SECONDS);
+    let s = s.map_err(|e| as_engine(e, o.py(), OnitamaError::BadAi))?;
+    Ok(Duration::from_secs_f64(s))
+});
+arg!(/// A setup id: an int or a str (`21`, `'case21'`, `'aitest1_A'`).
+SetupId(String) = |o| {
+    if o.is_instance_of::<pyo3::types::PyInt>() && !o.is_instance_of::<pyo3::types::PyBool>() {
+        return Ok(o.str()?.to_string_lossy().into_owned());
     }
+    str_arg(o, "setup", "an int or str setup id")
+});
+int_arg!(/// A game's ply limit (`max_plies`).
+    MaxPlies, "max_plies", u16, 0, u16::MAX, OnitamaError::BadBoard);
+int_arg!(/// A built-in AI's seed.
+    AiSeed, "seed", u64, 0, u64::MAX, OnitamaError::BadAi);
+int_arg!(/// A search's node budget.
+    Nodes, "nodes", u64, 1, AiSettings::MAX_NODES, OnitamaError::BadAi);
+int_arg!(/// A search's depth cap.
+    Depth, "depth", u32, 1, AiSettings::MAX_DEPTH, OnitamaError::BadAi);
+int_arg!(/// A search's threads.
+    Threads, "threads", usize, 1, AiSettings::MAX_THREADS, OnitamaError::BadAi);
+int_arg!(/// The most pieces of an endgame table's positions.
+    Pieces, "pieces", u32, EndgameTable::MIN_PIECES, EndgameTable::MAX_PIECES, OnitamaError::BadAi);
+int_arg!(/// A memory cap, in bytes.
+    MaxBytes, "max_bytes", u64, 1, u64::MAX, OnitamaError::BadAi);
+int_arg!(/// A perft depth.
+    PerftDepth, "perft depth", u32, 0, crate::onitama::perft::MAX_PERFT_DEPTH, OnitamaError::BadAi);
+
+arg!(/// A built-in AI's level: 0 (random), 1 (baseline) or 2 (search), by number or by name.
+Level(u8) = |o| {
+    if let Ok(name) = o.cast::<PyString>() {
+        return Ok(AiSettings::level_of(&name.to_string_lossy())?);
+    }
+    let max = crate::onitama::ai::MAX_LEVEL as i128;
+    Ok(whole(o, "level", 0, max, AiSettings::level_error)? as u8)
+});
+arg!(/// A search's time a move: a number of seconds, or `None` for no time limit.
+SearchTime(Option<f64>) = |o| {
+    if o.is_none() {
+        return Ok(None);
+    }
+    let s = seconds_in(o, "time", AiSettings::MAX_SECONDS);
+    Ok(Some(s.map_err(|e| as_engine(e, o.py(), OnitamaError::BadAi))?))
+});
+
+impl Level {
+    /// The default level ([`AiSettings::DEFAULT`]).
+    pub(crate) const DEFAULT: Level = Level(AiSettings::DEFAULT.level);
 }
 
-/// A search's time a move: a number of seconds, or `None` for no time limit.
-#[derive(Clone, Copy)]
-pub(crate) struct SearchTime(pub Option<f64>);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for SearchTime {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_none() {
-            return Ok(SearchTime(None));
-        }
-        let s = seconds_in(&obj, "time", MAX_SECONDS)
-            .map_err(|e| as_engine(e, obj.py(), OnitamaError::BadAi))?;
-        Ok(SearchTime(Some(s)))
-    }
+impl AiSeed {
+    /// The default seed ([`AiSettings::DEFAULT`]).
+    pub(crate) const DEFAULT: AiSeed = AiSeed(AiSettings::DEFAULT.seed);
 }
 
-/// A refereed match's time budget an answer.
-pub(crate) struct TimeBudget(pub Duration);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for TimeBudget {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let s = seconds_in(&obj, "time_budget", MAX_SECONDS)
-            .map_err(|e| as_engine(e, obj.py(), OnitamaError::BadAi))?;
-        Ok(TimeBudget(Duration::from_secs_f64(s)))
-    }
+impl SearchTime {
+    /// The default time ([`AiSettings::DEFAULT`]).
+    pub(crate) const DEFAULT: SearchTime = SearchTime(AiSettings::DEFAULT.time);
 }
 
-/// A setup id: an int or a str (`21`, `'case21'`, `'aitest1_A'`).
-pub(crate) struct SetupId(pub String);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for SetupId {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_instance_of::<pyo3::types::PyInt>()
-            && !obj.is_instance_of::<pyo3::types::PyBool>()
-        {
-            return Ok(SetupId(obj.str()?.to_string_lossy().into_owned()));
-        }
-        str_arg(&obj, "setup", "an int or str setup id").map(SetupId)
-    }
-}
-
-/// A card set of a random standard deal: the str 'base', 'sensei' or 'all'.
-pub(crate) struct CardSetArg(pub CardSet);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for CardSetArg {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let name = str_arg(&obj, "card_set", "'base', 'sensei' or 'all'")?;
-        Ok(CardSetArg(CardSet::from_name(&name)?))
-    }
-}
-
-/// A board argument (see [`board_arg`]).
-pub(crate) struct Board(pub Vec<String>);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for Board {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        board_arg(&obj).map(Board)
-    }
-}
-
-/// A card argument (see [`card_arg`]).
-pub(crate) struct CardSpec(pub Drawing);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for CardSpec {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        card_arg(&obj, "card").map(CardSpec)
-    }
+impl Threads {
+    /// The default threads ([`AiSettings::DEFAULT`]).
+    pub(crate) const DEFAULT: Threads = Threads(AiSettings::DEFAULT.threads);
 }
 
 /// The five cards `A1 A2 B1 B2 side`: a dict with exactly those keys, or a list or tuple
@@ -385,24 +247,13 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Cards {
     }
 }
 
-/// An answer's card number: any `int` (not a `bool`); one too big for 64 bits is read as
+arg!(/// An answer's card number: any `int` (not a `bool`); one too big for 64 bits is read as
 /// an invalid number.
-pub(crate) struct CardNumber(pub i64);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for CardNumber {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let n = int_in(&obj, "card", i128::MIN, i128::MAX).map(|v| i64::try_from(v).ok());
-        match n {
-            Ok(v) => Ok(CardNumber(v.unwrap_or(i64::MAX))),
-            Err(e) if e.is_instance_of::<InvalidArgumentError>(obj.py()) => {
-                Ok(CardNumber(i64::MAX))
-            }
-            Err(e) => Err(e),
-        }
-    }
-}
+CardNumber(i64) = |o| match int_in(o, "card", i128::MIN, i128::MAX) {
+    Ok(v) => Ok(i64::try_from(v).unwrap_or(i64::MAX)),
+    Err(e) if e.is_instance_of::<InvalidArgumentError>(o.py()) => Ok(i64::MAX),
+    Err(e) => Err(e),
+});
 
 /// A Python AI's answer: a tuple or list (card, move_from, move_to, wall_dir) of an int
 /// and three strs, or why it is not one.
@@ -454,21 +305,12 @@ pub(crate) fn contract_position(args: &[&Bound<'_, PyAny>; 8]) -> PyResult<Posit
     Ok(Position::from_rows(&board, cards, side, turn)?)
 }
 
-/// An action argument: an `Action`, or its text ('1 e2 d3 u'; standard Onitama's
+arg!(/// An action argument: an `Action`, or its text ('1 e2 d3 u'; standard Onitama's
 /// '1 e2 d3'), as a Python `Action` (which knows the rules its text is written for).
-pub(crate) struct ActionArg(pub super::PyAction);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for ActionArg {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if let Ok(a) = obj.cast::<super::PyAction>() {
-            return Ok(ActionArg(*a.get()));
-        }
-        let s = str_arg(&obj, "action", "an Action or its text such as '1 e2 d3 u'")?;
-        Ok(ActionArg(super::PyAction::of(
-            parse_action(&s, Rules::Wall)?,
-            Rules::Wall,
-        )))
+ActionArg(super::PyAction) = |o| match o.cast::<super::PyAction>() {
+    Ok(a) => Ok(*a.get()),
+    Err(_) => {
+        let s = str_arg(o, "action", "an Action or its text such as '1 e2 d3 u'")?;
+        Ok(super::PyAction(WrittenAction::parse(&s, Variant::Wall)?))
     }
-}
+});

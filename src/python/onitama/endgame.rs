@@ -8,8 +8,9 @@ use pyo3::types::PyDict;
 
 use super::PyCard;
 use super::convert::{MaxBytes, Pieces, Threads};
-use super::game::{PyOnitama, PySearchStop, borrow_game};
+use super::game::{PyOnitama, borrow_game};
 use crate::onitama::{EndgameTable, OnitamaError, TableValue};
+use crate::python::interrupt::PySearchStop;
 use crate::python::interrupt::interruptible_linked;
 
 /// An endgame table of standard Onitama: every position of five cards with at most

@@ -7,20 +7,20 @@ use pyo3::types::{PyBool, PyDict, PyTuple};
 
 use super::convert::{
     AiSeed, Board, CardNumber, CardSetArg, CardText, Cards, Depth, First, JsonText, Level,
-    MaxPlies, MoveFrom, MoveTo, Nodes, NotationText, PerftDepth, SearchTime, SetupId, ToMove,
-    Viewer, WallLetter,
+    MaxPlies, MoveFrom, MoveTo, Nodes, NotationText, PerftDepth, SearchTime, SetupId, Threads,
+    ToMove, Viewer, WallLetter,
 };
 use super::{PyAction, PyCard, actions_list, letter};
 use crate::onitama::coursework;
-use crate::onitama::game::{DEFAULT_PLIES, DEFAULT_SETUP, game_over};
-use crate::onitama::setups::STANDARD_PLIES;
-use crate::onitama::setups::find_setup;
+use crate::onitama::game::{DEFAULT_PLIES, game_over};
+use crate::onitama::notation::WrittenAction;
 use crate::onitama::{
-    Action, Ai, CardSet, CardSlot, Game, InvalidAnswer, Limits, Outcome, Player, PonderHit,
-    Position, Rules, SearchInfo, WinKind, env, perft_until,
+    AiSettings, CardSlot, Game, InvalidAnswer, Player, Position, SearchInfo, Variant, env,
+    perft_until,
 };
 use crate::python::convert::Seed;
 use crate::python::errors::IllegalActionError;
+use crate::python::interrupt::PySearchStop;
 use crate::python::interrupt::{interruptible_linked, interruptible_or_raise};
 use crate::python::type_error;
 use crate::stop::Stop;
@@ -71,25 +71,10 @@ pub(crate) fn contract_args<'py>(
 /// integer, not a `bool`) from 0 to the number of actions; anything else is an engine error
 /// naming what was given and the legal numbers of `pos`.
 fn action_number(obj: &Bound<'_, PyAny>, pos: &Position) -> PyResult<usize> {
-    let bad = |what: String| -> PyErr {
-        crate::onitama::OnitamaError::BadActionIndex {
-            last: env::ACTIONS - 1,
-            index: what,
-            legal: env::legal_text(pos),
-        }
-        .into()
-    };
-    if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__").unwrap_or(false) {
-        return Err(bad(crate::python::describe(obj)));
-    }
-    let n: i128 = obj
-        .call_method0("__index__")
-        .and_then(|i| i.extract())
-        .map_err(|_| bad(crate::python::describe(obj)))?;
-    usize::try_from(n)
-        .ok()
-        .filter(|&i| i < env::ACTIONS)
-        .ok_or_else(|| bad(n.to_string()))
+    let n = (!obj.is_instance_of::<PyBool>())
+        .then(|| obj.call_method0("__index__").and_then(|i| i.extract()).ok())
+        .flatten();
+    Ok(env::index_arg(n, || crate::python::describe(obj), pos)?)
 }
 
 /// The Python error for an answer the referee refuses in `game`.
@@ -100,37 +85,39 @@ fn judge_error(game: &Game, reason: InvalidAnswer) -> PyErr {
     }
 }
 
-/// Run a built-in AI on a game's current position. The game is not borrowed during the
-/// search (it runs on a copy of the position), so Python code running meanwhile (another
+/// The settings of a built-in AI from its arguments.
+pub(crate) fn ai_settings(
+    level: Level,
+    time: SearchTime,
+    seed: AiSeed,
+    nodes: Option<Nodes>,
+    depth: Option<Depth>,
+    threads: Threads,
+) -> AiSettings {
+    AiSettings {
+        level: level.0,
+        time: time.0,
+        seed: seed.0,
+        nodes: nodes.map(|n| n.0),
+        depth: depth.map(|d| d.0),
+        threads: threads.0,
+    }
+}
+
+/// Run a built-in AI on a game's current position, a search also stopped (with its best
+/// action so far) once `linked` is requested. The game is not borrowed during the search
+/// (it runs on a copy of the position), so Python code running meanwhile (another
 /// thread, a signal handler) may use and change the game.
 fn run_ai(
     slf: &Bound<'_, PyOnitama>,
-    level: Level,
-    time: SearchTime,
-    seed: AiSeed,
-    nodes: Option<Nodes>,
-    depth: Option<Depth>,
-) -> PyResult<SearchInfo> {
-    run_ai_linked(slf, level, time, seed, nodes, depth, None)
-}
-
-/// [`run_ai`], a search also stopped (with its best action so far) once `linked` is
-/// requested.
-fn run_ai_linked(
-    slf: &Bound<'_, PyOnitama>,
-    level: Level,
-    time: SearchTime,
-    seed: AiSeed,
-    nodes: Option<Nodes>,
-    depth: Option<Depth>,
+    settings: AiSettings,
     linked: Option<&Stop>,
 ) -> PyResult<SearchInfo> {
-    let limits = Limits::budget(time.0, nodes.map(|n| n.0), depth.map(|d| d.0));
     let pos = *borrow_game(slf)?.game.position();
     if pos.is_over() {
         return Err(game_over(&pos).into());
     }
-    let mut ai = Ai::new(level.0, seed.0, limits)?;
+    let mut ai = settings.ai()?;
     match interruptible_linked(slf.py(), linked, move |stop| ai.analyse_until(&pos, stop)) {
         (_, Some(e)) => Err(e),
         (info, None) => info.ok_or_else(|| game_over(&pos).into()),
@@ -141,7 +128,7 @@ fn run_ai_linked(
 pub(crate) fn info_dict(
     py: Python<'_>,
     info: SearchInfo,
-    rules: Rules,
+    rules: Variant,
 ) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("action", PyAction::of(info.action, rules))?;
@@ -153,66 +140,9 @@ pub(crate) fn info_dict(
     Ok(d)
 }
 
-/// A flag that stops a search from another thread: pass it as `Onitama.analyse(...,
-/// stop=flag)` and call `flag.request()` (the `onitama engine`'s `stop` command does). A
-/// flag stays set once requested; use a new one for each search.
-#[pyclass(module = "LudoGame.onitama", name = "SearchStop", frozen)]
-pub struct PySearchStop {
-    pub(crate) stop: Stop,
-}
-
-#[pymethods]
-impl PySearchStop {
-    #[new]
-    fn new() -> PySearchStop {
-        PySearchStop { stop: Stop::new() }
-    }
-
-    /// Ask the searches given this flag to stop (they answer their best action so far).
-    fn request(&self) {
-        self.stop.request();
-    }
-
-    /// Has a stop been requested?
-    #[getter]
-    fn requested(&self) -> bool {
-        self.stop.requested()
-    }
-}
-
-/// The *ponderhit* of a pondering search: pass it as `BuiltinAI.analyse(game,
-/// ponder=flag)`, and call `flag.request()` when the expected reply was played (the
-/// `onitama engine`'s `ponderhit` command does): the search's time limit starts running
-/// then. A flag stays raised once requested; use a new one for each search.
-#[pyclass(module = "LudoGame.onitama", name = "PonderHit", frozen)]
-pub struct PyPonderHit {
-    pub(crate) hit: PonderHit,
-}
-
-#[pymethods]
-impl PyPonderHit {
-    #[new]
-    fn new() -> PyPonderHit {
-        PyPonderHit {
-            hit: PonderHit::new(),
-        }
-    }
-
-    /// Start the clocks of the searches pondering with this flag.
-    fn request(&self) {
-        self.hit.request();
-    }
-
-    /// Has it been requested?
-    #[getter]
-    fn requested(&self) -> bool {
-        self.hit.requested()
-    }
-}
-
 impl PyOnitama {
-    /// The rules the game is played under.
-    fn rules_now(&self) -> Rules {
+    /// The variant the game is played under.
+    fn variant(&self) -> Variant {
         self.game.position().rules()
     }
 }
@@ -254,14 +184,8 @@ impl PyOnitama {
     #[staticmethod]
     #[pyo3(signature = (seed, max_plies = None))]
     fn dealt(seed: Seed, max_plies: Option<MaxPlies>) -> PyResult<PyOnitama> {
-        let board = find_setup(DEFAULT_SETUP)?.board;
-        let cards = env::deal_cards(seed.0);
-        let plies = max_plies.map_or(DEFAULT_PLIES, |n| n.0);
-        let pos = Position::from_rows(&board, cards, Player::A, plies)?;
-        let drawings = cards.map(|c| (c, c.rows()));
-        Ok(PyOnitama {
-            game: Game::from_position(pos, drawings, None),
-        })
+        let game = Game::dealt(seed.0, max_plies.map(|n| n.0))?;
+        Ok(PyOnitama { game })
     }
 
     /// A game of standard Onitama (no wall; see docs/rules.md): either `cards`, the five
@@ -280,42 +204,34 @@ impl PyOnitama {
         max_plies: Option<MaxPlies>,
         card_set: Option<CardSetArg>,
     ) -> PyResult<PyOnitama> {
-        let plies = max_plies.map_or(STANDARD_PLIES, |n| n.0);
-        let bad = |m: &str| PyErr::from(crate::onitama::OnitamaError::BadCard(m.into()));
-        let (pos, drawings) = match (cards, seed) {
-            (Some(cards), None) => {
-                if card_set.is_some() {
-                    return Err(bad(
-                        "card_set chooses the cards of a random deal (seed); given cards are \
-                         named one by one",
-                    ));
-                }
-                if cards.0.len() != 5 {
-                    return Err(bad("five cards are needed (A1, A2, B1, B2, side)"));
-                }
-                let values: [crate::onitama::Card; 5] = std::array::from_fn(|i| cards.0[i].0);
-                let first = first.map_or(Player::A, |p| p.0);
-                (Position::standard_start(values, first, plies)?, cards.0)
-            }
-            (None, Some(seed)) => {
-                if first.is_some() {
-                    return Err(bad("with a seed the side card decides who moves first"));
-                }
-                let set = card_set.map_or(CardSet::Base, |s| s.0);
-                let pos = Position::standard_deal_from(seed.0, set, plies);
-                (pos, pos.cards().map(|c| (c, c.rows())).to_vec())
-            }
-            _ => return Err(bad("give either cards or a seed")),
-        };
-        Ok(PyOnitama {
-            game: Game::from_position(pos, drawings, None),
-        })
+        let game = Game::standard(
+            cards.map(|c| c.0),
+            first.map(|p| p.0),
+            seed.map(|s| s.0),
+            card_set.map(|s| s.0),
+            max_plies.map(|n| n.0),
+        )?;
+        Ok(PyOnitama { game })
+    }
+
+    /// This game taken back to its start: a new `Onitama` at the start position, with no
+    /// history, from the same setup (its cards drawn the same way).
+    fn at_start(&self) -> PyOnitama {
+        PyOnitama {
+            game: self.game.at_start(),
+        }
+    }
+
+    /// The player who moved first (to move at the start): 'A' or 'B'.
+    #[getter]
+    fn first_turn(&self) -> String {
+        letter(self.game.first())
     }
 
     /// The rules: 'wall' (the coursework's variant) or 'standard' (no wall).
     #[getter]
     fn rules(&self) -> &'static str {
-        self.rules_now().name()
+        self.variant().name()
     }
 
     /// Size of the learning environment's action numbering (7510): see `action_index`.
@@ -331,7 +247,7 @@ impl PyOnitama {
     /// 0 or 1, squares row * 5 + col and the wall step 0-4 (u r d l s) in the mover's view
     /// (turned 180 degrees for B), and wall 5 for a winning move. Legal or not.
     fn action_index(&self, action: super::convert::ActionArg) -> usize {
-        env::action_index(&action.0.action(), self.game.position())
+        env::action_index(&action.0.0.action, self.game.position())
     }
 
     /// The action numbered `index` for the player to move (the inverse of
@@ -432,81 +348,52 @@ impl PyOnitama {
     /// The actions played so far, oldest first (as Ludo's `Game.history`).
     #[getter]
     fn history(&self) -> Vec<PyAction> {
-        actions_list(self.game.actions(), self.rules_now())
+        actions_list(self.game.actions(), self.variant())
     }
 
     /// Every legal action now (empty once the game is over), in generator order (as Ludo's
     /// `Game.legal_moves`).
     #[getter]
     fn legal_moves(&self) -> Vec<PyAction> {
-        actions_list(self.game.legal_actions(), self.rules_now())
+        actions_list(self.game.legal_actions(), self.variant())
     }
 
     /// Deprecated: the old name of `history`.
     #[getter]
-    fn actions(&self, py: Python<'_>) -> PyResult<Vec<PyAction>> {
-        deprecated(py, "Onitama.actions is deprecated: use Onitama.history")?;
-        Ok(self.history())
+    fn actions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        renamed(slf, "actions", "history")
     }
 
     /// Deprecated: the old name of `legal_moves`.
     #[getter]
-    fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<PyAction>> {
-        deprecated(
-            py,
-            "Onitama.legal_actions is deprecated: use Onitama.legal_moves",
-        )?;
-        Ok(self.legal_moves())
+    fn legal_actions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        renamed(slf, "legal_actions", "legal_moves")
     }
 
     /// Play an action: an `Action`, its text ('1 e2 d3 u'), or an AI answer tuple
     /// (card, move_from, move_to, wall_dir) judged as the referee does. Returns the action
     /// played. Refused (nothing changes) when illegal or when the game is over.
     fn play(&mut self, action: &Bound<'_, PyAny>) -> PyResult<PyAction> {
-        let inner: Action = if action.is_instance_of::<PyTuple>() {
-            type Four<'py> = (
-                Bound<'py, PyAny>,
-                Bound<'py, PyAny>,
-                Bound<'py, PyAny>,
-                Bound<'py, PyAny>,
-            );
-            let Ok((card, from, to, wall)) = action.extract::<Four<'_>>() else {
+        let variant = self.variant();
+        let written = if action.is_instance_of::<PyTuple>() {
+            type Four<'py> = [Bound<'py, PyAny>; 4];
+            let Ok([card, from, to, wall]) = action.extract::<Four<'_>>() else {
                 return Err(type_error(
                     "an answer tuple",
                     "(card, move_from, move_to, wall_dir)",
                     action,
                 ));
             };
-            let answer = (
-                card.extract()?,
-                from.extract()?,
-                to.extract()?,
-                wall.extract()?,
-            );
-            self.judge(answer.0, answer.1, answer.2, answer.3)?.inner
+            let answer = (card.extract()?, from.extract()?, to.extract()?);
+            self.judge(answer.0, answer.1, answer.2, wall.extract()?)?.0
         } else if let Ok(text) = action.cast::<pyo3::types::PyString>() {
             // Text is read for the game's rules (a wall step or none), with a clear error
             // for the other rule set's form.
-            self.game.position().parse_action(text.to_str()?)?
+            WrittenAction::parse(text.to_str()?, variant)?
         } else {
-            let arg = action.extract::<super::convert::ActionArg>()?.0;
-            let rules = self.rules_now();
-            if arg.rules() != rules {
-                return Err(crate::onitama::OnitamaError::IllegalAction {
-                    action: arg.__str__(),
-                    reason: format!(
-                        "an action of the {} rules, but this game plays the {} rules",
-                        arg.rules().name(),
-                        rules.name()
-                    ),
-                }
-                .into());
-            }
-            arg.action()
+            action.extract::<super::convert::ActionArg>()?.0.0
         };
-        let inner = self.game.position().normalize(inner);
-        self.game.play(inner)?;
-        Ok(PyAction::of(inner, self.rules_now()))
+        Ok(PyAction::of(self.game.play_written(written)?, variant))
     }
 
     /// Judge an AI answer exactly as the tournament referee does: the legal action it
@@ -521,7 +408,7 @@ impl PyOnitama {
     ) -> PyResult<PyAction> {
         self.game
             .judge(card.0, &move_from.0, &move_to.0, &wall_dir.0)
-            .map(|inner| PyAction::of(inner, self.rules_now()))
+            .map(|inner| PyAction::of(inner, self.variant()))
             .map_err(|reason| judge_error(&self.game, reason))
     }
 
@@ -541,13 +428,13 @@ impl PyOnitama {
         let to = move_to.as_ref().map(|m| m.0.as_str());
         self.game
             .judge_typed(&card.0, from, to)
-            .map(|a| a.map(|inner| PyAction::of(inner, self.rules_now())))
+            .map(|a| a.map(|inner| PyAction::of(inner, self.variant())))
             .map_err(|reason| judge_error(&self.game, reason))
     }
 
     /// Take back the last action; returns it.
     fn undo(&mut self) -> PyResult<PyAction> {
-        Ok(PyAction::of(self.game.undo()?, self.rules_now()))
+        Ok(PyAction::of(self.game.undo()?, self.variant()))
     }
 
     /// Is the game over (won, or no plies left)?
@@ -558,7 +445,7 @@ impl PyOnitama {
     /// The winner, 'A' or 'B', or None (still playing, or a tie).
     #[getter]
     fn winner(&self) -> Option<String> {
-        self.game.outcome().and_then(Outcome::winner).map(letter)
+        self.game.outcome().and_then(|o| o.winner()).map(letter)
     }
 
     /// How the game ended: `Reason.BASE_REACHED`, `Reason.GENERAL_CAPTURED`,
@@ -580,7 +467,7 @@ impl PyOnitama {
     /// The coursework program's words for `action` (not yet played) when its pawn move
     /// captures a soldier, else None.
     fn capture_message(&self, action: super::convert::ActionArg) -> Option<String> {
-        coursework::capture_message(self.game.position(), action.0.action().to()?)
+        coursework::capture_message(self.game.position(), action.0.0.action.to()?)
     }
 
     /// How the game ended (an `Outcome`: termination, winner, ranking), or None while it
@@ -589,21 +476,13 @@ impl PyOnitama {
         let Some(o) = self.game.outcome() else {
             return Ok(None);
         };
-        let ranking = match o.winner() {
-            Some(w) => vec![w, w.other()],
-            None => Vec::new(),
-        };
-        let ranking = ranking.into_iter().map(|p| p.letter()).collect();
+        let ranking = o.ranking().into_iter().map(|p| p.letter()).collect();
         crate::python::enums::outcome_object(py, o.reason(), ranking).map(Some)
     }
 
     /// The coursework program's words for the winner of a won game, else None.
     fn win_message(&self) -> Option<String> {
-        match self.game.outcome()? {
-            Outcome::BaseReached(p) => Some(coursework::win_message(p, WinKind::Base)),
-            Outcome::GeneralCaptured(p) => Some(coursework::win_message(p, WinKind::Capture)),
-            Outcome::PlyLimit => None,
-        }
+        self.game.outcome()?.win_message()
     }
 
     /// A sentence on where the game stands, e.g. 'Player A to move, 20 plies left.'.
@@ -620,11 +499,13 @@ impl PyOnitama {
 
     /// The action a built-in AI plays now (see `BuiltinAI`): level 0 random, 1 the
     /// coursework baseline, 2 the search (with `time` seconds, or deterministic with a
-    /// `nodes` budget). As Ludo's `Game.best_move`.
+    /// `nodes` budget on one thread; `threads` searches on that many). As Ludo's
+    /// `Game.best_move`.
     #[pyo3(
-        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None),
-        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
+        signature = (level = Level::DEFAULT, time = SearchTime::DEFAULT, seed = AiSeed::DEFAULT, nodes = None, depth = None, threads = Threads::DEFAULT),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None, threads=1)"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn best_move(
         slf: &Bound<'_, Self>,
         level: Level,
@@ -632,30 +513,24 @@ impl PyOnitama {
         seed: AiSeed,
         nodes: Option<Nodes>,
         depth: Option<Depth>,
+        threads: Threads,
     ) -> PyResult<PyAction> {
-        let info = run_ai(slf, level, time, seed, nodes, depth)?;
-        let rules = borrow_game(slf)?.rules_now();
-        Ok(PyAction::of(info.action, rules))
+        let settings = ai_settings(level, time, seed, nodes, depth, threads);
+        let info = run_ai(slf, settings, None)?;
+        Ok(PyAction::of(info.action, borrow_game(slf)?.variant()))
     }
 
     /// Deprecated: the old name of `best_move`.
     #[pyo3(
-        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None),
-        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
+        signature = (*args, **kwargs),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None, threads=1)"
     )]
-    fn best_action(
-        slf: &Bound<'_, Self>,
-        level: Level,
-        time: SearchTime,
-        seed: AiSeed,
-        nodes: Option<Nodes>,
-        depth: Option<Depth>,
-    ) -> PyResult<PyAction> {
-        deprecated(
-            slf.py(),
-            "Onitama.best_action is deprecated: use Onitama.best_move",
-        )?;
-        Self::best_move(slf, level, time, seed, nodes, depth)
+    fn best_action<'py>(
+        slf: &Bound<'py, Self>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        renamed(slf, "best_action", "best_move")?.call(args, kwargs)
     }
 
     /// What a built-in AI finds now, as a dict: action, score (for the side to move; above
@@ -663,10 +538,11 @@ impl PyOnitama {
     /// expected line). `stop`, a `SearchStop`, ends the search early from another thread
     /// (within about 20 ms of its `request()`): the answer is then the best action found so
     /// far. `time=None` with no `nodes` nor `depth` searches until stopped (or the ply
-    /// horizon).
+    /// horizon). `threads` searches on that many threads sharing one table (the nodes are
+    /// every thread's).
     #[pyo3(
-        signature = (level = Level(2), time = SearchTime(Some(1.0)), seed = AiSeed(0), nodes = None, depth = None, stop = None),
-        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None, stop=None)"
+        signature = (level = Level::DEFAULT, time = SearchTime::DEFAULT, seed = AiSeed::DEFAULT, nodes = None, depth = None, stop = None, threads = Threads::DEFAULT),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None, stop=None, threads=1)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn analyse<'py>(
@@ -677,10 +553,12 @@ impl PyOnitama {
         nodes: Option<Nodes>,
         depth: Option<Depth>,
         stop: Option<PyRef<'py, PySearchStop>>,
+        threads: Threads,
     ) -> PyResult<Bound<'py, PyDict>> {
         let linked = stop.map(|s| s.stop.clone());
-        let info = run_ai_linked(slf, level, time, seed, nodes, depth, linked.as_ref())?;
-        info_dict(slf.py(), info, borrow_game(slf)?.rules_now())
+        let settings = ai_settings(level, time, seed, nodes, depth, threads);
+        let info = run_ai(slf, settings, linked.as_ref())?;
+        info_dict(slf.py(), info, borrow_game(slf)?.variant())
     }
 
     /// The number of action sequences of `depth` plies (a winning action counts 1 and
@@ -780,8 +658,12 @@ impl PyOnitama {
     }
 }
 
-/// Warn that an old name is used (a `DeprecationWarning`, raised if warnings are errors).
-fn deprecated(py: Python<'_>, message: &str) -> PyResult<()> {
-    let text = std::ffi::CString::new(message).expect("no NUL in a message");
-    PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &text, 1)
+/// `new` of the game, warning that its old name `old` is used (a `DeprecationWarning`,
+/// raised if warnings are errors).
+fn renamed<'py>(slf: &Bound<'py, PyOnitama>, old: &str, new: &str) -> PyResult<Bound<'py, PyAny>> {
+    let py = slf.py();
+    let text = format!("Onitama.{old} is deprecated: use Onitama.{new}");
+    let text = std::ffi::CString::new(text).expect("no NUL in a name");
+    PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &text, 1)?;
+    slf.getattr(new)
 }

@@ -1,8 +1,7 @@
 //! Onitama with a movable wall, as Python objects: `Onitama` (a game played action by
-//! action, [`game`]), `Action` and `Card` (here), `BuiltinAI` ([`ai`]), `EndgameTable`
-//! ([`endgame`]), `MatchRecord` and
-//! the refereed match `onitama_play_match` ([`record`]). The module `LudoGame.onitama`
-//! exports them.
+//! action, [`game`]), `Action` and `Card` (here), `BuiltinAI` and `PonderHit` ([`ai`]),
+//! `EndgameTable` ([`endgame`]), `MatchRecord` and the refereed match `onitama_play_match`
+//! ([`record`]). The module `LudoGame.onitama` exports them.
 //!
 //! Everything here converts Python values ([`convert`]), calls the engine in
 //! [`crate::onitama`] and wraps its results; engine errors become Python exceptions through
@@ -10,8 +9,8 @@
 
 use pyo3::prelude::*;
 
-use crate::onitama::notation::{action_text, parse_action};
-use crate::onitama::{Action, Answer, Card, CardSet, Player, Rules, Square, WallDir};
+use crate::onitama::notation::WrittenAction;
+use crate::onitama::{Action, Answer, Card, CardSet, Player, Variant};
 use convert::{CardSpec, Viewer};
 
 pub(crate) mod ai;
@@ -21,9 +20,10 @@ pub(crate) mod game;
 pub(crate) mod record;
 
 pub(crate) use crate::python::enums::REASON;
-pub use ai::PyAi;
+pub use crate::python::interrupt::PySearchStop;
+pub use ai::{PyAi, PyPonderHit};
 pub use endgame::PyEndgameTable;
-pub use game::{PyOnitama, PyPonderHit, PySearchStop};
+pub use game::PyOnitama;
 pub use record::PyMatchRecord;
 pub(crate) use record::onitama_play_match;
 
@@ -126,56 +126,13 @@ impl PyCard {
 /// '1 XX XX s'. In standard Onitama (no wall) an action is '1 e2 d3' (a winning move
 /// too), or '1 XX XX' when no pawn can move. `Action(text)` reads either form.
 #[pyclass(module = "LudoGame.onitama", name = "Action", frozen, eq, hash)]
-#[derive(Clone, Copy)]
-pub struct PyAction {
-    inner: Action,
-    /// An action of standard Onitama (written without a wall step)?
-    standard: bool,
-}
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyAction(pub(crate) WrittenAction);
 
 impl PyAction {
-    /// An action of a game under `rules`.
-    pub(crate) fn of(inner: Action, rules: Rules) -> PyAction {
-        PyAction {
-            inner,
-            standard: rules == Rules::Standard,
-        }
-    }
-
-    /// The rules the action is written for.
-    pub(crate) fn rules(&self) -> Rules {
-        if self.standard {
-            Rules::Standard
-        } else {
-            Rules::Wall
-        }
-    }
-
-    /// The engine action.
-    pub(crate) fn action(&self) -> Action {
-        self.inner
-    }
-
-    /// What equality looks at: a standard action is its card, start and target (whether
-    /// it wins is the position's business); a wall-variant action everything.
-    fn key(&self) -> (bool, u8, Option<Square>, Option<Square>, Option<WallDir>) {
-        let a = self.inner;
-        let wall = if self.standard { None } else { a.wall() };
-        (self.standard, a.slot().number(), a.from(), a.to(), wall)
-    }
-}
-
-impl PartialEq for PyAction {
-    fn eq(&self, other: &PyAction) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for PyAction {}
-
-impl std::hash::Hash for PyAction {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.key().hash(h);
+    /// An action of a game of `variant`.
+    pub(crate) fn of(action: Action, variant: Variant) -> PyAction {
+        PyAction(WrittenAction { action, variant })
     }
 }
 
@@ -189,105 +146,86 @@ impl PyAction {
         if let Ok(a) = text.cast::<PyAction>() {
             return Ok(*a.get());
         }
-        let rules = if standard {
-            Rules::Standard
-        } else {
-            Rules::Wall
-        };
+        let variant = [Variant::Wall, Variant::Standard][usize::from(standard)];
         let s = convert::str_arg(text, "action", "an Action or its text such as '1 e2 d3 u'")?;
-        Ok(PyAction::of(parse_action(&s, rules)?, rules))
+        Ok(PyAction(WrittenAction::parse(&s, variant)?))
     }
 
     /// The card slot played: 1 or 2.
     #[getter]
     fn card(&self) -> u8 {
-        self.inner.slot().number()
+        self.0.action.slot().number()
     }
 
     /// The start square, e.g. 'e2' ('XX' for a pass).
     #[getter]
     fn move_from(&self) -> String {
-        self.inner.from().map_or("XX".into(), |s| s.to_string())
+        self.0.action.from().map_or("XX".into(), |s| s.to_string())
     }
 
     /// The target square, e.g. 'd3' ('XX' for a pass).
     #[getter]
     fn move_to(&self) -> String {
-        self.inner.to().map_or("XX".into(), |s| s.to_string())
+        self.0.action.to().map_or("XX".into(), |s| s.to_string())
     }
 
     /// The wall step: 'u', 'r', 'd', 'l' or 's'; None for a winning move (the game ends)
     /// and for every action of standard Onitama (no wall).
     #[getter]
     fn wall(&self) -> Option<String> {
-        if self.standard {
-            return None;
-        }
-        self.inner.wall().map(|w| w.letter().to_string())
+        self.0.wall().map(|w| w.letter().to_string())
     }
 
     /// Is this an action of standard Onitama (written without a wall step)?
     #[getter]
     fn standard(&self) -> bool {
-        self.standard
+        self.0.variant == Variant::Standard
     }
 
     /// Is this a pass (no pawn could move)?
     #[getter]
     fn is_pass(&self) -> bool {
-        self.inner.is_pass()
+        self.0.action.is_pass()
     }
 
     /// Does this move win (and end the game)?
     #[getter]
     fn is_win(&self) -> bool {
-        self.inner.is_win()
+        self.0.action.is_win()
     }
 
     /// The answer an AI returns for it: (card, move_from, move_to, wall_dir), with wall 's'
     /// for a winning move (the referee never reads it).
     #[getter]
     fn answer(&self) -> Option<(i64, String, String, String)> {
-        answer_tuple(&Answer::from(self.inner))
+        Answer::from(self.0.action).as_tuple()
     }
 
     fn __str__(&self) -> String {
-        action_text(self.inner, self.rules())
+        self.0.to_string()
     }
 
     fn __repr__(&self) -> String {
-        if self.standard {
-            format!("Action('{}', standard=True)", self.__str__())
+        let standard = if self.standard() {
+            ", standard=True"
         } else {
-            format!("Action('{}')", self.__str__())
-        }
+            ""
+        };
+        format!("Action('{}'{standard})", self.0)
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, bool))> {
         let a = slf.get();
-        Ok((slf.get_type().into_any(), (a.__str__(), a.standard)))
+        Ok((slf.get_type().into_any(), (a.__str__(), a.standard())))
     }
 }
 
 /// Actions of a game under `rules` as Python `Action`s.
-fn actions_list(actions: impl IntoIterator<Item = Action>, rules: Rules) -> Vec<PyAction> {
+fn actions_list(actions: impl IntoIterator<Item = Action>, rules: Variant) -> Vec<PyAction> {
     actions
         .into_iter()
         .map(|inner| PyAction::of(inner, rules))
         .collect()
-}
-
-/// An answer as the Python tuple (card, move_from, move_to, wall_dir); `None` for an error.
-fn answer_tuple(answer: &Answer) -> Option<(i64, String, String, String)> {
-    match answer {
-        Answer::Move {
-            card,
-            from,
-            to,
-            wall,
-        } => Some((*card, from.clone(), to.clone(), wall.clone())),
-        Answer::Error(_) => None,
-    }
 }
 
 /// The standard cards of `card_set` as `Card` objects: 'base' (the default), the 16 base
@@ -300,9 +238,6 @@ pub fn onitama_standard_cards(card_set: Option<convert::CardSetArg>) -> Vec<PyCa
         .map_or(CardSet::Base, |s| s.0)
         .cards()
         .iter()
-        .map(|&card| PyCard {
-            card,
-            rows: card.rows(),
-        })
+        .map(|&card| PyCard::from_card(card))
         .collect()
 }

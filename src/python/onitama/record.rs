@@ -9,10 +9,10 @@ use pyo3::types::PyDict;
 
 use super::convert::{MaxPlies, SetupId, TimeBudget, read_answer};
 use super::game::{PyOnitama, borrow_game, contract_args};
-use super::{PyAction, PyAi, actions_list, answer_tuple, letter};
+use super::{PyAction, PyAi, actions_list, letter};
 use crate::onitama::setups::MATCH_SETUP;
 use crate::onitama::{
-    AiFailure, Answer, EndReason, Game, GameRecord, MatchConfig, Player, Position, SavedMatch,
+    AiFailure, Answer, EndReason, Game, MatchConfig, MatchRecord, Player, Position, SavedMatch,
     play_refereed,
 };
 use crate::python::interrupt::with_partial;
@@ -23,7 +23,7 @@ use crate::python::type_error;
 #[pyclass(module = "LudoGame.onitama", name = "MatchRecord", frozen)]
 pub struct PyMatchRecord {
     start: Game,
-    record: GameRecord,
+    record: MatchRecord,
 }
 
 #[pymethods]
@@ -96,7 +96,7 @@ impl PyMatchRecord {
     #[getter]
     fn invalid_answer(&self) -> Option<(i64, String, String, String)> {
         match &self.record.reason {
-            EndReason::InvalidAnswer { answer, .. } => answer_tuple(answer),
+            EndReason::InvalidAnswer { answer, .. } => answer.as_tuple(),
             _ => None,
         }
     }

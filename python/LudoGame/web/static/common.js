@@ -118,6 +118,28 @@ export function putSvg(container, svgText) {
   return svg;
 }
 
+/**
+ * Takes out of an engine's board picture the status sentence written under the board, where
+ * the page shows it in words already (once is enough), and the band it took at the bottom.
+ */
+export function dropStatus(svg, status) {
+  const lines = [...svg.querySelectorAll("text")].filter((t) => status && t.textContent.trim() === status.trim());
+  if (!lines.length) return;
+  const frame = svg.getBoundingClientRect();
+  const top = Math.min(...lines.map((t) => t.getBoundingClientRect().top));
+  for (const t of lines) t.remove();
+  const box = (svg.getAttribute("viewBox") || "").split(/[\s,]+/).map(Number);
+  if (box.length !== 4 || box.some((n) => !Number.isFinite(n)) || frame.height <= 0) return;
+  // below the sentence there was nothing else: the picture ends where it began
+  const background = svg.querySelector(":scope > rect");
+  const below = [...svg.querySelectorAll("rect, circle, text, path, line, polygon")].some((e) => e !== background && e.getBoundingClientRect().bottom > top + 0.5);
+  if (below) return;
+  // (the picture is scaled to fit its box and centred in it)
+  const scale = Math.min(frame.width / box[2], frame.height / box[3]);
+  const height = (top - frame.top - (frame.height - box[3] * scale) / 2) / scale;
+  if (height > 0 && height < box[3]) svg.setAttribute("viewBox", `${box[0]} ${box[1]} ${box[2]} ${height.toFixed(1)}`);
+}
+
 /** True when a key press belongs to a form field or a button (the page's keys stay out). */
 export function typingTarget(event) {
   const t = event.target;
@@ -227,6 +249,17 @@ export function saveControls(game) {
       saveNotation.href = saved("notation");
     },
   };
+}
+
+/**
+ * A game's seed in words, from its state's `seed_text` and commitment: the seed; while a game
+ * with a person on another device (`online`) is played, only the commitment (the server
+ * shows the seed once the game is over); the seed with its commitment after such a game.
+ */
+export function seedWords(seedText, commitment, online) {
+  const short = commitment ? `commitment ${commitment.slice(0, 16)}…` : "";
+  if (seedText === null || seedText === undefined) return commitment ? `hidden until the game is over (${short})` : "none";
+  return online && commitment ? `${seedText} (${short}: check it with ludo verify)` : seedText;
 }
 
 /** Watch-mode speeds: label and the delay between two bot or AI steps, in milliseconds. */

@@ -138,7 +138,7 @@ export async function askRematch(kind, state, seats) {
  * rematch (a player or whoever started the game) and a new game.
  */
 export function overPanel(panel, kind, state, seats, lines) {
-  const rematch = el("button", { type: "button", class: "primary", id: "rematch" }, state.rematch ? "Go to the rematch" : "Rematch");
+  const rematch = el("button", { type: "button", class: "primary", id: "rematch", disabled: !linkUp() }, state.rematch ? "Go to the rematch" : "Rematch");
   rematch.addEventListener("click", () =>
     guarded(async () => {
       rematch.disabled = true;
@@ -207,6 +207,11 @@ export function timerLine(node, state) {
   ticking = setInterval(show, 250);
 }
 
+/** Who played the history entries the turn timer's bot played for an absent person. */
+export function timerWords(state) {
+  return state.turn_timer ? `by the turn timer's bot ${state.turn_timer.bot}` : "by the turn timer's bot";
+}
+
 // ---- the new-game forms: pace and turn timer --------------------------------------------------
 
 /** The pace chooser of a new game with bots or AIs: who steps them, and how fast. */
@@ -258,6 +263,15 @@ export function claimFromAddress(kind, params) {
   history.replaceState(null, "", `${location.pathname}?${params.toString()}`);
 }
 
+/** Does an address name this computer only (localhost, 127.x.x.x, [::1])? */
+function loopback(url) {
+  try {
+    return /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(new URL(url).hostname);
+  } catch (err) {
+    return false;
+  }
+}
+
 /** Each seat's kind in a state: "human", "remote", or a bot or AI. */
 function seatKinds(state) {
   if (state.seats) return state.seats;
@@ -284,6 +298,14 @@ export class Seats {
     if (!this.online(state)) return true;
     if (seat && this.keys.seats[seat]) return true;
     return Boolean(this.keys.host) && seatKinds(state)[seat] !== "remote";
+  }
+
+  /**
+   * May this browser take back the last decision now? Something can be taken back, and the
+   * seat it gives the turn back to (`undo_seat`) is one this browser may act for.
+   */
+  mayUndo(state) {
+    return Boolean(state.can_undo) && this.canAct(state, state.undo_seat);
   }
 
   /** Does this browser step the bots (a game without a server pace, that it started)? */
@@ -319,15 +341,29 @@ export class Seats {
     return "You are watching (read-only).";
   }
 
-  /** The invite panel: a link per remote seat, to send to its player (host only). */
+  /**
+   * The invite panel: a link per remote seat, to send to its player (host only). Links to a
+   * loopback address (a server serving this computer only, as `ludo serve` does by default)
+   * open on no other device: the panel says so, and how to serve the network.
+   */
   invitePanel() {
     const links = Object.entries(this.keys.links || {});
     if (!links.length) return null;
+    const local = links.some(([, url]) => loopback(url));
     return el(
       "section",
       { class: "panel invite", id: "invite", "aria-label": "Invite players" },
       el("h2", {}, "Invite players"),
       el("p", { class: "hint" }, "Send each link to the person who plays that seat: opening it on their device gives them the seat."),
+      local
+        ? el(
+            "p",
+            { class: "notice", id: "invite-local" },
+            "These links open on this computer only: the server listens on a loopback address. To invite another device, restart it with ",
+            el("code", {}, "ludo serve --host 0.0.0.0"),
+            " (it prints this computer's network address, which new games' links then use).",
+          )
+        : null,
       links.map(([seat, url]) => {
         const field = el("input", { type: "text", readonly: true, value: url, class: "invite-link", id: `invite-${seat}`, "aria-label": `Invite link for seat ${seat}` });
         const copy = el("button", { type: "button", id: `copy-invite-${seat}` }, `Copy ${seat}'s link`);
@@ -341,25 +377,119 @@ export class Seats {
   }
 }
 
+// ---- the connection: said in words while it is lost ------------------------------------------
+
+/**
+ * How long (ms) the live connection may be down before the page says so: the browser's own
+ * reconnect (after 1 s, the server's `retry:`) goes unseen; a stopped server or a lost
+ * network is said within 2 s.
+ */
+const LOST_AFTER = 1500;
+/** How long (ms) to wait before opening a stream the browser gave up on (an error answer). */
+const REOPEN_AFTER = 2000;
+
+let linkDown = false;
+let lostTimer = null;
+let linkWatcher = null;
+
+/** Is the page's live connection up? While it is down, the views offer no action. */
+export function linkUp() {
+  return !linkDown;
+}
+
+/** The connection is up (`up`) or down: the banner after `LOST_AFTER` ms down, gone at once. */
+function linkState(up) {
+  if (!up && lostTimer === null && !linkDown) lostTimer = setTimeout(() => showLink(false), LOST_AFTER);
+  if (up) showLink(true);
+}
+
+function showLink(up) {
+  if (lostTimer !== null) clearTimeout(lostTimer);
+  lostTimer = null;
+  const banner = document.getElementById("connection");
+  if (banner) banner.hidden = up;
+  const changed = linkDown === up;
+  linkDown = !up;
+  if (changed && linkWatcher) linkWatcher(up);
+}
+
+/**
+ * The state a `change` event's data makes of `state`, the version before it (docs/web.md,
+ * Live events): fields set whole, lists that keep their first items and grow, texts edited;
+ * null if it does not follow `state`.
+ */
+export function applyChange(state, change) {
+  if (!state || !change || change.version !== state.version + 1) return null;
+  const next = { ...state, ...(change.set || {}), version: change.version };
+  for (const [name, [kept, items]] of Object.entries(change.append || {})) {
+    const had = state[name];
+    if (!Array.isArray(had) || kept > had.length) return null;
+    next[name] = had.slice(0, kept).concat(items);
+  }
+  for (const [name, edits] of Object.entries(change.edit || {})) {
+    let text = state[name];
+    if (typeof text !== "string") return null;
+    for (let i = edits.length - 1; i >= 0; i -= 1) {
+      const [start, end, piece] = edits[i];
+      if (!(start >= 0 && start <= end && end <= text.length)) return null;
+      text = text.slice(0, start) + piece + text.slice(end);
+    }
+    next[name] = text;
+  }
+  return next;
+}
+
 /**
  * Follows a game's live events while `alive()` holds: `onState(state)` for every state the
- * server sends (the browser reconnects by itself, resuming from the last version seen).
- * Returns a function that stops it.
+ * server sends (the whole state first, then each change applied to the one before it; the
+ * browser reconnects by itself, resuming from the last version seen), and `onLink(up)` when
+ * the connection is lost (a banner says so) or back. Returns a function that stops it.
  */
 let following = null;
 
-export function follow(kind, id, onState, alive, onGone, seats, onPresence) {
+export function follow(kind, id, onState, alive, onGone, seats, onPresence, onLink) {
   // one live connection per page: a browser opens only a few at once to one server
   if (following) following();
   following = null;
+  linkWatcher = onLink || null;
   if (typeof EventSource === "undefined") return () => {};
   // the stream carries this browser's key, so the others see its seats connected
   const key = seats ? seats.key() : null;
   const query = key ? `?seat_key=${encodeURIComponent(key)}` : "";
   const source = new EventSource(`/api/${kind}/games/${encodeURIComponent(id)}/events${query}`);
-  const stop = () => source.close();
+  let reopen = null;
+  const offline = () => linkState(false);
+  const stop = () => {
+    source.close();
+    if (reopen !== null) clearTimeout(reopen);
+    window.removeEventListener("offline", offline);
+  };
+  let current = null; // the state as this stream has shown it (a change applies to it)
   following = stop;
   window.addEventListener("pagehide", stop, { once: true });
+  window.addEventListener("offline", offline);
+  source.addEventListener("open", () => linkState(true));
+  source.addEventListener("error", () => {
+    if (!alive()) return stop();
+    linkState(false);
+    if (source.readyState !== EventSource.CLOSED) return; // the browser reconnects by itself
+    // it gave up (an error answer, a proxy's): once the game is known to be there, open anew
+    reopen = setTimeout(() => {
+      reopen = null;
+      api("GET", `/api/${kind}/games/${encodeURIComponent(id)}?fields=`)
+        .then(() => alive() && follow(kind, id, onState, alive, onGone, seats, onPresence, onLink))
+        .catch((err) => {
+          if (err.status === 404) {
+            // the server is there, the game is not: no banner, the page says it is gone
+            stop();
+            showLink(true);
+            if (onGone && alive()) onGone();
+          } else if (alive()) {
+            follow(kind, id, onState, alive, onGone, seats, onPresence, onLink);
+          }
+        });
+    }, REOPEN_AFTER);
+  });
   source.addEventListener("state", (event) => {
     if (!alive()) {
       source.close();
@@ -371,15 +501,39 @@ export function follow(kind, id, onState, alive, onGone, seats, onPresence) {
     } catch (err) {
       return;
     }
+    current = state;
+    onState(state);
+  });
+  source.addEventListener("change", (event) => {
+    if (!alive()) {
+      source.close();
+      return;
+    }
+    let change = null;
+    try {
+      change = JSON.parse(event.data);
+    } catch (err) {
+      change = null;
+    }
+    const state = applyChange(current, change);
+    if (!state) {
+      // a change this page cannot place (it missed one): follow anew, from the state whole
+      follow(kind, id, onState, alive, onGone, seats, onPresence, onLink);
+      return;
+    }
+    current = state;
     onState(state);
   });
   source.addEventListener("presence", (event) => {
-    if (!alive() || !onPresence) return;
+    let connected = null;
     try {
-      onPresence(JSON.parse(event.data).connected);
+      connected = JSON.parse(event.data).connected;
     } catch (err) {
-      // not JSON: nothing to show
+      return; // not JSON: nothing to show
     }
+    if (current) current = { ...current, connected };
+    if (!alive() || !onPresence) return;
+    onPresence(connected);
   });
   source.addEventListener("gone", () => {
     source.close();

@@ -1,8 +1,8 @@
 // The Ludo pages: the new-game form and the play view. The server (the engine) decides
 // everything; this file shows its state and sends the person's clicks and keys.
 
-import { AutoPlayer, api, ApiError, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./common.js";
-import { Seats, claimFromAddress, follow, leadOn, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine } from "./live.js";
+import { AutoPlayer, api, ApiError, clearError, dropStatus, el, guarded, loadForm, page, putSvg, saveControls, seedWords, setQuery, showError, typingTarget } from "./common.js";
+import { Seats, claimFromAddress, follow, leadOn, linkUp, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine, timerWords } from "./live.js";
 
 const POSITIONS = ["A", "B", "C", "D"];
 // Bot names offered in the form; the server asks the engine, so any name it knows works.
@@ -106,6 +106,9 @@ function form() {
     const kinds = POSITIONS.map((pos) => (document.getElementById(`seat-${pos}`) || {}).value);
     pace.node.hidden = !kinds.some((k) => k && !["off", "human", "remote"].includes(k));
     timer.node.hidden = !kinds.includes("remote");
+    // a game played on other devices gets its seed from the server, shown when it is over
+    seed.disabled = kinds.includes("remote");
+    seed.placeholder = seed.disabled ? "chosen by the server" : "random";
   };
   rules.addEventListener("change", sync);
 
@@ -126,7 +129,7 @@ function form() {
       {},
       el("legend", {}, "Rules"),
       el("div", { class: "row" }, el("label", {}, "Rule set", rules), el("label", {}, "Options (name=value)", options), el("label", {}, "Seed", seed)),
-      el("p", { class: "hint" }, "Options are the rule set's options (see the rules documentation); the seed makes the die repeatable."),
+      el("p", { class: "hint" }, "Options are the rule set's options (see the rules documentation); the seed makes the die repeatable. With a person on another device the server chooses the seed and shows it when the game is over."),
     ),
     el(
       "fieldset",
@@ -148,7 +151,7 @@ function form() {
       const seatKinds = seatMap();
       const players = Object.keys(seatKinds);
       const body = { rules: rulesNotation(rules.value, options.value), players, seats: seatKinds };
-      if (seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
+      if (!seed.disabled && seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
       if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
       if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
       play(await create(body));
@@ -176,10 +179,11 @@ function form() {
 }
 
 // One history entry: the server's words for it, marked as a roll, a move, a capture or a
-// bonus roll for the styles.
-function describe(event) {
-  if (event.kind === "roll") return el("li", { class: "roll" }, event.text);
-  const li = el("li", { class: "move" }, event.text);
+// bonus roll for the styles; `timer`: the words saying that the turn timer's bot played it.
+function describe(event, timer) {
+  const text = timer ? `${event.text} (${timer})` : event.text;
+  if (event.kind === "roll") return el("li", { class: timer ? "roll timer" : "roll" }, text);
+  const li = el("li", { class: timer ? "move timer" : "move" }, text);
   if (event.captured && event.captured.length) li.classList.add("capture");
   if (event.extra_roll) li.classList.add("bonus");
   return li;
@@ -236,8 +240,8 @@ function play(initial, note) {
   let state = initial;
   let pendingChoice = null;
   const seats = new Seats("ludo", state.id);
-  // may this browser act now? (a person's turn, and a seat it plays)
-  const myTurn = () => state.to_act === "human" && seats.canAct(state, state.current_player);
+  // may this browser act now? (a person's turn, a seat it plays, and the server in reach)
+  const myTurn = () => linkUp() && state.to_act === "human" && seats.canAct(state, state.current_player);
 
   const status = el("p", { class: "status", id: "status", "aria-live": "polite" });
   const board = el("div", { class: "board", id: "board" });
@@ -257,7 +261,7 @@ function play(initial, note) {
   const invite = seats.invitePanel();
   const auto = new AutoPlayer(() => send("bot"));
   const watch = el("div", { id: "watch" }, auto.controls("Bots"));
-  const botsHere = () => state.to_act === "bot" && seats.drivesBots(state);
+  const botsHere = () => linkUp() && state.to_act === "bot" && seats.drivesBots(state);
   auto.afterToggle = () => auto.schedule(botsHere());
 
   rollButton.addEventListener("click", () => send("roll"));
@@ -296,8 +300,9 @@ function play(initial, note) {
   let inFlight = false;
 
   async function send(action, extra) {
-    // one request at a time: a second key press while one is answered is dropped
-    if (inFlight) return false;
+    // one request at a time: a second key press while one is answered is dropped; none
+    // while the connection is lost (the banner says so)
+    if (inFlight || !linkUp()) return false;
     inFlight = true;
     auto.cancel();
     const body = { version: state.version, ...(extra || {}) };
@@ -341,6 +346,7 @@ function play(initial, note) {
     const svg = putSvg(board, state.svg);
     if (!svg) return;
     svg.setAttribute("aria-label", `Ludo board: ${state.status}`);
+    dropStatus(svg, state.status);
     colourStacks(svg);
     const legal = new Set(legalNames());
     for (const cell of svg.querySelectorAll("g.tokens[data-tokens]")) {
@@ -381,7 +387,9 @@ function play(initial, note) {
     const shown = state.pending_roll ?? (lastRoll ? lastRoll.value : null);
     dieShown.replaceChildren(shown ? `${FACES[shown]} ${shown}` : "–");
     dieShown.setAttribute("aria-label", shown ? `Die: ${shown}` : "Die not rolled yet");
-    undoButton.disabled = !state.can_undo;
+    // undo where this device may take the decision back (online: its own seat's)
+    undoButton.disabled = !(linkUp() && seats.mayUndo(state));
+    undoButton.hidden = seats.online(state) && !seats.mayUndo(state);
 
     moves.replaceChildren(
       ...(human
@@ -410,12 +418,13 @@ function play(initial, note) {
       over.replaceChildren();
     }
 
-    historyList.replaceChildren(...(state.history || []).map(describe));
+    const timed = new Set(state.timer_entries || []);
+    historyList.replaceChildren(...(state.history || []).map((e, i) => describe(e, timed.has(i) ? timerWords(state) : null)));
     historyList.scrollTop = historyList.scrollHeight;
 
     save.update(state.id);
     meta.replaceChildren(
-      `Players ${state.players.join(", ")} · seed ${state.seed_text ?? "none"} · move ${(state.history || []).length} · position `,
+      `Players ${state.players.join(", ")} · seed ${seedWords(state.seed_text, state.dice_commitment, Object.values(state.seats).includes("remote"))} · move ${(state.history || []).length} · position `,
       el("code", { id: "position" }, state.position),
     );
 
@@ -437,7 +446,7 @@ function play(initial, note) {
       return;
     }
     if (key === "u") {
-      if (!undoButton.disabled) send("undo");
+      if (!undoButton.disabled && !undoButton.hidden) send("undo");
       return;
     }
     if (key === "w") {
@@ -473,6 +482,7 @@ function play(initial, note) {
       state = { ...state, connected: now };
       presenceLine(connected, now);
     },
+    () => render(state), // the connection lost or back: the actions follow it
   );
   render(state);
   rollButton.focus({ preventScroll: true });

@@ -1,8 +1,8 @@
 // The Onitama pages: the setup chooser and the play view. The engine's referee judges every
 // ply; this file only offers the legal actions the server lists and shows the answers.
 
-import { AutoPlayer, ApiError, api, clearError, el, guarded, loadForm, page, putSvg, saveControls, setQuery, showError, typingTarget } from "./common.js";
-import { Seats, claimFromAddress, follow, leadOn, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine } from "./live.js";
+import { AutoPlayer, ApiError, api, clearError, dropStatus, el, guarded, loadForm, page, putSvg, saveControls, seedWords, setQuery, showError, typingTarget } from "./common.js";
+import { Seats, claimFromAddress, follow, leadOn, linkUp, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine, timerWords } from "./live.js";
 
 const LEVELS = [
   ["0", "AI level 0 (random)"],
@@ -15,6 +15,9 @@ const REASONS = {
   general_captured: "by capturing the other side's general",
   base_reached: "by bringing the general onto the other side's base",
   ply_limit: "the ply limit was reached",
+  programming_error: "as the other side's AI raised an error",
+  timeout: "as the other side's AI gave no answer in time",
+  invalid_move: "as the other side's AI gave an invalid answer",
 };
 
 /** A setup by its name: "Coursework case 21", "AI test 1 (A)", "README: start". */
@@ -135,7 +138,7 @@ async function chooser() {
     ids.map((id) => el("option", { value: id, selected: id === "21" }, setupName(id))),
   );
   // text, not a number input: seeds are 64-bit and JavaScript's numbers round them past 2**53
-  const seed = el("input", { id: "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", placeholder: "0" });
+  const seed = el("input", { id: "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", placeholder: "random" });
   const maxPlies = el("input", { id: "max-plies", type: "number", min: 1, step: 1, placeholder: "the setup's" });
   const start = el("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
   const pace = paceField();
@@ -170,7 +173,7 @@ async function chooser() {
       const body = standard ? { rules: "standard", card_set: cardSet.value, sides: readSides() } : { setup: setup.value, sides: readSides() };
       if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
       if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
-      if (seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
+      if (!seed.disabled && seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
       if (maxPlies.value !== "") body.max_plies = Number(maxPlies.value);
       play(await create(body));
     });
@@ -195,6 +198,9 @@ async function chooser() {
     const kinds = ["A", "B"].map((s) => document.getElementById(`side-${s}`).value);
     pace.node.hidden = !kinds.some((k) => k !== "human" && k !== "remote");
     timer.node.hidden = !kinds.includes("remote");
+    // a game played on another device gets its seed from the server, shown when it is over
+    seed.disabled = kinds.includes("remote");
+    seed.placeholder = seed.disabled ? "chosen by the server" : "random";
   };
   form.addEventListener("change", sync);
   sync();
@@ -247,7 +253,7 @@ function play(initial, note) {
   const invite = seats.invitePanel();
   const auto = new AutoPlayer(() => send("ai"));
   const watch = el("div", { id: "watch" }, auto.controls("AI"));
-  const aiHere = () => state.to_act === "ai" && seats.drivesBots(state);
+  const aiHere = () => linkUp() && state.to_act === "ai" && seats.drivesBots(state);
   auto.afterToggle = () => auto.schedule(aiHere());
 
   undoButton.addEventListener("click", () => send("undo"));
@@ -295,8 +301,9 @@ function play(initial, note) {
   let inFlight = false;
 
   async function send(action, extra) {
-    // one request at a time: a second key press while one is answered is dropped
-    if (inFlight) return false;
+    // one request at a time: a second key press while one is answered is dropped; none
+    // while the connection is lost (the banner says so)
+    if (inFlight || !linkUp()) return false;
     inFlight = true;
     auto.cancel();
     try {
@@ -322,7 +329,8 @@ function play(initial, note) {
     if (await send("action", { action: text })) typed.value = "";
   }
 
-  const mine = () => (state.to_act === "human" && seats.canAct(state, state.turn) ? state.legal_moves : []);
+  // the actions this browser may play now (a person's turn, a side it plays, the server in reach)
+  const mine = () => (linkUp() && state.to_act === "human" && seats.canAct(state, state.turn) ? state.legal_moves : []);
   const fromSquares = () => new Set(mine().filter((a) => !a.is_pass).map((a) => a.from));
   const targets = (from) => new Set(mine().filter((a) => a.from === from).map((a) => a.to));
   const options = () => mine().filter((a) => a.from === selFrom && a.to === selTo);
@@ -438,6 +446,7 @@ function play(initial, note) {
     const svg = putSvg(board, state.svg);
     if (!svg) return;
     svg.setAttribute("aria-label", `Onitama board: ${state.status}`);
+    dropStatus(svg, state.status);
     // the board alone (the cards are shown below it, as pictures): it fills the width
     let right = 0;
     let bottom = 0;
@@ -501,8 +510,9 @@ function play(initial, note) {
     typed.placeholder = standard() ? "1 e1 d1" : "1 e1 d1 u";
     rulesLine.textContent = standard() ? `Standard Onitama: no wall; an action is a card, a piece and a square (“1 e1 d1”).${state.card_set ? ` Cards dealt from ${CARD_SET_NAMES[state.card_set] || state.card_set}.` : ""}` : "";
     plies.textContent = `Ply ${state.plies} played · ${state.plies_left} left`;
-    message.hidden = !state.message;
-    message.textContent = state.message || "";
+    // the coursework's words for the last ply, unless the status says the same
+    message.hidden = !state.message || state.message === state.status;
+    message.textContent = message.hidden ? "" : state.message;
     drawBoard();
     mark();
     showChoices();
@@ -513,14 +523,23 @@ function play(initial, note) {
       el("span", {}, "No piece can move: pass with"),
       passList.map((a) => el("button", { type: "button", class: "primary pass", dataset: { action: a.text }, onclick: () => playAction(a.text) }, actionLabel(a))),
     );
-    typed.disabled = !(state.to_act === "human" && seats.canAct(state, state.turn));
+    typed.disabled = !(linkUp() && state.to_act === "human" && seats.canAct(state, state.turn));
+    typedForm.querySelector("button").disabled = typed.disabled;
     role.textContent = seats.role(state);
     presenceLine(connected, state.connected);
     timerLine(clock, state);
-    undoButton.disabled = !state.can_undo;
+    // undo where this device may take the ply back (online: its own side's)
+    undoButton.disabled = !(linkUp() && seats.mayUndo(state));
+    undoButton.hidden = seats.online(state) && !seats.mayUndo(state);
     cards.replaceChildren(...["A1", "A2", "side", "B1", "B2"].filter((k) => state.cards[k]).map((k) => cardPicture(k, state.cards[k])));
     const by = state.history_players || [];
-    historyList.replaceChildren(...state.history.map((text, i) => el("li", {}, by[i] ? `${by[i]}: ${text}` : text)));
+    const timed = new Set(state.timer_entries || []);
+    historyList.replaceChildren(
+      ...state.history.map((text, i) => {
+        const ply = by[i] ? `${by[i]}: ${text}` : text;
+        return timed.has(i) ? el("li", { class: "timer" }, `${ply} (${timerWords(state)})`) : el("li", {}, ply);
+      }),
+    );
     historyList.scrollTop = historyList.scrollHeight;
 
     const sides = state.sides || {};
@@ -529,15 +548,19 @@ function play(initial, note) {
       over.hidden = false;
       const how = REASONS[state.reason] || "";
       overPanel(over, "onitama", state, seats, [
+        // (the status line above says the rest)
         el("p", { id: "result" }, state.winner ? `${state.winner} wins${how ? `, ${how}` : ""}.` : `A tie${how ? `: ${how}` : ""}.`),
-        el("p", { class: "meta" }, state.status),
+        // what a failed MATLAB AI did wrong: its error message, or the referee's judgement
+        ...(state.detail ? [el("pre", { id: "failure", class: "failure" }, state.detail)] : []),
       ]);
     } else {
       over.hidden = true;
       over.replaceChildren();
     }
     save.update(state.id);
-    meta.replaceChildren("Position ", el("code", { id: "position" }, state.position));
+    const dealt = state.seed_text !== null || state.seed_commitment !== null;
+    const online = Object.values(state.sides).some((side) => side.kind === "remote");
+    meta.replaceChildren(dealt ? `Seed ${seedWords(state.seed_text, state.seed_commitment, online)} · position ` : "Position ", el("code", { id: "position" }, state.position));
     auto.schedule(aiHere());
   }
 
@@ -550,7 +573,7 @@ function play(initial, note) {
     const key = event.key;
     if (key === "Escape") return clearSelection();
     if (key === "z") {
-      if (!undoButton.disabled) send("undo");
+      if (!undoButton.disabled && !undoButton.hidden) send("undo");
       return;
     }
     if (key === "w") {
@@ -597,6 +620,7 @@ function play(initial, note) {
       state = { ...state, connected: now };
       presenceLine(connected, now);
     },
+    () => render(state), // the connection lost or back: the actions follow it
   );
   render(state);
 }

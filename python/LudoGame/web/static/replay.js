@@ -1,7 +1,7 @@
 // The replay pages: load a game file (any of the server's formats), then step through each
 // game's frames. Frames are drawn by the server (the engine takes the game back).
 
-import { api, ApiError, clearError, el, guarded, page, putSvg, readFile, setQuery, SPEEDS, typingTarget } from "./common.js";
+import { api, ApiError, clearError, dropStatus, el, guarded, page, putSvg, readFile, setQuery, SPEEDS, typingTarget } from "./common.js";
 
 /** Shows the loader, or the replay the query names. */
 export async function show(params) {
@@ -160,7 +160,10 @@ function viewer(replay, startGame, startFrame) {
       if (ticket !== wanted) return;
       putSvg(frame, data.svg);
       const svg = frame.querySelector("svg");
-      if (svg) svg.setAttribute("aria-label", `Frame ${data.index}: ${data.status}`);
+      if (svg) {
+        svg.setAttribute("aria-label", `Frame ${data.index}: ${data.status}`);
+        dropStatus(svg, data.status); // shown below the step's label
+      }
       label.textContent = `Step ${data.index} of ${data.count - 1}: ${data.label}`;
       status.textContent = data.status;
       shownKey = `${g}/${k}`;

@@ -1,0 +1,178 @@
+"""The student's side of `ludo check`: their ``LudoGame.py`` loaded in a sandboxed runner
+process (`LudoGame._check_runner`), asked questions over a pipe, every reply read with limits
+(`LudoGame.check_replies`). Nothing the process sends is trusted: a malformed reply is that
+call's wrong answer; a flood, a hang or a crash ends only this file's check."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import sys
+import tempfile
+import time
+from typing import Any
+
+from LudoGame import _check_runner, sandbox
+from LudoGame import check_replies as replies
+
+RUNNER_NAME = "ludo_check_runner.py"
+STUDENT_NAME = "LudoGame.py"
+#: Where the sandbox sees the runner and the student's file (read-only).
+INSIDE = "/ludo-check"
+#: The time limit of one request (more for a batch of games), in seconds.
+DEFAULT_TIMEOUT = 5.0
+
+
+class Student:
+    """The student's file loaded in a sandboxed runner process."""
+
+    def __init__(
+        self, path: str, timeout: float, use_sandbox: bool = True, isolated: bool = False
+    ) -> None:
+        self.path = os.path.abspath(path)
+        self.timeout = timeout
+        self.use_sandbox = use_sandbox
+        self.isolated = isolated
+        self.box: sandbox.Sandboxed | None = None
+        self._buffer = bytearray()
+        self._empty: str | None = None
+        try:
+            self.loaded = self._start()
+        except BaseException:  # nothing is left behind: the folder, a started process
+            self.close()
+            raise
+
+    def _start(self) -> dict[str, Any]:
+        here = os.path.dirname(os.path.abspath(_check_runner.__file__))
+        runner = os.path.join(here, "_check_runner.py")
+        prefix = os.path.realpath(sys.base_prefix)
+        python = os.path.realpath(sys.executable)
+        if not python.startswith(prefix + os.sep):  # a venv of copies: its base's python
+            python = os.path.join(prefix, "bin", f"python{sys.version_info[0]}")
+        if self.use_sandbox:
+            # the Python install, without its site-packages (an installed LudoGame stays
+            # hidden: an empty folder is mounted over it)
+            self._empty = tempfile.mkdtemp(prefix="ludo-check-empty-")
+            os.chmod(self._empty, 0o755)
+            read_only = {prefix: prefix}
+            for k, folder in enumerate(_site_packages(prefix)):
+                empty = os.path.join(self._empty, str(k))
+                os.mkdir(empty)
+                os.chmod(empty, 0o755)
+                read_only[empty] = folder
+            read_only[runner] = f"{INSIDE}/{RUNNER_NAME}"
+            # a copy readable by the sandbox's user (nobody, when we are root), whatever
+            # the mode of the student's file
+            copy = os.path.join(self._empty, STUDENT_NAME)
+            shutil.copyfile(self.path, copy)
+            os.chmod(copy, 0o644)
+            read_only[copy] = f"{INSIDE}/{STUDENT_NAME}"
+            argv = [python, "-I", "-S", "-B", f"{INSIDE}/{RUNNER_NAME}", f"{INSIDE}/{STUDENT_NAME}"]
+        else:
+            read_only = {}
+            argv = [python, "-I", "-S", "-B", runner, self.path]
+        if self.isolated:
+            argv.append(_check_runner.ISOLATED)
+        limits = sandbox.Limits(memory_mb=512, cpu_seconds=600, processes=8)
+        self.box = sandbox.popen(
+            argv,
+            read_only=read_only,
+            limits=limits,
+            sandbox=self.use_sandbox,
+            stdin=-1,
+            stdout=-1,
+            stderr=-3,  # DEVNULL: the student's prints are dropped
+        )
+        wait = max(self.timeout, 20.0)
+        got = self._read(wait, replies.LOAD_LINE_BYTES)
+        if isinstance(got, tuple):
+            why = {
+                "timeout": f"loading it did not end within {wait:g} s",
+                "died": f"its process ended while loading it (exit status {got[-1]})",
+                "oversized": "its process sent a flood of bytes while loading it",
+            }[got[0]]
+            return {"load": "error", "message": why}
+        return replies.load_reply(got)
+
+    def _read(self, timeout: float, limit: int) -> Any:
+        """One reply line from the runner, parsed (`LudoGame.check_replies.parse`: JSON or
+        `Malformed`), or a failure: ``("timeout",)``, ``("died", code)``, or
+        ``("oversized", limit)`` when no line ends within `limit` bytes (nothing longer is
+        read: the runner is flooding)."""
+        assert self.box is not None and self.box.process.stdout is not None
+        fd = self.box.process.stdout.fileno()
+        deadline = time.monotonic() + timeout
+        buffer = self._buffer
+        scanned = 0
+        while (end := buffer.find(b"\n", scanned)) < 0:
+            scanned = len(buffer)
+            if scanned > limit:
+                return ("oversized", limit)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return ("timeout",)
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                code = self.box.process.wait()
+                return ("died", code)
+            buffer += chunk
+        if end > limit:
+            return ("oversized", limit)
+        line = bytes(buffer[:end])
+        del buffer[: end + 1]
+        return replies.parse(line)
+
+    def ask(self, request: dict[str, Any], calls: int = 1, answers: int = 1) -> Any:
+        """Send one request and wait for its reply (the time limit grows with `calls`, the
+        size limit with `answers`, the number of answers asked for). The reply as
+        `_read` gives it; after a failure the runner is ended."""
+        assert self.box is not None and self.box.process.stdin is not None
+        try:
+            self.box.process.stdin.write((json.dumps(request) + "\n").encode())
+            self.box.process.stdin.flush()
+        except OSError:
+            return ("died", self.box.process.poll())
+        got = self._read(self.timeout * max(1, calls), replies.reply_limit(answers))
+        if isinstance(got, tuple):
+            self.close()
+        return got
+
+    def close(self) -> None:
+        """End the runner and remove its folder."""
+        if self.box is not None:
+            self.box.close()
+        if self._empty is not None:
+            shutil.rmtree(self._empty, ignore_errors=True)
+            self._empty = None
+
+
+def _site_packages(prefix: str) -> list[str]:
+    """The site-packages folders of the Python install that exist (an installed LudoGame
+    may be there), those the sandbox sees: under `prefix` or /usr."""
+    import site
+
+    found = []
+    for folder in site.getsitepackages():
+        real = os.path.realpath(folder)
+        if os.path.isdir(real) and (real.startswith(prefix + os.sep) or real.startswith("/usr/")):
+            found.append(real)
+    return found
+
+
+def failure_text(got: tuple[Any, ...], timeout: float) -> str:
+    if got[0] == "timeout":
+        return (
+            f"timeout: a call of the student's code ran past {timeout:g} s in a fresh process"
+            " (an endless loop?)"
+        )
+    if got[0] == "died":
+        return f"crash: the student's process ended (exit status {got[1]}) during a call"
+    return (
+        f"flood: the student's process sent a reply of more than {got[1]:,} bytes "
+        "(it was ended unread)"
+    )

@@ -1,0 +1,189 @@
+"""What a game's event streams carry (docs/web.md, Live events): a change per version that
+turns the state before it into the state of its version (fields set, lists appended to,
+texts edited), for every large field a stream asked for and no other; and the short way in
+(`ShortWay`) answering plain actions and streams exactly as the routes do."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from LudoGame._core import Game  # noqa: E402
+from LudoGame.web import create_app  # noqa: E402
+from LudoGame.web.events import PIECE, Pieces, Shape  # noqa: E402
+from LudoGame.web.ludo import LudoSession  # noqa: E402
+from test_web_online import LUDO, ONI, apply_change, created  # noqa: E402
+
+
+def edited(text: str, edits: list[list[Any]]) -> str:
+    for start, end, new in reversed(edits):
+        assert 0 <= start <= end <= len(text)
+        text = text[:start] + new + text[end:]
+    return text
+
+
+PIECES = st.lists(st.sampled_from(["", "a", "bb", "c" * 40, "<g>d</g>", "é"]), max_size=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(PIECES, PIECES)
+def test_text_edits_make_the_new_text_of_the_old(old: list[str], new: list[str]) -> None:
+    """Whatever two texts (cut into any pieces), the edits found make the new one of the
+    old, or there are none (the text is then sent whole: not shorter, or not ASCII)."""
+    a, b = PIECE.join(old), PIECE.join(new)
+    found = Pieces(b).edits_from(Pieces(a), b)
+    if found is None:
+        return
+    assert a.isascii() and b.isascii()
+    assert edited(a, found) == b
+    assert [e[0] for e in found] == sorted(e[0] for e in found)
+
+
+def play_states(session: Any, steps: int, seed: int) -> list[dict[str, Any]]:
+    """The whole states of `session` (a Ludo one) after each of `steps` random steps."""
+    g, rng = session.game, random.Random(seed)
+    fields = frozenset(session.large)
+    out = [session.state(fields)]
+    for _ in range(steps):
+        if g.is_over():
+            break
+        if g.phase.value == "roll":
+            g.roll()
+        else:
+            g.play(rng.choice(g.legal_moves).name)
+        session.changed("human")
+        out.append(session.state(fields))
+    return out
+
+
+@pytest.mark.parametrize("rules,players", [("cs162", "AB"), ("standard", "ABCD")])
+def test_changes_rebuild_every_state_and_are_small(rules: str, players: str) -> None:
+    """A shape fed each version's state (its history only from the last entry the streams
+    have, as the server builds it) makes changes that, applied in order, give every whole
+    state back; a change is a small part of the state; its history is appended to and its
+    board edited, not sent whole."""
+    s = LudoSession(Game(rules, players, 5), dict.fromkeys(players, "human"))
+    fields = frozenset(s.large)
+    first = s.state(fields)
+    shape, held = Shape.of(first, s.large), first
+    g, rng = s.game, random.Random(9)
+    sizes = []
+    for _ in range(120):
+        if g.is_over():
+            break
+        if g.phase.value == "roll":
+            g.roll()
+        else:
+            g.play(rng.choice(g.legal_moves).name)
+        s.changed("human")
+        since = shape.since(fields)
+        event = shape.diff(s.state(fields, since), s.large, since)
+        data = json.loads(event.text(fields, s.large).decode().split("data: ", 1)[1])
+        held = apply_change(held, data)
+        assert held == s.state(fields)
+        assert "history" not in data.get("set", {}) and "svg" not in data.get("set", {})
+        sizes.append(len(json.dumps(data)))
+    assert max(sizes) < len(json.dumps(held)) / 8
+
+
+def test_a_change_carries_no_large_field_not_asked_for() -> None:
+    """A stream that asked for no large field gets changes without them (and the same
+    change for the streams that asked for them has them)."""
+    s = LudoSession(Game("cs162", "AB", 2), {"A": "human", "B": "human"})
+    states = play_states(s, 6, 3)
+    shape = Shape.of(states[0], s.large)
+    for state in states[1:]:
+        event = shape.diff(state, s.large)
+        bare = event.text(frozenset(), s.large).decode()
+        full = event.text(frozenset(s.large), s.large).decode()
+        assert "history" not in bare and "svg" not in bare
+        assert '"history"' in full
+
+
+def test_an_onitama_history_is_appended_to() -> None:
+    """Onitama's history (a small field, texts) grows by appends, not whole."""
+    app = create_app()
+    with TestClient(app) as c:
+        body = {"setup": "21", "sides": {"A": {"kind": "human"}, "B": {"kind": "human"}}}
+        st0, _ = created(c.post(ONI, json=body))
+        held = st0
+        shape = Shape.of(st0, ("svg",))
+        for _ in range(4):
+            ply = {"action": held["legal_moves"][0]["text"], "version": held["version"]}
+            nxt = c.post(f"{ONI}/{st0['id']}/action", json=ply)
+            assert nxt.status_code == 200, nxt.text
+            state = nxt.json()
+            event = shape.diff(state, ("svg",))
+            data = json.loads(event.text(frozenset({"svg"}), ("svg",)).decode().split("data: ")[1])
+            assert "history" in data["append"] and "history" not in data.get("set", {})
+            held = apply_change(held, data)
+            assert held == state
+
+
+def test_the_short_way_answers_as_the_routes_do(tmp_path: Path) -> None:
+    """A plain action and the same action made not plain (an extra query parameter, which
+    the routes ignore) are answered alike, changes and refusals: the short way and FastAPI's
+    route give the same bodies and statuses."""
+    app = create_app(store=f"sqlite:///{tmp_path / 'g.db'}")
+    short: list[str] = []  # the actions the short way answered
+    for (kind, name), (model, route) in list(app.state.games.actions.items()):
+
+        async def counted(*args: Any, _route: Any = route, _name: str = name, **kw: Any) -> Any:
+            short.append(_name)
+            return await _route(*args, **kw)
+
+        app.state.games.actions[kind, name] = (model, counted)
+    with TestClient(app) as c:
+        body = {"players": "AB", "seats": {"A": "remote", "B": "remote"}}
+        s, keys = created(c.post(LUDO, json=body))
+        gid, seat = s["id"], keys["seat_keys"]
+        plain, other = f"{LUDO}/{gid}/roll?fields=", f"{LUDO}/{gid}/roll?fields=&x=1"
+        for url in (plain, other):  # refused: B's key for A's roll, a stale version, junk
+            for key, change, status in (
+                (seat["B"], {"version": 0}, 403),
+                (seat["A"], {"version": 5}, 409),
+                (seat["A"], {"version": "0"}, 422),
+                (seat["A"], {"version": 0, "more": 1}, 422),
+            ):
+                r = c.post(url, json=change, headers={"X-Seat-Key": key})
+                assert r.status_code == status, r.text
+            junk = {"X-Seat-Key": seat["A"], "Content-Type": "application/json"}
+            r = c.post(url, content=b"{", headers=junk)
+            assert r.status_code == 400 and r.json()["error"]["type"] == "BadRequest"
+        refusals = {}
+        for url in (plain, other):
+            r = c.post(url, json={"version": 0}, headers={"X-Seat-Key": seat["B"]})
+            refusals[url] = r.json()
+        assert refusals[plain] == refusals[other]
+        # accepted: one step each way, the same answer's shape, one version each
+        answers = []
+        for extra in ("", "&x=1"):
+            now = c.get(f"{LUDO}/{gid}").json()
+            key = {"X-Seat-Key": seat[now["current_player"]]}
+            if now["phase"] == "roll":
+                r = c.post(
+                    f"{LUDO}/{gid}/roll?fields={extra}",
+                    json={"version": now["version"]},
+                    headers=key,
+                )
+            else:
+                move = {"move": now["legal_moves"][0]["name"], "version": now["version"]}
+                r = c.post(f"{LUDO}/{gid}/move?fields={extra}", json=move, headers=key)
+            assert r.status_code == 200, r.text
+            assert r.json()["version"] == now["version"] + 1
+            answers.append(set(r.json()))
+        assert answers[0] == answers[1]
+        # the plain requests (three refused by the route's function, one step) came the
+        # short way; the others (an extra parameter, junk or a body the model refuses) not
+        assert short == ["roll"] * 4
