@@ -107,7 +107,14 @@ def test_the_vector_environments_defaults_are_the_engines() -> None:
 
 def test_the_onitama_ais_defaults_are_the_engines() -> None:
     settings = _core.ONITAMA_AI_SETTINGS
-    assert settings == {"level": 2, "time": 1.0, "seed": 0, "nodes": None, "depth": None}
+    assert settings == {
+        "level": 2,
+        "time": 1.0,
+        "seed": 0,
+        "nodes": None,
+        "depth": None,
+        "threads": 1,
+    }
     game = onitama.Onitama.setup(21)
     for func in (onitama.BuiltinAI, game.best_move, game.best_action, game.analyse):
         for name, value in settings.items():
@@ -115,5 +122,5 @@ def test_the_onitama_ais_defaults_are_the_engines() -> None:
     for name, value in settings.items():
         assert default_of(onitama.builtin_ai, name) == value
     ai = onitama.BuiltinAI()
-    assert (ai.level, ai.time, ai.seed, ai.nodes, ai.depth) == tuple(settings.values())
+    assert (ai.level, ai.time, ai.seed, ai.nodes, ai.depth, ai.threads) == tuple(settings.values())
     assert repr(ai) == "BuiltinAI(level=2, time=1, seed=0)"

@@ -1,7 +1,8 @@
 """`onitama engine`: the line protocol of docs/onitama-engine.md, driven through a pipe as
 another program would (one command written, its answer read with a timeout), on both rule
 sets: answers, bad input, a whole game fed back move by move, the time budget, Ctrl-C,
-`quit` and the end of the input."""
+`quit` and the end of the input; pondering (`go ponder`, `ponderhit`), `--threads` and the
+endgame tables built on demand (`--endgame`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from LudoGame.onitama import Action, Onitama, SearchStop
+from LudoGame.onitama import Action, EndgameTable, Onitama, SearchStop
 from LudoGame.onitama_engine import MATE, score_text
 
 #: Seconds to wait for an answer before the test fails (a loaded 2-core machine).
@@ -415,3 +416,128 @@ def test_a_search_stop_flag_stops_analyse_from_another_thread() -> None:
     worker.join(WAIT)
     assert time.monotonic() - t0 < 0.5 and flag.requested
     assert found[0]["action"] in game.legal_moves
+
+
+def nothing_within(e: EngineProcess, wait: float) -> bool:
+    """No answer line comes within `wait` seconds."""
+    try:
+        line = e.lines.get(timeout=wait)
+    except queue.Empty:
+        return True
+    e.lines.put(line)  # not expected: keep it for the assertion's message
+    return False
+
+
+def test_go_ponder_holds_its_answer_until_ponderhit() -> None:
+    e = EngineProcess()
+    try:
+        e.send("position deal 6")
+        plain = bestmove(e.ask("go nodes 20000"))
+        e.send("go ponder nodes 20000")
+        # the search is done long before, but a pondering search answers after ponderhit
+        assert nothing_within(e, 1.0), e.lines.get()
+        pondered = bestmove(e.ask("ponderhit"))
+        same = ("action", "score", "depth", "nodes", "pv")
+        assert {k: pondered[k] for k in same} == {k: plain[k] for k in same}
+        assert e.ask("isready") == "readyok"  # one answer only
+    finally:
+        e.close()
+
+
+def test_ponderhit_starts_a_pondering_search_s_clock() -> None:
+    e = EngineProcess()
+    try:
+        e.send("position deal 7")
+        e.send("go ponder time 0.2")
+        assert nothing_within(e, 1.5)  # 0.2 s, but the clock has not started
+        found = bestmove(e.ask("ponderhit"))
+        # the time on the clock counts from ponderhit, not from 'go ponder'
+        assert float(found["time"]) < 0.9, found
+        assert int(found["depth"]) >= 2
+        assert found["action"] in [str(a) for a in Onitama.standard(seed=7).legal_moves]
+    finally:
+        e.close()
+
+
+def test_a_pondering_search_is_stopped_or_ends_with_the_input() -> None:
+    e = EngineProcess()
+    try:
+        e.send("position deal 8")
+        e.send("go ponder time 0.1")
+        assert e.ask("isready") == "readyok"  # answered while it ponders
+        assert e.ask("legal").startswith("error a search is pondering ('go ponder')")
+        found = bestmove(e.ask("stop"))
+        assert found["action"] in [str(a) for a in Onitama.standard(seed=8).legal_moves]
+        e.send("ponderhit")  # no search: no answer, as for stop
+        e.send("stop")
+        assert e.ask("isready") == "readyok"
+        assert e.ask("go ponder infinite").startswith("error 'go ponder' takes time, depth or")
+        e.send("go ponder")
+        code, rest, err = e.finish()
+        assert code == 0, err
+        bestmove(rest)
+    finally:
+        e.close()
+
+
+def test_threads_search_legally_and_bad_numbers_are_usage_errors() -> None:
+    e = EngineProcess("--threads", "2", "--nodes", "20000")
+    try:
+        for start in ("position deal 9", "position setup 22"):
+            e.send(start)
+            legal = e.ask("legal").split()[1:]
+            found = bestmove(e.ask("go"))
+            assert found["action"] in [
+                " ".join(legal[i : i + len(found["action"].split())])
+                for i in range(0, len(legal), len(found["action"].split()))
+            ]
+            assert int(found["nodes"]) >= 20000
+    finally:
+        e.close()
+    for bad in ("0", "65", "x"):
+        done = subprocess.run(
+            [*command(), "--threads", bad], capture_output=True, text=True, timeout=WAIT, input=""
+        )
+        assert done.returncode == 2 and "--threads" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
+#: A standard position of three pieces (B's master, A's master and one student): A to move.
+FEW_PIECES = (
+    "..B../...../...a./...../.A... A n=1000 A1:Ox A2:Boar B1:Horse B2:Elephant side:Crab standard"
+)
+
+
+def test_endgame_tables_are_built_on_demand_and_searched_with() -> None:
+    game = Onitama.from_notation(FEW_PIECES)
+    table = EndgameTable.build(game, 3, 1 << 30)
+    assert table is not None
+    kind, plies = table.probe(game) or ("none", 0)
+    assert kind in ("win", "loss") and plies > 2, (kind, plies)
+    moves = (plies + 1) // 2 if kind == "win" else -(plies // 2)
+    e = EngineProcess("--endgame", "3", "--nodes", "2000")
+    try:
+        e.send(f"position {FEW_PIECES}")
+        found = bestmove(e.ask("go"))  # a node budget waits for the table being built
+        assert found["score"] == f"mate {moves}", found
+        # the answer's line is the table's: one ply nearer the end each ply
+        after = game.copy()
+        after.play(found["action"])
+        assert table.probe(after) == ("loss" if kind == "win" else "win", plies - 1)
+        # other cards: another table; isready waits for it, and a timed search uses it
+        other = FEW_PIECES.replace("Crab", "Tiger")
+        other_table = EndgameTable.build(Onitama.from_notation(other), 3, 1 << 30)
+        assert other_table is not None
+        kind, plies = other_table.probe(Onitama.from_notation(other)) or ("none", 0)
+        e.send(f"position {other}")
+        assert e.ask("isready") == "readyok"
+        found = bestmove(e.ask("go time 0.2"))
+        moves = (plies + 1) // 2 if kind == "win" else -(plies // 2)
+        assert kind != "draw" and found["score"] == f"mate {moves}", (kind, plies, found)
+    finally:
+        e.close()
+    for bad, why in (("1", "--endgame 1"), ("11", "--endgame 11"), ("10", "GiB to build")):
+        done = subprocess.run(
+            [*command(), "--endgame", bad], capture_output=True, text=True, timeout=WAIT, input=""
+        )
+        assert done.returncode == 2 and why in done.stderr, done.stderr

@@ -47,6 +47,7 @@ class _AISettings(TypedDict):
     seed: int
     nodes: int | None
     depth: int | None
+    threads: int
 
 #: A built-in Onitama AI's settings when none are said (`BuiltinAI`, `Onitama.best_move`,
 #: `Onitama.analyse`, `builtin_ai`).
@@ -83,6 +84,7 @@ __all__ += ["ONITAMA_CARD_SETS", "ONITAMA_DEFAULT_PLIES", "ONITAMA_MATCH_SETUP",
 __all__ += ["BEST_MOVE_BOT", "ENV_AUTORESET", "ENV_OPPONENT", "ENV_THREADS", "ONITAMA_AI_SETTINGS"]
 __all__ += ["SIM_BOT", "SIM_COUNT", "SIM_THREADS"]
 __all__ += ["CS162_DECISIONS", "CS162_PRIORITY_RULES", "CS162_READINGS"]
+__all__ += ["EndgameTable", "PonderHit"]
 
 class LudoError(ValueError):
     """Base class of every error LudoGame raises for bad input (a ValueError)."""
@@ -827,10 +829,12 @@ class Onitama(_Copies):
         seed: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
+        threads: int = 1,
     ) -> Action:
         """The action a built-in AI plays now (see `BuiltinAI`): level 0 random, 1 the
         coursework baseline, 2 the search (with `time` seconds, or deterministic with a
-        `nodes` budget). As Ludo's `Game.best_move`.
+        `nodes` budget on one thread; `threads` searches on that many). As Ludo's
+        `Game.best_move`.
         """
 
     @deprecated("use Onitama.best_move")
@@ -841,6 +845,7 @@ class Onitama(_Copies):
         seed: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
+        threads: int = 1,
     ) -> Action:
         """Deprecated: the old name of `best_move`."""
 
@@ -852,13 +857,15 @@ class Onitama(_Copies):
         nodes: int | None = None,
         depth: int | None = None,
         stop: SearchStop | None = None,
+        threads: int = 1,
     ) -> dict[str, Any]:
         """What a built-in AI finds now, as a dict: action, score (for the side to move; above
         29000 a forced win, below -29000 a forced loss), depth, nodes, exact, pv (the
         expected line). `stop`, a `SearchStop`, ends the search early from another thread
         (within about 20 ms of its `request()`): the answer is then the best action found so
         far. `time=None` with no `nodes` nor `depth` searches until stopped (or the ply
-        horizon).
+        horizon). `threads` searches on that many threads sharing one table (the nodes are
+        every thread's).
         """
 
     def perft(self, depth: int) -> int:
@@ -991,16 +998,104 @@ class SearchStop:
         """Has a stop been requested?"""
 
 @final
+class PonderHit:
+    """The *ponderhit* of a pondering search: pass it as `BuiltinAI.analyse(game,
+    ponder=flag)`, and call `flag.request()` when the expected reply was played (the
+    `onitama engine`'s `ponderhit` command does): the search's time limit starts running
+    then. A flag stays raised once requested; use a new one for each search.
+    """
+
+    def __new__(cls) -> PonderHit: ...
+    def request(self) -> None:
+        """Start the clocks of the searches pondering with this flag."""
+
+    @property
+    def requested(self) -> bool:
+        """Has it been requested?"""
+
+@final
+class EndgameTable:
+    """An endgame table of standard Onitama: every position of five cards with at most
+    `pieces` pieces on the board (masters included), won, lost or drawn for the side to
+    move, with the plies to the winning ply under best play (the winner fastest, the loser
+    slowest). Build one with `EndgameTable.build(game, pieces)`; give it to a search with
+    `BuiltinAI.set_endgame(table)`.
+    """
+
+    @staticmethod
+    def build(
+        game: Onitama,
+        pieces: int,
+        max_bytes: int,
+        stop: SearchStop | None = None,
+        threads: int = 1,
+    ) -> EndgameTable | None:
+        """The table of the five cards of `game` (a standard `Onitama`; its position does not
+        matter), covering positions of at most `pieces` pieces (2 to 10), if its build takes
+        at most `max_bytes` of memory (`EndgameTable.build_bytes(pieces)`; more is an
+        `InvalidAIError`), on `threads` threads (the table is the same on any number). The
+        build runs with the interpreter released; `stop`, a `SearchStop`, ends it from
+        another thread (the answer is then None), as does Ctrl-C (`KeyboardInterrupt`).
+        """
+
+    @staticmethod
+    def build_bytes(pieces: int) -> int:
+        """The most memory, in bytes, the build of a table of `pieces` pieces takes (the table
+        itself is `EndgameTable.table_bytes(pieces)`).
+        """
+
+    @staticmethod
+    def table_bytes(pieces: int) -> int:
+        """The size in bytes of a table of `pieces` pieces (one byte a position)."""
+
+    @property
+    def cards(self) -> list[Card]:
+        """The five cards."""
+
+    @property
+    def pieces(self) -> int:
+        """The most pieces of a position it covers, masters included."""
+
+    @property
+    def bytes(self) -> int:
+        """Its size in bytes."""
+
+    @property
+    def build_seconds(self) -> float:
+        """The seconds its build took."""
+
+    def fits(self, game: Onitama) -> bool:
+        """Is `game` (an `Onitama`) a standard game of this table's five cards (in any places)?
+        Its position may have more pieces than the table covers.
+        """
+
+    def probe(self, game: Onitama) -> tuple[Literal["win", "loss", "draw"], int] | None:
+        """The table's value of `game`'s position for the side to move: ('win', d), ('loss',
+        d) or ('draw', 0), d the plies to the winning ply under best play (the ply limit not
+        counted); None when the table does not cover it (another rule set or other cards,
+        more pieces, or a game that is over).
+        """
+
+    def counts(self) -> list[dict[str, int]]:
+        """Its positions by class (the students of the side to move and of the opponent), as
+        dicts: mover_students, opponent_students, positions, wins, losses, draws,
+        longest_win, longest_loss (plies). Each position is the side to move's view, so
+        it stands for a position of either colour to move.
+        """
+
+@final
 class BuiltinAI:
     """A built-in AI, callable with the coursework's AI contract:
     `ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)` returns
     `(card, move_from, move_to, wall_dir)` ('XX', 'XX' for a pass).
 
-    `BuiltinAI(level=2, time=1.0, seed=0, nodes=None, depth=None)`: level 0 plays a random
-    legal action, level 1 the coursework baseline (win at once if possible, else avoid
-    allowing a win at once, else random), level 2 an alpha-beta search for `time` seconds
-    per move, or, when `nodes` is given, for that many nodes (deterministic; `time` is
-    then not used). `depth` caps the search depth. The seed fixes every random choice.
+    `BuiltinAI(level=2, time=1.0, seed=0, nodes=None, depth=None, threads=1)`: level 0 plays
+    a random legal action, level 1 the coursework baseline (win at once if possible, else
+    avoid allowing a win at once, else random), level 2 an alpha-beta search for `time`
+    seconds per move, or, when `nodes` is given, for that many nodes (deterministic on one
+    thread; `time` is then not used). `depth` caps the search depth. `threads` searches on
+    that many threads sharing one table (Lazy SMP; not deterministic with more than one).
+    The seed fixes every random choice.
     """
 
     def __new__(
@@ -1010,6 +1105,7 @@ class BuiltinAI:
         seed: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
+        threads: int = 1,
     ) -> BuiltinAI: ...
     @property
     def level(self) -> int:
@@ -1031,6 +1127,20 @@ class BuiltinAI:
     def depth(self) -> int | None:
         """The depth cap (None: none)."""
 
+    @property
+    def threads(self) -> int:
+        """The threads a search runs on."""
+
+    @property
+    def endgame(self) -> EndgameTable | None:
+        """The endgame table the search scores its positions from (None: none)."""
+
+    def set_endgame(self, table: EndgameTable | None) -> None:
+        """Score the positions `table` (an `EndgameTable`, or None for none) covers from it:
+        exactly, the wins won in the fewest plies and the losses lost in the most. Applies
+        from the next search on (it waits for a running one).
+        """
+
     def __call__(
         self,
         current_player: str,
@@ -1047,13 +1157,18 @@ class BuiltinAI:
     def choose(self, game: Onitama) -> Action:
         """The action this AI plays in `game` (an `Onitama`)."""
 
-    def analyse(self, game: Onitama, stop: SearchStop | None = None) -> dict[str, Any]:
+    def analyse(
+        self, game: Onitama, stop: SearchStop | None = None, ponder: PonderHit | None = None
+    ) -> dict[str, Any]:
         """What this AI finds in `game` (an `Onitama`), as a dict like `Onitama.analyse`'s:
         action, score, depth, nodes, exact, pv. `stop`, a `SearchStop`, ends the search
-        early from another thread. Levels 0 and 1 answer with score 0 and depth 0. The AI's
-        time-limited searches share its transposition table, so that a game's searches
-        build on the earlier ones (searches under a node budget start afresh and stay
-        deterministic).
+        early from another thread. `ponder`, a `PonderHit`, makes it a pondering search: its
+        time limit does not run until `ponder.request()` (the expected reply was played),
+        then runs in full from that moment, the search going on with what it found (a node
+        budget and a depth cap count from its start). Levels 0 and 1 answer with score 0 and
+        depth 0. The AI's time-limited searches share its transposition table, so that a
+        game's searches build on the earlier ones (searches under a node budget start afresh
+        and stay deterministic on one thread).
         """
 
 @final

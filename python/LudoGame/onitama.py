@@ -36,6 +36,7 @@ from LudoGame._core import (
     Action,
     BuiltinAI,
     Card,
+    EndgameTable,
     IllegalActionError,
     Interrupted,
     InvalidActionError,
@@ -48,6 +49,7 @@ from LudoGame._core import (
     OnitamaError,
     OnitamaGameOverError,
     OnitamaNotationError,
+    PonderHit,
     SearchStop,
     UnknownSetupError,
     onitama_play_match,
@@ -159,6 +161,7 @@ def builtin_ai(
     seed: int = _AI["seed"],
     nodes: int | None = _AI["nodes"],
     depth: int | None = _AI["depth"],
+    threads: int = _AI["threads"],
 ) -> BuiltinAI:
     """A built-in AI in the coursework contract, running in Rust.
 
@@ -166,9 +169,10 @@ def builtin_ai(
     baseline (win at once if it can, else avoid allowing a win at once, else random), 2
     (``"search"``) an alpha-beta search of
     ``time`` seconds a move. With ``nodes`` the search stops after that many nodes instead
-    and is deterministic. ``seed`` fixes every random choice.
+    and is deterministic (on one thread: ``threads`` searches on that many, sharing one
+    table). ``seed`` fixes every random choice.
     """
-    return BuiltinAI(level, time=time, seed=seed, nodes=nodes, depth=depth)
+    return BuiltinAI(level, time=time, seed=seed, nodes=nodes, depth=depth, threads=threads)
 
 
 def play_match(
@@ -494,6 +498,7 @@ __all__ = [
     "CARD_SETS",
     "Card",
     "DEFAULT_PLIES",
+    "EndgameTable",
     "GAMES_FORMAT",
     "GameOverError",
     "IllegalActionError",
@@ -516,6 +521,7 @@ __all__ = [
     "RoundRobinGame",
     "SENSEI_CARDS",
     "STANDARD_CARDS",
+    "PonderHit",
     "SearchStop",
     "SetupSpec",
     "Standing",

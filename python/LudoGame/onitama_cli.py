@@ -43,6 +43,8 @@ from LudoGame.onitama import (
     DEFAULT_PLIES,
     MATCH_SETUP,
     Action,
+    BuiltinAI,
+    EndgameTable,
     IllegalActionError,
     MatchRecord,
     Onitama,
@@ -57,6 +59,7 @@ from LudoGame.onitama import (
 )
 from LudoGame.onitama_engine import (
     DEFAULT_TIME,
+    ENDGAME_MAX_BYTES,
     LIMIT_WORDS,
     ProtocolError,
     parse_limits,
@@ -612,10 +615,24 @@ def cmd_engine(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int
         limits = parse_limits(" ".join(words).split())
     except ProtocolError as e:
         raise UsageError(f"--{e}") from None
+    try:
+        BuiltinAI(threads=args.threads)  # the engine's own check of the number
+    except (ValueError, TypeError) as e:
+        raise UsageError(f"--threads {args.threads}: {e}") from None
+    if args.endgame is not None:
+        try:
+            need = EndgameTable.build_bytes(args.endgame)
+        except (ValueError, TypeError) as e:
+            raise UsageError(f"--endgame {args.endgame}: {e}") from None
+        if need > ENDGAME_MAX_BYTES:
+            raise UsageError(
+                f"--endgame {args.endgame}: its table takes {need / 2**30:.1f} GiB to build, "
+                f"more than the {ENDGAME_MAX_BYTES / 2**30:.0f} GiB allowed"
+            )
     if hasattr(inp, "reconfigure"):  # bytes that are not UTF-8 make a bad line, not a crash
         inp.reconfigure(errors="replace")
     try:
-        return serve(inp, out, limits)
+        return serve(inp, out, limits, args.threads, args.endgame)
     except KeyboardInterrupt:
         print("onitama: interrupted", file=sys.stderr)
         return 130
@@ -759,6 +776,15 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--time", type=float, metavar="S", help="seconds a move")
     engine.add_argument("--depth", type=int, metavar="N", help="plies a move at most")
     engine.add_argument("--nodes", type=int, metavar="N", help="nodes a move (deterministic)")
+    engine.add_argument(
+        "--threads", type=int, default=1, metavar="N",
+        help="search on N threads sharing one table (1: deterministic under --nodes)",
+    )  # fmt: skip
+    engine.add_argument(
+        "--endgame", type=int, metavar="PIECES",
+        help="build the endgame table of a standard game's cards (positions of at most PIECES "
+        "pieces, masters included) once few pieces are left, and search with it",
+    )  # fmt: skip
     return parser
 
 

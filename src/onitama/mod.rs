@@ -44,7 +44,8 @@ pub mod square;
 
 pub use action::{Action, ActionList, MAX_ACTIONS, Slot};
 pub use ai::{
-    Ai, AiSettings, Limits, MATE, MATE_BOUND, SearchInfo, Searcher, baseline_action, random_action,
+    Ai, AiSettings, EndgameTable, Limits, MATE, MATE_BOUND, PonderHit, SearchInfo, Searcher,
+    TableValue, baseline_action, random_action,
 };
 pub use card::{
     ALL_CARDS, ALL_NAMES, Card, CardSet, SENSEI_CARDS, SENSEI_NAMES, STANDARD_CARDS, STANDARD_NAMES,
@@ -52,7 +53,9 @@ pub use card::{
 pub use error::OnitamaError;
 pub use game::{Drawing, Game, Outcome};
 pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake, perft_until};
-pub use position::{CardSlot, Piece, Position, Rules, Status, Undo, Variant, WinKind};
+#[allow(deprecated)]
+pub use position::Rules;
+pub use position::{CardSlot, Piece, Position, Status, Undo, Variant, WinKind};
 #[allow(deprecated)]
 pub use referee::GameRecord;
 pub use referee::{

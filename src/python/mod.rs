@@ -47,8 +47,8 @@ mod core_module {
     use super::ludo::sim::{SimResult, Simulation, bot_playouts};
     #[pymodule_export]
     use super::onitama::{
-        PyAction, PyAi, PyCard, PyMatchRecord, PyOnitama, PySearchStop, onitama_play_match,
-        onitama_standard_cards,
+        PyAction, PyAi, PyCard, PyEndgameTable, PyMatchRecord, PyOnitama, PyPonderHit,
+        PySearchStop, onitama_play_match, onitama_standard_cards,
     };
     #[pymodule_export]
     use super::raster::{InvalidSvgError, svg_to_rgb};
@@ -110,6 +110,7 @@ mod core_module {
         settings.set_item("seed", ai.seed)?;
         settings.set_item("nodes", ai.nodes)?;
         settings.set_item("depth", ai.depth)?;
+        settings.set_item("threads", ai.threads)?;
         m.add("ONITAMA_AI_SETTINGS", settings)?;
         m.add("ONITAMA_MATCH_SETUP", crate::onitama::setups::MATCH_SETUP)?;
         m.add(

@@ -46,7 +46,7 @@
 use std::sync::{Arc, LazyLock};
 
 use crate::onitama::card::{ALL_CARDS, Card};
-use crate::onitama::position::{Position, Rules};
+use crate::onitama::position::{Position, Variant};
 use crate::onitama::square::{BOARD_MASK, Player, SOURCE_OK, shift};
 
 /// Having the move.
@@ -282,10 +282,10 @@ pub static WALL_WEIGHTS: Weights = scaled(&[
 ]);
 
 /// The weights of `rules`' evaluation.
-pub fn weights(rules: Rules) -> &'static Weights {
+pub fn weights(rules: Variant) -> &'static Weights {
     match rules {
-        Rules::Wall => &WALL_WEIGHTS,
-        Rules::Standard => &STANDARD_WEIGHTS,
+        Variant::Wall => &WALL_WEIGHTS,
+        Variant::Standard => &STANDARD_WEIGHTS,
     }
 }
 
@@ -513,14 +513,14 @@ pub fn evaluate(pos: &Position) -> i32 {
 }
 
 /// The [`Evaluator`] of `rules`' [`weights`], built once and shared.
-pub fn engine_evaluator(rules: Rules) -> Arc<Evaluator> {
+pub fn engine_evaluator(rules: Variant) -> Arc<Evaluator> {
     static ENGINE: LazyLock<[Arc<Evaluator>; 2]> = LazyLock::new(|| {
         [
-            Arc::new(Evaluator::new(weights(Rules::Wall))),
-            Arc::new(Evaluator::new(weights(Rules::Standard))),
+            Arc::new(Evaluator::new(weights(Variant::Wall))),
+            Arc::new(Evaluator::new(weights(Variant::Standard))),
         ]
     });
-    Arc::clone(&ENGINE[(rules == Rules::Standard) as usize])
+    Arc::clone(&ENGINE[(rules == Variant::Standard) as usize])
 }
 
 /// [`evaluate`] with the weights `w`.

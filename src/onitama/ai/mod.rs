@@ -1,5 +1,6 @@
 //! Built-in AIs, each a deterministic function of its settings, its seed and the position
-//! (a search limited by a node budget is deterministic; one limited by time is not).
+//! (a search limited by a node budget on one thread is deterministic; one limited by time,
+//! or on several threads, is not).
 //!
 //! - **Level 0, random:** a legal action chosen uniformly by [`pick`] (below).
 //! - **Level 1, the coursework baseline** ([`baseline_action`]). With `L` the legal
@@ -57,14 +58,42 @@
 //! answers with what it has (the best action of the last completed iteration, or of the
 //! current one so far).
 //!
+//! Three settings add to the search, none of them on by default:
+//!
+//! - **Threads** ([`Ai::set_threads`], [`Searcher::set_threads`]): *Lazy SMP*. `n - 1`
+//!   helper threads search the same root at the same time as the calling thread, all
+//!   sharing one transposition table (lock-free: each entry two atomic words, the key
+//!   word stored xor-ed with the data word, so that an entry torn by two racing stores
+//!   matches no key). A helper skips some depths of its iterative deepening (helper `i`
+//!   in blocks of `1 + log2(i)` depths, every other block) so that it runs ahead, and
+//!   tries equal root actions in an order of its own; it computes no practical bonus.
+//!   What the helpers store cuts the main search's work; the answer is the calling
+//!   thread's. A node budget counts every thread's nodes (each adds its count to a shared
+//!   one every 1,024 nodes), and the nodes reported are every thread's.
+//! - **Pondering** ([`Ai::analyse_pondering`], [`Searcher::search_pondering`]): the search
+//!   of the position after the expected reply, whose time budget starts when its
+//!   [`PonderHit`] flag is raised (the expected reply was played); until then it searches
+//!   on, and after it goes on with all it found.
+//! - **Endgame tables** ([`Ai::set_endgame`], [`EndgameTable`]): every standard position of
+//!   a table's five cards with few pieces, solved by retrograde analysis. A node whose
+//!   position the table covers takes its score from it (right after the test for a win at
+//!   once): `MATE - ply - d` for a win in `d` plies, its negation for a loss, 0 for a draw,
+//!   and 0 for a win or loss further away than the plies left (the game is a tie before).
+//!   The scores being exact distances, the search wins in the fewest plies and loses in the
+//!   most; a root the table covers is searched exactly at depth 1. Elsewhere the test costs
+//!   one piece count a node, and the search is the same.
+//!
 //! `pick(seed, pos, n)` is `(m * n) >> 64` for `m = splitmix64(seed ^
 //! pos.hash_key())`: a number in `0..n` fixed by the seed and the position.
 //!
 //! The code: `search` (the alpha-beta [`Searcher`] and the tuning constants the names in
-//! `CAPITALS` above refer to), `tt` (its transposition table) and `eval` (the static
-//! evaluation, [`evaluate`]); the levels and [`Ai`] are here, the settings a front end
-//! gives an AI (with their defaults) in `settings` ([`AiSettings`]).
+//! `CAPITALS` above refer to), `tt` (its transposition table), `eval` (the static
+//! evaluation, [`evaluate`]) and [`endgame`] (the endgame tables); the levels and [`Ai`]
+//! are here, the settings a front end gives an AI (with their defaults and limits) in
+//! `settings` ([`AiSettings`]).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::action::Action;
@@ -73,14 +102,40 @@ use super::position::{Position, Status};
 use super::referee::Answer;
 use crate::stop::Stop;
 
+pub mod endgame;
 pub mod eval;
 mod search;
 mod settings;
 mod tt;
 
+pub use endgame::{ClassCounts, EndgameTable, TableValue};
 pub use eval::evaluate;
 pub use search::{Searcher, TRAP_WEIGHT};
 pub use settings::AiSettings;
+
+/// The *ponderhit* of a pondering search ([`Searcher::search_pondering`],
+/// [`Ai::analyse_pondering`]): raised when the expected reply was played, so that the
+/// search's time budget starts. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct PonderHit(Arc<AtomicBool>);
+
+impl PonderHit {
+    /// A new flag, not raised.
+    pub fn new() -> PonderHit {
+        PonderHit::default()
+    }
+
+    /// Raise it: the searches pondering with it start their clocks.
+    pub fn request(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Has it been raised?
+    #[inline]
+    pub fn requested(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
 
 /// A forced win whose winning ply is the `k`-th from now scores `MATE - k`.
 pub const MATE: i32 = 30_000;
@@ -230,6 +285,8 @@ pub struct Ai {
     level: u8,
     seed: u64,
     limits: Limits,
+    threads: usize,
+    endgame: Option<Arc<EndgameTable>>,
     searcher: Option<Box<Searcher>>,
 }
 
@@ -253,8 +310,44 @@ impl Ai {
             level,
             seed,
             limits,
+            threads: 1,
+            endgame: None,
             searcher: None,
         })
+    }
+
+    /// The search's threads (see [`Searcher::set_threads`]; 1, the default, is
+    /// deterministic under a node budget).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Search on `threads` threads (1 to [`AiSettings::MAX_THREADS`]; errors otherwise).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), OnitamaError> {
+        if !(1..=AiSettings::MAX_THREADS).contains(&threads) {
+            return Err(OnitamaError::BadAi(format!(
+                "threads must be 1 to {}, not {threads}",
+                AiSettings::MAX_THREADS
+            )));
+        }
+        self.threads = threads;
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_threads(threads);
+        }
+        Ok(())
+    }
+
+    /// The endgame table the search scores its positions from, if any.
+    pub fn endgame(&self) -> Option<&Arc<EndgameTable>> {
+        self.endgame.as_ref()
+    }
+
+    /// Score the positions `table` covers from it (see [`Searcher::set_endgame`]).
+    pub fn set_endgame(&mut self, table: Option<Arc<EndgameTable>>) {
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_endgame(table.clone());
+        }
+        self.endgame = table;
     }
 
     /// The level.
@@ -296,6 +389,26 @@ impl Ai {
     /// is requested (see [`Searcher::search_until`]). Levels 0 and 1 take no time and
     /// ignore the flag.
     pub fn analyse_until(&mut self, pos: &Position, stop: &Stop) -> Option<SearchInfo> {
+        self.analyse_with(pos, stop, None)
+    }
+
+    /// [`Ai::analyse_until`] pondering: a search's time budget starts when `hit` is
+    /// raised (see [`Searcher::search_pondering`]).
+    pub fn analyse_pondering(
+        &mut self,
+        pos: &Position,
+        stop: &Stop,
+        hit: &PonderHit,
+    ) -> Option<SearchInfo> {
+        self.analyse_with(pos, stop, Some(hit))
+    }
+
+    fn analyse_with(
+        &mut self,
+        pos: &Position,
+        stop: &Stop,
+        hit: Option<&PonderHit>,
+    ) -> Option<SearchInfo> {
         if pos.status() != Status::Ongoing {
             return None;
         }
@@ -310,10 +423,18 @@ impl Ai {
         match self.level {
             0 => random_action(pos, self.seed).map(simple),
             1 => baseline_action(pos, self.seed).map(simple),
-            _ => self
-                .searcher
-                .get_or_insert_with(|| Box::new(Searcher::new()))
-                .search_until(pos, self.seed, self.limits, stop),
+            _ => {
+                let searcher = self.searcher.get_or_insert_with(|| {
+                    let mut s = Searcher::new();
+                    s.set_threads(self.threads);
+                    s.set_endgame(self.endgame.clone());
+                    Box::new(s)
+                });
+                match hit {
+                    Some(hit) => searcher.search_pondering(pos, self.seed, self.limits, stop, hit),
+                    None => searcher.search_until(pos, self.seed, self.limits, stop),
+                }
+            }
         }
     }
 
@@ -347,6 +468,8 @@ impl std::fmt::Debug for Ai {
             .field("level", &self.level)
             .field("seed", &self.seed)
             .field("limits", &self.limits)
+            .field("threads", &self.threads)
+            .field("endgame", &self.endgame)
             .finish()
     }
 }

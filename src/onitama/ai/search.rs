@@ -3,13 +3,15 @@
 //! (see the [module docs](super)).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
+use super::endgame::EndgameTable;
 use super::eval::{Evaluator, Weights, engine_evaluator};
 use super::tt::{EXACT, LOWER, NO_MOVE, Table, UPPER, from_tt, to_tt};
-use super::{INF, Limits, MATE, MATE_BOUND, MAX_PLY, SearchInfo, mix, pick};
+use super::{AiSettings, INF, Limits, MATE, MATE_BOUND, MAX_PLY, PonderHit, SearchInfo, mix, pick};
 use crate::onitama::action::{Action, ActionList};
-use crate::onitama::position::{Position, Rules, Status};
+use crate::onitama::position::{Position, Status, Variant};
 use crate::stop::Stop;
 
 /// The weight of the root's practical bonus (see [`Searcher`]): a share of 1 of the
@@ -46,6 +48,20 @@ fn widen(bound: i32, step: i32) -> i32 {
     }
 }
 
+/// Does helper thread `helper` (1, 2, ...; 0 is the main search) skip `depth` in its
+/// iterative deepening? Helper `i` works in blocks of `1 + log2(i)` depths, skipping every
+/// other block, the blocks shifted by `i`: helper 1 searches the odd depths, helpers 2 and
+/// 3 two depths of every four, ..., so that helpers run ahead of the main search and of
+/// one another.
+fn skips(helper: usize, depth: u32) -> bool {
+    if helper == 0 {
+        return false;
+    }
+    let size = 1 + helper.ilog2();
+    let phase = helper as u32 % (2 * size);
+    ((depth + phase) / size) % 2 == 1
+}
+
 /// How an iteration at the root ended (see [`Searcher::root`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum RootOutcome {
@@ -74,8 +90,19 @@ struct RootMove {
 /// on the machine's speed anyway, also uses the transposition table's entries of the
 /// earlier time-limited searches of this searcher: in a game, the position two plies on
 /// was searched by the last move's search.
+///
+/// With [`Searcher::set_threads`]`(n)`, `n > 1`, a search runs on `n` threads sharing the
+/// transposition table (Lazy SMP): the calling thread searches as with one thread, and
+/// `n - 1` helpers search the same root at the same time, each skipping some depths of
+/// its iterative deepening (so that they run ahead of it) and trying equal root actions in
+/// its own order; what they store in the table cuts the main search's work. The answer is
+/// the calling thread's; a node budget counts the nodes of every thread, and the reported
+/// nodes are every thread's. Such a search is not deterministic, even under a node budget.
+///
+/// With [`Searcher::set_endgame`], positions covered by an endgame table
+/// ([`EndgameTable`]) are scored from it, exactly (see [`EndgameTable::score`]).
 pub struct Searcher {
-    pub(super) tt: Table,
+    pub(super) tt: Arc<Table>,
     pub(super) generation: u64,
     /// The key tag of this search's table entries: the generation, or `shared`.
     tag: u64,
@@ -96,6 +123,18 @@ pub struct Searcher {
     /// The evaluations: the wall variant's, then standard Onitama's (the engine's own,
     /// shared, unless [`Searcher::set_weights`] replaced one).
     evaluators: [Arc<Evaluator>; 2],
+    /// The endgame table probed in its positions, if any.
+    endgame: Option<Arc<EndgameTable>>,
+    /// Threads a search runs on (1: this one only).
+    threads: usize,
+    /// The helper searchers of a search on several threads (kept between searches).
+    helpers: Vec<Searcher>,
+    /// On several threads, the count of every thread's nodes, each adding its own every
+    /// 1024 nodes (`None`: one thread).
+    publish: Option<Arc<AtomicU64>>,
+    /// A pondering search's flag and its time budget: the deadline is set once the flag
+    /// is raised (see [`Searcher::search_pondering`]).
+    ponder: Option<(PonderHit, Duration)>,
 }
 
 impl Default for Searcher {
@@ -107,8 +146,13 @@ impl Default for Searcher {
 impl Searcher {
     /// A searcher with empty tables.
     pub fn new() -> Searcher {
+        Searcher::with_table(Arc::new(Table::new()))
+    }
+
+    /// A searcher using the transposition table `tt`.
+    fn with_table(tt: Arc<Table>) -> Searcher {
         Searcher {
-            tt: Table::new(),
+            tt,
             generation: 0,
             tag: 0,
             shared: SHARED_TAG,
@@ -124,29 +168,69 @@ impl Searcher {
             exact: false,
             stop: Stop::new(),
             evaluators: [
-                engine_evaluator(Rules::Wall),
-                engine_evaluator(Rules::Standard),
+                engine_evaluator(Variant::Wall),
+                engine_evaluator(Variant::Standard),
             ],
+            endgame: None,
+            threads: 1,
+            helpers: Vec::new(),
+            publish: None,
+            ponder: None,
         }
+    }
+
+    /// Search on `threads` threads (at least 1, at most [`AiSettings::MAX_THREADS`]): see
+    /// the type's docs. One thread (the default) searches deterministically under a node
+    /// budget.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, AiSettings::MAX_THREADS);
+        self.helpers.truncate(self.threads - 1);
+    }
+
+    /// The threads a search runs on.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Score the positions `table` covers from it (`None`: no table). A search of a
+    /// position outside the table's cards and pieces searches exactly as without it.
+    pub fn set_endgame(&mut self, table: Option<Arc<EndgameTable>>) {
+        self.endgame = table;
+    }
+
+    /// The endgame table in use, if any.
+    pub fn endgame(&self) -> Option<&Arc<EndgameTable>> {
+        self.endgame.as_ref()
     }
 
     /// Evaluate `rules`' positions with the weights `w` instead of the engine's own
     /// ([`weights`](super::eval::weights)): for tuning and experiments.
-    pub fn set_weights(&mut self, rules: Rules, w: Weights) {
-        self.evaluators[(rules == Rules::Standard) as usize] = Arc::new(Evaluator::new(&w));
+    pub fn set_weights(&mut self, rules: Variant, w: Weights) {
+        self.evaluators[(rules == Variant::Standard) as usize] = Arc::new(Evaluator::new(&w));
         // The entries the other weights stored are not this evaluation's.
         self.shared -= 1;
     }
 
     #[inline]
     fn out_of_budget(&mut self) -> bool {
-        if self.nodes & 1023 == 0 && self.stop.requested() {
-            self.stopped = true;
+        if self.nodes & 1023 == 0 {
+            if self.stop.requested() {
+                self.stopped = true;
+            }
+            self.poll_ponderhit();
+            if let Some(n) = &self.publish {
+                n.fetch_add(1024, Relaxed);
+            }
         }
         if !self.limits_on {
             return self.stopped;
         }
-        if self.nodes >= self.node_limit {
+        // On several threads: the nodes every thread published, and this one's since.
+        let nodes = match &self.publish {
+            Some(n) => n.load(Relaxed) + (self.nodes & 1023),
+            None => self.nodes,
+        };
+        if nodes >= self.node_limit {
             self.stopped = true;
         } else if self.nodes & 1023 == 0
             && let Some(d) = self.deadline
@@ -155,6 +239,16 @@ impl Searcher {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// A pondering search whose flag is raised: its time budget starts now.
+    fn poll_ponderhit(&mut self) {
+        if let Some((hit, budget)) = &self.ponder
+            && hit.requested()
+        {
+            self.deadline = Some(Instant::now() + budget.mul_f64(TIME_SHARE));
+            self.ponder = None;
+        }
     }
 
     /// Search `pos` (which must be ongoing) within `limits`, `seed` ordering equal root
@@ -172,10 +266,56 @@ impl Searcher {
         limits: Limits,
         stop: &Stop,
     ) -> Option<SearchInfo> {
+        self.search_with(pos, seed, limits, stop, None)
+    }
+
+    /// [`Searcher::search_until`] *pondering*: the search's time limit does not run until
+    /// `hit` is raised (the ponderhit); then the search goes on, with what it has found,
+    /// until the whole time budget has passed from that moment (or another limit is
+    /// reached). Its node budget and depth cap count from its start. A search with no time
+    /// limit, or whose flag is raised already, is an ordinary search.
+    pub fn search_pondering(
+        &mut self,
+        pos: &Position,
+        seed: u64,
+        limits: Limits,
+        stop: &Stop,
+        hit: &PonderHit,
+    ) -> Option<SearchInfo> {
+        self.search_with(pos, seed, limits, stop, Some(hit))
+    }
+
+    fn search_with(
+        &mut self,
+        pos: &Position,
+        seed: u64,
+        limits: Limits,
+        stop: &Stop,
+        hit: Option<&PonderHit>,
+    ) -> Option<SearchInfo> {
         self.stop = stop.clone();
+        self.ponder = hit
+            .filter(|h| !h.requested())
+            .and_then(|h| limits.time.map(|t| (h.clone(), t)));
         let info = self.search_inner(pos, seed, limits);
         self.stop = Stop::new();
+        self.ponder = None;
         info
+    }
+
+    /// Ready this searcher for a search within `limits` (a helper: none of its own).
+    fn begin(&mut self, limits: Limits, start: Instant) {
+        self.killers = [[NO_MOVE; 2]; MAX_PLY];
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.nodes = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = if self.ponder.is_some() {
+            None
+        } else {
+            limits.time.map(|t| start + t.mul_f64(TIME_SHARE))
+        };
+        self.stopped = false;
+        self.limits_on = false;
     }
 
     fn search_inner(&mut self, pos: &Position, seed: u64, limits: Limits) -> Option<SearchInfo> {
@@ -190,13 +330,7 @@ impl Searcher {
         } else {
             self.generation
         };
-        self.killers = [[NO_MOVE; 2]; MAX_PLY];
-        self.history.iter_mut().for_each(|h| *h = 0);
-        self.nodes = 0;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = limits.time.map(|t| start + t.mul_f64(TIME_SHARE));
-        self.stopped = false;
-        self.limits_on = false;
+        self.begin(limits, start);
         if let Some(&win) = list.iter().find(|a| a.is_win()) {
             let wins: Vec<Action> = list.iter().copied().filter(|a| a.is_win()).collect();
             let action = wins
@@ -214,16 +348,92 @@ impl Searcher {
         }
         if list.len() == 1 {
             let action = list.as_slice()[0];
+            let next = pos.after(action);
+            let table = self.endgame.as_ref().and_then(|t| t.score(&next, 1));
             return Some(SearchInfo {
                 action,
-                score: self.evaluate(&pos.after(action)).saturating_neg(),
+                score: table
+                    .unwrap_or_else(|| self.evaluate(&next))
+                    .saturating_neg(),
                 depth: 0,
                 nodes: 1,
                 exact: false,
                 pv: vec![action],
             });
         }
-        // Root actions: seed order, then captures first; each with its practical bonus.
+        let mut root = self.root_moves(pos, seed, &list, true);
+        if self.threads == 1 {
+            return Some(self.deepen(pos, limits, &mut root, 0));
+        }
+        Some(self.deepen_on_threads(pos, seed, limits, &list, &mut root, start))
+    }
+
+    /// The search on [`Searcher::threads`] threads: the helpers search while this thread
+    /// does (from its first iteration on), and stop when it is done.
+    fn deepen_on_threads(
+        &mut self,
+        pos: &Position,
+        seed: u64,
+        limits: Limits,
+        list: &ActionList,
+        root: &mut [RootMove],
+        start: Instant,
+    ) -> SearchInfo {
+        let mut helpers = std::mem::take(&mut self.helpers);
+        while helpers.len() < self.threads - 1 {
+            helpers.push(Searcher::with_table(Arc::clone(&self.tt)));
+        }
+        let counter = Arc::new(AtomicU64::new(0));
+        let done = Stop::new();
+        // A helper stops at the node budget, or when the main search is done.
+        let helper_limits = Limits {
+            nodes: limits.nodes,
+            depth: limits.depth,
+            time: None,
+        };
+        for h in helpers.iter_mut() {
+            h.tt = Arc::clone(&self.tt);
+            h.generation = self.generation;
+            h.tag = self.tag;
+            h.evaluators = self.evaluators.clone();
+            h.endgame = self.endgame.clone();
+            h.ponder = None;
+            h.begin(helper_limits, start);
+            h.stop = done.clone();
+            h.publish = Some(Arc::clone(&counter));
+        }
+        self.publish = Some(counter);
+        let mut info = std::thread::scope(|scope| {
+            for (i, h) in helpers.iter_mut().enumerate() {
+                scope.spawn(move || {
+                    let mut root = h.root_moves(pos, seed ^ mix(i as u64 + 1), list, false);
+                    h.deepen(pos, helper_limits, &mut root, i + 1)
+                });
+            }
+            let info = self.deepen(pos, limits, root, 0);
+            done.request();
+            info
+        });
+        self.publish = None;
+        for h in helpers.iter_mut() {
+            info.nodes += h.nodes;
+            h.publish = None;
+            h.stop = Stop::new();
+        }
+        self.helpers = helpers;
+        info
+    }
+
+    /// The root actions of `list`: in `seed` order, then captures first; each with its
+    /// practical bonus if `bonus` (they cost a few milliseconds: a search short of time
+    /// skips the rest).
+    fn root_moves(
+        &mut self,
+        pos: &Position,
+        seed: u64,
+        list: &ActionList,
+        bonus: bool,
+    ) -> Vec<RootMove> {
         let mut root: Vec<RootMove> = list
             .iter()
             .map(|&a| RootMove {
@@ -233,13 +443,31 @@ impl Searcher {
             })
             .collect();
         root.sort_by_key(|m| (!self.is_capture(pos, m.action), m.order));
-        // The bonuses cost a few milliseconds; a search short of time skips the rest.
         for m in root.iter_mut() {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.requested() {
+            if !bonus || self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.requested()
+            {
                 break;
             }
             m.bonus = self.practical_bonus(pos, m.action);
         }
+        root
+    }
+
+    /// Iterative deepening from the root `pos` (its actions `root`, more than one, none
+    /// winning at once). `helper` 0 is the main search; a helper (1, 2, ...) skips some
+    /// depths ([`skips`]) and returns no line.
+    fn deepen(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        root: &mut [RootMove],
+        helper: usize,
+    ) -> SearchInfo {
+        // A root the endgame table covers: its actions' scores are exact from depth 1 on.
+        let in_table = self
+            .endgame
+            .as_ref()
+            .is_some_and(|t| t.may_cover(pos) && t.probe(pos).is_some());
         let horizon = pos.plies_left() as u32;
         let cap = limits
             .depth
@@ -255,6 +483,9 @@ impl Searcher {
             if self.stop.requested() {
                 break;
             }
+            if skips(helper, depth) {
+                continue;
+            }
             self.limits_on = depth > 1;
             self.exact = depth + 1 >= horizon;
             // The aspiration window: around the last iteration's value from depth
@@ -267,7 +498,7 @@ impl Searcher {
                 _ => (-INF, INF),
             };
             let complete = loop {
-                let (found, outcome) = self.root(pos, depth as i32, &mut root, lo, hi);
+                let (found, outcome) = self.root(pos, depth as i32, root, lo, hi);
                 if let Some((a, s, _)) = found {
                     best = Some((a, s));
                 }
@@ -293,20 +524,24 @@ impl Searcher {
             }
             depth_done = depth;
             let score = best.map_or(0, |b| b.1);
-            if self.exact || score.abs() > MATE_BOUND {
+            if self.exact || in_table || score.abs() > MATE_BOUND {
                 exact = true;
                 break;
             }
         }
         let (action, score) = best.unwrap_or((root[0].action, 0));
-        Some(SearchInfo {
+        SearchInfo {
             action,
             score,
             depth: depth_done,
             nodes: self.nodes,
             exact,
-            pv: self.principal_variation(pos, action),
-        })
+            pv: if helper == 0 {
+                self.principal_variation(pos, action)
+            } else {
+                Vec::new()
+            },
+        }
     }
 
     /// The root's allowance for an imperfect opponent: [`TRAP_WEIGHT`] times the share of
@@ -469,6 +704,12 @@ impl Searcher {
         }
         if pos.plies_left() == 1 {
             return 0;
+        }
+        if let Some(t) = &self.endgame
+            && t.may_cover(pos)
+            && let Some(score) = t.score(pos, ply)
+        {
+            return score;
         }
         // Mate-distance pruning: the side to move wins two plies from now at best.
         let ceiling = MATE - ply as i32 - 2;

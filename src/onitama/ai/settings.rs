@@ -7,7 +7,7 @@ use super::{Ai, Limits};
 use crate::onitama::error::OnitamaError;
 
 /// A built-in AI's settings: its level, its budget a move (seconds, or nodes; a depth
-/// cap) and its seed.
+/// cap), its seed and the threads its search runs on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AiSettings {
     /// 0 (random), 1 (the coursework baseline) or 2 (search).
@@ -20,6 +20,9 @@ pub struct AiSettings {
     pub nodes: Option<u64>,
     /// A depth cap.
     pub depth: Option<u32>,
+    /// The threads a search runs on (1 to [`AiSettings::MAX_THREADS`]; more than 1 is not
+    /// deterministic, even under a node budget: see [`Ai::set_threads`]).
+    pub threads: usize,
 }
 
 impl AiSettings {
@@ -32,13 +35,17 @@ impl AiSettings {
     /// The deepest depth cap.
     pub const MAX_DEPTH: u32 = 1000;
 
-    /// The settings when none are said: the search, one second a move, seed 0.
+    /// The most threads of a search (and of an endgame table's build).
+    pub const MAX_THREADS: usize = 64;
+
+    /// The settings when none are said: the search, one second a move, seed 0, one thread.
     pub const DEFAULT: AiSettings = AiSettings {
         level: 2,
         time: Some(1.0),
         seed: 0,
         nodes: None,
         depth: None,
+        threads: 1,
     };
 
     /// The level named `name` (`random`, `baseline`, `search`).
@@ -63,9 +70,12 @@ impl AiSettings {
         Limits::budget(self.time, self.nodes, self.depth)
     }
 
-    /// The AI (an [`OnitamaError::BadAi`] for a level that does not exist).
+    /// The AI (an [`OnitamaError::BadAi`] for a level that does not exist, or threads out
+    /// of range).
     pub fn ai(&self) -> Result<Ai, OnitamaError> {
-        Ai::new(self.level, self.seed, self.limits())
+        let mut ai = Ai::new(self.level, self.seed, self.limits())?;
+        ai.set_threads(self.threads)?;
+        Ok(ai)
     }
 
     /// The time a move that limits the AI: `None` when it does not search or searches
@@ -83,7 +93,8 @@ impl Default for AiSettings {
 }
 
 /// The settings that matter, as keyword arguments: `level=2, time=1, seed=0` (a level
-/// below 2 shows no budget; a node budget shows no time).
+/// below 2 shows no budget nor threads; a node budget shows no time; one thread is not
+/// shown).
 impl fmt::Display for AiSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "level={}", self.level)?;
@@ -95,6 +106,9 @@ impl fmt::Display for AiSettings {
             }
             if let Some(d) = self.depth {
                 write!(f, ", depth={d}")?;
+            }
+            if self.threads != 1 {
+                write!(f, ", threads={}", self.threads)?;
             }
         }
         write!(f, ", seed={}", self.seed)
@@ -115,6 +129,12 @@ mod tests {
             ..AiSettings::DEFAULT
         };
         assert_eq!(shown(nodes), "level=2, nodes=5, depth=3, seed=0");
+        let threads = AiSettings {
+            threads: 2,
+            ..AiSettings::DEFAULT
+        };
+        assert_eq!(shown(threads), "level=2, time=1, threads=2, seed=0");
+        assert_eq!(threads.ai().unwrap().threads(), 2);
         assert_eq!(nodes.time_used(), None);
         let random = AiSettings {
             level: 0,
@@ -122,6 +142,11 @@ mod tests {
             ..AiSettings::DEFAULT
         };
         assert_eq!(shown(random), "level=0, seed=7");
+        let random_threads = AiSettings {
+            threads: 2,
+            ..random
+        };
+        assert_eq!(shown(random_threads), "level=0, seed=7");
         assert_eq!(random.time_used(), None);
         assert_eq!(AiSettings::default().time_used(), Some(1.0));
         assert!(
@@ -132,5 +157,12 @@ mod tests {
             .ai()
             .is_err()
         );
+        for threads in [0, AiSettings::MAX_THREADS + 1] {
+            let s = AiSettings {
+                threads,
+                ..AiSettings::DEFAULT
+            };
+            assert!(s.ai().is_err(), "{threads} threads");
+        }
     }
 }

@@ -1,15 +1,39 @@
 //! The search's transposition table: entries packed in 16 bytes, keyed on
 //! [`Position::hash_key`](crate::onitama::Position::hash_key) mixed with the search
 //! generation, and mate scores stored relative to the node.
+//!
+//! The threads of a search (Lazy SMP) share one table without locks: an entry is two
+//! atomic words (relaxed loads and stores, so no data race), the key word stored xor-ed
+//! with the data word. A store racing with another store of the same entry can leave the
+//! key word of one and the data word of the other: the xor then no longer gives the key,
+//! and the torn entry is simply not found.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::{MATE_BOUND, mix};
 
 /// One entry of the transposition table: the key (mixed with a tag, so that entries of
-/// another tag never match) and the packed data.
-#[derive(Clone, Copy, Default)]
+/// another tag never match) xor the packed data, and the packed data.
+#[derive(Default)]
 struct Entry {
-    check: u64,
-    data: u64,
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Entry {
+    /// The entry's key (mixed with its tag) and data, as one consistent pair or a torn one
+    /// (whose key then matches nothing).
+    #[inline]
+    fn load(&self) -> (u64, u64) {
+        let data = self.data.load(Relaxed);
+        (self.check.load(Relaxed) ^ data, data)
+    }
+
+    #[inline]
+    fn store(&self, check: u64, data: u64) {
+        self.check.store(check ^ data, Relaxed);
+        self.data.store(data, Relaxed);
+    }
 }
 
 pub(super) const EXACT: u8 = 0;
@@ -25,7 +49,8 @@ pub(super) const TT_BITS: u32 = 19;
 /// replaced by one at least as deep, or when an earlier search stored it), the second
 /// takes whatever the first does not. An entry is found only with the `tag` it was stored
 /// with: a search's own generation (entries of earlier searches never match), or a tag
-/// that searches share.
+/// that searches share. The table is shared by the threads of a search (see the module
+/// docs): stores take `&self`.
 pub(super) struct Table {
     entries: Vec<Entry>,
 }
@@ -37,7 +62,7 @@ impl Table {
     /// An empty table.
     pub(super) fn new() -> Table {
         Table {
-            entries: vec![Entry::default(); 1 << TT_BITS],
+            entries: (0..1 << TT_BITS).map(|_| Entry::default()).collect(),
         }
     }
 
@@ -52,17 +77,15 @@ impl Table {
     pub(super) fn probe(&self, key: u64, tag: u64) -> Option<(u16, i32, i32, u8)> {
         let check = key ^ mix(tag);
         let b = Self::bucket(key);
-        let e = if self.entries[b].check == check {
-            self.entries[b]
-        } else if self.entries[b + 1].check == check {
-            self.entries[b + 1]
-        } else {
-            return None;
+        let data = match (self.entries[b].load(), self.entries[b + 1].load()) {
+            ((k, data), _) if k == check => data,
+            (_, (k, data)) if k == check => data,
+            _ => return None,
         };
-        let best = e.data as u16;
-        let score = (e.data >> 16) as u16 as i16 as i32;
-        let depth = ((e.data >> 32) & 0xFF) as i32;
-        let flag = ((e.data >> 40) & 0xFF) as u8;
+        let best = data as u16;
+        let score = (data >> 16) as u16 as i16 as i32;
+        let depth = ((data >> 32) & 0xFF) as i32;
+        let flag = ((data >> 40) & 0xFF) as u8;
         Some((best, score, depth, flag))
     }
 
@@ -70,7 +93,7 @@ impl Table {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn store(
-        &mut self,
+        &self,
         key: u64,
         tag: u64,
         generation: u64,
@@ -88,15 +111,15 @@ impl Table {
             | (age << AGE_SHIFT);
         let check = key ^ mix(tag);
         let b = Self::bucket(key);
-        let first = self.entries[b];
-        let first_depth = (first.data >> 32) & 0xFF;
-        let first_age = (first.data >> AGE_SHIFT) & 0xFF;
-        let slot = if first.check == check || first_age != age || depth >= first_depth {
+        let (first_check, first) = self.entries[b].load();
+        let first_depth = (first >> 32) & 0xFF;
+        let first_age = (first >> AGE_SHIFT) & 0xFF;
+        let slot = if first_check == check || first_age != age || depth >= first_depth {
             b
         } else {
             b + 1
         };
-        self.entries[slot] = Entry { check, data };
+        self.entries[slot].store(check, data);
     }
 }
 
@@ -131,7 +154,7 @@ mod tests {
 
     #[test]
     fn a_deep_entry_survives_shallow_stores_of_its_bucket() {
-        let mut t = Table::new();
+        let t = Table::new();
         let (deep, a, b) = (same_bucket(1), same_bucket(2), same_bucket(3));
         t.store(deep, 1, 1, 7, 50, 9, EXACT);
         t.store(a, 1, 1, 8, 10, 2, LOWER);
@@ -152,7 +175,7 @@ mod tests {
 
     #[test]
     fn entries_of_an_earlier_search_never_match_and_are_replaced_first() {
-        let mut t = Table::new();
+        let t = Table::new();
         let (old, new) = (same_bucket(4), same_bucket(5));
         t.store(old, 1, 1, 3, 40, 20, EXACT);
         assert_eq!(t.probe(old, 2), None);
@@ -163,7 +186,7 @@ mod tests {
 
     #[test]
     fn entries_under_a_shared_tag_outlive_their_search_but_give_way_first() {
-        let mut t = Table::new();
+        let t = Table::new();
         let (k, other) = (same_bucket(6), same_bucket(7));
         t.store(k, 99, 1, 3, 40, 20, EXACT);
         assert_eq!(t.probe(k, 99), Some((3, 40, 20, EXACT)));
@@ -172,6 +195,52 @@ mod tests {
         t.store(other, 99, 2, 4, 5, 1, UPPER);
         assert_eq!(t.probe(other, 99), Some((4, 5, 1, UPPER)));
         assert_eq!(t.probe(k, 99), None);
+    }
+
+    #[test]
+    fn a_torn_entry_matches_no_key() {
+        let t = Table::new();
+        let (a, b) = (same_bucket(8), same_bucket(9));
+        t.store(a, 1, 1, 3, 40, 20, EXACT);
+        t.store(b, 1, 1, 4, -7, 2, LOWER); // shallower: the bucket's second entry
+        let slot = Table::bucket(a);
+        // a's key word with b's data word, as two racing stores of one entry can leave it
+        let data_b = t.entries[slot + 1].data.load(Relaxed);
+        t.entries[slot].data.store(data_b, Relaxed);
+        assert_eq!(t.probe(a, 1), None);
+        assert_eq!(
+            t.probe(b, 1),
+            Some((4, -7, 2, LOWER)),
+            "b's own entry is whole"
+        );
+    }
+
+    #[test]
+    fn one_table_is_shared_by_threads() {
+        let t = std::sync::Arc::new(Table::new());
+        std::thread::scope(|s| {
+            for k in 0..4u64 {
+                let t = &t;
+                s.spawn(move || {
+                    for i in 0..10_000u64 {
+                        t.store(
+                            same_bucket(i % 64),
+                            1,
+                            1,
+                            k as u16,
+                            i as i32 % 100,
+                            5,
+                            EXACT,
+                        );
+                        if let Some((best, score, depth, flag)) = t.probe(same_bucket(i % 64), 1) {
+                            // whatever thread stored it, an entry found is whole
+                            assert!(best < 4 && (0..100).contains(&score));
+                            assert_eq!((depth, flag), (5, EXACT));
+                        }
+                    }
+                });
+            }
+        });
     }
 
     #[test]

@@ -11,7 +11,8 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::PyCard;
 use crate::onitama::notation::WrittenAction;
 use crate::onitama::{
-    AiSettings, Card, CardSet, CardSlot, Drawing, OnitamaError, Player, Position, Variant,
+    AiSettings, Card, CardSet, CardSlot, Drawing, EndgameTable, OnitamaError, Player, Position,
+    Variant,
 };
 use crate::python::convert::{InvalidArgumentError, arg, as_engine, int_arg, int_in, seconds_in};
 use crate::python::{describe, type_error};
@@ -147,6 +148,12 @@ int_arg!(/// A search's node budget.
     Nodes, "nodes", u64, 1, AiSettings::MAX_NODES, OnitamaError::BadAi);
 int_arg!(/// A search's depth cap.
     Depth, "depth", u32, 1, AiSettings::MAX_DEPTH, OnitamaError::BadAi);
+int_arg!(/// A search's threads.
+    Threads, "threads", usize, 1, AiSettings::MAX_THREADS, OnitamaError::BadAi);
+int_arg!(/// The most pieces of an endgame table's positions.
+    Pieces, "pieces", u32, EndgameTable::MIN_PIECES, EndgameTable::MAX_PIECES, OnitamaError::BadAi);
+int_arg!(/// A memory cap, in bytes.
+    MaxBytes, "max_bytes", u64, 1, u64::MAX, OnitamaError::BadAi);
 int_arg!(/// A perft depth.
     PerftDepth, "perft depth", u32, 0, crate::onitama::perft::MAX_PERFT_DEPTH, OnitamaError::BadAi);
 
@@ -180,6 +187,11 @@ impl AiSeed {
 impl SearchTime {
     /// The default time ([`AiSettings::DEFAULT`]).
     pub(crate) const DEFAULT: SearchTime = SearchTime(AiSettings::DEFAULT.time);
+}
+
+impl Threads {
+    /// The default threads ([`AiSettings::DEFAULT`]).
+    pub(crate) const DEFAULT: Threads = Threads(AiSettings::DEFAULT.threads);
 }
 
 /// The five cards `A1 A2 B1 B2 side`: a dict with exactly those keys, or a list or tuple

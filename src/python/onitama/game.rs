@@ -7,8 +7,8 @@ use pyo3::types::{PyBool, PyDict, PyTuple};
 
 use super::convert::{
     AiSeed, Board, CardNumber, CardSetArg, CardText, Cards, Depth, First, JsonText, Level,
-    MaxPlies, MoveFrom, MoveTo, Nodes, NotationText, PerftDepth, SearchTime, SetupId, ToMove,
-    Viewer, WallLetter,
+    MaxPlies, MoveFrom, MoveTo, Nodes, NotationText, PerftDepth, SearchTime, SetupId, Threads,
+    ToMove, Viewer, WallLetter,
 };
 use super::{PyAction, PyCard, actions_list, letter};
 use crate::onitama::coursework;
@@ -92,6 +92,7 @@ pub(crate) fn ai_settings(
     seed: AiSeed,
     nodes: Option<Nodes>,
     depth: Option<Depth>,
+    threads: Threads,
 ) -> AiSettings {
     AiSettings {
         level: level.0,
@@ -99,6 +100,7 @@ pub(crate) fn ai_settings(
         seed: seed.0,
         nodes: nodes.map(|n| n.0),
         depth: depth.map(|d| d.0),
+        threads: threads.0,
     }
 }
 
@@ -497,11 +499,13 @@ impl PyOnitama {
 
     /// The action a built-in AI plays now (see `BuiltinAI`): level 0 random, 1 the
     /// coursework baseline, 2 the search (with `time` seconds, or deterministic with a
-    /// `nodes` budget). As Ludo's `Game.best_move`.
+    /// `nodes` budget on one thread; `threads` searches on that many). As Ludo's
+    /// `Game.best_move`.
     #[pyo3(
-        signature = (level = Level::DEFAULT, time = SearchTime::DEFAULT, seed = AiSeed::DEFAULT, nodes = None, depth = None),
-        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
+        signature = (level = Level::DEFAULT, time = SearchTime::DEFAULT, seed = AiSeed::DEFAULT, nodes = None, depth = None, threads = Threads::DEFAULT),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None, threads=1)"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn best_move(
         slf: &Bound<'_, Self>,
         level: Level,
@@ -509,15 +513,17 @@ impl PyOnitama {
         seed: AiSeed,
         nodes: Option<Nodes>,
         depth: Option<Depth>,
+        threads: Threads,
     ) -> PyResult<PyAction> {
-        let info = run_ai(slf, ai_settings(level, time, seed, nodes, depth), None)?;
+        let settings = ai_settings(level, time, seed, nodes, depth, threads);
+        let info = run_ai(slf, settings, None)?;
         Ok(PyAction::of(info.action, borrow_game(slf)?.variant()))
     }
 
     /// Deprecated: the old name of `best_move`.
     #[pyo3(
         signature = (*args, **kwargs),
-        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None)"
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None, threads=1)"
     )]
     fn best_action<'py>(
         slf: &Bound<'py, Self>,
@@ -532,10 +538,11 @@ impl PyOnitama {
     /// expected line). `stop`, a `SearchStop`, ends the search early from another thread
     /// (within about 20 ms of its `request()`): the answer is then the best action found so
     /// far. `time=None` with no `nodes` nor `depth` searches until stopped (or the ply
-    /// horizon).
+    /// horizon). `threads` searches on that many threads sharing one table (the nodes are
+    /// every thread's).
     #[pyo3(
-        signature = (level = Level::DEFAULT, time = SearchTime::DEFAULT, seed = AiSeed::DEFAULT, nodes = None, depth = None, stop = None),
-        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None, stop=None)"
+        signature = (level = Level::DEFAULT, time = SearchTime::DEFAULT, seed = AiSeed::DEFAULT, nodes = None, depth = None, stop = None, threads = Threads::DEFAULT),
+        text_signature = "(self, level=2, time=1.0, seed=0, nodes=None, depth=None, stop=None, threads=1)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn analyse<'py>(
@@ -546,9 +553,10 @@ impl PyOnitama {
         nodes: Option<Nodes>,
         depth: Option<Depth>,
         stop: Option<PyRef<'py, PySearchStop>>,
+        threads: Threads,
     ) -> PyResult<Bound<'py, PyDict>> {
         let linked = stop.map(|s| s.stop.clone());
-        let settings = ai_settings(level, time, seed, nodes, depth);
+        let settings = ai_settings(level, time, seed, nodes, depth, threads);
         let info = run_ai(slf, settings, linked.as_ref())?;
         info_dict(slf.py(), info, borrow_game(slf)?.variant())
     }

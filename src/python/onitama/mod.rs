@@ -1,7 +1,7 @@
 //! Onitama with a movable wall, as Python objects: `Onitama` (a game played action by
-//! action, [`game`]), `Action` and `Card` (here), `BuiltinAI` ([`ai`]), `MatchRecord` and
-//! the refereed match `onitama_play_match` ([`record`]). The module `LudoGame.onitama`
-//! exports them.
+//! action, [`game`]), `Action` and `Card` (here), `BuiltinAI` and `PonderHit` ([`ai`]),
+//! `EndgameTable` ([`endgame`]), `MatchRecord` and the refereed match `onitama_play_match`
+//! ([`record`]). The module `LudoGame.onitama` exports them.
 //!
 //! Everything here converts Python values ([`convert`]), calls the engine in
 //! [`crate::onitama`] and wraps its results; engine errors become Python exceptions through
@@ -15,12 +15,14 @@ use convert::{CardSpec, Viewer};
 
 pub(crate) mod ai;
 pub(crate) mod convert;
+pub(crate) mod endgame;
 pub(crate) mod game;
 pub(crate) mod record;
 
 pub(crate) use crate::python::enums::REASON;
 pub use crate::python::interrupt::PySearchStop;
-pub use ai::PyAi;
+pub use ai::{PyAi, PyPonderHit};
+pub use endgame::PyEndgameTable;
 pub use game::PyOnitama;
 pub use record::PyMatchRecord;
 pub(crate) use record::onitama_play_match;
@@ -40,6 +42,16 @@ fn letter(p: Player) -> String {
 pub struct PyCard {
     card: Card,
     rows: [String; 5],
+}
+
+impl PyCard {
+    /// The card drawn in its canonical pattern.
+    pub(crate) fn from_card(card: Card) -> PyCard {
+        PyCard {
+            card,
+            rows: card.rows(),
+        }
+    }
 }
 
 #[pymethods]
@@ -226,9 +238,6 @@ pub fn onitama_standard_cards(card_set: Option<convert::CardSetArg>) -> Vec<PyCa
         .map_or(CardSet::Base, |s| s.0)
         .cards()
         .iter()
-        .map(|&card| PyCard {
-            card,
-            rows: card.rows(),
-        })
+        .map(|&card| PyCard::from_card(card))
         .collect()
 }
