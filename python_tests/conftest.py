@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,13 @@ from typing import Any
 import pytest
 
 DATA = Path(__file__).resolve().parent / "data"
+
+# A shell starts a background job (`cmd &`) with SIGINT ignored, and an ignored signal stays
+# ignored in every child: the tests that press Ctrl-C on a child would then wait in vain.
+# A handled signal is reset to its default in a child, so handling it here gives each child
+# Python's own Ctrl-C, as in a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 WORKED_EXAMPLE_TURNS = [
     ("A", 6), ("A", 4), ("A", 5), ("A", 4), ("B", 6), ("B", 4), ("B", 1), ("B", 2),

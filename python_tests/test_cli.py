@@ -247,14 +247,19 @@ def interrupt(argv: list[str], wait_for: str, settle: float = 0.4) -> tuple[int,
     """Start `argv`, wait until its output shows `wait_for` (or its stderr does), let it run
     on a moment, send SIGINT; returns exit code, stdout, stderr and seconds to exit."""
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert p.stdout is not None
-    line = p.stdout.readline()
-    assert wait_for in line, line
-    time.sleep(settle)
-    sent = time.perf_counter()
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=30)
-    return p.returncode, line + out, err, time.perf_counter() - sent
+    try:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        assert wait_for in line, line
+        time.sleep(settle)
+        sent = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        return p.returncode, line + out, err, time.perf_counter() - sent
+    finally:
+        if p.poll() is None:  # a failed test leaves no endless simulation behind
+            p.kill()
+            p.communicate()
 
 
 PY = [sys.executable, "-c"]
