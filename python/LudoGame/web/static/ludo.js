@@ -1,7 +1,7 @@
 // The Ludo pages: the new-game form and the play view. The server (the engine) decides
 // everything; this file shows its state and sends the person's clicks and keys.
 
-import { clearError, dropStatus, el, guarded, loadForm, page, putSvg, seedWords } from "./common.js";
+import { dropStatus, el, loadForm, onSubmit, page, pressable, putSvg, seedWords } from "./common.js";
 import { createGame, hostingFields, playView, showGame } from "./game-page.js";
 import { linkUp, myGamesPanel } from "./live.js";
 
@@ -101,16 +101,12 @@ function form() {
     ),
     start,
   );
-  newForm.addEventListener("submit", (event) => {
-    event.preventDefault();
-    guarded(async () => {
-      clearError();
-      const seatKinds = seatMap();
-      const players = Object.keys(seatKinds);
-      const body = { rules: rulesNotation(rules.value, options.value), players, seats: seatKinds };
-      hosting.fill(body);
-      play(await createGame("ludo", body));
-    });
+  onSubmit(newForm, async () => {
+    const seatKinds = seatMap();
+    const players = Object.keys(seatKinds);
+    const body = { rules: rulesNotation(rules.value, options.value), players, seats: seatKinds };
+    hosting.fill(body);
+    play(await createGame("ludo", body));
   });
 
   const useSeats = el("input", { id: "load-seats", type: "checkbox" });
@@ -254,15 +250,7 @@ function play(initial, note) {
       cell.setAttribute("tabindex", "0");
       cell.setAttribute("role", "button");
       cell.setAttribute("aria-label", `Move ${here.join(" or ")}`);
-      const activate = () => (here.length === 1 ? playMove(here[0]) : offerChoice(here));
-      cell.addEventListener("click", activate);
-      cell.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          event.stopPropagation();
-          activate();
-        }
-      });
+      pressable(cell, () => (here.length === 1 ? playMove(here[0]) : offerChoice(here)));
       if (focused && cell.getAttribute("data-tokens") === focused) cell.focus({ preventScroll: true });
     }
   }

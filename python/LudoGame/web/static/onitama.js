@@ -1,7 +1,7 @@
 // The Onitama pages: the setup chooser and the play view. The engine's referee judges every
 // ply; this file only offers the legal actions the server lists and shows the answers.
 
-import { api, clearError, dropStatus, el, guarded, loadForm, page, putSvg, seedWords } from "./common.js";
+import { api, dropStatus, el, loadForm, onSubmit, page, pressable, putSvg, seedWords } from "./common.js";
 import { createGame, hostingFields, playView, showGame } from "./game-page.js";
 import { linkUp, myGamesPanel } from "./live.js";
 
@@ -128,16 +128,12 @@ async function chooser() {
     ),
     start,
   );
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    guarded(async () => {
-      clearError();
-      const standard = rules.value === "standard";
-      const body = standard ? { rules: "standard", card_set: cardSet.value, sides: readSides() } : { setup: setup.value, sides: readSides() };
-      hosting.fill(body);
-      if (maxPlies.value !== "") body.max_plies = Number(maxPlies.value);
-      play(await createGame("onitama", body));
-    });
+  onSubmit(form, async () => {
+    const standard = rules.value === "standard";
+    const body = standard ? { rules: "standard", card_set: cardSet.value, sides: readSides() } : { setup: setup.value, sides: readSides() };
+    hosting.fill(body);
+    if (maxPlies.value !== "") body.max_plies = Number(maxPlies.value);
+    play(await createGame("onitama", body));
   });
 
   const load = loadForm("load-onitama-form", "Continue a saved game or a position (with the sides above)", [], async (body) => {
@@ -383,16 +379,7 @@ function play(initial, note) {
       wallCell.setAttribute("aria-label", `The wall, on ${wall}`);
     }
     wallNote.textContent = wall ? `The grey square marked WALL (${wall}) is the wall: no piece may enter it; each ply moves it one square (up, down, left, right) or leaves it.` : "";
-    for (const g of svg.querySelectorAll("g.square[data-square]")) {
-      g.addEventListener("click", () => clickSquare(g.dataset.square));
-      g.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          event.stopPropagation();
-          clickSquare(g.dataset.square);
-        }
-      });
-    }
+    for (const g of svg.querySelectorAll("g.square[data-square]")) pressable(g, () => clickSquare(g.dataset.square));
     if (focused) {
       const again = svg.querySelector(`g.square[data-square="${focused}"]`);
       if (again) setTimeout(() => again.focus({ preventScroll: true }), 0);
