@@ -2,8 +2,9 @@
 every page fits a phone 360 or 390 px wide without sideways scroll; a lost connection is
 said in words and holds every action until the page is connected again (the server is
 stopped, then started again on its SQLite file); undo only on the device that may undo;
-the turn timer's moves labelled as the timer's; the status said once; invite links of a
-server on a loopback address said to open on this computer only.
+the turn timer's moves labelled as the timer's; the status said once; both games' play
+views loaded with the shared page script (game-page.js); invite links of a server on a
+loopback address said to open on this computer only.
 
 Skipped when Chromium, chromedriver or the web extra is missing, unless
 LUDOGAME_REQUIRE_BROWSER=1, when they fail instead."""
@@ -384,6 +385,32 @@ def test_the_status_is_said_once(browser: Any, server: str) -> None:
     open_page(browser, replay_of(server, "ludo", s["id"]), "frame-label")
     wait_until(lambda: text_of(browser, "frame-status") == s["status"])
     assert occurrences(browser, s["status"]) == 1
+
+
+# ---- the shared page script ------------------------------------------------------------------
+
+#: The page scripts this page fetched (module imports included), by name.
+LOADED = """
+return performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)
+  .filter((p) => p.startsWith("/static/") && p.endsWith(".js")).map((p) => p.slice(8));
+"""
+
+
+@pytest.mark.parametrize(
+    ("kind", "body"),
+    [("ludo", {"players": "AB", "seed": 9}), ("onitama", {"setup": "21"})],
+)
+def test_both_games_pages_load_the_shared_page_script(
+    browser: Any, server: str, kind: str, body: dict[str, Any]
+) -> None:
+    s = post(server, f"api/{kind}/games?fields=", body)
+    browser.get(f"{server}{kind}?game={s['id']}")
+    # the status line and the undo button are the shared script's (game-page.js)
+    wait_until(lambda: text_of(browser, "status") == s["status"], what=f"the {kind} status")
+    assert browser.find_elements(By.CSS_SELECTOR, ".play #undo")
+    loaded = browser.execute_script(LOADED)
+    assert {"app.js", f"{kind}.js", "game-page.js", "live.js", "common.js"} <= set(loaded)
+    assert page_errors(browser) == []
 
 
 # ---- invite links ----------------------------------------------------------------------------

@@ -183,6 +183,32 @@ export async function copyText(text, field) {
 }
 
 /**
+ * Runs `action` when `form` is submitted (the page stays), with the last error cleared; an
+ * error of `action` is shown.
+ */
+export function onSubmit(form, action) {
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    guarded(async () => {
+      clearError();
+      await action();
+    });
+  });
+}
+
+/** Makes a board's cell act as a button: a click, Enter or Space runs `action`. */
+export function pressable(node, action) {
+  node.addEventListener("click", action);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopPropagation();
+      action();
+    }
+  });
+}
+
+/**
  * A form to continue a saved game (its JSON) or a position (its notation), from a file or
  * pasted text. `extras` are more fields inside it; `start(body)` gets `{ json }` or
  * `{ position }` and starts the game.
@@ -203,15 +229,11 @@ export function loadForm(id, legend, extras, start) {
       el("button", { type: "submit", id: "load" }, "Continue it"),
     ),
   );
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    guarded(async () => {
-      clearError();
-      let text = loadText.value.trim();
-      if (!text && loadFile.files.length) text = (await readFile(loadFile.files[0])).trim();
-      if (!text) throw new ApiError("Choose a file or paste a game first.", "Nothing to load", 0);
-      await start(text.startsWith("{") ? { json: text } : { position: text });
-    });
+  onSubmit(form, async () => {
+    let text = loadText.value.trim();
+    if (!text && loadFile.files.length) text = (await readFile(loadFile.files[0])).trim();
+    if (!text) throw new ApiError("Choose a file or paste a game first.", "Nothing to load", 0);
+    await start(text.startsWith("{") ? { json: text } : { position: text });
   });
   return form;
 }

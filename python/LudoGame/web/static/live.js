@@ -273,7 +273,7 @@ function loopback(url) {
 }
 
 /** Each seat's kind in a state: "human", "remote", or a bot or AI. */
-function seatKinds(state) {
+export function seatKinds(state) {
   if (state.seats) return state.seats;
   const out = {};
   for (const [p, side] of Object.entries(state.sides || {})) out[p] = side.kind;

@@ -1,56 +1,19 @@
 // The Ludo pages: the new-game form and the play view. The server (the engine) decides
 // everything; this file shows its state and sends the person's clicks and keys.
 
-import { AutoPlayer, api, ApiError, clearError, dropStatus, el, guarded, loadForm, page, putSvg, saveControls, seedWords, setQuery, showError, typingTarget } from "./common.js";
-import { Seats, claimFromAddress, follow, leadOn, linkUp, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine, timerWords } from "./live.js";
+import { dropStatus, el, loadForm, onSubmit, page, pressable, putSvg, seedWords } from "./common.js";
+import { createGame, hostingFields, playView, showGame } from "./game-page.js";
+import { linkUp, myGamesPanel } from "./live.js";
 
 const POSITIONS = ["A", "B", "C", "D"];
 // Bot names offered in the form; the server asks the engine, so any name it knows works.
 const BOTS = ["random", "cs162", "aggressive", "safe", "expectimax", "expectimax:2", "mcts:200", "mcts:1000"];
 
 /** Shows the page the query asks for: the form, a live game, or a game from a position. */
-export async function show(params) {
-  claimFromAddress("ludo", params);
-  const id = params.get("game");
-  const position = params.get("position");
-  if (id) {
-    const state = await guarded(() => api("GET", `/api/ludo/games/${encodeURIComponent(id)}`)).catch(() => null);
-    if (leadOn("ludo", state, true)) return null; // its rematch, with this browser's seats
-    if (state) return play(state);
-    if (position) {
-      clearError();
-      return startFromPosition(position, "That game is no longer on this server: it goes on here from the position in the link.");
-    }
-    return form();
-  }
-  if (position) return startFromPosition(position, null);
-  return form();
+export function show(params) {
+  return showGame("ludo", params, play, form);
 }
 
-async function startFromPosition(position, note) {
-  try {
-    const state = await create({ position });
-    play(state, note);
-  } catch (err) {
-    const main = page("Ludo position");
-    main.append(
-      el("h1", {}, "This position cannot be shown"),
-      el("p", { id: "position-error" }, "The link's position notation was refused: ", el("strong", {}, err.message)),
-      el("p", { class: "meta" }, "Notation: ", el("code", {}, position)),
-      el("p", {}, el("a", { href: "/ludo", class: "button primary" }, "Start a new Ludo game")),
-    );
-    showError(err);
-  }
-}
-
-/** Starts a game and keeps its keys in this browser. */
-async function create(body) {
-  const answer = await api("POST", "/api/ludo/games", body);
-  rememberCreated("ludo", answer);
-  return answer;
-}
-
-/** Turns "six_limit=3, capture_bonus=true" into {six_limit: 3, capture_bonus: true}. */
 // The rules with the options typed ("six_limit=3, capture_bonus=true") as the rules
 // notation, "standard[six_limit=3,capture_bonus=true]": the engine reads it (one parser).
 function rulesNotation(rules, optionsText) {
@@ -89,8 +52,7 @@ function form() {
     }
   });
   const start = el("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
-  const pace = paceField();
-  const timer = timerField(BOTS.map((b) => [b, `Bot: ${b}`]));
+  const hosting = hostingFields(seed, BOTS.map((b) => [b, `Bot: ${b}`]));
   const gtHint = el("p", { class: "hint", id: "gt-seats", hidden: true }, "GT is always played by four seats, A to D.");
   // the seats a rule set allows: GT plays with all four; show the pace and timer only when
   // they apply (a bot seat; a seat on another device)
@@ -103,12 +65,7 @@ function form() {
       s.querySelector('option[value="off"]').disabled = gt;
       if (gt && s.value === "off") s.value = "human";
     }
-    const kinds = POSITIONS.map((pos) => (document.getElementById(`seat-${pos}`) || {}).value);
-    pace.node.hidden = !kinds.some((k) => k && !["off", "human", "remote"].includes(k));
-    timer.node.hidden = !kinds.includes("remote");
-    // a game played on other devices gets its seed from the server, shown when it is over
-    seed.disabled = kinds.includes("remote");
-    seed.placeholder = seed.disabled ? "chosen by the server" : "random";
+    hosting.sync(POSITIONS.map((pos) => (document.getElementById(`seat-${pos}`) || {}).value));
   };
   rules.addEventListener("change", sync);
 
@@ -139,23 +96,17 @@ function form() {
       el("p", { class: "hint" }, "Each seat is a person or a bot; at least two seats play, in the order A, B, C, D."),
       gtHint,
       allBots,
-      el("div", { class: "row" }, pace.node),
-      timer.node,
+      el("div", { class: "row" }, hosting.pace.node),
+      hosting.timer.node,
     ),
     start,
   );
-  newForm.addEventListener("submit", (event) => {
-    event.preventDefault();
-    guarded(async () => {
-      clearError();
-      const seatKinds = seatMap();
-      const players = Object.keys(seatKinds);
-      const body = { rules: rulesNotation(rules.value, options.value), players, seats: seatKinds };
-      if (!seed.disabled && seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
-      if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
-      if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
-      play(await create(body));
-    });
+  onSubmit(newForm, async () => {
+    const seatKinds = seatMap();
+    const players = Object.keys(seatKinds);
+    const body = { rules: rulesNotation(rules.value, options.value), players, seats: seatKinds };
+    hosting.fill(body);
+    play(await createGame("ludo", body));
   });
 
   const useSeats = el("input", { id: "load-seats", type: "checkbox" });
@@ -165,7 +116,7 @@ function form() {
     [el("label", { class: "inline" }, useSeats, "Seat the players as chosen above (otherwise every seat is a person)")],
     async (body) => {
       if (useSeats.checked) body.seats = seatMap();
-      play(await create(body));
+      play(await createGame("ludo", body));
     },
   );
 
@@ -235,102 +186,45 @@ function colourStacks(svg) {
 
 /** The play view of one game, kept in step with the server's state. */
 function play(initial, note) {
-  clearError();
-  const main = page("Ludo");
-  let state = initial;
   let pendingChoice = null;
-  const seats = new Seats("ludo", state.id);
+  const view = playView("ludo", initial, note, {
+    title: "Ludo",
+    heading: (state) => state.rules_notation,
+    undoKey: "u",
+    bots: "bot",
+    botsLabel: "Bots",
+    historyTitle: "History",
+    actingSeat: (action, state) => (action === "roll" || action === "move" ? state.current_player : null),
+    historyItem: (event, i, state, timer) => describe(event, timer),
+    overLines: (state) => [
+      el("p", { id: "winner" }, state.winner ? `Winner: ${state.winner} (${seatWord(state.seats[state.winner])})` : "No winner."),
+      el("p", {}, "Finishing order:"),
+      el("ol", { id: "ranking" }, state.ranking.map((p) => el("li", {}, `${p} — ${seatWord(state.seats[p])}`))),
+    ],
+    metaText: (state) =>
+      `Players ${state.players.join(", ")} · seed ${seedWords(state.seed_text, state.dice_commitment, Object.values(state.seats).includes("remote"))} · move ${(state.history || []).length} · position `,
+  });
+  const { seats } = view;
+  view.over.setAttribute("aria-live", "polite");
   // may this browser act now? (a person's turn, a seat it plays, and the server in reach)
-  const myTurn = () => linkUp() && state.to_act === "human" && seats.canAct(state, state.current_player);
+  const myTurn = () => linkUp() && view.state.to_act === "human" && seats.canAct(view.state, view.state.current_player);
 
-  const status = el("p", { class: "status", id: "status", "aria-live": "polite" });
   const board = el("div", { class: "board", id: "board" });
   const rollButton = el("button", { type: "button", class: "die primary", id: "roll", "aria-keyshortcuts": "Space r" });
   const dieShown = el("span", { id: "die", class: "die-face", "aria-live": "polite" });
-  const undoButton = el("button", { type: "button", id: "undo", "aria-keyshortcuts": "u" }, "Undo ", el("kbd", {}, "u"));
   const moves = el("div", { class: "choices", id: "moves", role: "group", "aria-label": "Legal moves" });
   const choice = el("div", { class: "choices", id: "token-choice", hidden: true });
-  const over = el("section", { class: "panel over", id: "game-over", hidden: true, "aria-live": "polite" });
-  const historyList = el("ol", { class: "history", id: "history" });
-  const notice = note ? el("p", { class: "notice", id: "notice" }, note) : null;
-  const save = saveControls("ludo");
-  const meta = el("p", { class: "meta", id: "meta" });
-  const role = el("p", { class: "role", id: "role", "aria-live": "polite" });
-  const connected = el("p", { class: "meta connected", id: "connected", hidden: true });
-  const clock = el("p", { class: "notice turn-timer", id: "turn-timer", role: "timer", hidden: true });
-  const invite = seats.invitePanel();
-  const auto = new AutoPlayer(() => send("bot"));
-  const watch = el("div", { id: "watch" }, auto.controls("Bots"));
-  const botsHere = () => linkUp() && state.to_act === "bot" && seats.drivesBots(state);
-  auto.afterToggle = () => auto.schedule(botsHere());
 
-  rollButton.addEventListener("click", () => send("roll"));
-  undoButton.addEventListener("click", () => send("undo"));
-
-  main.append(
-    el("h1", { id: "title" }, "Ludo"),
-    ...(notice ? [notice] : []),
-    el(
-      "div",
-      { class: "play" },
-      el("div", {}, board),
-      el(
-        "div",
-        {},
-        status,
-        role,
-        clock,
-        connected,
-        el("div", { class: "controls" }, rollButton, dieShown, undoButton),
-        moves,
-        choice,
-        over,
-        watch,
-        ...(invite ? [invite] : []),
-        el("h2", {}, "History"),
-        historyList,
-        el("h2", {}, "Save and share"),
-        ...save.nodes,
-        meta,
-        el("p", { class: "hint" }, "Keys: ", el("kbd", {}, "Space"), " or ", el("kbd", {}, "r"), " rolls, a token's letter or number moves it, ", el("kbd", {}, "u"), " undoes, ", el("kbd", {}, "w"), " pauses the bots."),
-      ),
-    ),
-  );
-
-  let inFlight = false;
-
-  async function send(action, extra) {
-    // one request at a time: a second key press while one is answered is dropped; none
-    // while the connection is lost (the banner says so)
-    if (inFlight || !linkUp()) return false;
-    inFlight = true;
-    auto.cancel();
-    const body = { version: state.version, ...(extra || {}) };
-    try {
-      const seat = action === "roll" || action === "move" ? state.current_player : null;
-      const next = await api("POST", `/api/ludo/games/${encodeURIComponent(state.id)}/${action}`, body, seats.headers(seat));
-      inFlight = false;
-      clearError();
-      if (next.version >= state.version) render(next);
-    } catch (err) {
-      inFlight = false;
-      showError(err);
-      // a stale version or a game changed elsewhere: show what the server holds now
-      if (err.status === 409) {
-        const fresh = await api("GET", `/api/ludo/games/${encodeURIComponent(state.id)}`).catch(() => null);
-        if (fresh) render(fresh);
-      }
-    }
-  }
+  rollButton.addEventListener("click", () => view.send("roll"));
 
   function playMove(name) {
     pendingChoice = null;
     choice.hidden = true;
-    send("move", { move: name });
+    view.send("move", { move: name });
   }
 
   function legalNames() {
-    return myTurn() ? state.legal_moves.map((m) => m.name) : [];
+    return myTurn() ? view.state.legal_moves.map((m) => m.name) : [];
   }
 
   function offerChoice(names) {
@@ -340,7 +234,7 @@ function play(initial, note) {
     choice.querySelector("button").focus();
   }
 
-  function markBoard() {
+  function markBoard(state) {
     // a redraw keeps the keyboard focus on the cell it was on
     const focused = document.activeElement && board.contains(document.activeElement) ? document.activeElement.getAttribute("data-tokens") : null;
     const svg = putSvg(board, state.svg);
@@ -356,41 +250,21 @@ function play(initial, note) {
       cell.setAttribute("tabindex", "0");
       cell.setAttribute("role", "button");
       cell.setAttribute("aria-label", `Move ${here.join(" or ")}`);
-      const activate = () => (here.length === 1 ? playMove(here[0]) : offerChoice(here));
-      cell.addEventListener("click", activate);
-      cell.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          event.stopPropagation();
-          activate();
-        }
-      });
+      pressable(cell, () => (here.length === 1 ? playMove(here[0]) : offerChoice(here)));
       if (focused && cell.getAttribute("data-tokens") === focused) cell.focus({ preventScroll: true });
     }
   }
 
-  function render(next) {
-    state = next;
-    const gameUrl = () => setQuery({ game: state.id, position: state.position });
-    gameUrl();
-    document.getElementById("title").textContent = `Ludo — ${state.rules_notation}`;
-    status.textContent = state.status;
-    markBoard();
-
+  // the Ludo parts of a new state: the board, the die and the moves
+  function render(state) {
+    markBoard(state);
     const human = myTurn();
-    role.textContent = seats.role(state);
-    presenceLine(connected, state.connected);
-    timerLine(clock, state);
     rollButton.disabled = !(human && state.phase === "roll");
     rollButton.replaceChildren("Roll ", el("kbd", {}, "Space"));
     const lastRoll = [...(state.history || [])].reverse().find((e) => e.kind === "roll");
     const shown = state.pending_roll ?? (lastRoll ? lastRoll.value : null);
     dieShown.replaceChildren(shown ? `${FACES[shown]} ${shown}` : "–");
     dieShown.setAttribute("aria-label", shown ? `Die: ${shown}` : "Die not rolled yet");
-    // undo where this device may take the decision back (online: its own seat's)
-    undoButton.disabled = !(linkUp() && seats.mayUndo(state));
-    undoButton.hidden = seats.online(state) && !seats.mayUndo(state);
-
     moves.replaceChildren(
       ...(human
         ? state.legal_moves.map((m) =>
@@ -402,88 +276,32 @@ function play(initial, note) {
       pendingChoice = null;
       choice.hidden = true;
     }
-
-    const seatKinds = Object.values(state.seats || {});
-    watch.hidden = !seatKinds.some((k) => k !== "human" && k !== "remote") || state.phase === "over" || !seats.drivesBots(state);
-
-    if (state.phase === "over") {
-      over.hidden = false;
-      overPanel(over, "ludo", state, seats, [
-        el("p", { id: "winner" }, state.winner ? `Winner: ${state.winner} (${seatWord(state.seats[state.winner])})` : "No winner."),
-        el("p", {}, "Finishing order:"),
-        el("ol", { id: "ranking" }, state.ranking.map((p) => el("li", {}, `${p} — ${seatWord(state.seats[p])}`))),
-      ]);
-    } else {
-      over.hidden = true;
-      over.replaceChildren();
-    }
-
-    const timed = new Set(state.timer_entries || []);
-    historyList.replaceChildren(...(state.history || []).map((e, i) => describe(e, timed.has(i) ? timerWords(state) : null)));
-    historyList.scrollTop = historyList.scrollHeight;
-
-    save.update(state.id);
-    meta.replaceChildren(
-      `Players ${state.players.join(", ")} · seed ${seedWords(state.seed_text, state.dice_commitment, Object.values(state.seats).includes("remote"))} · move ${(state.history || []).length} · position `,
-      el("code", { id: "position" }, state.position),
-    );
-
-    auto.schedule(botsHere());
   }
 
-  const onKey = (event) => {
-    if (!document.body.contains(board)) {
-      document.removeEventListener("keydown", onKey);
-      return;
-    }
-    if (event.ctrlKey || event.metaKey || event.altKey || typingTarget(event)) return;
+  function onKey(event) {
     const key = event.key;
     if (key === " " || key === "r") {
       if (!rollButton.disabled) {
         event.preventDefault();
-        send("roll");
+        view.send("roll");
       }
       return;
     }
-    if (key === "u") {
-      if (!undoButton.disabled && !undoButton.hidden) send("undo");
-      return;
-    }
-    if (key === "w") {
-      if (!watch.hidden) document.getElementById("pause").click();
-      return;
-    }
-    if (myTurn() && state.phase === "move") {
-      const m = state.legal_moves.find((mv) => mv.token === key) || state.legal_moves.find((mv) => mv.name === key);
+    if (myTurn() && view.state.phase === "move") {
+      const m = view.state.legal_moves.find((mv) => mv.token === key) || view.state.legal_moves.find((mv) => mv.name === key);
       if (m) {
         event.preventDefault();
         playMove(m.name);
       }
     }
-  };
-  document.addEventListener("keydown", onKey);
-  // live: a change made anywhere (another device, the server's bots) shows here at once
-  follow(
-    "ludo",
-    state.id,
-    (next) => {
-      if (leadOn("ludo", next)) return; // a rematch: every page goes on to it
-      if (next.version > state.version) render(next);
-      else if (next.version === state.version && next.connected) {
-        // the same game (the stream's first state): only who is connected may be newer
-        state = { ...state, connected: next.connected };
-        presenceLine(connected, next.connected);
-      }
-    },
-    () => document.body.contains(board),
-    () => showError(new ApiError("This game was deleted on the server.", "Gone", 404)),
-    seats,
-    (now) => {
-      state = { ...state, connected: now };
-      presenceLine(connected, now);
-    },
-    () => render(state), // the connection lost or back: the actions follow it
-  );
-  render(state);
+  }
+
+  view.start({
+    board: [board],
+    controls: [el("div", { class: "controls" }, rollButton, dieShown, view.undoButton), moves, choice],
+    hint: el("p", { class: "hint" }, "Keys: ", el("kbd", {}, "Space"), " or ", el("kbd", {}, "r"), " rolls, a token's letter or number moves it, ", el("kbd", {}, "u"), " undoes, ", el("kbd", {}, "w"), " pauses the bots."),
+    render,
+    onKey,
+  });
   rollButton.focus({ preventScroll: true });
 }

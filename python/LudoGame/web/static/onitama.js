@@ -1,8 +1,9 @@
 // The Onitama pages: the setup chooser and the play view. The engine's referee judges every
 // ply; this file only offers the legal actions the server lists and shows the answers.
 
-import { AutoPlayer, ApiError, api, clearError, dropStatus, el, guarded, loadForm, page, putSvg, saveControls, seedWords, setQuery, showError, typingTarget } from "./common.js";
-import { Seats, claimFromAddress, follow, leadOn, linkUp, myGamesPanel, overPanel, paceField, presenceLine, rememberCreated, timerField, timerLine, timerWords } from "./live.js";
+import { api, dropStatus, el, loadForm, onSubmit, page, pressable, putSvg, seedWords } from "./common.js";
+import { createGame, hostingFields, playView, showGame } from "./game-page.js";
+import { linkUp, myGamesPanel } from "./live.js";
 
 const LEVELS = [
   ["0", "AI level 0 (random)"],
@@ -36,45 +37,8 @@ export function setupName(id) {
 }
 
 /** Shows the page the query asks for: the chooser, a live game, or a game from a position. */
-export async function show(params) {
-  claimFromAddress("onitama", params);
-  const id = params.get("game");
-  const position = params.get("position");
-  if (id) {
-    try {
-      const state = await api("GET", `/api/onitama/games/${encodeURIComponent(id)}`);
-      if (leadOn("onitama", state, true)) return null; // its rematch, with this browser's seats
-      return play(state);
-    } catch (err) {
-      if (position) return startFromPosition(position, "That game is no longer on this server: it goes on here from the position in the link.");
-      showError(err);
-      return chooser();
-    }
-  }
-  if (position) return startFromPosition(position, null);
-  return chooser();
-}
-
-async function startFromPosition(position, note) {
-  try {
-    play(await create({ position }), note);
-  } catch (err) {
-    const main = page("Onitama position");
-    main.append(
-      el("h1", {}, "This position cannot be shown"),
-      el("p", { id: "position-error" }, "The link's position notation was refused: ", el("strong", {}, err.message)),
-      el("p", { class: "meta" }, "Notation: ", el("code", {}, position)),
-      el("p", {}, el("a", { href: "/onitama", class: "button primary" }, "Start a new Onitama game")),
-    );
-    showError(err);
-  }
-}
-
-/** Starts a game and keeps its keys in this browser. */
-async function create(body) {
-  const answer = await api("POST", "/api/onitama/games", body);
-  rememberCreated("onitama", answer);
-  return answer;
+export function show(params) {
+  return showGame("onitama", params, play, chooser);
 }
 
 // The setups the engine knows and the card sets of a standard deal (GET /api/onitama/setups).
@@ -141,8 +105,7 @@ async function chooser() {
   const seed = el("input", { id: "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", placeholder: "random" });
   const maxPlies = el("input", { id: "max-plies", type: "number", min: 1, step: 1, placeholder: "the setup's" });
   const start = el("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
-  const pace = paceField();
-  const timer = timerField(LEVELS);
+  const hosting = hostingFields(seed, LEVELS);
   const form = el(
     "form",
     { id: "new-onitama-form" },
@@ -160,28 +123,22 @@ async function chooser() {
       el("div", { class: "row" }, sideFields("A", "human", matlab)),
       el("div", { class: "row" }, sideFields("B", "1", matlab)),
       el("p", { class: "hint", id: "first-hint" }, "A moves first. Two AIs play by themselves: watch them at the speed you choose."),
-      el("div", { class: "row" }, pace.node),
-      timer.node,
+      el("div", { class: "row" }, hosting.pace.node),
+      hosting.timer.node,
     ),
     start,
   );
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    guarded(async () => {
-      clearError();
-      const standard = rules.value === "standard";
-      const body = standard ? { rules: "standard", card_set: cardSet.value, sides: readSides() } : { setup: setup.value, sides: readSides() };
-      if (!pace.node.hidden && pace.value() !== null) body.pace = pace.value();
-      if (!timer.node.hidden && timer.value()) body.turn_timer = timer.value();
-      if (!seed.disabled && seed.value.trim() !== "") body.seed = seed.value.trim(); // the server reads the decimal text
-      if (maxPlies.value !== "") body.max_plies = Number(maxPlies.value);
-      play(await create(body));
-    });
+  onSubmit(form, async () => {
+    const standard = rules.value === "standard";
+    const body = standard ? { rules: "standard", card_set: cardSet.value, sides: readSides() } : { setup: setup.value, sides: readSides() };
+    hosting.fill(body);
+    if (maxPlies.value !== "") body.max_plies = Number(maxPlies.value);
+    play(await createGame("onitama", body));
   });
 
   const load = loadForm("load-onitama-form", "Continue a saved game or a position (with the sides above)", [], async (body) => {
     body.sides = readSides();
-    play(await create(body));
+    play(await createGame("onitama", body));
   });
   main.append(el("h1", {}, "New Onitama game"), form, load);
   const mine = myGamesPanel("onitama");
@@ -195,12 +152,7 @@ async function chooser() {
     cardSetLabel.hidden = !standard;
     maxPlies.placeholder = standard ? "1000" : "the setup's";
     document.getElementById("first-hint").textContent = `${standard ? "The side card's colour decides who moves first (blue A, red B)." : "A moves first."} Two AIs play by themselves: watch them at the speed you choose.`;
-    const kinds = ["A", "B"].map((s) => document.getElementById(`side-${s}`).value);
-    pace.node.hidden = !kinds.some((k) => k !== "human" && k !== "remote");
-    timer.node.hidden = !kinds.includes("remote");
-    // a game played on another device gets its seed from the server, shown when it is over
-    seed.disabled = kinds.includes("remote");
-    seed.placeholder = seed.disabled ? "chosen by the server" : "random";
+    hosting.sync(["A", "B"].map((s) => document.getElementById(`side-${s}`).value));
   };
   form.addEventListener("change", sync);
   sync();
@@ -222,15 +174,39 @@ function cardPicture(slot, card) {
 
 /** The play view of one game, kept in step with the server's state. */
 function play(initial, note) {
-  clearError();
-  const main = page("Onitama");
-  let state = initial;
   let selFrom = null;
   let selTo = null;
   let cardFilter = null;
-  const seats = new Seats("onitama", state.id);
+  const view = playView("onitama", initial, note, {
+    title: "Onitama",
+    heading: (state) => setupName(state.setup),
+    undoKey: "z",
+    bots: "ai",
+    botsLabel: "AI",
+    historyTitle: "Plies",
+    actingSeat: (action, state) => (action === "action" ? state.turn : null),
+    historyItem: (text, i, state, timer) => {
+      const by = state.history_players || [];
+      const ply = by[i] ? `${by[i]}: ${text}` : text;
+      return timer ? el("li", { class: "timer" }, `${ply} (${timer})`) : el("li", {}, ply);
+    },
+    overLines: (state) => {
+      const how = REASONS[state.reason] || "";
+      return [
+        // (the status line above says the rest)
+        el("p", { id: "result" }, state.winner ? `${state.winner} wins${how ? `, ${how}` : ""}.` : `A tie${how ? `: ${how}` : ""}.`),
+        // what a failed MATLAB AI did wrong: its error message, or the referee's judgement
+        ...(state.detail ? [el("pre", { id: "failure", class: "failure" }, state.detail)] : []),
+      ];
+    },
+    metaText: (state) => {
+      const dealt = state.seed_text !== null || state.seed_commitment !== null;
+      const online = Object.values(state.sides).some((side) => side.kind === "remote");
+      return dealt ? `Seed ${seedWords(state.seed_text, state.seed_commitment, online)} · position ` : "Position ";
+    },
+  });
+  const { seats } = view;
 
-  const status = el("p", { class: "status", id: "status", "aria-live": "polite" });
   const plies = el("p", { class: "meta", id: "plies" });
   const message = el("p", { class: "notice", id: "message", role: "status", hidden: true });
   const board = el("div", { class: "board", id: "board" });
@@ -238,106 +214,30 @@ function play(initial, note) {
   const passes = el("div", { class: "choices", id: "passes", hidden: true });
   const typed = el("input", { id: "action-text", type: "text", placeholder: "1 e1 d1 u", size: 12, "aria-label": "Action as text" });
   const typedForm = el("form", { id: "action-form", class: "controls" }, el("label", { class: "inline" }, "Type an action", typed), el("button", { type: "submit" }, "Play it"));
-  const undoButton = el("button", { type: "button", id: "undo", "aria-keyshortcuts": "z" }, "Undo ", el("kbd", {}, "z"));
   const cards = el("div", { class: "cards", id: "cards" });
-  const over = el("section", { class: "panel over", id: "game-over", hidden: true });
-  const historyList = el("ol", { class: "history", id: "history" });
-  const save = saveControls("onitama");
-  const meta = el("p", { class: "meta", id: "meta" });
-  const role = el("p", { class: "role", id: "role", "aria-live": "polite" });
-  const connected = el("p", { class: "meta connected", id: "connected", hidden: true });
-  const clock = el("p", { class: "notice turn-timer", id: "turn-timer", role: "timer", hidden: true });
   const wallNote = el("p", { class: "hint", id: "wall-note" });
   const rulesLine = el("p", { class: "meta", id: "rules-line" });
-  const standard = () => state.rules === "standard";
-  const invite = seats.invitePanel();
-  const auto = new AutoPlayer(() => send("ai"));
-  const watch = el("div", { id: "watch" }, auto.controls("AI"));
-  const aiHere = () => linkUp() && state.to_act === "ai" && seats.drivesBots(state);
-  auto.afterToggle = () => auto.schedule(aiHere());
+  const standard = () => view.state.rules === "standard";
 
-  undoButton.addEventListener("click", () => send("undo"));
   typedForm.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = typed.value.trim();
     if (text) playAction(text);
   });
 
-  main.append(
-    el("h1", { id: "title" }, "Onitama"),
-    ...(note ? [el("p", { class: "notice", id: "notice" }, note)] : []),
-    el(
-      "div",
-      { class: "play" },
-      el("div", {}, board, wallNote, rulesLine, el("h2", {}, "Cards"), cards),
-      el(
-        "div",
-        {},
-        status,
-        role,
-        clock,
-        connected,
-        plies,
-        message,
-        choices,
-        passes,
-        el("div", { class: "controls" }, undoButton),
-        typedForm,
-        over,
-        watch,
-        ...(invite ? [invite] : []),
-        el("h2", {}, "Plies"),
-        historyList,
-        el("h2", {}, "Save and share"),
-        ...save.nodes,
-        meta,
-        initial.rules === "standard"
-          ? el("p", { class: "hint", id: "keys-hint" }, "Click a piece, then a highlighted square (and the card, if both allow it). Keys: ", el("kbd", {}, "1"), "/", el("kbd", {}, "2"), " pick the card, ", el("kbd", {}, "Esc"), " clears, ", el("kbd", {}, "z"), " undoes, ", el("kbd", {}, "w"), " pauses the AIs.")
-          : el("p", { class: "hint", id: "keys-hint" }, "Click a piece, then a highlighted square, then a wall direction. Keys: ", el("kbd", {}, "1"), "/", el("kbd", {}, "2"), " pick the card, ", el("kbd", {}, "u"), el("kbd", {}, "d"), el("kbd", {}, "l"), el("kbd", {}, "r"), el("kbd", {}, "s"), " the wall, ", el("kbd", {}, "Esc"), " clears, ", el("kbd", {}, "z"), " undoes, ", el("kbd", {}, "w"), " pauses the AIs."),
-      ),
-    ),
-  );
-
-  let inFlight = false;
-
-  async function send(action, extra) {
-    // one request at a time: a second key press while one is answered is dropped; none
-    // while the connection is lost (the banner says so)
-    if (inFlight || !linkUp()) return false;
-    inFlight = true;
-    auto.cancel();
-    try {
-      const seat = action === "action" ? state.turn : null;
-      const body = { version: state.version, ...(extra || {}) };
-      const next = await api("POST", `/api/onitama/games/${encodeURIComponent(state.id)}/${action}`, body, seats.headers(seat));
-      inFlight = false;
-      clearError();
-      if (next.version >= state.version) render(next);
-      return true;
-    } catch (err) {
-      inFlight = false;
-      showError(err);
-      if (err.status === 409) {
-        const fresh = await api("GET", `/api/onitama/games/${encodeURIComponent(state.id)}`).catch(() => null);
-        if (fresh) render(fresh);
-      }
-      return false;
-    }
-  }
-
   async function playAction(text) {
-    if (await send("action", { action: text })) typed.value = "";
+    if (await view.send("action", { action: text })) typed.value = "";
   }
 
   // the actions this browser may play now (a person's turn, a side it plays, the server in reach)
-  const mine = () => (linkUp() && state.to_act === "human" && seats.canAct(state, state.turn) ? state.legal_moves : []);
+  const mine = () => (linkUp() && view.state.to_act === "human" && seats.canAct(view.state, view.state.turn) ? view.state.legal_moves : []);
   const fromSquares = () => new Set(mine().filter((a) => !a.is_pass).map((a) => a.from));
   const targets = (from) => new Set(mine().filter((a) => a.from === from).map((a) => a.to));
   const options = () => mine().filter((a) => a.from === selFrom && a.to === selTo);
 
   // "Card 1 (Tiger)", or "Card 1" for a card without a name
   function cardLabel(card) {
-    const c = state.cards[`${state.turn}${card}`];
+    const c = view.state.cards[`${view.state.turn}${card}`];
     return c && c.name ? `Card ${card} (${c.name})` : `Card ${card}`;
   }
 
@@ -434,8 +334,8 @@ function play(initial, note) {
 
   // The wall's square ("c5"), from the board rows (row a first), or null.
   function wallSquare() {
-    for (let r = 0; r < state.board.length; r += 1) {
-      const c = state.board[r].indexOf("W");
+    for (let r = 0; r < view.state.board.length; r += 1) {
+      const c = view.state.board[r].indexOf("W");
       if (c >= 0) return `${"abcde"[r]}${c + 1}`;
     }
     return null;
@@ -443,10 +343,10 @@ function play(initial, note) {
 
   function drawBoard() {
     const focused = document.activeElement && board.contains(document.activeElement) ? document.activeElement.getAttribute("data-square") : null;
-    const svg = putSvg(board, state.svg);
+    const svg = putSvg(board, view.state.svg);
     if (!svg) return;
-    svg.setAttribute("aria-label", `Onitama board: ${state.status}`);
-    dropStatus(svg, state.status);
+    svg.setAttribute("aria-label", `Onitama board: ${view.state.status}`);
+    dropStatus(svg, view.state.status);
     // the board alone (the cards are shown below it, as pictures): it fills the width
     let right = 0;
     let bottom = 0;
@@ -479,34 +379,21 @@ function play(initial, note) {
       wallCell.setAttribute("aria-label", `The wall, on ${wall}`);
     }
     wallNote.textContent = wall ? `The grey square marked WALL (${wall}) is the wall: no piece may enter it; each ply moves it one square (up, down, left, right) or leaves it.` : "";
-    for (const g of svg.querySelectorAll("g.square[data-square]")) {
-      g.addEventListener("click", () => clickSquare(g.dataset.square));
-      g.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          event.stopPropagation();
-          clickSquare(g.dataset.square);
-        }
-      });
-    }
+    for (const g of svg.querySelectorAll("g.square[data-square]")) pressable(g, () => clickSquare(g.dataset.square));
     if (focused) {
       const again = svg.querySelector(`g.square[data-square="${focused}"]`);
       if (again) setTimeout(() => again.focus({ preventScroll: true }), 0);
     }
   }
 
-  function render(next) {
-    const before = state;
-    state = next;
+  // the Onitama parts of a new state: the choice so far, the board, the cards and the input
+  function render(state, before) {
     // a redraw that changed nothing on the board keeps the player's choice so far
-    if (next.position !== before.position || next.version < before.version || !fromSquares().has(selFrom)) {
+    if (state.position !== before.position || state.version < before.version || !fromSquares().has(selFrom)) {
       selFrom = selTo = cardFilter = null;
     } else if (selTo && !targets(selFrom).has(selTo)) {
       selTo = cardFilter = null;
     }
-    setQuery({ game: state.id, position: state.position });
-    document.getElementById("title").textContent = `Onitama — ${setupName(state.setup)}`;
-    status.textContent = state.status;
     typed.placeholder = standard() ? "1 e1 d1" : "1 e1 d1 u";
     rulesLine.textContent = standard() ? `Standard Onitama: no wall; an action is a card, a piece and a square (“1 e1 d1”).${state.card_set ? ` Cards dealt from ${CARD_SET_NAMES[state.card_set] || state.card_set}.` : ""}` : "";
     plies.textContent = `Ply ${state.plies} played · ${state.plies_left} left`;
@@ -525,61 +412,12 @@ function play(initial, note) {
     );
     typed.disabled = !(linkUp() && state.to_act === "human" && seats.canAct(state, state.turn));
     typedForm.querySelector("button").disabled = typed.disabled;
-    role.textContent = seats.role(state);
-    presenceLine(connected, state.connected);
-    timerLine(clock, state);
-    // undo where this device may take the ply back (online: its own side's)
-    undoButton.disabled = !(linkUp() && seats.mayUndo(state));
-    undoButton.hidden = seats.online(state) && !seats.mayUndo(state);
     cards.replaceChildren(...["A1", "A2", "side", "B1", "B2"].filter((k) => state.cards[k]).map((k) => cardPicture(k, state.cards[k])));
-    const by = state.history_players || [];
-    const timed = new Set(state.timer_entries || []);
-    historyList.replaceChildren(
-      ...state.history.map((text, i) => {
-        const ply = by[i] ? `${by[i]}: ${text}` : text;
-        return timed.has(i) ? el("li", { class: "timer" }, `${ply} (${timerWords(state)})`) : el("li", {}, ply);
-      }),
-    );
-    historyList.scrollTop = historyList.scrollHeight;
-
-    const sides = state.sides || {};
-    watch.hidden = !Object.values(sides).some((s) => s.kind === "ai") || state.to_act === null || !seats.drivesBots(state);
-    if (state.to_act === null) {
-      over.hidden = false;
-      const how = REASONS[state.reason] || "";
-      overPanel(over, "onitama", state, seats, [
-        // (the status line above says the rest)
-        el("p", { id: "result" }, state.winner ? `${state.winner} wins${how ? `, ${how}` : ""}.` : `A tie${how ? `: ${how}` : ""}.`),
-        // what a failed MATLAB AI did wrong: its error message, or the referee's judgement
-        ...(state.detail ? [el("pre", { id: "failure", class: "failure" }, state.detail)] : []),
-      ]);
-    } else {
-      over.hidden = true;
-      over.replaceChildren();
-    }
-    save.update(state.id);
-    const dealt = state.seed_text !== null || state.seed_commitment !== null;
-    const online = Object.values(state.sides).some((side) => side.kind === "remote");
-    meta.replaceChildren(dealt ? `Seed ${seedWords(state.seed_text, state.seed_commitment, online)} · position ` : "Position ", el("code", { id: "position" }, state.position));
-    auto.schedule(aiHere());
   }
 
-  const onKey = (event) => {
-    if (!document.body.contains(board)) {
-      document.removeEventListener("keydown", onKey);
-      return;
-    }
-    if (event.ctrlKey || event.metaKey || event.altKey || typingTarget(event)) return;
+  function onKey(event) {
     const key = event.key;
     if (key === "Escape") return clearSelection();
-    if (key === "z") {
-      if (!undoButton.disabled && !undoButton.hidden) send("undo");
-      return;
-    }
-    if (key === "w") {
-      if (!watch.hidden) document.getElementById("pause").click();
-      return;
-    }
     if (!selTo) return;
     const opts = options();
     const byCard = opts.filter((a) => a.card === Number(key));
@@ -598,29 +436,16 @@ function play(initial, note) {
       event.preventDefault();
       playAction(matching[0].text);
     }
-  };
-  document.addEventListener("keydown", onKey);
-  // live: a ply made anywhere (another device, the server's AIs) shows here at once
-  follow(
-    "onitama",
-    state.id,
-    (next) => {
-      if (leadOn("onitama", next)) return; // a rematch: every page goes on to it
-      if (next.version > state.version) render(next);
-      else if (next.version === state.version && next.connected) {
-        // the same game (the stream's first state): only who is connected may be newer
-        state = { ...state, connected: next.connected };
-        presenceLine(connected, next.connected);
-      }
-    },
-    () => document.body.contains(board),
-    () => showError(new ApiError("This game was deleted on the server.", "Gone", 404)),
-    seats,
-    (now) => {
-      state = { ...state, connected: now };
-      presenceLine(connected, now);
-    },
-    () => render(state), // the connection lost or back: the actions follow it
-  );
-  render(state);
+  }
+
+  view.start({
+    board: [board, wallNote, rulesLine, el("h2", {}, "Cards"), cards],
+    controls: [plies, message, choices, passes, el("div", { class: "controls" }, view.undoButton), typedForm],
+    hint:
+      initial.rules === "standard"
+        ? el("p", { class: "hint", id: "keys-hint" }, "Click a piece, then a highlighted square (and the card, if both allow it). Keys: ", el("kbd", {}, "1"), "/", el("kbd", {}, "2"), " pick the card, ", el("kbd", {}, "Esc"), " clears, ", el("kbd", {}, "z"), " undoes, ", el("kbd", {}, "w"), " pauses the AIs.")
+        : el("p", { class: "hint", id: "keys-hint" }, "Click a piece, then a highlighted square, then a wall direction. Keys: ", el("kbd", {}, "1"), "/", el("kbd", {}, "2"), " pick the card, ", el("kbd", {}, "u"), el("kbd", {}, "d"), el("kbd", {}, "l"), el("kbd", {}, "r"), el("kbd", {}, "s"), " the wall, ", el("kbd", {}, "Esc"), " clears, ", el("kbd", {}, "z"), " undoes, ", el("kbd", {}, "w"), " pauses the AIs."),
+    render,
+    onKey,
+  });
 }

@@ -1,7 +1,7 @@
 // The replay pages: load a game file (any of the server's formats), then step through each
 // game's frames. Frames are drawn by the server (the engine takes the game back).
 
-import { api, ApiError, clearError, dropStatus, el, guarded, page, putSvg, readFile, setQuery, SPEEDS, typingTarget } from "./common.js";
+import { api, ApiError, clearError, dropStatus, el, guarded, onSubmit, page, putSvg, readFile, setQuery, SPEEDS, typingTarget } from "./common.js";
 
 /** Shows the loader, or the replay the query names. */
 export async function show(params) {
@@ -44,16 +44,12 @@ function loader() {
       el("button", { type: "submit", class: "primary", id: "replay-load" }, "Replay it"),
     ),
   );
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    guarded(async () => {
-      clearError();
-      let content = text.value;
-      if (!content.trim() && file.files.length) content = await readFile(file.files[0]);
-      if (!content.trim()) throw new ApiError("Choose a file or paste a game first.", "Nothing to load", 0);
-      const replay = await api("POST", "/api/replays", { text: content });
-      viewer(replay, 0, 0);
-    });
+  onSubmit(form, async () => {
+    let content = text.value;
+    if (!content.trim() && file.files.length) content = await readFile(file.files[0]);
+    if (!content.trim()) throw new ApiError("Choose a file or paste a game first.", "Nothing to load", 0);
+    const replay = await api("POST", "/api/replays", { text: content });
+    viewer(replay, 0, 0);
   });
   main.append(el("h1", {}, "Replay a game"), form);
   file.focus();
