@@ -38,9 +38,9 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from LudoGame.web import create_app  # noqa: E402
+from LudoGame.web.database import SCHEMA_VERSION, MemoryStorage, Row, SqliteStorage  # noqa: E402
 from LudoGame.web.errors import ApiError  # noqa: E402
 from LudoGame.web.guard import CreateLimit, TooManyRequestsError, client_of  # noqa: E402
-from LudoGame.web.storage import SCHEMA_VERSION, MemoryStorage, Row, SqliteStorage  # noqa: E402
 from LudoGame.web_limits import CREATE_RATE, MAX_CLIENT_CONNECTIONS  # noqa: E402
 from test_web_online import check_error, created, free_port  # noqa: E402
 

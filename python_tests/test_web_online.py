@@ -33,7 +33,7 @@ from LudoGame import Game  # noqa: E402
 from LudoGame.fair import commitment  # noqa: E402
 from LudoGame.onitama import Onitama  # noqa: E402
 from LudoGame.web import create_app  # noqa: E402
-from LudoGame.web.storage import SqliteStorage, open_storage  # noqa: E402
+from LudoGame.web.database import SqliteStorage, open_storage  # noqa: E402
 
 LUDO = "/api/ludo/games"
 ONI = "/api/onitama/games"

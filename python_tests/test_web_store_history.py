@@ -25,8 +25,7 @@ import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from LudoGame.web import create_app  # noqa: E402
-from LudoGame.web.games import Event, Games  # noqa: E402
-from LudoGame.web.storage import (  # noqa: E402
+from LudoGame.web.database import (  # noqa: E402
     KEPT,
     SCHEMA_VERSION,
     Row,
@@ -35,6 +34,7 @@ from LudoGame.web.storage import (  # noqa: E402
     StorageError,
     open_storage,
 )
+from LudoGame.web.games import Event, Games  # noqa: E402
 from pg_support import Postgres  # noqa: E402
 from test_web_online import LUDO, Events, created, live_server, ludo_step, start_serve  # noqa: E402
 
@@ -315,7 +315,7 @@ def test_presence_rows_expire_unless_renewed(postgres: Postgres) -> None:
 def test_an_update_notification_carries_a_short_row(postgres: Postgres) -> None:
     """The other processes get an update's row in its notification (no read of the table)
     when the record is short enough, else only its id and version."""
-    from LudoGame.web.storage import NOTE_RECORD
+    from LudoGame.web.database.postgres_feed import NOTE_RECORD
 
     storage = open_storage(fresh(postgres))
     long = json.dumps({"pad": "x" * NOTE_RECORD})

@@ -33,9 +33,9 @@ from LudoGame._core import __version__
 from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE, OctavePool
 from LudoGame.untrusted import log_visibly
 from LudoGame.web import errors, ludo, models, onitama, replay
+from LudoGame.web.database import Storage, StorageError, StoreUrlError, default_url, open_storage
 from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games, ShortWay
 from LudoGame.web.guard import CreateLimit, RequestGuard, guarded_protocol
-from LudoGame.web.storage import Storage, StorageError, StoreUrlError, default_url, open_storage
 from LudoGame.web.store import Replays
 from LudoGame.web_limits import (
     CREATE_RATE,

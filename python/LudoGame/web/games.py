@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from LudoGame.onitama import SearchStop
+from LudoGame.web.database import PRESENCE_CHANGED, Row, Storage, StorageError
 from LudoGame.web.errors import ApiError, conflict, error_response, not_found
 from LudoGame.web.events import (
     END,
@@ -34,7 +35,6 @@ from LudoGame.web.events import (
 )
 from LudoGame.web.guard import charge_creation
 from LudoGame.web.models import EVENTS_CONTENT, SAVE_CONTENT, errors
-from LudoGame.web.storage import PRESENCE_CHANGED, Row, Storage, StorageError
 from LudoGame.web.store import (
     ID_PATTERN,
     REMOTE,

@@ -21,7 +21,7 @@ from pydantic_core import PydanticCustomError
 
 from LudoGame.seeds import fresh_seed
 from LudoGame.web.errors import ApiError, conflict, not_found, short
-from LudoGame.web.storage import key_digest
+from LudoGame.web.keys import key_digest
 
 #: The kinds of seat a person plays: on the screen that started the game, or on a device of
 #: their own (invited by a link, acting with the seat's key).
