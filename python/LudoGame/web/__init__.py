@@ -34,9 +34,10 @@ from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE, OctavePool
 from LudoGame.untrusted import log_visibly
 from LudoGame.web import errors, ludo, models, onitama, replay
 from LudoGame.web.database import Storage, StorageError, StoreUrlError, default_url, open_storage
-from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games, ShortWay
+from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
 from LudoGame.web.guard import CreateLimit, RequestGuard, guarded_protocol
-from LudoGame.web.store import Replays
+from LudoGame.web.replay import Replays
+from LudoGame.web.shortway import ShortWay
 from LudoGame.web_limits import (
     CREATE_RATE,
     FINISHED_DAYS,
@@ -114,11 +115,11 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        tasks = [asyncio.create_task(games.sweep()), asyncio.create_task(games.tidy())]
+        tasks = [asyncio.create_task(games.sweep()), asyncio.create_task(games.cache.tidy())]
         if storage.shared:
-            tasks.append(asyncio.create_task(games.follow()))
-            tasks.append(asyncio.create_task(games.take_up(take_up)))
-            tasks.append(asyncio.create_task(games.keep_present()))
+            tasks.append(asyncio.create_task(games.cluster.follow()))
+            tasks.append(asyncio.create_task(games.cluster.take_up(take_up)))
+            tasks.append(asyncio.create_task(games.presence.keep()))
         await games.resume()
         try:
             yield
@@ -145,7 +146,7 @@ def create_app(
 
     app.openapi = openapi  # type: ignore[method-assign]
     app.state.games = games
-    app.state.store = replays
+    app.state.replays = replays
     app.state.public_url = public_url
     app.state.create_limit = None if create_rate is None else CreateLimit(create_rate)
     errors.install(app, STATIC / "index.html")
@@ -162,7 +163,7 @@ def create_app(
             {
                 "name": "LudoGame",
                 "version": __version__,
-                "games": await games.count(),
+                "games": await games.cache.count(),
                 "limit": games.limit,
                 "replays": len(replays),
             }
@@ -247,7 +248,7 @@ def serve(
             sock.close()
             raise ReplayError(getattr(e, "strerror", None) or str(e)) from e
         try:
-            page = f"replay?id={replay.load(app.state.store, text).id}"
+            page = f"replay?id={replay.load(app.state.replays, text).id}"
         except errors.ApiError as e:
             sock.close()
             raise ReplayError(e.message) from e

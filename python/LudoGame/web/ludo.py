@@ -16,28 +16,24 @@ from pydantic import ConfigDict
 from LudoGame._core import Game, Simulation, bot_playouts
 from LudoGame.enums import Phase
 from LudoGame.fair import LUDO_COMMITMENT, commitment
-from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
-from LudoGame.web.games import Games, SeatKey, shared_routes, start
-from LudoGame.web.guard import charge_creation
-from LudoGame.web.models import LudoCreated, LudoState, errors
-from LudoGame.web.store import (
-    HUMAN,
-    PEOPLE,
-    REMOTE,
-    TIMER,
+from LudoGame.seeds import fresh_seed
+from LudoGame.web.bodies import (
     Change,
     Int,
     Name,
     NewGame,
     RulesText,
     Seed,
-    Session,
-    Think,
     chosen_seed,
     fields_of,
     fields_query,
-    fresh_seed,
 )
+from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
+from LudoGame.web.games import Games
+from LudoGame.web.guard import charge_creation
+from LudoGame.web.models import LudoCreated, LudoState, errors
+from LudoGame.web.routes import SeatKey, shared_routes, start
+from LudoGame.web.session import HUMAN, PEOPLE, REMOTE, TIMER, Session, Think
 
 #: The largest MCTS playout count a seat may ask for (a bot move stays well under a second).
 MAX_PLAYOUTS = 5_000

@@ -37,25 +37,22 @@ from LudoGame.onitama import (
     SearchStop,
 )
 from LudoGame.sandbox import SandboxUnavailableError
-from LudoGame.web.errors import ENGINE_ERRORS, MAX_MESSAGE, ApiError, conflict, engine_error
-from LudoGame.web.games import Games, SeatKey, shared_routes, start
-from LudoGame.web.guard import charge_creation
-from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
-from LudoGame.web.store import (
-    HUMAN,
-    REMOTE,
-    TIMER,
+from LudoGame.web.bodies import (
     Change,
     Int,
     Name,
     NewGame,
     Seed,
-    Session,
-    Think,
     chosen_seed,
     fields_of,
     fields_query,
 )
+from LudoGame.web.errors import ENGINE_ERRORS, MAX_MESSAGE, ApiError, conflict, engine_error
+from LudoGame.web.games import Games
+from LudoGame.web.guard import charge_creation
+from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
+from LudoGame.web.routes import SeatKey, shared_routes, start
+from LudoGame.web.session import HUMAN, REMOTE, TIMER, Session, Think
 
 #: The longest an AI may think about one ply, in seconds.
 MAX_AI_TIME = 10.0
