@@ -33,6 +33,7 @@ from LudoGame._core import __version__
 from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE, OctavePool
 from LudoGame.untrusted import log_visibly
 from LudoGame.web import errors, ludo, models, onitama, replay
+from LudoGame.web.config import WebConfig
 from LudoGame.web.database import Storage, StorageError, StoreUrlError, default_url, open_storage
 from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
 from LudoGame.web.guard import CreateLimit, RequestGuard, guarded_protocol
@@ -98,8 +99,7 @@ def create_app(
     many games from one address). A state-changing request from a page of another origin
     is refused 403 (`guard.RequestGuard`)."""
     octave = OctavePool(octave_workers, octave_idle)
-    onitama.AI_DIR[0] = None if ai_dir is None else Path(ai_dir).resolve()
-    onitama.OCTAVE[0] = octave
+    config = WebConfig(None if ai_dir is None else Path(ai_dir).resolve(), octave)
     storage = open_storage(store) if isinstance(store, str) else store
     games = Games(
         storage,
@@ -109,6 +109,7 @@ def create_app(
         workers=workers,
         finished_days=expire_days,
         idle_days=idle_days,
+        config=config,
     )
     games.release_hooks.append(octave.release)
     replays = Replays(max_games)
@@ -146,6 +147,7 @@ def create_app(
 
     app.openapi = openapi  # type: ignore[method-assign]
     app.state.games = games
+    app.state.config = config
     app.state.replays = replays
     app.state.public_url = public_url
     app.state.create_limit = None if create_rate is None else CreateLimit(create_rate)

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from LudoGame.web.bots import WORKERS, Bots, deleted_error, stopping_error
 from LudoGame.web.cluster import TAKE_UP, Cluster
+from LudoGame.web.config import WebConfig
 from LudoGame.web.database import Row, Storage
 from LudoGame.web.errors import ApiError, conflict, not_found
 from LudoGame.web.events import END, GONE
@@ -53,12 +54,15 @@ class Games:
         workers: int = WORKERS,
         finished_days: float | None = FINISHED_DAYS,
         idle_days: float | None = IDLE_DAYS,
+        config: WebConfig | None = None,
     ) -> None:
         if limit < 1:
             raise ValueError(f"the game limit must be 1 or more, not {limit}")
         self.storage = storage
         self.kinds = kinds
         self.limit = limit
+        #: the app's configuration, which the sessions made here are given
+        self.config = WebConfig() if config is None else config
         #: how many days finished, and unfinished unchanged, games are kept (None: for ever)
         self.finished_days = finished_days
         self.idle_days = idle_days

@@ -143,7 +143,9 @@ class EventHub:
         self, cls: type[Session], ident: str, version: int, record: str, fields: frozenset[str]
     ) -> dict[str, Any]:
         """The state of a stored version of a game (its record from the store's history)."""
-        s = self.games.cache.watched(cls.from_record(ident, version, json.loads(record)))
+        s = self.games.cache.watched(
+            cls.from_record(ident, version, json.loads(record), self.games.config)
+        )
         return s.state(fields)
 
     async def events(

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from LudoGame._core import Game
 from LudoGame.onitama import GAMES_FORMAT, Onitama
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, not_found
-from LudoGame.web.ludo import event_text, square_names
+from LudoGame.web.ludo import event_text
 from LudoGame.web.models import Frame, ReplaySummary, errors
 from LudoGame.web.session import Held
 
@@ -128,8 +128,7 @@ def ludo_track(game: Game) -> Track:
     title = f"Ludo {game.rules_notation}, players {', '.join(game.players)}"
     if game.is_over():
         title += f": finishing order {', '.join(game.ranking)}"
-    names = square_names(game)
-    return Track(game, title, [event_text(e, n) for e, n in zip(game.history, names, strict=True)])
+    return Track(game, title, [event_text(e) for e in game.history])
 
 
 def onitama_track(game: Onitama, record: dict[str, Any] | None = None) -> Track:

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
 
+from LudoGame.web.config import WebConfig
 from LudoGame.web.errors import ApiError, conflict
 from LudoGame.web.keys import key_digest, new_id
 from LudoGame.web.seats import HUMAN, PEOPLE, REMOTE, TIMER, Seats
@@ -138,8 +139,10 @@ class Session(Held, Seats, Timed):
         raise NotImplementedError
 
     @classmethod
-    def from_record(cls, ident: str, version: int, record: dict[str, Any]) -> Session:
-        """The session a record saved (`record`)."""
+    def from_record(
+        cls, ident: str, version: int, record: dict[str, Any], config: WebConfig
+    ) -> Session:
+        """The session a record saved (`record`), in an app configured by `config`."""
         raise NotImplementedError
 
     async def machine_step(self, think: Think, bot: str | None = None) -> None:

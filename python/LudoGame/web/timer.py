@@ -30,15 +30,19 @@ class Timed:
     timed_out: str | None
 
     def seat_kinds(self) -> dict[str, str]:
+        """Each seat's kind (the session says)."""
         raise NotImplementedError
 
     def seat_to_act(self) -> str | None:
+        """The seat whose turn it is (the session says)."""
         raise NotImplementedError
 
     def check_timer_bot(self, name: str) -> str:
+        """`name` if the timer may play with it (the session says)."""
         raise NotImplementedError
 
     async def machine_step(self, think: Any, bot: str | None = None) -> None:
+        """One machine step (the session plays it)."""
         raise NotImplementedError
 
     def set_timer(self, timer: TurnTimer | None) -> None:

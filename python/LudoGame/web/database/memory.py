@@ -30,7 +30,7 @@ class MemoryStorage(Storage):
                 raise StorageError(f"a game {row.id[:12]!r} is already stored")
             if limit is not None and len(self._rows) >= limit:
                 return False
-            self._rows[row.id] = stamped(row)
+            self._rows[row.id] = _stamped(row)
             self._keep(row)
             return True
 
@@ -39,7 +39,7 @@ class MemoryStorage(Storage):
             old = self._rows.get(row.id)
             if old is None or old.version != previous:
                 return False
-            self._rows[row.id] = stamped(row)
+            self._rows[row.id] = _stamped(row)
             self._keep(row)
             return True
 
@@ -74,5 +74,5 @@ class MemoryStorage(Storage):
             return gone
 
 
-def stamped(row: Row) -> Row:
+def _stamped(row: Row) -> Row:
     return Row(row.id, row.kind, row.version, row.over, row.active, row.record, time.time())
