@@ -38,9 +38,9 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from LudoGame.web import create_app  # noqa: E402
+from LudoGame.web.database import SCHEMA_VERSION, MemoryStorage, Row, SqliteStorage  # noqa: E402
 from LudoGame.web.errors import ApiError  # noqa: E402
 from LudoGame.web.guard import CreateLimit, TooManyRequestsError, client_of  # noqa: E402
-from LudoGame.web.storage import SCHEMA_VERSION, MemoryStorage, Row, SqliteStorage  # noqa: E402
 from LudoGame.web_limits import CREATE_RATE, MAX_CLIENT_CONNECTIONS  # noqa: E402
 from test_web_online import check_error, created, free_port  # noqa: E402
 
@@ -332,7 +332,7 @@ def test_the_store_holds_digests_of_the_keys_and_the_keys_act(tmp_path: Path) ->
         check_error(c.post(f"{LUDO}/{gid}/roll", headers={"X-Seat-Key": seat_b}), 403)
         assert c.post(f"{LUDO}/{gid}/roll", headers={"X-Seat-Key": host}).status_code == 200
         assert c.get(f"{LUDO}/{gid}").text.count(host) == 0
-        held = c.app.state.games._sessions[gid]  # type: ignore[attr-defined]
+        held = c.app.state.games.cache.sessions[gid]  # type: ignore[attr-defined]
         assert held.issued == {} and held.issued_host == ""  # shown once, then forgotten
         data = _file_bytes(path)
         assert gid.encode() in data
@@ -786,7 +786,9 @@ def test_a_search_stops_when_its_game_is_deleted_and_when_the_server_stops() -> 
     with TestClient(create_app(create_rate=None)) as c:
         games = c.app.state.games  # type: ignore[attr-defined]
         gid = created(c.post(LUDO, json={}))[0]["id"]
-        first = c.portal.start_task_soon(lambda: games.think(until_stopped, game=gid, stop=True))
+        first = c.portal.start_task_soon(
+            lambda: games.bots.think(until_stopped, game=gid, stop=True)
+        )
         wait_until(lambda: thinking_threads() == 1, "the search did not start")
         assert c.delete(f"{LUDO}/{gid}").status_code == 204
         wait_until(lambda: thinking_threads() == 0, "the deleted game's search runs on")
@@ -794,13 +796,15 @@ def test_a_search_stops_when_its_game_is_deleted_and_when_the_server_stops() -> 
             first.result(timeout=10)
         assert gone.value.status == 404
         other = created(c.post(LUDO, json={}))[0]["id"]
-        second = c.portal.start_task_soon(lambda: games.think(until_stopped, game=other, stop=True))
+        second = c.portal.start_task_soon(
+            lambda: games.bots.think(until_stopped, game=other, stop=True)
+        )
         wait_until(lambda: thinking_threads() == 1, "the search did not start")
         c.portal.call(lambda: asyncio.sleep(0, games.stop()))
         wait_until(lambda: thinking_threads() == 0, "the search runs on after the stop")
         with pytest.raises(ApiError) as stopping:
             second.result(timeout=10)
-        assert stopping.value.status == 503 and games.thinking == 0
+        assert stopping.value.status == 503 and games.bots.thinking == 0
 
 
 def test_the_worker_limit_holds_while_a_search_that_cannot_stop_runs_on() -> None:
@@ -819,20 +823,21 @@ def test_the_worker_limit_holds_while_a_search_that_cannot_stop_runs_on() -> Non
         games = c.app.state.games  # type: ignore[attr-defined]
         gid = created(c.post(LUDO, json={}))[0]["id"]
         waits = [
-            c.portal.start_task_soon(lambda n=n: games.think(stubborn, n, game=gid)) for n in "ab"
+            c.portal.start_task_soon(lambda n=n: games.bots.think(stubborn, n, game=gid))
+            for n in "ab"
         ]
         wait_until(lambda: thinking_threads() == 2, "the two searches did not start")
         assert c.delete(f"{LUDO}/{gid}").status_code == 204
         for w in waits:
             with pytest.raises(ApiError):
                 w.result(timeout=10)
-        third = c.portal.start_task_soon(lambda: games.think(stubborn, "c"))
+        third = c.portal.start_task_soon(lambda: games.bots.think(stubborn, "c"))
         time.sleep(0.3)
-        assert started == ["a", "b"] and thinking_threads() == 2 and games.thinking == 2
+        assert started == ["a", "b"] and thinking_threads() == 2 and games.bots.thinking == 2
         release.set()
         assert third.result(timeout=10) == "c"
         wait_until(lambda: thinking_threads() == 0, "a search thread is left")
-        assert games.most_thinking == 2 and games.thinking == 0
+        assert games.bots.most_thinking == 2 and games.bots.thinking == 0
 
 
 def test_deleting_an_onitama_game_stops_its_ai_mid_search(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -853,7 +858,7 @@ def test_deleting_an_onitama_game_stops_its_ai_mid_search(monkeypatch: pytest.Mo
         wait_until(lambda: thinking_threads() == 0, "the AI thinks on", seconds=60.0)
         asking.join(timeout=60)
         check_error(answers[0], 404, "NotFound")
-        assert c.app.state.games.thinking == 0  # type: ignore[attr-defined]
+        assert c.app.state.games.bots.thinking == 0  # type: ignore[attr-defined]
 
 
 # ---- the command line ------------------------------------------------------------------------

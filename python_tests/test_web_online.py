@@ -33,7 +33,7 @@ from LudoGame import Game  # noqa: E402
 from LudoGame.fair import commitment  # noqa: E402
 from LudoGame.onitama import Onitama  # noqa: E402
 from LudoGame.web import create_app  # noqa: E402
-from LudoGame.web.storage import SqliteStorage, open_storage  # noqa: E402
+from LudoGame.web.database import SqliteStorage, open_storage  # noqa: E402
 
 LUDO = "/api/ludo/games"
 ONI = "/api/onitama/games"
@@ -663,7 +663,7 @@ def test_an_ai_game_plays_itself_at_its_pace_and_stops_when_deleted() -> None:
             assert w.next()["event"] == "gone"
             w.close()
             time.sleep(0.5)
-            assert app.state.games._drivers == {}
+            assert app.state.games.bots.drivers == {}
             check_error(c.get(f"{ONI}/{s['id']}"), 404, "NotFound")
 
 
@@ -686,7 +686,7 @@ def test_bot_thinking_runs_on_a_bounded_pool() -> None:
                     break
                 assert time.monotonic() < deadline, versions
                 time.sleep(0.1)
-            assert app.state.games.most_thinking == 2
+            assert app.state.games.bots.most_thinking == 2
             for i in ids:
                 assert c.delete(f"{ONI}/{i}").status_code == 204
 

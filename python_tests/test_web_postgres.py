@@ -24,7 +24,7 @@ import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from LudoGame.web import create_app  # noqa: E402
-from LudoGame.web.storage import PostgresStorage, Row, open_storage  # noqa: E402
+from LudoGame.web.database import PostgresStorage, Row, open_storage  # noqa: E402
 from pg_support import Postgres, free_port  # noqa: E402
 from test_web_online import (  # noqa: E402
     LUDO,

@@ -25,8 +25,8 @@ import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from LudoGame.web import create_app  # noqa: E402
-from LudoGame.web.games import Event, Games  # noqa: E402
-from LudoGame.web.storage import (  # noqa: E402
+from LudoGame.web.cluster import Cluster  # noqa: E402
+from LudoGame.web.database import (  # noqa: E402
     KEPT,
     SCHEMA_VERSION,
     Row,
@@ -35,6 +35,8 @@ from LudoGame.web.storage import (  # noqa: E402
     StorageError,
     open_storage,
 )
+from LudoGame.web.events import Event  # noqa: E402
+from LudoGame.web.games import Games  # noqa: E402
 from pg_support import Postgres  # noqa: E402
 from test_web_online import LUDO, Events, created, live_server, ludo_step, start_serve  # noqa: E402
 
@@ -162,10 +164,10 @@ def test_an_unwatched_game_keeps_no_events_and_an_idle_one_is_dropped(tmp_path: 
         for _ in range(4):
             s = ludo_step(c, s)
         games: Games = c.app.state.games  # type: ignore[attr-defined]
-        assert s["id"] in games._sessions and not games._feeds
-        assert c.portal.call(games.forget_idle, 3600.0) == 0  # type: ignore[union-attr]
-        assert c.portal.call(games.forget_idle, 0.0) == 1  # type: ignore[union-attr]
-        assert s["id"] not in games._sessions
+        assert s["id"] in games.cache.sessions and not games.hub.feeds
+        assert c.portal.call(games.cache.forget_idle, 3600.0) == 0  # type: ignore[union-attr]
+        assert c.portal.call(games.cache.forget_idle, 0.0) == 1  # type: ignore[union-attr]
+        assert s["id"] not in games.cache.sessions
         assert c.get(f"{LUDO}/{s['id']}").json() == s
         s = ludo_step(c, s)
         assert c.get(f"{LUDO}/{s['id']}").json() == s
@@ -191,13 +193,13 @@ def test_one_encoding_per_version_and_fields_and_nothing_kept_once_unwatched(
             for _ in range(5):
                 s = ludo_step(c, s)
                 assert one.next()["data"] == two.next()["data"]
-            feed = games._feeds[s["id"]]
-            assert list(games._feeds) == [s["id"]] and feed.shape is not None
+            feed = games.hub.feeds[s["id"]]
+            assert list(games.hub.feeds) == [s["id"]] and feed.shape is not None
             assert feed.shape.version == s["version"] and len(feed.streams) == 2
             assert not any(st.pending for st in feed.streams)
             one.close()
             two.close()
-            wait_for(lambda: not games._feeds)
+            wait_for(lambda: not games.hub.feeds)
 
 
 def test_a_process_that_learns_late_sends_every_version_in_order(
@@ -207,10 +209,10 @@ def test_a_process_that_learns_late_sends_every_version_in_order(
     when it falls behind); when it next reads the game it sends its stream every version it
     missed, in order, from the store's history; past the history, from the oldest kept."""
 
-    async def deaf(self: Games) -> None:
+    async def deaf(self: Cluster) -> None:
         await asyncio.Event().wait()
 
-    monkeypatch.setattr(Games, "follow", deaf)
+    monkeypatch.setattr(Cluster, "follow", deaf)
     url = fresh(postgres)
     with TestClient(create_app(store=url)) as a, live_server(store=url) as (base, _):
         with httpx.Client(base_url=base, timeout=10) as b:
@@ -315,7 +317,7 @@ def test_presence_rows_expire_unless_renewed(postgres: Postgres) -> None:
 def test_an_update_notification_carries_a_short_row(postgres: Postgres) -> None:
     """The other processes get an update's row in its notification (no read of the table)
     when the record is short enough, else only its id and version."""
-    from LudoGame.web.storage import NOTE_RECORD
+    from LudoGame.web.database.postgres_feed import NOTE_RECORD
 
     storage = open_storage(fresh(postgres))
     long = json.dumps({"pad": "x" * NOTE_RECORD})

@@ -33,10 +33,12 @@ from LudoGame._core import __version__
 from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE, OctavePool
 from LudoGame.untrusted import log_visibly
 from LudoGame.web import errors, ludo, models, onitama, replay
-from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games, ShortWay
+from LudoGame.web.config import WebConfig
+from LudoGame.web.database import Storage, StorageError, StoreUrlError, default_url, open_storage
+from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
 from LudoGame.web.guard import CreateLimit, RequestGuard, guarded_protocol
-from LudoGame.web.storage import Storage, StorageError, StoreUrlError, default_url, open_storage
-from LudoGame.web.store import Replays
+from LudoGame.web.replay import Replays
+from LudoGame.web.shortway import ShortWay
 from LudoGame.web_limits import (
     CREATE_RATE,
     FINISHED_DAYS,
@@ -97,8 +99,7 @@ def create_app(
     many games from one address). A state-changing request from a page of another origin
     is refused 403 (`guard.RequestGuard`)."""
     octave = OctavePool(octave_workers, octave_idle)
-    onitama.AI_DIR[0] = None if ai_dir is None else Path(ai_dir).resolve()
-    onitama.OCTAVE[0] = octave
+    config = WebConfig(None if ai_dir is None else Path(ai_dir).resolve(), octave)
     storage = open_storage(store) if isinstance(store, str) else store
     games = Games(
         storage,
@@ -108,17 +109,18 @@ def create_app(
         workers=workers,
         finished_days=expire_days,
         idle_days=idle_days,
+        config=config,
     )
     games.release_hooks.append(octave.release)
     replays = Replays(max_games)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        tasks = [asyncio.create_task(games.sweep()), asyncio.create_task(games.tidy())]
+        tasks = [asyncio.create_task(games.sweep()), asyncio.create_task(games.cache.tidy())]
         if storage.shared:
-            tasks.append(asyncio.create_task(games.follow()))
-            tasks.append(asyncio.create_task(games.take_up(take_up)))
-            tasks.append(asyncio.create_task(games.keep_present()))
+            tasks.append(asyncio.create_task(games.cluster.follow()))
+            tasks.append(asyncio.create_task(games.cluster.take_up(take_up)))
+            tasks.append(asyncio.create_task(games.presence.keep()))
         await games.resume()
         try:
             yield
@@ -145,7 +147,8 @@ def create_app(
 
     app.openapi = openapi  # type: ignore[method-assign]
     app.state.games = games
-    app.state.store = replays
+    app.state.config = config
+    app.state.replays = replays
     app.state.public_url = public_url
     app.state.create_limit = None if create_rate is None else CreateLimit(create_rate)
     errors.install(app, STATIC / "index.html")
@@ -162,7 +165,7 @@ def create_app(
             {
                 "name": "LudoGame",
                 "version": __version__,
-                "games": await games.count(),
+                "games": await games.cache.count(),
                 "limit": games.limit,
                 "replays": len(replays),
             }
@@ -247,7 +250,7 @@ def serve(
             sock.close()
             raise ReplayError(getattr(e, "strerror", None) or str(e)) from e
         try:
-            page = f"replay?id={replay.load(app.state.store, text).id}"
+            page = f"replay?id={replay.load(app.state.replays, text).id}"
         except errors.ApiError as e:
             sock.close()
             raise ReplayError(e.message) from e

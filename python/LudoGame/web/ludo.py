@@ -13,31 +13,28 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict
 
-from LudoGame._core import Game, Simulation, bot_playouts
+from LudoGame._core import Game, bot_playouts
 from LudoGame.enums import Phase
 from LudoGame.fair import LUDO_COMMITMENT, commitment
-from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
-from LudoGame.web.games import Games, SeatKey, shared_routes, start
-from LudoGame.web.guard import charge_creation
-from LudoGame.web.models import LudoCreated, LudoState, errors
-from LudoGame.web.store import (
-    HUMAN,
-    PEOPLE,
-    REMOTE,
-    TIMER,
+from LudoGame.seeds import fresh_seed
+from LudoGame.web.bodies import (
     Change,
     Int,
     Name,
     NewGame,
     RulesText,
     Seed,
-    Session,
-    Think,
     chosen_seed,
     fields_of,
     fields_query,
-    fresh_seed,
 )
+from LudoGame.web.config import WebConfig
+from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
+from LudoGame.web.games import Games
+from LudoGame.web.guard import charge_creation
+from LudoGame.web.models import LudoCreated, LudoState, errors
+from LudoGame.web.routes import SeatKey, shared_routes, start
+from LudoGame.web.session import HUMAN, PEOPLE, REMOTE, TIMER, Session, Think
 
 #: The largest MCTS playout count a seat may ask for (a bot move stays well under a second).
 MAX_PLAYOUTS = 5_000
@@ -73,10 +70,9 @@ class MoveBody(Change):
 
 
 def check_bot(name: str, game: Game) -> str:
-    """`name` if the engine knows it as a bot for `game` and its search size is within the
-    server's cap; otherwise a 400 naming the problem."""
+    """`name` if the engine knows it as a bot (any bot plays any game, `game` too) and its
+    search size is within the server's cap; otherwise a 400 naming the problem."""
     try:
-        Simulation(game.rules_notation, game.players, name)
         playouts = bot_playouts(name)  # the engine reads the name (`mcts` is 1000)
     except ENGINE_ERRORS as e:
         raise engine_error(e) from e
@@ -104,7 +100,6 @@ class LudoSession(Session):
     ) -> None:
         super().__init__(game, len(game.history), ident, version)
         self.seats = seats
-        self._names: list[dict[str, str]] = []
 
     def seat_kinds(self) -> dict[str, str]:
         return {p: k if k in PEOPLE else "bot" for p, k in self.seats.items()}
@@ -127,7 +122,9 @@ class LudoSession(Session):
         return {"seats": self.seats}
 
     @classmethod
-    def from_record(cls, ident: str, version: int, record: dict[str, Any]) -> LudoSession:
+    def from_record(
+        cls, ident: str, version: int, record: dict[str, Any], config: WebConfig
+    ) -> LudoSession:
         s = cls(Game.from_json(record["save"]), dict(record["seats"]), ident, version)
         s.restore_common(record)
         return s
@@ -154,19 +151,6 @@ class LudoSession(Session):
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
         self.changed("bot" if bot is None else TIMER)
-
-    def square_names(self, since: int = 0) -> list[dict[str, str]]:
-        """For each history event from the `since`-th on, a move's squares by the rule set's
-        names (see `square_names`), worked out once per event (those of a tail past the
-        ones worked out, as an event stream asks for, are not kept)."""
-        if since > len(self._names):
-            return square_names(self.game, since=since)
-        self._names = square_names(self.game, self._names)
-        return self._names[since:]
-
-    def take_back(self) -> None:
-        super().take_back()
-        self._names = []
 
     def check_timer_bot(self, name: str) -> str:
         return check_bot(name, self.game)
@@ -261,65 +245,24 @@ class LudoSession(Session):
         }
         if "history" in fields:
             # the events are dicts whose enum values are str: JSON as they are; a move's
-            # squares by the board's names
-            names = self.square_names(since)
-            out["history"] = [
-                {**e, **n, "text": event_text(e, n)}
-                for e, n in zip(g.history[since:], names, strict=True)
-            ]
+            # squares by the board's names are the engine's (``from_square``, ``to_square``)
+            out["history"] = [{**e, "text": event_text(e)} for e in g.history[since:]]
         if "svg" in fields:
             out["svg"] = g._repr_svg_()
         return out
 
 
-def square_names(
-    game: Game, known: list[dict[str, str]] | None = None, *, since: int = 0
-) -> list[dict[str, str]]:
-    """For each event of `game`'s history (from the `since`-th on), a move's squares by the
-    rule set's names (``from_square``, ``to_square``: e.g. ``H``, ``12``, ``A1``, ``E`` in
-    CS162), found by taking the game back; `known`, the names of the first events found
-    before."""
-    history = game.history
-    names = list(known or [])[: len(history)]
-    offset = 0  # the index of names[0]
-    if since > len(names):  # only a tail, past the events known
-        names, offset = [], since
-    first = offset + len(names)
-    if first < len(history):
-        back = game.copy()
-        found: list[dict[str, str]] = []
-        for event in reversed(history[first:]):
-            after = back.squares
-            back.undo()
-            found.append(_moved(event, back.squares, after))
-        names += reversed(found)
-    return names[since - offset :]
-
-
-def _moved(
-    event: dict[str, Any], before: dict[str, list[str]], after: dict[str, list[str]]
-) -> dict[str, str]:
-    """The squares a move event's token went from and to (by the board's names; nothing
-    for a roll, or a move that left every token of its player where it was)."""
-    if str(event["kind"]) != "move":
-        return {}
-    who = event["player"]
-    for was, now in zip(before.get(who, []), after.get(who, []), strict=False):
-        if was != now:
-            return {"from_square": was, "to_square": now}
-    return {}
-
-
-def event_text(event: dict[str, Any], squares: dict[str, str] | None = None) -> str:
+def event_text(event: dict[str, Any]) -> str:
     """A history event in words, as the play view's history and the replay's steps show it:
-    'A rolls 3 (cannot move)', 'A moves Ap 0→6, captures Bq, rolls again'; with `squares`
-    (``from_square``, ``to_square``), the move's squares by their names on the board."""
+    'A rolls 3 (cannot move)', 'A moves Ap square R→17, captures Bq, rolls again': a move's
+    squares by their names on the board (the event's ``from_square`` and ``to_square``), or
+    its steps where it has none (its tokens stayed where they were)."""
     who = event["player"]
     if str(event["kind"]) == "roll":
         result = str(event["result"])
         return f"{who} rolls {event['value']}" + ("" if result == "move" else f" ({result})")
-    if squares:
-        where = f"square {squares['from_square']}→{squares['to_square']}"
+    if "from_square" in event and "to_square" in event:
+        where = f"square {event['from_square']}→{event['to_square']}"
     else:
         where = f"{event['from']}→{event['to']}"
     parts = [f"{who} moves {event['move']} {where}"]

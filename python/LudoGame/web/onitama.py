@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
@@ -17,14 +16,12 @@ from LudoGame._core import ONITAMA_TEXTS
 from LudoGame.enums import Reason
 from LudoGame.fair import CARD_SET, DEAL, ONITAMA_COMMITMENT, commitment
 from LudoGame.matlab import (
-    NAME_PATTERN,
     MatlabAI,
     MatlabError,
     MatlabStartError,
     MatlabStoppedError,
     MatlabTimeoutError,
     OctaveNotFoundError,
-    OctavePool,
     Owner,
 )
 from LudoGame.onitama import (
@@ -37,25 +34,23 @@ from LudoGame.onitama import (
     SearchStop,
 )
 from LudoGame.sandbox import SandboxUnavailableError
-from LudoGame.web.errors import ENGINE_ERRORS, MAX_MESSAGE, ApiError, conflict, engine_error
-from LudoGame.web.games import Games, SeatKey, shared_routes, start
-from LudoGame.web.guard import charge_creation
-from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
-from LudoGame.web.store import (
-    HUMAN,
-    REMOTE,
-    TIMER,
+from LudoGame.web.bodies import (
     Change,
     Int,
     Name,
     NewGame,
     Seed,
-    Session,
-    Think,
     chosen_seed,
     fields_of,
     fields_query,
 )
+from LudoGame.web.config import WebConfig
+from LudoGame.web.errors import ENGINE_ERRORS, MAX_MESSAGE, ApiError, conflict, engine_error
+from LudoGame.web.games import Games
+from LudoGame.web.guard import charge_creation
+from LudoGame.web.models import MatlabAIs, OnitamaCreated, OnitamaState, Setups, errors
+from LudoGame.web.routes import SeatKey, shared_routes, start
+from LudoGame.web.session import HUMAN, REMOTE, TIMER, Session, Think
 
 #: The longest an AI may think about one ply, in seconds.
 MAX_AI_TIME = 10.0
@@ -123,25 +118,6 @@ class ActionBody(Change):
     wall: Name | None = None
 
 
-#: The folder whose MATLAB AI files (``AI<SID>.m``) games may choose (``ludo serve
-#: --ai-dir``); None: only the built-in AIs.
-AI_DIR: list[Path | None] = [None]
-
-
-def matlab_ais() -> list[str]:
-    """The MATLAB AI files a game may choose: the ``.m`` files of `AI_DIR` whose names are
-    MATLAB function names, sorted."""
-    folder = AI_DIR[0]
-    if folder is None:
-        return []
-    return sorted(p.name for p in folder.glob("*.m") if p.is_file() and NAME_PATTERN.match(p.stem))
-
-
-#: The server's Octave processes for MATLAB AIs (`create_app` makes one pool per app, of
-#: ``octave_workers`` processes).
-OCTAVE: list[OctavePool] = [OctavePool()]
-
-
 #: The state's `status` once a side's MATLAB AI failed, and the failure in words by the
 #: referee's reason.
 FAILED_STATUS = "Player {winner} won: player {loser}'s AI {why}."
@@ -165,8 +141,8 @@ class AIFailedError(Exception):
 
 
 class MatlabPlayer:
-    """A MATLAB AI of the server's folder playing one side of a web game (`owner`: the
-    game's id and the side) through the server's `OctavePool`, its answer judged by the
+    """A MATLAB AI of the app's folder (`config`) playing one side of a web game (`owner`:
+    the game's id and the side) through the app's `OctavePool`, its answer judged by the
     referee. An error, a timeout or an invalid answer raises `AIFailedError` (the side loses
     the game); `gone()` says the game was deleted (the ply is then not started)."""
 
@@ -174,17 +150,18 @@ class MatlabPlayer:
         self,
         name: str,
         move_time: float,
+        config: WebConfig,
         owner: Owner = ("", ""),
         gone: Callable[[], bool] | None = None,
     ) -> None:
-        if name not in matlab_ais():
+        if name not in config.matlab_ais():
             raise ApiError(400, "InvalidAIError", f"this server has no MATLAB AI {name!r}")
-        assert AI_DIR[0] is not None
+        assert config.ai_dir is not None
         self.name = name
-        self.ai = MatlabAI(AI_DIR[0] / name, move_time=move_time)
+        self.ai = MatlabAI(config.ai_dir / name, move_time=move_time)
         self.owner = owner
         self.gone = gone
-        self.pool = OCTAVE[0]
+        self.pool = config.octave
 
     def choose(self, game: Onitama) -> Action:
         """The AI's ply in `game` (on a worker thread): 409 `AIStopped` if its game was
@@ -228,9 +205,13 @@ def _choose(player: BuiltinAI | MatlabPlayer, game: Onitama, stop: SearchStop) -
 
 
 def _ai(
-    side: Side, owner: Owner = ("", ""), gone: Callable[[], bool] | None = None
+    side: Side,
+    config: WebConfig,
+    owner: Owner = ("", ""),
+    gone: Callable[[], bool] | None = None,
 ) -> BuiltinAI | MatlabPlayer:
-    """The AI a side names (a MATLAB AI playing for `owner`, see `MatlabPlayer`)."""
+    """The AI a side names (a MATLAB AI of the app's `config` playing for `owner`, see
+    `MatlabPlayer`)."""
     if side.time > MAX_AI_TIME:
         raise ApiError(
             400,
@@ -239,7 +220,7 @@ def _ai(
             f"a ply, not {side.time:g}",
         )
     if isinstance(side.level, str) and side.level.endswith(".m"):
-        return MatlabPlayer(side.level, side.time, owner, gone)
+        return MatlabPlayer(side.level, side.time, config, owner, gone)
     try:
         level: Any = int(side.level) if str(side.level).isdigit() else side.level
         return BuiltinAI(level, time=side.time)
@@ -265,11 +246,17 @@ class OnitamaSession(Session):
         version: int = 0,
         card_set: str | None = None,
         seed: int | None = None,
+        *,
+        config: WebConfig,
     ) -> None:
         super().__init__(game, len(game.history), ident, version)
+        #: the app's configuration (its MATLAB AIs and Octave processes)
+        self.config = config
         self.sides = sides
         self.ais = {
-            p: _ai(s, (self.id, p), self._deleted) for p, s in sides.items() if s.kind == "ai"
+            p: _ai(s, config, (self.id, p), self._deleted)
+            for p, s in sides.items()
+            if s.kind == "ai"
         }
         self.setup = setup
         #: The card set a standard game was dealt from (its rematches too), else None.
@@ -301,7 +288,7 @@ class OnitamaSession(Session):
         """Close the Octave processes of this game's MATLAB AIs, a turn timer's too (the
         game is over)."""
         players = [ai for ai in self.ais.values() if isinstance(ai, MatlabPlayer)]
-        pools = {id(p): p for p in (OCTAVE[0], *(ai.pool for ai in players))}
+        pools = {id(p): p for p in (self.config.octave, *(ai.pool for ai in players))}
         for pool in pools.values():
             pool.release(self.id)
 
@@ -346,12 +333,14 @@ class OnitamaSession(Session):
         }
 
     @classmethod
-    def from_record(cls, ident: str, version: int, record: dict[str, Any]) -> OnitamaSession:
+    def from_record(
+        cls, ident: str, version: int, record: dict[str, Any], config: WebConfig
+    ) -> OnitamaSession:
         sides = {p: Side(**s) for p, s in record["sides"].items()}
         game = Onitama.from_json(record["save"])
         # (card_set and seed are absent from records of older versions)
         card_set, seed = record.get("card_set"), record.get("seed")
-        s = cls(game, sides, record["setup"], ident, version, card_set, seed)
+        s = cls(game, sides, record["setup"], ident, version, card_set, seed, config=config)
         s.message = record["message"]
         s.failure = record.get("failure")  # absent from records of older versions
         s.restore_common(record)
@@ -372,7 +361,7 @@ class OnitamaSession(Session):
         if bot is None:
             player = self.ai_player()
         else:
-            player = _ai(_timer_side(bot), (self.id, self.game.turn), self._deleted)
+            player = _ai(_timer_side(bot), self.config, (self.id, self.game.turn), self._deleted)
         copy = self.game.copy()
         try:
             chosen = await think(_choose, player, copy, stop=True)
@@ -406,23 +395,16 @@ class OnitamaSession(Session):
     def history_players(self) -> list[str]:
         """Who played each ply of the history (the sides take turns from the start's)."""
         n = len(self.game.history)
-        first = self.game.turn
-        if n:
-            start = self.game.copy()
-            for _ in range(n):
-                start.undo()
-            first = start.turn
-        other = "B" if first == "A" else "A"
+        first = self.game.first_turn
+        other = _other(first)
         return [first if k % 2 == 0 else other for k in range(n)]
 
     def check_timer_bot(self, name: str) -> str:
-        _ai(_timer_side(name))
+        _ai(_timer_side(name), self.config)
         return name
 
     def rematch_game(self, seed: int | None) -> OnitamaSession:
-        start = self.game.copy()  # the same setup, position or saved game's start
-        for _ in range(len(start.history)):
-            start.undo()
+        start = self.game.at_start()  # the same setup, position or saved game's start
         new_seed = chosen_seed(seed, self.online)  # (a seed asked for online is refused)
         dealt = None  # a setup, position or saved game: no cards dealt
         if self.setup in ("random", STANDARD):  # new cards, dealt from the new seed
@@ -437,7 +419,9 @@ class OnitamaSession(Session):
             except ENGINE_ERRORS as e:
                 raise engine_error(e) from e
         sides = {p: s.model_copy() for p, s in self.sides.items()}
-        return OnitamaSession(start, sides, self.setup, card_set=self.card_set, seed=dealt)
+        return OnitamaSession(
+            start, sides, self.setup, card_set=self.card_set, seed=dealt, config=self.config
+        )
 
     def save_text(self, format: Literal["json", "notation"]) -> str:
         """The save (which holds no seed); once an online game dealt from a seed is over,
@@ -589,7 +573,7 @@ def router(games: Games) -> APIRouter:
     async def ais() -> dict[str, list[str]]:
         """The MATLAB AI files of the server's folder (``ludo serve --ai-dir``), for a
         side's ``level`` (``{"kind": "ai", "level": "AI123.m"}``)."""
-        return {"ais": matlab_ais()}
+        return {"ais": games.config.matlab_ais()}
 
     @api.get("/setups", response_model=Setups)
     async def setups() -> dict[str, list[str]]:
@@ -615,7 +599,9 @@ def router(games: Games) -> APIRouter:
         game, setup, card_set, seed = _new_game(body)
         sides: dict[str, Side] = {"A": Side(), "B": Side()}
         sides.update((body.sides or {}).items())
-        session = OnitamaSession(game, sides, setup, card_set=card_set, seed=seed)
+        session = OnitamaSession(
+            game, sides, setup, card_set=card_set, seed=seed, config=games.config
+        )
         return await start(request, games, session, body, fields)
 
     shared_routes(api, games, OnitamaSession, what, "ai", OnitamaState)

@@ -5,7 +5,8 @@ game taken back to that point by the engine's own undo, drawn as SVG."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections import OrderedDict
+from typing import Any, TypeVar
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
@@ -13,10 +14,46 @@ from pydantic import BaseModel, ConfigDict
 
 from LudoGame._core import Game
 from LudoGame.onitama import GAMES_FORMAT, Onitama
-from LudoGame.web.errors import ENGINE_ERRORS, ApiError
-from LudoGame.web.ludo import event_text, square_names
+from LudoGame.web.errors import ENGINE_ERRORS, ApiError, not_found
+from LudoGame.web.ludo import event_text
 from LudoGame.web.models import Frame, ReplaySummary, errors
-from LudoGame.web.store import Held, Replays
+from LudoGame.web.session import Held
+
+H = TypeVar("H", bound=Held)
+
+
+class Replays:
+    """Loaded replays by id, at most `limit`; loading one past the limit drops the least
+    recently used (a replay is a file's text: load it again). Only touched from the event
+    loop (no lock of its own needed)."""
+
+    def __init__(self, limit: int) -> None:
+        if limit < 1:
+            raise ValueError(f"the replay limit must be 1 or more, not {limit}")
+        self.limit = limit
+        self._items: OrderedDict[str, Held] = OrderedDict()
+        self.evicted = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def add(self, held: H) -> H:
+        """Hold `held` (as the most recently used), dropping the oldest past the limit."""
+        self._items[held.id] = held
+        while len(self._items) > self.limit:
+            self._items.popitem(last=False)
+            self.evicted += 1
+        return held
+
+    def get(self, cls: type[H], ident: str, what: str) -> H:
+        """The item `ident` if it is a `cls` (now the most recently used), or a 404 naming
+        `what` it was meant to be."""
+        held = self._items.get(ident)
+        if not isinstance(held, cls):
+            raise not_found(what, ident)
+        self._items.move_to_end(ident)
+        return held
+
 
 LUDO_FORMAT = "ludogame-game/1"
 ONITAMA_FORMAT = "ludogame-onitama/1"
@@ -91,8 +128,7 @@ def ludo_track(game: Game) -> Track:
     title = f"Ludo {game.rules_notation}, players {', '.join(game.players)}"
     if game.is_over():
         title += f": finishing order {', '.join(game.ranking)}"
-    names = square_names(game)
-    return Track(game, title, [event_text(e, n) for e, n in zip(game.history, names, strict=True)])
+    return Track(game, title, [event_text(e) for e in game.history])
 
 
 def onitama_track(game: Onitama, record: dict[str, Any] | None = None) -> Track:
@@ -175,29 +211,29 @@ def tracks(text: str) -> list[Track]:
     )
 
 
-def load(store: Replays, text: str) -> Replay:
-    """Load a file's text as a replay held in `store`."""
-    return store.add(Replay(tracks(text)))
+def load(replays: Replays, text: str) -> Replay:
+    """Load a file's text as a replay held in `replays`."""
+    return replays.add(Replay(tracks(text)))
 
 
-def router(store: Replays) -> APIRouter:
-    """The routes of the replay API, holding replays in `store`."""
+def router(replays: Replays) -> APIRouter:
+    """The routes of the replay API, holding them in `replays`."""
     api = APIRouter(prefix="/api/replays", responses=errors(400, 413, 415, 421, 422))
 
     @api.post("", status_code=201, response_model=ReplaySummary, responses=errors(403))
     async def create(body: ReplayBody) -> JSONResponse:
         """Load a file's text to replay."""
-        return JSONResponse(load(store, body.text).summary(), status_code=201)
+        return JSONResponse(load(replays, body.text).summary(), status_code=201)
 
     @api.get("/{replay_id}", response_model=ReplaySummary, responses=errors(404))
     async def get(replay_id: str) -> JSONResponse:
         """A loaded replay's games."""
-        return JSONResponse(store.get(Replay, replay_id, "replay").summary())
+        return JSONResponse(replays.get(Replay, replay_id, "replay").summary())
 
     @api.get("/{replay_id}/games/{g}/frames/{k}", response_model=Frame, responses=errors(404))
     async def frame(replay_id: str, g: int, k: int) -> JSONResponse:
         """Frame `k` of game `g` (0 is the start)."""
-        replay = store.get(Replay, replay_id, "replay")
+        replay = replays.get(Replay, replay_id, "replay")
         if not 0 <= g < len(replay.tracks):
             raise ApiError(
                 404,
