@@ -67,11 +67,7 @@ fn bot_roles(list: &Bound<'_, PyAny>, expected: [&str; 2]) -> PyResult<Vec<Optio
 /// Make sure NumPy can be imported, and load its array API once (every later array is
 /// made with it): without NumPy the environments raise `ImportError`, never fail later.
 fn numpy_ready(py: Python<'_>) -> PyResult<()> {
-    py.import("numpy").map_err(|e| {
-        pyo3::exceptions::PyImportError::new_err(format!(
-            "the learning environments need NumPy (pip install 'ludogame[rl]'): {e}"
-        ))
-    })?;
+    crate::python::need_numpy(py, "the learning environments need")?;
     PyArray1::<f32>::zeros(py, 0, false);
     Ok(())
 }
