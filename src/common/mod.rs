@@ -7,3 +7,8 @@ pub mod json;
 pub mod raster;
 pub mod rng;
 pub mod svg;
+
+/// The command that installs what the learning environments and `svg_to_rgb` need (NumPy,
+/// Gymnasium, PettingZoo): every message that asks for them says it this way (exported to
+/// Python as `_core.RL_INSTALL`, which `LudoGame._install` hands out).
+pub const RL_INSTALL: &str = "pip install 'ludogame[rl]'";

@@ -84,6 +84,77 @@ fn bot_move(bot: Bot, game: &Game, rng: &mut Rng, limits: &Limits<'_>) -> Result
         .ok_or_else(|| LudoError::IllegalMove("no legal move to choose".into()))
 }
 
+/// The bots a caller names for a game's players (`T`: one bot as the caller holds it),
+/// before [`bots_for`] matches them to the players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GivenBots<T> {
+    /// One bot for every player.
+    One(T),
+    /// One bot per player in turn order; a list of one plays every player.
+    List(Vec<T>),
+    /// One bot per player in turn order, exactly.
+    Each(Vec<T>),
+    /// One bot per player by position label (turn order), `None` where none was given.
+    ByLabel(Vec<(char, Option<T>)>),
+}
+
+/// One bot per player of `game` (turn order) from what the caller gave: a missing
+/// player's bot, or a list of another length than the players, is
+/// [`LudoError::InvalidBot`].
+pub fn bots_for<T: Clone>(game: &Game, given: GivenBots<T>) -> Result<Vec<T>, LudoError> {
+    let players = game.seats().count();
+    let list = match given {
+        GivenBots::One(bot) => vec![bot; players],
+        GivenBots::List(list) if list.len() == 1 => vec![list[0].clone(); players],
+        GivenBots::List(list) | GivenBots::Each(list) => list,
+        GivenBots::ByLabel(bots) => (bots.into_iter())
+            .map(|(l, bot)| bot.ok_or_else(|| bad_bot(format!("no bot for player '{l}'"))))
+            .collect::<Result<_, _>>()?,
+    };
+    if list.len() != players {
+        let n = list.len();
+        return Err(bad_bot(format!(
+            "{n} bots for {players} players: give one bot per player"
+        )));
+    }
+    Ok(list)
+}
+
+/// A caller's value that is not a bot (`shown`: how it looks): an [`LudoError::InvalidBot`]
+/// saying what a bot is.
+pub fn not_a_bot(shown: &str) -> LudoError {
+    bad_bot(format!(
+        "a bot is a name such as 'cs162' or a callable bot(game) -> move, not {shown}"
+    ))
+}
+
+/// A caller's bots argument that is not a list, a dict or one bot (`shown`: how it looks).
+pub fn not_bots(shown: &str) -> LudoError {
+    bad_bot(format!(
+        "bots must be a list, a dict or one bot, not {shown}"
+    ))
+}
+
+/// A caller asked for the move of player `k`, which it has no bot for.
+pub fn no_caller_for(k: usize) -> LudoError {
+    bad_bot(format!("no Python bot for player {k}"))
+}
+
+impl Chooser {
+    /// The chooser's name: the bot's, or `caller` (the caller's name for its bot;
+    /// "python" when it has none).
+    pub fn name(&self, caller: Option<String>) -> String {
+        match self {
+            Chooser::Bot(b) => b.to_string(),
+            Chooser::Caller => caller.unwrap_or_else(|| "python".to_owned()),
+        }
+    }
+}
+
+fn bad_bot(what: String) -> LudoError {
+    LudoError::InvalidBot(what)
+}
+
 /// The error of a caller who gave no usable move (`what`: "raised ...", "failed: ...",
 /// "chose ..."), naming its seat.
 pub fn caller_failed(game: &Game, seat: Seat, what: impl std::fmt::Display) -> LudoError {
@@ -154,6 +225,31 @@ mod tests {
     use crate::ludo::Rules;
     use crate::ludo::play::{CutOff, Ending};
     use crate::ludo::seat::seat_list;
+
+    #[test]
+    fn given_bots_are_matched_to_the_players() {
+        let game = Game::new(Rules::CS162, &seat_list(&[0, 2, 3]), 1).unwrap();
+        let bad = |m: &str| LudoError::InvalidBot(m.into());
+        assert_eq!(bots_for(&game, GivenBots::One('x')), Ok(vec!['x'; 3]));
+        assert_eq!(
+            bots_for(&game, GivenBots::List(vec!['x'])),
+            Ok(vec!['x'; 3])
+        );
+        assert_eq!(
+            bots_for(&game, GivenBots::Each(vec!['x'])),
+            Err(bad("1 bots for 3 players: give one bot per player"))
+        );
+        let by_label = vec![('A', Some(1)), ('C', Some(2)), ('D', None)];
+        let missing = bots_for(&game, GivenBots::ByLabel(by_label));
+        assert_eq!(missing, Err(bad("no bot for player 'D'")));
+        let by_label = vec![('A', Some(1)), ('C', Some(2)), ('D', Some(3))];
+        assert_eq!(
+            bots_for(&game, GivenBots::ByLabel(by_label)),
+            Ok(vec![1, 2, 3])
+        );
+        assert_eq!(Chooser::Caller.name(None), "python");
+        assert_eq!(Chooser::Bot(Bot::Random).name(None), "random");
+    }
 
     fn limits() -> Limits<'static> {
         Limits {

@@ -621,12 +621,80 @@ impl Cs162Game {
 
     /// The space of every token: for each player in the players list, `p` then `q` (D3).
     pub fn spaces(&self) -> impl Iterator<Item = SpaceName> + '_ {
-        self.players().iter().flat_map(move |&seat| {
-            RULES.all_tokens().map(move |t| {
-                SpaceName::of(seat, self.board.step(seat, t) as i64)
-                    .expect("board step counts stay within -1..=57")
-            })
-        })
+        (self.players().iter()).flat_map(move |&seat| TOKENS.map(|t| self.space(seat, t)))
+    }
+
+    /// The space `seat`'s token `token` stands on.
+    pub fn space(&self, seat: Seat, token: Token) -> SpaceName {
+        SpaceName::of(seat, self.board.step(seat, token) as i64)
+            .expect("board step counts stay within -1..=57")
+    }
+
+    /// Every player's spaces, players in list order, e.g. `A: p H q R, C: p 5 q E` (the
+    /// caption of the board's drawing).
+    pub fn caption(&self) -> String {
+        let players = self.players().iter().map(|&s| {
+            let [p, q] = TOKENS.map(|t| self.space(s, t));
+            format!("{}: p {p} q {q}", label(s))
+        });
+        players.collect::<Vec<_>>().join(", ")
+    }
+
+    /// The board drawn with its [`Cs162Game::caption`] (for `render::text_of`, `svg_of`).
+    pub fn scene(&self) -> super::render::Scene<'_> {
+        super::render::Scene {
+            rules: &RULES,
+            board: &self.board,
+            caption: self.caption(),
+        }
+    }
+
+    /// The players and every token's space as a `LudoGame`'s repr shows them:
+    /// `players=['A', 'B'], spaces=['H', 'R', '5', 'E']`.
+    pub fn summary(&self) -> String {
+        let quoted = |items: Vec<String>| {
+            let items: Vec<String> = items.iter().map(|i| format!("'{i}'")).collect();
+            items.join(", ")
+        };
+        let players = quoted(self.players().iter().map(|&s| label(s)).collect());
+        let spaces = quoted(self.spaces().map(|s| s.to_string()).collect());
+        format!("players=[{players}], spaces=[{spaces}]")
+    }
+
+    /// `seat`'s position, spaces and completion as a `Player`'s repr shows them:
+    /// `position='A', p='H', q='R', completed=False`.
+    pub fn player_summary(&self, seat: Seat) -> String {
+        let [p, q] = TOKENS.map(|t| self.space(seat, t));
+        let completed = if self.completed(seat) {
+            "True"
+        } else {
+            "False"
+        };
+        format!(
+            "position='{}', p='{p}', q='{q}', completed={completed}",
+            label(seat)
+        )
+    }
+
+    /// The track space where `seat`'s tokens enter the board (A 1, B 15, C 29, D 43).
+    pub fn start_space(seat: Seat) -> u8 {
+        RULES
+            .track_square(seat, RULES.first_track_step)
+            .unwrap_or(0)
+            + 1
+    }
+
+    /// The last track space before `seat`'s home squares (A 50, B 8, C 22, D 36).
+    pub fn end_space(seat: Seat) -> u8 {
+        RULES.track_square(seat, RULES.last_track_step).unwrap_or(0) + 1
+    }
+
+    /// The names of the tokens of `seat` a turn moved: 'p', 'q', or 'pq' for a stacked
+    /// pair; None when nothing moved.
+    pub fn moved_names(seat: Seat, outcome: Option<MoveOutcome>) -> Option<String> {
+        let moved = outcome.filter(|o| o.moved != 0)?.moved;
+        let tokens = RULES.all_tokens().filter(|t| moved & t.bit() != 0);
+        Some(tokens.map(|t| RULES.token_label(seat, t)).collect())
     }
 }
 
@@ -655,6 +723,30 @@ mod tests {
 
     fn names(game: &Cs162Game) -> Vec<String> {
         game.spaces().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn texts_of_a_game() {
+        let mut game = play("AC", &[('A', 6), ('A', 5), ('C', 6)]);
+        assert_eq!(game.caption(), "A: p 5 q H, C: p R q H");
+        assert_eq!(
+            game.summary(),
+            "players=['A', 'C'], spaces=['5', 'H', 'R', 'H']"
+        );
+        let c = seat_no(2);
+        assert_eq!(
+            game.player_summary(c),
+            "position='C', p='R', q='H', completed=False"
+        );
+        assert_eq!(game.scene().caption, game.caption());
+        let a = seat_no(0);
+        let starts = Seat::ALL.map(Cs162Game::start_space);
+        assert_eq!((starts, Cs162Game::end_space(a)), ([1, 15, 29, 43], 50));
+        assert_eq!(Cs162Game::end_space(seat_no(1)), 8);
+        let moved = game.play_turn(a, 3).unwrap();
+        assert_eq!(Cs162Game::moved_names(a, moved).as_deref(), Some("p"));
+        let nothing = play("AC", &[]).play_turn(c, 3).unwrap();
+        assert_eq!(Cs162Game::moved_names(c, nothing), None);
     }
 
     #[test]

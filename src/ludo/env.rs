@@ -729,6 +729,16 @@ impl LudoEnv {
         over_geometry!(self, geo => self.observe_in(geo, observer, out));
     }
 
+    /// `seat`'s observation and action mask, new (as [`LudoEnv::observe`] and
+    /// [`LudoEnv::action_mask`] write them).
+    pub fn observation_and_mask(&self, seat: Seat) -> (Vec<f32>, Vec<i8>) {
+        let mut obs = vec![0.0; observation_len(self.game.rules())];
+        self.observe(seat, &mut obs);
+        let mut mask = vec![0; self.game.rules().tokens as usize];
+        self.action_mask(seat, &mut mask);
+        (obs, mask)
+    }
+
     /// [`LudoEnv::observe`] over the geometry `geo` of the game's rules: every value is
     /// written (no clearing first), in one pass over the row.
     #[inline(always)]

@@ -1,6 +1,6 @@
 //! The engine's error type. Every fallible call of the engine returns [`LudoError`]; the
-//! Python layer maps each variant once to a Python exception. Errors only the binding can
-//! meet (wrong Python types, CS162 `Player` objects) are the binding's own.
+//! Python layer maps each variant once to a Python exception. Only an argument of the wrong
+//! Python type is the binding's own error.
 
 use thiserror::Error;
 
@@ -13,6 +13,21 @@ pub enum LudoError {
     /// A players list with more seats than the board has.
     #[error("too many players ({0}): at most 4 positions from 'A', 'B', 'C', 'D' can play")]
     TooManyPlayers(usize),
+    /// A players argument that names no valid set of players (a count out of range).
+    #[error("invalid players: {0}")]
+    InvalidPlayers(String),
+    /// A turn of a CS162 turns list that is not a `(position, roll)` pair; the value is how
+    /// it looks.
+    #[error("{0} is not a (position, roll) pair")]
+    MalformedTurn(String),
+    /// A CS162 `Player` of another game than the one asked.
+    #[error(
+        "player '{0}' does not belong to this game (it comes from another LudoGame or an earlier play_game)"
+    )]
+    ForeignPlayer(String),
+    /// A CS162 call that needs a game before any was played.
+    #[error("no game yet: call play_game(players, turns) first")]
+    NoGame,
     /// The same position named twice in a players list.
     #[error("position '{0}' appears more than once in the players list")]
     DuplicatePosition(String),

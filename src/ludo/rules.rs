@@ -460,6 +460,33 @@ impl Rules {
         }
     }
 
+    /// The seats of `players`, read for these rules (the default number of players when
+    /// `None`): a count from 1 to [`MAX_SEATS`] takes [`Rules::default_seats`], labels
+    /// name one seat each (a duplicate is the game's to refuse).
+    pub fn seats_of(&self, players: Option<Players>) -> Result<Vec<Seat>, LudoError> {
+        let labels = match players {
+            None => return self.default_seats(self.default_players()),
+            Some(Players::Count(Some(n), _)) if n < 1 => return Err(LudoError::NoPlayers),
+            Some(Players::Count(Some(n), _)) if n <= MAX_SEATS as i64 => {
+                return self.default_seats(n as usize);
+            }
+            Some(Players::Count(_, shown)) => {
+                let why = format!("{shown} players: a game has 1 to {MAX_SEATS}");
+                return Err(LudoError::InvalidPlayers(why));
+            }
+            Some(Players::Labels(labels)) => labels,
+        };
+        let seat = |l: &String| {
+            let mut chars = l.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => self.seat_of(c),
+                _ => None,
+            }
+            .ok_or_else(|| LudoError::InvalidPosition(l.clone()))
+        };
+        labels.iter().map(seat).collect()
+    }
+
     /// The seats that play when `n` players take part: opposite seats for two (A and C),
     /// then A, B, C and all four.
     pub fn default_seats(&self, n: usize) -> Result<Vec<Seat>, LudoError> {
@@ -474,10 +501,42 @@ impl Rules {
     }
 }
 
+/// A game's players as a caller names them ([`Rules::seats_of`] reads them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Players {
+    /// A number of players (`None`: too large to read), and how the caller's value looks.
+    Count(Option<i64>, String),
+    /// Position labels, one seat each ('A'...).
+    Labels(Vec<String>),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ludo::seat::{seat_no, token_no};
+    use crate::ludo::seat::{seat_list, seat_no, token_no};
+
+    #[test]
+    fn players_read_as_seats() {
+        let r = Rules::CS162;
+        let labels = |l: &[&str]| Some(Players::Labels(l.iter().map(|s| s.to_string()).collect()));
+        let count = |n: Option<i64>| Some(Players::Count(n, "int (n)".into()));
+        assert_eq!(r.seats_of(None), Ok(seat_list(&[0, 2])));
+        assert_eq!(Rules::GT.seats_of(None).map(|s| s.len()), Ok(4));
+        assert_eq!(r.seats_of(count(Some(3))), Ok(seat_list(&[0, 1, 2])));
+        assert_eq!(r.seats_of(count(Some(0))), Err(LudoError::NoPlayers));
+        let too_many = "int (n) players: a game has 1 to 4".to_owned();
+        assert_eq!(
+            r.seats_of(count(Some(5))),
+            Err(LudoError::InvalidPlayers(too_many.clone()))
+        );
+        assert_eq!(
+            r.seats_of(count(None)),
+            Err(LudoError::InvalidPlayers(too_many))
+        );
+        assert_eq!(r.seats_of(labels(&["D", "B"])), Ok(seat_list(&[3, 1])));
+        let bad = Err(LudoError::InvalidPosition("AB".into()));
+        assert_eq!(r.seats_of(labels(&["A", "AB"])), bad);
+    }
 
     #[test]
     fn cs162_track_squares_match_the_assignment() {

@@ -221,6 +221,22 @@ impl SimResult {
 }
 
 impl SimConfig {
+    /// The run of games like `game` (its rules and players) whose players are `choosers`
+    /// (turn order), seeded with `seed`: a [`Chooser::Caller`]'s seat is its caller's (its
+    /// placeholder bot never plays).
+    pub fn of_game(game: &Game, choosers: &[Chooser], seed: u64) -> SimConfig {
+        let bot = |c: &Chooser| match c {
+            Chooser::Bot(b) => *b,
+            Chooser::Caller => Bot::Random,
+        };
+        SimConfig {
+            rules: *game.rules(),
+            seats: game.seats().map(|s| s.index()).collect(),
+            bots: choosers.iter().map(bot).collect(),
+            seed,
+        }
+    }
+
     /// Check the configuration (valid rules, seats, one bot per seat).
     pub fn validate(&self) -> Result<(), LudoError> {
         Game::new(self.rules, &self.playing()?, 0)?;

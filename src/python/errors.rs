@@ -89,9 +89,13 @@ impl From<CoreError> for PyErr {
 /// message `msg`.
 fn core_exception(kind: &CoreError, msg: String) -> PyErr {
     match kind {
-        CoreError::NoPlayers | CoreError::TooManyPlayers(_) | CoreError::DuplicatePosition(_) => {
-            InvalidPlayersError::new_err(msg)
-        }
+        CoreError::NoPlayers
+        | CoreError::TooManyPlayers(_)
+        | CoreError::DuplicatePosition(_)
+        | CoreError::InvalidPlayers(_) => InvalidPlayersError::new_err(msg),
+        CoreError::MalformedTurn(_) => InvalidTurnError::new_err(msg),
+        CoreError::ForeignPlayer(_) => ForeignPlayerError::new_err(msg),
+        CoreError::NoGame => NoGameError::new_err(msg),
         CoreError::InvalidPosition(_) | CoreError::PositionNotPlaying(_) => {
             InvalidPositionError::new_err(msg)
         }
@@ -111,24 +115,10 @@ fn core_exception(kind: &CoreError, msg: String) -> PyErr {
     }
 }
 
-/// Errors only the binding meets: Python values of the wrong type or shape, and the CS162
-/// `LudoGame`'s own objects. Each becomes the same Python exception as the engine's errors.
+/// The binding's errors: Python values of the wrong type (a `TypeError`), and the engine's,
+/// with the turn of a CS162 turns list they happened in.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum BindingError {
-    /// A players argument that names no valid set of players.
-    #[error("invalid players: {0}")]
-    InvalidPlayers(String),
-    /// A turn that is not a `(position, roll)` pair; the value is how it looks.
-    #[error("{0} is not a (position, roll) pair")]
-    MalformedTurn(String),
-    /// A player object that belongs to another game.
-    #[error(
-        "player '{0}' does not belong to this game (it comes from another LudoGame or an earlier play_game)"
-    )]
-    ForeignPlayer(String),
-    /// No game has been played yet on this object.
-    #[error("no game yet: call play_game(players, turns) first")]
-    NoGame,
     /// An argument of the wrong type (a `TypeError` in Python).
     #[error("{what} must be {expected}, not {got}")]
     WrongType {
@@ -169,10 +159,6 @@ impl From<BindingError> for PyErr {
             kind = source;
         }
         match kind {
-            BindingError::InvalidPlayers(_) => InvalidPlayersError::new_err(msg),
-            BindingError::MalformedTurn(_) => InvalidTurnError::new_err(msg),
-            BindingError::ForeignPlayer(_) => ForeignPlayerError::new_err(msg),
-            BindingError::NoGame => NoGameError::new_err(msg),
             BindingError::WrongType { .. } => PyTypeError::new_err(msg),
             BindingError::Core(e) => core_exception(e.kind(), msg),
             BindingError::InTurn { .. } => LudoError::new_err(msg),

@@ -126,8 +126,18 @@ mod core_module {
             "ONITAMA_CARD_SETS",
             pyo3::types::PyTuple::new(m.py(), crate::onitama::CardSet::NAMES)?,
         )?;
+        m.add("RL_INSTALL", crate::common::RL_INSTALL)?;
         m.add("__version__", env!("CARGO_PKG_VERSION"))
     }
+}
+
+/// Make sure NumPy can be imported, else an `ImportError` saying that `who` needs it and
+/// how to install it ([`crate::common::RL_INSTALL`]).
+pub(crate) fn need_numpy(py: Python<'_>, who: &str) -> PyResult<()> {
+    py.import("numpy").map(drop).map_err(|e| {
+        let install = crate::common::RL_INSTALL;
+        pyo3::exceptions::PyImportError::new_err(format!("{who} NumPy ({install}): {e}"))
+    })
 }
 
 /// The binding's error for an argument of the wrong type (a `TypeError` in Python).

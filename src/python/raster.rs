@@ -71,11 +71,7 @@ pub(crate) fn svg_to_rgb<'py>(
         .cast::<PyString>()
         .map_err(|_| type_error("svg", "a str", svg))?
         .to_str()?;
-    py.import("numpy").map_err(|e| {
-        pyo3::exceptions::PyImportError::new_err(format!(
-            "svg_to_rgb needs NumPy (pip install 'ludogame[rl]'): {e}"
-        ))
-    })?;
+    crate::python::need_numpy(py, "svg_to_rgb needs")?;
     let img = py.detach(|| raster::svg_to_rgb(svg, scale.0))?;
     PyArray1::from_vec(py, img.pixels).reshape([img.height, img.width, 3])
 }

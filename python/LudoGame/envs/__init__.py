@@ -15,9 +15,11 @@ action and reward are documented in ``docs/envs.md`` (Ludo) and ``docs/envs-onit
 
 from importlib.util import find_spec
 
+from LudoGame._install import install_hint
+
 _missing = [name for name in ("numpy", "gymnasium", "pettingzoo") if find_spec(name) is None]
 if _missing:  # pragma: no cover - depends on what is installed
-    raise ImportError(f"LudoGame.envs needs {', '.join(_missing)}: pip install 'ludogame[rl]'")
+    raise ImportError(f"LudoGame.envs needs {', '.join(_missing)}: {install_hint('rl')}")
 
 import gymnasium  # noqa: E402
 

@@ -5,59 +5,37 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
-use crate::ludo::rules::OptionValue;
-use crate::ludo::{LudoError as CoreError, MAX_SEATS, Rules, Seat};
+use crate::ludo::rules::{OptionValue, Players};
+use crate::ludo::{LudoError as CoreError, Rules, Seat};
 use crate::python::convert::int_in;
 use crate::python::{describe, type_error};
 
+/// A `players` argument (positions as a str such as 'AC' or a list, or a number of
+/// players; the rules' default when omitted) as the seats of `rules`.
 pub(crate) fn parse_seats(
     rules: &Rules,
     players: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<Seat>> {
-    let Some(players) = players else {
-        return Ok(rules.default_seats(rules.default_players())?);
-    };
-    if players.is_instance_of::<PyInt>() && !players.is_instance_of::<PyBool>() {
-        return match players.extract::<i64>() {
-            Ok(n) if n < 1 => Err(CoreError::NoPlayers.into()),
-            Ok(n) if n <= MAX_SEATS as i64 => Ok(rules.default_seats(n as usize)?),
-            _ => Err(crate::python::errors::BindingError::InvalidPlayers(format!(
-                "{} players: a game has 1 to {MAX_SEATS}",
-                describe(players)
-            ))
-            .into()),
-        };
-    }
-    let labels: Vec<String> = if let Ok(s) = players.cast::<PyString>() {
-        s.to_string_lossy().chars().map(String::from).collect()
-    } else if let Ok(iter) = players.try_iter() {
-        let mut labels = Vec::new();
-        for item in iter {
-            let item = item?;
-            let s = item
-                .cast::<PyString>()
-                .map_err(|_| type_error("a player", "a position str", &item))?;
-            labels.push(s.to_string_lossy().into_owned());
+    let read = |players: &Bound<'_, PyAny>| -> PyResult<Players> {
+        if players.is_instance_of::<PyInt>() && !players.is_instance_of::<PyBool>() {
+            return Ok(Players::Count(players.extract().ok(), describe(players)));
         }
-        labels
-    } else {
-        return Err(type_error(
-            "players",
-            "a str such as 'AC', a list or an int",
-            players,
-        ));
+        if let Ok(s) = players.cast::<PyString>() {
+            return Ok(Players::Labels(
+                s.to_string_lossy().chars().map(String::from).collect(),
+            ));
+        }
+        let expected = "a str such as 'AC', a list or an int";
+        let items = (players.try_iter()).map_err(|_| type_error("players", expected, players))?;
+        let label = |item: PyResult<Bound<'_, PyAny>>| {
+            let item = item?;
+            let s = (item.cast::<PyString>())
+                .map_err(|_| type_error("a player", "a position str", &item))?;
+            Ok(s.to_string_lossy().into_owned())
+        };
+        Ok(Players::Labels(items.map(label).collect::<PyResult<_>>()?))
     };
-    labels
-        .iter()
-        .map(|l| {
-            let mut chars = l.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) => rules.seat_of(c),
-                _ => None,
-            }
-            .ok_or_else(|| CoreError::InvalidPosition(l.clone()).into())
-        })
-        .collect()
+    Ok(rules.seats_of(players.map(read).transpose()?)?)
 }
 
 /// A `rules` argument (a preset name or a rule set's notation such as

@@ -118,7 +118,7 @@ fn parse_turn(item: &Bound<'_, PyAny>) -> Result<(Seat, i64), BindingError> {
         None
     };
     let Some((Ok(position), Ok(roll))) = pair else {
-        return Err(BindingError::MalformedTurn(describe(item)));
+        return Err(CoreError::MalformedTurn(describe(item)).into());
     };
     let seat = str_arg(&position, "a turn's position", parse_position)?;
     let roll = int_arg(&roll, "a turn's roll", CoreError::InvalidRoll)?;
@@ -270,11 +270,11 @@ impl LudoGame {
         token_name: &Bound<'_, PyAny>,
         steps: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let game = self.game.as_ref().ok_or(BindingError::NoGame)?;
+        let game = self.game.as_ref().ok_or(CoreError::NoGame)?;
         let seat = if let Ok(p) = player.cast::<Player>() {
             let p = p.get();
             if !Arc::ptr_eq(&p.game, game) {
-                return Err(BindingError::ForeignPlayer(p.label()).into());
+                return Err(CoreError::ForeignPlayer(p.label()).into());
             }
             p.seat
         } else if player.is_instance_of::<PyString>() {
@@ -296,17 +296,11 @@ impl LudoGame {
         position: &Bound<'_, PyAny>,
         roll: &Bound<'_, PyAny>,
     ) -> PyResult<Option<String>> {
-        let game = self.game.as_ref().ok_or(BindingError::NoGame)?;
+        let game = self.game.as_ref().ok_or(CoreError::NoGame)?;
         let seat = str_arg(position, "position", parse_position)?;
         let roll = int_arg(roll, "roll", CoreError::InvalidRoll)?;
         let outcome = lock(game).play_turn(seat, roll)?;
-        Ok(outcome.filter(|o| o.moved != 0).map(|o| {
-            RULES
-                .all_tokens()
-                .filter(|t| o.moved & t.bit() != 0)
-                .map(|t| RULES.token_label(seat, t))
-                .collect()
-        }))
+        Ok(Cs162Game::moved_names(seat, outcome))
     }
 
     /// The players of the current game, in the order of the players list.
@@ -321,7 +315,7 @@ impl LudoGame {
 
     /// The space of every token, as `play_game` returned it, for the current game.
     fn get_spaces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let game = self.game.as_ref().ok_or(BindingError::NoGame)?;
+        let game = self.game.as_ref().ok_or(CoreError::NoGame)?;
         let snapshot = *lock(game);
         spaces_of(py, &snapshot)
     }
@@ -329,43 +323,22 @@ impl LudoGame {
     /// The board of the current game drawn in text (spaces 1-56 run clockwise from the
     /// top-left corner; home squares lead to 'E' in the centre).
     fn __str__(&self) -> String {
-        match self.scene_caption() {
+        match self.game.as_ref().map(|g| *lock(g)) {
             None => "LudoGame (no game played yet)".to_owned(),
-            Some((game, caption)) => render::text_of(&render::Scene {
-                rules: &RULES,
-                board: game.board(),
-                caption,
-            }),
+            Some(game) => render::text_of(&game.scene()),
         }
     }
 
     /// The board of the current game as an SVG image (shown by Jupyter notebooks).
     fn _repr_svg_(&self) -> PyResult<String> {
-        let (game, caption) = self.scene_caption().ok_or(BindingError::NoGame)?;
-        Ok(render::svg_of(&render::Scene {
-            rules: &RULES,
-            board: game.board(),
-            caption,
-        }))
+        let game = *lock(self.game.as_ref().ok_or(CoreError::NoGame)?);
+        Ok(render::svg_of(&game.scene()))
     }
 
     fn __repr__(&self) -> String {
         match &self.game {
             None => "LudoGame(no game played yet)".to_owned(),
-            Some(game) => {
-                let g = *lock(game);
-                let labels: Vec<String> = g
-                    .players()
-                    .iter()
-                    .map(|&s| format!("'{}'", RULES.seat_label(s)))
-                    .collect();
-                let spaces: Vec<String> = g.spaces().map(|s| format!("'{s}'")).collect();
-                format!(
-                    "LudoGame(players=[{}], spaces=[{}])",
-                    labels.join(", "),
-                    spaces.join(", ")
-                )
-            }
+            Some(game) => format!("LudoGame({})", lock(game).summary()),
         }
     }
 }
@@ -385,29 +358,6 @@ impl LudoGame {
         play_turns(start, turns, each)
     }
 
-    /// The current game and a caption naming every token's space.
-    fn scene_caption(&self) -> Option<(Cs162Game, String)> {
-        let game = *lock(self.game.as_ref()?);
-        let parts: Vec<String> = game
-            .players()
-            .iter()
-            .map(|&s| {
-                let name = |t: Token| {
-                    SpaceName::of(s, game.steps(s, t) as i64)
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
-                };
-                format!(
-                    "{}: p {} q {}",
-                    RULES.seat_label(s),
-                    name(TOKENS[0]),
-                    name(TOKENS[1])
-                )
-            })
-            .collect();
-        Some((game, parts.join(", ")))
-    }
-
     fn seat_from(&self, position: &Bound<'_, PyAny>) -> Option<Seat> {
         let game = self.game.as_ref()?;
         let seat = str_arg(position, "position", parse_position).ok()?;
@@ -418,7 +368,7 @@ impl LudoGame {
         if let Some(p) = &self.players[seat] {
             return Ok(p.clone_ref(py));
         }
-        let game = self.game.clone().ok_or(BindingError::NoGame)?;
+        let game = self.game.clone().ok_or(CoreError::NoGame)?;
         let p = Py::new(py, Player { game, seat })?;
         self.players[seat] = Some(p.clone_ref(py));
         Ok(p)
@@ -496,19 +446,13 @@ impl Player {
     /// The track space where this player's tokens enter the board (A 1, B 15, C 29, D 43).
     #[getter]
     fn start_space(&self) -> u8 {
-        RULES
-            .track_square(self.seat, RULES.first_track_step)
-            .unwrap_or(0)
-            + 1
+        Cs162Game::start_space(self.seat)
     }
 
     /// The last track space before this player's home squares (A 50, B 8, C 22, D 36).
     #[getter]
     fn end_space(&self) -> u8 {
-        RULES
-            .track_square(self.seat, RULES.last_track_step)
-            .unwrap_or(0)
-            + 1
+        Cs162Game::end_space(self.seat)
     }
 
     /// Same as `get_completed()`.
@@ -535,23 +479,7 @@ impl Player {
     }
 
     fn __repr__(&self) -> String {
-        let g = *lock(&self.game);
-        let name = |t| {
-            SpaceName::of(self.seat, g.steps(self.seat, t) as i64)
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        };
-        format!(
-            "Player(position='{}', p='{}', q='{}', completed={})",
-            self.label(),
-            name(TOKENS[0]),
-            name(TOKENS[1]),
-            if g.completed(self.seat) {
-                "True"
-            } else {
-                "False"
-            }
-        )
+        format!("Player({})", lock(&self.game).player_summary(self.seat))
     }
 }
 

@@ -67,11 +67,7 @@ fn bot_roles(list: &Bound<'_, PyAny>, expected: [&str; 2]) -> PyResult<Vec<Optio
 /// Make sure NumPy can be imported, and load its array API once (every later array is
 /// made with it): without NumPy the environments raise `ImportError`, never fail later.
 fn numpy_ready(py: Python<'_>) -> PyResult<()> {
-    py.import("numpy").map_err(|e| {
-        pyo3::exceptions::PyImportError::new_err(format!(
-            "the learning environments need NumPy (pip install 'ludogame[rl]'): {e}"
-        ))
-    })?;
+    crate::python::need_numpy(py, "the learning environments need")?;
     PyArray1::<f32>::zeros(py, 0, false);
     Ok(())
 }
@@ -109,10 +105,7 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
 /// called with the player number, that player's observation and its action mask.
 fn call_opponent(f: &Py<PyAny>, env: &LudoEnv, seat: Seat) -> PyResult<i64> {
     let player = env.config().player_of(seat)?;
-    let mut obs = vec![0.0; env::observation_len(env.game().rules())];
-    env.observe(seat, &mut obs);
-    let mut mask = vec![0; env.game().rules().tokens as usize];
-    env.action_mask(seat, &mut mask);
+    let (obs, mask) = env.observation_and_mask(seat);
     Python::attach(|py| {
         let (o, m) = (PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask));
         action_arg(f.bind(py).call1((player, o, m))?.as_any())
@@ -305,9 +298,10 @@ impl PyLudoEnv {
         player: PlayerNumber,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.seat(player)?;
-        let mut out = vec![0.0; env::observation_len(self.env.game().rules())];
-        self.env.observe(seat, &mut out);
-        Ok(PyArray1::from_vec(py, out))
+        Ok(PyArray1::from_vec(
+            py,
+            self.env.observation_and_mask(seat).0,
+        ))
     }
 
     /// `player`'s action mask (int8, one per token; all 0 unless `player` must choose).
@@ -317,9 +311,10 @@ impl PyLudoEnv {
         player: PlayerNumber,
     ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let seat = self.seat(player)?;
-        let mut out = vec![0; self.tokens()];
-        self.env.action_mask(seat, &mut out);
-        Ok(PyArray1::from_vec(py, out))
+        Ok(PyArray1::from_vec(
+            py,
+            self.env.observation_and_mask(seat).1,
+        ))
     }
 
     /// Every player's reward (0 until the game is over and on truncation).

@@ -8,7 +8,10 @@ use super::convert::*;
 use super::history::event_object;
 use super::moves::Move;
 use crate::common::rng::fresh_seed;
-use crate::ludo::autoplay::{Caller, Chooser, MAX_ROLLS, NoCaller, autoplay, caller_failed};
+use crate::ludo::autoplay::{
+    Caller, Chooser, GivenBots, MAX_ROLLS, NoCaller, autoplay, bots_for, caller_failed,
+    no_caller_for, not_a_bot, not_bots,
+};
 use crate::ludo::bots::BEST_MOVE_BOT;
 use crate::ludo::notation::{DieSeed, SavedGame};
 use crate::ludo::play::{CutOff, Limits};
@@ -482,67 +485,40 @@ fn die_seed(seed: Option<crate::python::convert::Seed>) -> DieSeed {
 pub(crate) type Callables = Vec<Option<Py<PyAny>>>;
 
 /// Read one bot per player of `game` from a list (in turn order), a dict keyed by
-/// position, or a single bot (or a list of one) for everyone: each player's chooser, and
-/// the Python callables of the [`Chooser::Caller`] players.
+/// position, or a single bot (or a list of one) for everyone (see [`bots_for`]): each
+/// player's chooser, and the Python callables of the [`Chooser::Caller`] players.
 pub(crate) fn parse_bots(
     bots: &Bound<'_, PyAny>,
     game: &CoreGame,
 ) -> PyResult<(Vec<Chooser>, Callables)> {
-    let labels: Vec<char> = game.seats().map(|s| game.rules().seat_label(s)).collect();
     let one = |b: &Bound<'_, PyAny>| -> PyResult<(Chooser, Option<Py<PyAny>>)> {
         if let Ok(s) = b.cast::<PyString>() {
             Ok((Chooser::Bot(s.to_string_lossy().parse::<Bot>()?), None))
         } else if b.is_callable() {
             Ok((Chooser::Caller, Some(b.clone().unbind())))
         } else {
-            Err(CoreError::InvalidBot(format!(
-                "a bot is a name such as 'cs162' or a callable bot(game) -> move, not {}",
-                describe(b)
-            ))
-            .into())
+            Err(not_a_bot(&describe(b)).into())
         }
     };
-    let list: Vec<Bound<'_, PyAny>> = if bots.is_instance_of::<PyString>()
+    let given = if bots.is_instance_of::<PyString>()
         || (bots.is_callable() && !bots.is_instance_of::<PyList>())
     {
-        vec![bots.clone(); labels.len()]
+        GivenBots::One(bots.clone())
     } else if let Ok(d) = bots.cast::<PyDict>() {
-        let mut list = Vec::new();
-        for l in &labels {
-            list.push(d.get_item(l.to_string())?.ok_or_else(|| {
-                PyErr::from(CoreError::InvalidBot(format!("no bot for player '{l}'")))
-            })?);
-        }
-        list
+        let labels = game.seats().map(|s| game.rules().seat_label(s));
+        let by_label = labels.map(|l| Ok((l, d.get_item(l.to_string())?)));
+        GivenBots::ByLabel(by_label.collect::<PyResult<_>>()?)
     } else {
-        match bots.try_iter() {
-            Ok(it) => it.collect::<PyResult<_>>()?,
-            Err(_) => {
-                return Err(CoreError::InvalidBot(format!(
-                    "bots must be a list, a dict or one bot, not {}",
-                    describe(bots)
-                ))
-                .into());
-            }
+        let it = bots.try_iter().map_err(|_| not_bots(&describe(bots)))?;
+        let list = it.collect::<PyResult<_>>()?;
+        match bots.is_instance_of::<PyList>() {
+            true => GivenBots::List(list),
+            false => GivenBots::Each(list),
         }
     };
-    // A list of one bot plays every seat, as the bot alone does.
-    let list = match &list[..] {
-        [only] if bots.is_instance_of::<PyList>() => vec![only.clone(); labels.len()],
-        _ => list,
-    };
-    if list.len() != labels.len() {
-        return Err(CoreError::InvalidBot(format!(
-            "{} bots for {} players: give one bot per player",
-            list.len(),
-            labels.len()
-        ))
-        .into());
-    }
-    list.iter()
-        .map(one)
-        .collect::<PyResult<Vec<_>>>()
-        .map(|v| v.into_iter().unzip())
+    let list = bots_for(game, given)?;
+    let read = list.iter().map(one).collect::<PyResult<Vec<_>>>();
+    read.map(|v| v.into_iter().unzip())
 }
 
 /// The Python bots of a game as the engine's [`Caller`]: player `k`'s callable is asked
@@ -574,7 +550,7 @@ impl Caller for PyCaller<'_, '_> {
     fn choose(&mut self, k: usize, game: &CoreGame) -> PyResult<CoreMove> {
         match (self.callables.get(k), self.seats.get(k)) {
             (Some(Some(f)), Some(&seat)) => ask_python(self.py, f, game, seat),
-            _ => Err(CoreError::InvalidBot(format!("no Python bot for player {k}")).into()),
+            _ => Err(no_caller_for(k).into()),
         }
     }
 

@@ -9,7 +9,6 @@ use super::convert::{Count, Start, Threads};
 use super::game::{Callables, PyCaller, PyGame, parse_bots};
 pub(crate) use super::sim_result::SimResult;
 use crate::ludo::Bot;
-use crate::ludo::autoplay::Chooser;
 use crate::ludo::report::Report;
 use crate::ludo::sim::{
     DEFAULT_BOT, DEFAULT_COUNT, DEFAULT_THREADS, SimConfig, SimResult as CoreResult, failed_in_game,
@@ -50,30 +49,15 @@ impl Simulation {
         let game = *probe.game();
         let default_bots = PyString::new(py, DEFAULT_BOT).into_any();
         let (choosers, callables) = parse_bots(bots.unwrap_or(&default_bots), &game)?;
-        let bot_names = choosers
-            .iter()
-            .zip(&callables)
-            .map(|(c, f)| match (c, f) {
-                (Chooser::Bot(b), _) => b.to_string(),
-                (Chooser::Caller, f) => f
-                    .as_ref()
-                    .and_then(|f| f.bind(py).getattr("__name__").ok())
-                    .map_or_else(|| "python".to_owned(), |n| n.to_string()),
-            })
+        let name = |f: &Option<Py<PyAny>>| {
+            let name = f.as_ref().and_then(|f| f.bind(py).getattr("__name__").ok());
+            name.map(|n| n.to_string())
+        };
+        let bot_names = (choosers.iter().zip(&callables))
+            .map(|(c, f)| c.name(name(f)))
             .collect();
         Ok(Simulation {
-            config: SimConfig {
-                rules: *game.rules(),
-                seats: game.seats().map(|s| s.index()).collect(),
-                // A Python bot's seat is the caller's; its placeholder bot never plays.
-                bots: (choosers.iter())
-                    .map(|c| match c {
-                        Chooser::Bot(b) => *b,
-                        Chooser::Caller => Bot::Random,
-                    })
-                    .collect(),
-                seed: seed.map_or(0, |s| s.0),
-            },
+            config: SimConfig::of_game(&game, &choosers, seed.map_or(0, |s| s.0)),
             callables,
             labels: game.seats().map(|s| game.rules().seat_label(s)).collect(),
             bot_names,
