@@ -717,13 +717,19 @@ mod tests {
         stop.request();
         assert_eq!(c.run_until(3, 5000, 2, Some(&stop)).games, 0);
         for threads in [1, 2] {
-            let stop = Stop::new();
-            let r = thread::scope(|s| {
-                let run = s.spawn(|| c.run_until(10, 2_000_000, threads, Some(&stop)));
-                thread::sleep(std::time::Duration::from_millis(30));
-                stop.request();
-                run.join().unwrap()
-            });
+            // A loaded machine may not have finished a game by the first stop: wait longer.
+            let r = (0..10)
+                .map(|k| {
+                    let stop = Stop::new();
+                    thread::scope(|s| {
+                        let run = s.spawn(|| c.run_until(10, 2_000_000, threads, Some(&stop)));
+                        thread::sleep(std::time::Duration::from_millis(30 << k));
+                        stop.request();
+                        run.join().unwrap()
+                    })
+                })
+                .find(|r| r.games > 0)
+                .expect("no game finished in 30 s");
             assert!(r.games > 0 && r.games < 2_000_000, "{threads}: {}", r.games);
             assert_eq!(r, c.run(10, r.games, 1), "{threads} threads");
             assert_eq!(
