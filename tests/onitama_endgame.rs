@@ -523,7 +523,8 @@ fn a_win_further_than_the_plies_left_is_a_tie() {
     assert!(checked > 50);
 }
 
-/// Build times and sizes (not a test of speed: it prints them): `PIECES=5 THREADS=2 cargo
+/// Build times and sizes (not a test of speed: it prints them, and checks each class's
+/// values account for all its positions): `PIECES=5 THREADS=2 cargo
 /// test --release --test onitama_endgame sizes -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -543,8 +544,12 @@ fn sizes() {
         t.bytes(),
         t.build_seconds()
     );
+    assert_eq!(t.bytes(), EndgameTable::bytes_for(pieces));
     for c in t.counts() {
         println!("{c:?}");
+        assert_eq!(c.positions, c.wins + c.losses + c.draws, "{c:?}");
+        assert_eq!(c.wins == 0, c.longest_win == 0, "{c:?}");
+        assert_eq!(c.losses == 0, c.longest_loss == 0, "{c:?}");
     }
     let _ = (Arc::new(t), MATE, Ai::new(2, 0, Limits::nodes(1)).is_ok());
 }
