@@ -33,9 +33,9 @@ async function route() {
   const params = new URLSearchParams(location.search);
   try {
     if (path === "/") await home();
-    else if (path === "/ludo") (await import("./ludo.js")).show(params);
-    else if (path === "/onitama") (await import("./onitama.js")).show(params);
-    else if (path === "/replay") (await import("./replay.js")).show(params);
+    else if (path === "/ludo") await (await import("./ludo.js")).show(params);
+    else if (path === "/onitama") await (await import("./onitama.js")).show(params);
+    else if (path === "/replay") await (await import("./replay.js")).show(params);
     else notFound();
   } catch (err) {
     showError(err);
