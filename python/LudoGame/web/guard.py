@@ -190,6 +190,14 @@ class RequestGuard:
         )
         await send({"type": "http.response.body", "body": payload})
 
+    def allows(self, scope: Scope) -> bool:
+        """Would this guard let the request `scope` through (its Host, and its Origin if it
+        changes something)?"""
+        headers: dict[bytes, bytes] = {}
+        for name, value in scope.get("headers", []):
+            headers.setdefault(name, value)
+        return self._check(scope, headers) is None
+
     def _check(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str, str] | None:
         raw = headers.get(b"host")
         host = None
