@@ -490,13 +490,20 @@ def test_hosts_outside_the_allowlist_are_421_and_bad_hosts_400() -> None:
         assert c.get("/api", headers={"Host": "games.example:8000"}).status_code == 200
         assert c.get("/api", headers={"Host": "GAMES.example"}).status_code == 200
         assert c.get("/api", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+        made = c.post(LUDO, json={"players": "AB"}, headers={"Host": "games.example"})
+        events = f"{LUDO}/{made.json()['id']}/events"
         for host in ("evil.example", "games.example.evil.example", "10.0.0.1"):
             message = check_error(c.get("/api", headers={"Host": host}), 421, "MisdirectedRequest")
             assert "--allowed-host" in message
             check_error(c.post(LUDO, json={}, headers={"Host": host}), 421)
+            # a plain event stream (answered before FastAPI's middleware) is checked too
+            with c.stream("GET", events, headers={"Host": host}) as r:
+                assert r.status_code == 421
+                r.read()
+                assert r.json()["error"]["type"] == "MisdirectedRequest"
         for host in ("[", "a b", "x:99999", "a/b", "a@b"):
             check_error(c.get("/api", headers={"Host": host}), 400, "BadRequest")
-        assert c.get("/api", headers={"Host": "127.0.0.1"}).json()["games"] == 0
+        assert c.get("/api", headers={"Host": "127.0.0.1"}).json()["games"] == 1
     with TestClient(create_app(allowed_hosts=["0.0.0.0", "localhost"])) as c:
         assert c.get("/api", headers={"Host": "192.0.2.7:8000"}).status_code == 200
         assert c.get("/api", headers={"Host": "[2001:db8::1]:8000"}).status_code == 200

@@ -735,3 +735,40 @@ def test_onitama_from_a_saved_game_keeps_its_setup_after_a_restart(tmp_path: Pat
         and again["setup"] == "case23"
         and again["history"] == [str(a) for a in game.history]
     )
+
+
+def test_a_sessions_signal_wakes_its_waiters_as_an_asyncio_event() -> None:
+    """`Signal` (a session's `settled` and `wake`): a wait returns at once while it is set;
+    `set` wakes every waiter; after `clear` a wait waits again; a waiter cancelled (a
+    `wait_for` that timed out) leaves no trace and a later `set` still wakes the others."""
+    import asyncio
+
+    from LudoGame.web.session import Signal
+
+    async def run() -> list[str]:
+        seen: list[str] = []
+        s = Signal()
+        assert not s.is_set()
+
+        async def waiter(name: str) -> None:
+            await s.wait()
+            seen.append(name)
+
+        tasks = [asyncio.create_task(waiter(n)) for n in "ab"]
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(s.wait(), 0.01)  # times out: its waiter goes
+        await asyncio.sleep(0)
+        assert seen == [] and s._waiters is not None and len(s._waiters) == 2
+        s.set()
+        await asyncio.gather(*tasks)
+        assert sorted(seen) == ["a", "b"] and s.is_set() and await s.wait()
+        s.clear()
+        late = asyncio.create_task(waiter("c"))
+        await asyncio.sleep(0.01)
+        assert seen.count("c") == 0 and not late.done()
+        s.set()
+        s.set()  # (twice: once woken)
+        await late
+        return seen
+
+    assert sorted(asyncio.run(run())) == ["a", "b", "c"]

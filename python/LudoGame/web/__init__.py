@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import os
 import socket
 import threading
 import webbrowser
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from LudoGame._core import __version__
 from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE, OctavePool
@@ -38,7 +40,7 @@ from LudoGame.web.database import Storage, StorageError, StoreUrlError, default_
 from LudoGame.web.games import HEARTBEAT, TAKE_UP, WORKERS, Games
 from LudoGame.web.guard import CreateLimit, RequestGuard, guarded_protocol
 from LudoGame.web.replay import Replays
-from LudoGame.web.shortway import ShortWay
+from LudoGame.web.shortway import ShortWay, plain_events
 from LudoGame.web_limits import (
     CREATE_RATE,
     FINISHED_DAYS,
@@ -59,6 +61,20 @@ MAX_GAMES = 1_000
 
 class ReplayError(ValueError):
     """A file given to replay at start-up that is not a game file."""
+
+
+class _App(FastAPI):
+    """The app: FastAPI's, with a plain event stream request answered before FastAPI and its
+    middleware (`shortway.plain_events`), once the Host is one the app answers for."""
+
+    #: `plain_events` for this app's games and hosts (set by `create_app`)
+    stream_door: Callable[[Scope, Receive, Send], Awaitable[bool]] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        door = self.stream_door
+        if door is not None and scope["type"] == "http" and await door(scope, receive, send):
+            return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(
@@ -130,7 +146,7 @@ def create_app(
             await games.close()
             octave.close()
 
-    app = FastAPI(
+    app = _App(
         title="LudoGame",
         version=__version__,
         description="Play, watch and replay Ludo and Onitama: every rule is the engine's.",
@@ -155,6 +171,11 @@ def create_app(
     app.add_middleware(ShortWay, games=games)  # (inside the two below)
     app.add_middleware(errors.BodyLimit)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)  # the outermost
+    app.stream_door = functools.partial(
+        plain_events,
+        games,
+        host_ok=RequestGuard(app, allowed_hosts).allows,  # (only its check)
+    )
     app.include_router(ludo.router(games))
     app.include_router(onitama.router(games))
     app.include_router(replay.router(replays))

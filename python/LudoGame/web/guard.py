@@ -190,6 +190,14 @@ class RequestGuard:
         )
         await send({"type": "http.response.body", "body": payload})
 
+    def allows(self, scope: Scope) -> bool:
+        """Would this guard let the request `scope` through (its Host, and its Origin if it
+        changes something)?"""
+        headers: dict[bytes, bytes] = {}
+        for name, value in scope.get("headers", []):
+            headers.setdefault(name, value)
+        return self._check(scope, headers) is None
+
     def _check(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str, str] | None:
         raw = headers.get(b"host")
         host = None
@@ -261,6 +269,29 @@ class _GuardState:
     trusted: Callable[[str], bool]
     counts: dict[str, int] = dataclasses.field(default_factory=dict)
     open_now: set[Any] = dataclasses.field(default_factory=set)
+    #: the one timer that closes the connections past their deadline (`_GuardedConnection`),
+    #: running while any is open
+    sweeping: asyncio.TimerHandle | None = None
+
+    @property
+    def sweep_every(self) -> float:
+        """How often (seconds) the connections' deadlines are checked: a connection is
+        closed at most a quarter of `request_timeout` (and at most 1 s) after its own."""
+        return min(1.0, self.request_timeout / 4)
+
+    def watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Check the deadlines from now on (if not already)."""
+        if self.sweeping is None:
+            self.sweeping = loop.call_later(self.sweep_every, self._sweep, loop)
+
+    def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.sweeping = None
+        now = loop.time()
+        late = [c for c in self.open_now if 0.0 < c._guard_deadline <= now]
+        for c in late:
+            c._guard_expired()
+        if self.open_now:
+            self.watch(loop)
 
 
 class _GuardedConnection:
@@ -269,7 +300,9 @@ class _GuardedConnection:
 
     _guard: _GuardState
     _guard_client = ""
-    _guard_timer: asyncio.TimerHandle | None = None
+    #: when (the loop's time) the request awaited must have come whole, or 0.0: none
+    #: awaited (one timer per server checks them: `_GuardState.watch`)
+    _guard_deadline = 0.0
     _guard_cycle: Any = None
     _guard_head = 0
     # uvicorn's protocol's own attributes
@@ -320,21 +353,18 @@ class _GuardedConnection:
                     g.counts[client] = left
                 else:
                     g.counts.pop(client, None)
-        if self._guard_timer is not None:
-            self._guard_timer.cancel()
-            self._guard_timer = None
+        self._guard_deadline = 0.0
         super().connection_lost(exc)  # type: ignore[misc]
 
     def _guard_arm(self) -> None:
         """A new request may start now: it has `request_timeout` seconds to arrive."""
-        if self._guard_timer is not None:
-            self._guard_timer.cancel()
         self._guard_cycle = self.cycle
         self._guard_head = 0
-        self._guard_timer = self.loop.call_later(self._guard.request_timeout, self._guard_expired)
+        self._guard_deadline = self.loop.time() + self._guard.request_timeout
+        self._guard.watch(self.loop)
 
     def _guard_expired(self) -> None:
-        self._guard_timer = None
+        self._guard_deadline = 0.0
         cycle = self.cycle
         if cycle is self._guard_cycle:  # no new request began
             idle = cycle is None or cycle.response_complete

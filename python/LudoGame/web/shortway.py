@@ -1,5 +1,6 @@
-"""The short way in for what a game's players send all the time (`ShortWay`): a plain
-event stream request and a plain action, answered without FastAPI's routing."""
+"""The short way in for what a game's players send all the time: a plain event stream
+request, answered before FastAPI (`plain_events`), and a plain action, answered without
+FastAPI's routing (`ShortWay`)."""
 
 from __future__ import annotations
 
@@ -24,19 +25,62 @@ if TYPE_CHECKING:
 Action = tuple[type[BaseModel], Callable[..., Awaitable[Response]]]
 
 
+#: A game's address and what follows it: its kind, its id and the last part.
+PATH = re.compile(r"/api/([a-z]+)/games/([^/]+)/([a-z]+)")
+
+
+async def plain_events(
+    games: Games, scope: Scope, receive: Receive, send: Send, host_ok: Callable[[Scope], bool]
+) -> bool:
+    """Answer a plain event stream request (``GET /api/KIND/games/ID/events`` with
+    ``?fields=``, ``?seat_key=`` and ``Last-Event-ID`` at most once, nothing else asked, no
+    body, and a Host `host_ok` accepts) with `EventHub.events`, before FastAPI and its
+    middleware: True if answered. An open stream holds the coroutines of every layer it
+    went through for its whole life (hours); this way it holds none of FastAPI's.
+    Anything else, and a stream `EventHub.events` refuses, is left to the app (False): its
+    checks and its route (the one the API documents) answer it, saying why."""
+    if scope["type"] != "http" or scope["method"] != "GET":
+        return False
+    found = PATH.fullmatch(scope["path"])
+    if found is None:
+        return False
+    kind, ident, what = found.groups()
+    cls = games.kinds.get(kind)
+    if what != "events" or cls is None:
+        return False
+    query = _plain(scope, {"fields", "seat_key"}, {b"last-event-id"})
+    if query is None or not host_ok(scope):
+        return False
+    for name, _ in scope["headers"]:
+        if name in (b"content-length", b"transfer-encoding"):
+            return False  # a body: the app's body checks see it
+    try:
+        stream = await games.hub.events(
+            cls,
+            ident,
+            f"{kind} game",
+            query.get("fields"),
+            query.get("last-event-id"),
+            query.get("seat_key"),
+        )
+    except ApiError:
+        return False  # the route answers it (a 4xx or 503), saying why
+    await stream(scope, receive, send)
+    return True
+
+
 class ShortWay:
     """ASGI middleware (inside the Host, Origin and body-size checks), the short way in for
-    what a game's players send all the time: a plain event stream request (``GET
-    /api/KIND/games/ID/events``) is answered by `EventHub.events`, and a plain action (``POST
-    /api/KIND/games/ID/ACTION`` of `Games.actions`: a JSON body its model accepts) by its
-    route's own function, without FastAPI's routing and request machinery (which an open
-    stream would hold for hours). A request is plain when ``?fields=``, ``?seat_key=``,
-    ``Last-Event-ID`` and ``X-Seat-Key`` come at most once and nothing else is asked.
-    Anything else, and a stream `EventHub.events` refuses or a body its model refuses, goes
-    on to the app: its route (the one the API documents) answers it, saying why; an
-    action refused is answered here, in the one error shape."""
+    what a game's players send all the time: a plain action (``POST
+    /api/KIND/games/ID/ACTION`` of `Games.actions`: a JSON body its model accepts) is
+    answered by its route's own function, without FastAPI's routing and request machinery
+    (the plain event streams are answered before the app, by `plain_events`). An action is
+    plain when ``?fields=``, ``X-Seat-Key`` and ``Content-Type`` come at most once and
+    nothing else is asked. Anything else, and a body its model refuses, goes on to the app:
+    its route (the one the API documents) answers it, saying why; an action refused is
+    answered here, in the one error shape."""
 
-    PATH = re.compile(r"/api/([a-z]+)/games/([^/]+)/([a-z]+)")
+    PATH = PATH
 
     def __init__(self, app: ASGIApp, games: Games) -> None:
         self.app = app
@@ -44,36 +88,15 @@ class ShortWay:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = self.PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
-        if found is not None:
+        if found is not None and scope["method"] == "POST":
             kind, ident, what = found.groups()
-            method = scope["method"]
-            if method == "GET" and what == "events":
-                if await self._events(kind, ident, scope, receive, send):
-                    return
-            elif method == "POST" and (kind, what) in self.games.actions:
+            if (kind, what) in self.games.actions:
                 action = self.games.actions[kind, what]
                 rest = await self._act(action, ident, scope, receive, send)
                 if rest is None:
                     return
                 receive = rest
         await self.app(scope, receive, send)
-
-    async def _events(
-        self, kind: str, ident: str, scope: Scope, receive: Receive, send: Send
-    ) -> bool:
-        cls = self.games.kinds.get(kind)
-        query = _plain(scope, {"fields", "seat_key"}, {b"last-event-id"})
-        if cls is None or query is None:
-            return False
-        last = query.get("last-event-id")
-        try:
-            stream = await self.games.hub.events(
-                cls, ident, f"{kind} game", query.get("fields"), last, query.get("seat_key")
-            )
-        except ApiError:
-            return False  # the route answers it (a 4xx or 503), saying why
-        await stream(scope, receive, send)
-        return True
 
     async def _act(
         self, action: Action, ident: str, scope: Scope, receive: Receive, send: Send

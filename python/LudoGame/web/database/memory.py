@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import deque
 
 from LudoGame.web.database.base import KEPT, Row, Storage, StorageError
 
@@ -18,11 +17,15 @@ class MemoryStorage(Storage):
 
     def __init__(self) -> None:
         self._rows: dict[str, Row] = {}
-        self._history: dict[str, deque[tuple[int, str]]] = {}
+        self._history: dict[str, list[tuple[int, str]]] = {}
         self._lock = threading.Lock()
 
     def _keep(self, row: Row) -> None:
-        self._history.setdefault(row.id, deque(maxlen=KEPT)).append((row.version, row.record))
+        # a list, not a deque(maxlen=KEPT): a deque takes about 600 bytes more a game
+        kept = self._history.setdefault(row.id, [])
+        kept.append((row.version, row.record))
+        if len(kept) > KEPT:
+            del kept[0]
 
     def insert(self, row: Row, limit: int | None = None) -> bool:
         with self._lock:
