@@ -11,8 +11,8 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::PyCard;
 use crate::onitama::notation::WrittenAction;
 use crate::onitama::{
-    AiSettings, CardSet, CardSlot, Drawing, EndgameTable, OnitamaError, Player, Position, Variant,
-    args,
+    AiFailure, AiSettings, CardSet, CardSlot, Drawing, EndgameTable, OnitamaError, Player,
+    Position, Variant, args,
 };
 use crate::python::convert::{InvalidArgumentError, arg, as_engine, int_arg, int_in, seconds_in};
 use crate::python::{describe, type_error};
@@ -209,14 +209,9 @@ CardNumber(i64) = |o| match int_in(o, "card", i128::MIN, i128::MAX) {
 });
 
 /// A Python AI's answer: a tuple or list (card, move_from, move_to, wall_dir) of an int
-/// and three strs, or why it is not one.
-pub(crate) fn read_answer(v: &Bound<'_, PyAny>) -> Result<crate::onitama::Answer, String> {
-    let bad = || {
-        format!(
-            "the AI returned {}, not a tuple (card: int, move_from: str, move_to: str, wall_dir: str)",
-            describe(v)
-        )
-    };
+/// and three strs, or the failure of an AI that returned something else.
+pub(crate) fn read_answer(v: &Bound<'_, PyAny>) -> Result<crate::onitama::Answer, AiFailure> {
+    let bad = || AiFailure::not_an_answer(&describe(v));
     if !(v.is_instance_of::<PyTuple>() || v.is_instance_of::<PyList>()) {
         return Err(bad());
     }
