@@ -36,6 +36,8 @@ mod core_module {
         UnknownSetupError,
     };
     #[pymodule_export]
+    use super::install_hint;
+    #[pymodule_export]
     use super::ludo::cs162::{LudoGame, Player};
     #[pymodule_export]
     use super::ludo::env::{PyLudoEnv, PyVectorEnv};
@@ -93,6 +95,13 @@ fn published(py: Python<'_>, value: crate::published::Value) -> PyResult<Bound<'
             d.into_any()
         }
     })
+}
+
+/// The command that installs the optional part `extra` of LudoGame
+/// ([`crate::common::install_hint`]).
+#[pyfunction]
+fn install_hint(extra: &str) -> String {
+    crate::common::install_hint(extra)
 }
 
 /// Make sure NumPy can be imported, else an `ImportError` saying that `who` needs it and
