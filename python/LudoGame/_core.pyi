@@ -75,8 +75,9 @@ CS162_READINGS: tuple[tuple[str, str, str, str, str], ...]
 RL_INSTALL: str
 
 def install_hint(extra: str) -> str:
-    """The command that installs the optional part `extra` of LudoGame (``web``,
-    ``postgres``, ``ray``, ``rl``, ``test``), in the one spelling every message uses."""
+    """The command that installs the optional part `extra` of LudoGame ('web', 'postgres',
+    'ray', 'rl', 'test'), in the one spelling every message uses.
+    """
 
 __all__ = ["Action", "BuiltinAI", "Card", "MatchRecord", "ForeignPlayerError", "Interrupted"]
 __all__ += ["InvalidArgumentError", "Game", "GameOverError", "IllegalActionError"]

@@ -97,8 +97,8 @@ fn published(py: Python<'_>, value: crate::published::Value) -> PyResult<Bound<'
     })
 }
 
-/// The command that installs the optional part `extra` of LudoGame
-/// ([`crate::common::install_hint`]).
+/// The command that installs the optional part `extra` of LudoGame ('web', 'postgres',
+/// 'ray', 'rl', 'test'), in the one spelling every message uses.
 #[pyfunction]
 fn install_hint(extra: &str) -> String {
     crate::common::install_hint(extra)
