@@ -13,6 +13,7 @@
 pub mod common;
 pub mod ludo;
 pub mod onitama;
+pub mod published;
 pub mod stop;
 
 pub use stop::Stop;

@@ -73,6 +73,12 @@ CS162_READINGS: tuple[tuple[str, str, str, str, str], ...]
 #: The command that installs the learning environments' extra (NumPy, Gymnasium,
 #: PettingZoo); `LudoGame._install.install_hint("rl")` gives it.
 RL_INSTALL: str
+
+def install_hint(extra: str) -> str:
+    """The command that installs the optional part `extra` of LudoGame ('web', 'postgres',
+    'ray', 'rl', 'test'), in the one spelling every message uses.
+    """
+
 __all__ = ["Action", "BuiltinAI", "Card", "MatchRecord", "ForeignPlayerError", "Interrupted"]
 __all__ += ["InvalidArgumentError", "Game", "GameOverError", "IllegalActionError"]
 __all__ += ["IllegalMoveError", "InvalidAIError", "InvalidActionError", "InvalidBoardError"]
@@ -87,7 +93,7 @@ __all__ += ["ONITAMA_CARD_SETS", "ONITAMA_DEFAULT_PLIES", "ONITAMA_MATCH_SETUP",
 __all__ += ["BEST_MOVE_BOT", "ENV_AUTORESET", "ENV_OPPONENT", "ENV_THREADS", "ONITAMA_AI_SETTINGS"]
 __all__ += ["SIM_BOT", "SIM_COUNT", "SIM_THREADS"]
 __all__ += ["CS162_DECISIONS", "CS162_PRIORITY_RULES", "CS162_READINGS"]
-__all__ += ["EndgameTable", "PonderHit", "RL_INSTALL"]
+__all__ += ["EndgameTable", "PonderHit", "RL_INSTALL", "install_hint"]
 
 class LudoError(ValueError):
     """Base class of every error LudoGame raises for bad input (a ValueError)."""

@@ -12,3 +12,26 @@ pub mod svg;
 /// Gymnasium, PettingZoo): every message that asks for them says it this way (exported to
 /// Python as `_core.RL_INSTALL`, which `LudoGame._install` hands out).
 pub const RL_INSTALL: &str = "pip install 'ludogame[rl]'";
+
+/// The command that installs the optional part `extra` of LudoGame (`web`, `postgres`,
+/// `ray`, `rl`, `test`), in the one spelling every message and doc uses: [`RL_INSTALL`] for
+/// `rl`, else the extra of the source folder LudoGame is installed from (exported to
+/// Python as `_core.install_hint`, which `LudoGame._install.install_hint` is).
+pub fn install_hint(extra: &str) -> String {
+    match extra {
+        "rl" => RL_INSTALL.to_owned(),
+        _ => format!("pip install \".[{extra}]\" in the LudoGame source folder"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_extra_has_one_install_command() {
+        assert_eq!(super::install_hint("rl"), super::RL_INSTALL);
+        assert_eq!(
+            super::install_hint("web"),
+            "pip install \".[web]\" in the LudoGame source folder"
+        );
+    }
+}

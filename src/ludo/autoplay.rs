@@ -164,6 +164,18 @@ pub fn caller_failed(game: &Game, seat: Seat, what: impl std::fmt::Display) -> L
     ))
 }
 
+/// A caller's bot that gave something its caller cannot read as a move (`shown`: how it
+/// looks), as [`caller_failed`] words it.
+pub fn not_a_move(game: &Game, seat: Seat, shown: &str) -> LudoError {
+    let what = format!("failed: it returned {shown}, not a Move or a move name");
+    caller_failed(game, seat, what)
+}
+
+/// Why a caller's autoplay keeps none of its moves: the game it played on a copy of was
+/// changed meanwhile (by a bot or another thread).
+pub const CHANGED_MEANWHILE: &str = "the game was changed while autoplay ran (by a bot or \
+    another thread): autoplay's moves were not kept";
+
 /// Check a caller's move: a move that is not legal now is [`LudoError::InvalidBot`] naming
 /// the seat and the move.
 pub fn check_caller_move(game: &Game, seat: Seat, mv: Move) -> Result<Move, LudoError> {
@@ -252,11 +264,22 @@ mod tests {
     }
 
     fn limits() -> Limits<'static> {
-        Limits {
-            max_rolls: u64::from(MAX_ROLLS),
-            cut_off: CutOff::BeforeEachStep,
-            stop: None,
-        }
+        Limits::autoplay(None)
+    }
+
+    #[test]
+    fn autoplay_limits_and_a_callers_unreadable_move_are_worded_here() {
+        let l = limits();
+        assert_eq!(
+            (l.max_rolls, l.cut_off),
+            (u64::from(MAX_ROLLS), CutOff::BeforeEachStep)
+        );
+        assert_eq!(Limits::autoplay(Some(7)).max_rolls, 7);
+        let game = Game::new(Rules::CS162, &seat_list(&[0, 2]), 1).unwrap();
+        let e = not_a_move(&game, game.current_player(), "int (3)");
+        let want = "the bot of player 'A' failed: it returned int (3), not a Move or a move name";
+        assert_eq!(e, LudoError::InvalidBot(want.into()));
+        assert!(CHANGED_MEANWHILE.contains("autoplay's moves were not kept"));
     }
 
     /// A caller that plays as a bot would plays the bot's game, roll for roll.

@@ -131,6 +131,13 @@ impl Cs162Game {
     /// The rules this game plays by.
     pub const RULES: Rules = RULES;
 
+    /// What `get_player_by_position` answers for a position that has no player (D2: the
+    /// assignment's words).
+    pub const NOT_FOUND: &'static str = "Player not found!";
+
+    /// What a `LudoGame` shows (drawn and in its repr) before its first game.
+    pub const NO_GAME_YET: &'static str = "no game played yet";
+
     /// A new game for the seats in `players` (in that order), every token in its yard.
     pub fn new(players: &[Seat]) -> Result<Cs162Game, LudoError> {
         Cs162Game::with_readings(players, Readings::ENGINE)

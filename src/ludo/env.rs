@@ -166,6 +166,26 @@ pub enum EnvError {
     /// A saved environment ([`LudoEnv::snapshot`]) that cannot be read back.
     #[error("not a saved environment: {0}")]
     InvalidSnapshot(String),
+    /// An action that is not a whole number (what was given, described by the caller).
+    #[error("action {0} is not an int: an action is a token index")]
+    NotAnInt(String),
+    /// An action too big or too small for a token index's type (as given).
+    #[error("action {0} is out of range: an action is a token index")]
+    OutOfRange(String),
+    /// A batch's actions that are not one whole number per environment (as given).
+    #[error("actions must be a 1-D int64 array with one action per environment, not {0}")]
+    NotActions(String),
+    /// An opponents' policy's answer that is not one whole number per row it was given.
+    #[error(
+        "the opponents' policy must return {rows} ints (one per row of its observations), \
+         not {given}"
+    )]
+    PolicyAnswer {
+        /// The rows of observations it was given.
+        rows: usize,
+        /// What it returned, described by the caller.
+        given: String,
+    },
 }
 
 /// The most games one reset plays out that end before the learner's first decision

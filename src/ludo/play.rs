@@ -126,6 +126,18 @@ pub struct Limits<'s> {
     pub stop: Option<&'s Stop>,
 }
 
+impl Limits<'static> {
+    /// The limits of a caller's autoplay: `max_rolls` more rolls at most ([`MAX_ROLLS`]
+    /// when not said), checked before each step, with no stop flag yet.
+    pub fn autoplay(max_rolls: Option<u64>) -> Self {
+        Limits {
+            max_rolls: max_rolls.unwrap_or(u64::from(MAX_ROLLS)),
+            cut_off: CutOff::BeforeEachStep,
+            stop: None,
+        }
+    }
+}
+
 /// Why the bot loop ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {

@@ -239,6 +239,34 @@ impl Rules {
         }
     }
 
+    /// The rule set a caller names: a preset name or a rule set's notation such as
+    /// `standard[six_limit=3]` (its errors as [`LudoError::InvalidRules`]); CS162 when not
+    /// said.
+    pub fn named(name: Option<&str>) -> Result<Rules, LudoError> {
+        match name {
+            None => Ok(Rules::CS162),
+            Some(text) if text.contains('[') => text.parse::<Rules>().map_err(|e| match e {
+                LudoError::InvalidNotation(m) => LudoError::InvalidRules(m),
+                other => other,
+            }),
+            Some(text) => Rules::preset(text),
+        }
+    }
+
+    /// These rules with a caller's `options` set in order (each read by the caller, whose
+    /// errors stop it there), then validated.
+    pub fn with_options<E: From<LudoError>>(
+        mut self,
+        options: impl IntoIterator<Item = Result<(String, OptionValue), E>>,
+    ) -> Result<Rules, E> {
+        for option in options {
+            let (name, value) = option?;
+            self.set_option(&name, &value)?;
+        }
+        self.validate()?;
+        Ok(self)
+    }
+
     /// The preset's name.
     pub fn name(&self) -> &'static str {
         match self.preset {
@@ -514,6 +542,23 @@ pub enum Players {
 mod tests {
     use super::*;
     use crate::ludo::seat::{seat_list, seat_no, token_no};
+
+    #[test]
+    fn a_named_rule_set_with_options() {
+        assert_eq!(Rules::named(None).unwrap(), Rules::CS162);
+        assert_eq!(Rules::named(Some("GT")).unwrap(), Rules::GT);
+        let notation = Rules::named(Some("standard[six_limit=3]")).unwrap();
+        assert_eq!(notation.to_string(), "standard[six_limit=3]");
+        let bad = Rules::named(Some("standard[nope")).unwrap_err();
+        assert!(matches!(bad, LudoError::InvalidRules(_)), "{bad}");
+        let set = |o: (&str, OptionValue)| Ok::<_, LudoError>((o.0.to_owned(), o.1));
+        let three = Rules::STANDARD.with_options([("six_limit", OptionValue::Int(3))].map(set));
+        assert_eq!(three.unwrap(), notation);
+        let unknown = Rules::STANDARD.with_options([("nope", OptionValue::Int(3))].map(set));
+        assert!(unknown.is_err());
+        let first = [Err(LudoError::NoGame), set(("nope", OptionValue::Int(1)))];
+        assert_eq!(Rules::STANDARD.with_options(first), Err(LudoError::NoGame));
+    }
 
     #[test]
     fn players_read_as_seats() {

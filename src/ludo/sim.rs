@@ -476,6 +476,19 @@ impl SimConfig {
         Ok(())
     }
 
+    /// A run's range and threads from a caller's optional arguments: games `start..start +
+    /// count` (from 0, [`DEFAULT_COUNT`] of them when not said) on `threads` threads
+    /// ([`DEFAULT_THREADS`]), the range checked by [`SimConfig::check_range`].
+    pub fn run_args(
+        start: Option<u64>,
+        count: Option<u64>,
+        threads: Option<usize>,
+    ) -> Result<(u64, u64, usize), LudoError> {
+        let (start, count) = (start.unwrap_or(0), count.unwrap_or(DEFAULT_COUNT));
+        Self::check_range(start, count)?;
+        Ok((start, count, threads.unwrap_or(DEFAULT_THREADS)))
+    }
+
     /// Add a finished (or cut-off) game to `out`.
     pub fn record(&self, g: &Game, rolls: u32, captures: u32, out: &mut SimResult) {
         self.push(GameEnd::of(&g.turn), rolls, captures, out);
@@ -594,6 +607,18 @@ const MAX_BLOCK: u64 = 1 << 16;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_runs_arguments_default_to_the_engines_and_are_checked() {
+        let defaults = SimConfig::run_args(None, None, None).unwrap();
+        assert_eq!(defaults, (0, DEFAULT_COUNT, DEFAULT_THREADS));
+        assert_eq!(
+            SimConfig::run_args(Some(5), Some(2), Some(3)).unwrap(),
+            (5, 2, 3)
+        );
+        let e = SimConfig::run_args(Some(u64::MAX), Some(1), None).unwrap_err();
+        assert!(e.to_string().contains("start + count must not pass"), "{e}");
+    }
     use crate::ludo::game::{Event, Phase};
     use crate::ludo::rules::{EndCondition, OwnTokens};
 

@@ -326,6 +326,15 @@ impl Card {
         self.xmask() == 0
     }
 
+    /// How a caller writes this card drawn as `rows`: its name when it has one and is drawn
+    /// in its canonical rows, else the rows joined by '/'.
+    pub fn written(self, rows: &[String; 5]) -> String {
+        match self.name() {
+            Some(name) if *rows == self.rows() => name.to_owned(),
+            _ => rows.join("/"),
+        }
+    }
+
     /// The canonical pattern: 5 rows of `.`, `x` and one `o`.
     pub fn rows(self) -> [String; 5] {
         std::array::from_fn(|r| {
@@ -616,6 +625,15 @@ pub fn deal_cards(seed: u64) -> [Card; 5] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_is_written_by_name_only_when_drawn_canonically() {
+        let tiger = Card::from_text("Tiger").unwrap();
+        assert_eq!(tiger.written(&tiger.rows()), "Tiger");
+        let mut rows = tiger.rows();
+        rows[0] = rows[0].replace('.', "_");
+        assert_eq!(tiger.written(&rows), rows.join("/"));
+    }
 
     #[test]
     fn canonical_form_ignores_o_position_and_filler() {

@@ -231,6 +231,12 @@ impl Game {
         Ok(Game::from_position(pos, patterns, None))
     }
 
+    /// The game a refereed match starts from when given setup `id`, or none (then
+    /// [`MATCH_SETUP`](super::setups::MATCH_SETUP)), its ply limit replaced by `max_plies`.
+    pub fn match_setup(id: Option<&str>, max_plies: Option<u16>) -> Result<Game, OnitamaError> {
+        Game::from_setup(id.unwrap_or(super::setups::MATCH_SETUP), max_plies)
+    }
+
     /// The game a refereed match starts from: this position (its ply limit replaced by
     /// `max_plies`), its drawings, and its setup id only while no action has been played.
     pub fn match_start(&self, max_plies: Option<u16>) -> Game {
@@ -542,4 +548,20 @@ fn setup_drawings(id: &str) -> Result<Vec<Drawing>, OnitamaError> {
         .zip(s.cards)
         .map(|(c, rows)| (c, rows.map(str::to_owned)))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_match_starts_from_the_setup_given_or_the_match_setup() {
+        let default = Game::match_setup(None, Some(8)).unwrap();
+        let named = Game::from_setup(super::super::setups::MATCH_SETUP, Some(8)).unwrap();
+        assert_eq!(default.position(), named.position());
+        assert_eq!(default.position().plies_left(), 8);
+        let other = Game::match_setup(Some("22"), None).unwrap();
+        assert_eq!(other.setup(), Game::from_setup("22", None).unwrap().setup());
+        assert!(Game::match_setup(Some("nope"), None).is_err());
+    }
 }

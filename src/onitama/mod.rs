@@ -26,6 +26,7 @@
 
 pub mod action;
 pub mod ai;
+pub mod args;
 pub mod card;
 pub mod coursework;
 pub mod env;

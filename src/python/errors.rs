@@ -65,9 +65,12 @@ impl From<EnvError> for PyErr {
     fn from(err: EnvError) -> PyErr {
         let msg = err.to_string();
         match err {
-            EnvError::IllegalAction { .. } | EnvError::OpponentAction(_) => {
-                EnvActionError::new_err(msg)
-            }
+            EnvError::IllegalAction { .. }
+            | EnvError::OpponentAction(_)
+            | EnvError::NotAnInt(_)
+            | EnvError::OutOfRange(_)
+            | EnvError::NotActions(_)
+            | EnvError::PolicyAnswer { .. } => EnvActionError::new_err(msg),
             EnvError::EpisodeOver(_) => GameOverError::new_err(msg),
             EnvError::InvalidArgument(_) | EnvError::NoDecision { .. } => {
                 InvalidArgumentError::new_err(msg)

@@ -36,6 +36,8 @@ mod core_module {
         UnknownSetupError,
     };
     #[pymodule_export]
+    use super::install_hint;
+    #[pymodule_export]
     use super::ludo::cs162::{LudoGame, Player};
     #[pymodule_export]
     use super::ludo::env::{PyLudoEnv, PyVectorEnv};
@@ -65,70 +67,41 @@ mod core_module {
             "Interrupted",
             m.py().get_type::<pyo3::exceptions::PyKeyboardInterrupt>(),
         )?;
-        m.add("MAX_ROLLS", crate::ludo::play::MAX_ROLLS)?;
-        m.add("ENV_PLAYERS", crate::ludo::env::DEFAULT_PLAYERS)?;
-        m.add("ENV_TABLE_PLAYERS", crate::ludo::env::DEFAULT_TABLE_PLAYERS)?;
-        m.add("ENV_MAX_ROLLS", crate::ludo::env::DEFAULT_MAX_ROLLS)?;
-        let decisions = crate::ludo::cs162::DECISIONS.map(|d| (d.id, d.summary, d.open));
-        m.add(
-            "CS162_DECISIONS",
-            pyo3::types::PyTuple::new(m.py(), decisions)?,
-        )?;
-        m.add(
-            "CS162_PRIORITY_RULES",
-            pyo3::types::PyTuple::new(m.py(), crate::ludo::cs162::PRIORITY_RULES)?,
-        )?;
-        let readings = crate::ludo::cs162::READING_OPTIONS
-            .iter()
-            .flat_map(|o| {
-                o.values
-                    .iter()
-                    .map(|v| (o.decision, o.name, v.name, v.text, v.ruled_out_by))
-            })
-            .collect::<Vec<_>>();
-        m.add(
-            "CS162_READINGS",
-            pyo3::types::PyTuple::new(m.py(), readings)?,
-        )?;
-        m.add("SIM_COUNT", crate::ludo::sim::DEFAULT_COUNT)?;
-        m.add("SIM_THREADS", crate::ludo::sim::DEFAULT_THREADS)?;
-        m.add("SIM_BOT", crate::ludo::sim::DEFAULT_BOT)?;
-        m.add("BEST_MOVE_BOT", crate::ludo::bots::BEST_MOVE_BOT)?;
-        m.add(
-            "ENV_OPPONENT",
-            crate::ludo::env::DEFAULT_OPPONENT.to_string(),
-        )?;
-        m.add("ENV_THREADS", crate::ludo::env::DEFAULT_THREADS)?;
-        m.add(
-            "ENV_AUTORESET",
-            crate::ludo::env::Autoreset::default().name(),
-        )?;
-        let ai = crate::onitama::AiSettings::DEFAULT;
-        let settings = pyo3::types::PyDict::new(m.py());
-        settings.set_item("level", ai.level)?;
-        settings.set_item("time", ai.time)?;
-        settings.set_item("seed", ai.seed)?;
-        settings.set_item("nodes", ai.nodes)?;
-        settings.set_item("depth", ai.depth)?;
-        settings.set_item("threads", ai.threads)?;
-        m.add("ONITAMA_AI_SETTINGS", settings)?;
-        m.add("ONITAMA_MATCH_SETUP", crate::onitama::setups::MATCH_SETUP)?;
-        m.add(
-            "ONITAMA_DEFAULT_PLIES",
-            crate::onitama::setups::DEFAULT_PLIES,
-        )?;
-        let texts = pyo3::types::PyDict::new(m.py());
-        for (name, text) in crate::onitama::coursework::texts() {
-            texts.set_item(name, text)?;
+        for (name, value) in crate::published::values() {
+            m.add(name, super::published(m.py(), value)?)?;
         }
-        m.add("ONITAMA_TEXTS", texts)?;
-        m.add(
-            "ONITAMA_CARD_SETS",
-            pyo3::types::PyTuple::new(m.py(), crate::onitama::CardSet::NAMES)?,
-        )?;
-        m.add("RL_INSTALL", crate::common::RL_INSTALL)?;
-        m.add("__version__", env!("CARGO_PKG_VERSION"))
+        Ok(())
     }
+}
+
+/// A value the engines publish ([`crate::published::Value`]) as a Python object.
+fn published(py: Python<'_>, value: crate::published::Value) -> PyResult<Bound<'_, PyAny>> {
+    use crate::published::Value;
+    Ok(match value {
+        Value::Bool(b) => pyo3::types::PyBool::new(py, b).to_owned().into_any(),
+        Value::Int(n) => n.into_pyobject(py)?.into_any(),
+        Value::Float(x) => x.into_pyobject(py)?.into_any(),
+        Value::Text(s) => s.into_pyobject(py)?.into_any(),
+        Value::None => py.None().into_bound(py),
+        Value::Tuple(items) => {
+            let items = items.into_iter().map(|v| published(py, v));
+            pyo3::types::PyTuple::new(py, items.collect::<PyResult<Vec<_>>>()?)?.into_any()
+        }
+        Value::Dict(entries) => {
+            let d = pyo3::types::PyDict::new(py);
+            for (k, v) in entries {
+                d.set_item(k, published(py, v)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// The command that installs the optional part `extra` of LudoGame ('web', 'postgres',
+/// 'ray', 'rl', 'test'), in the one spelling every message uses.
+#[pyfunction]
+fn install_hint(extra: &str) -> String {
+    crate::common::install_hint(extra)
 }
 
 /// Make sure NumPy can be imported, else an `ImportError` saying that `who` needs it and

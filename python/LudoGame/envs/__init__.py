@@ -8,9 +8,10 @@
   ``rules="standard"``), the PettingZoo environment
   (``onitama_v0.env(setup=..., max_plies=...)``).
 
-They need NumPy, Gymnasium and PettingZoo (``pip install "ludogame[rl]"``). The observation,
-action and reward are documented in ``docs/envs.md`` (Ludo) and ``docs/envs-onitama.md``
-(Onitama).
+They need NumPy, Gymnasium and PettingZoo: the ``rl`` extra, whose command
+``LudoGame._install.install_hint("rl")`` gives (``pip install 'ludogame[rl]'``). The
+observation, action and reward are documented in ``docs/envs.md`` (Ludo) and
+``docs/envs-onitama.md`` (Onitama).
 """
 
 from importlib.util import find_spec

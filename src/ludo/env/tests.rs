@@ -850,3 +850,32 @@ fn autoreset_modes_by_name() {
     assert!(e.to_string().contains("not 'Disabled'"), "{e}");
     assert_eq!(Status::Decision.name(), "decision");
 }
+
+#[test]
+fn refused_action_arguments_say_what_an_action_is() {
+    let text = |e: EnvError| e.to_string();
+    let bool_given = text(EnvError::NotAnInt("bool (True)".into()));
+    assert_eq!(
+        bool_given,
+        "action bool (True) is not an int: an action is a token index"
+    );
+    let big = text(EnvError::OutOfRange("int (2**70)".into()));
+    assert_eq!(
+        big,
+        "action int (2**70) is out of range: an action is a token index"
+    );
+    let batch = text(EnvError::NotActions("list ([1])".into()));
+    assert!(
+        batch.starts_with("actions must be a 1-D int64 array"),
+        "{batch}"
+    );
+    let policy = EnvError::PolicyAnswer {
+        rows: 3,
+        given: "NoneType (None)".into(),
+    };
+    assert_eq!(
+        text(policy),
+        "the opponents' policy must return 3 ints (one per row of its observations), not \
+         NoneType (None)"
+    );
+}

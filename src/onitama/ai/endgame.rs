@@ -416,6 +416,17 @@ pub enum TableValue {
     Draw,
 }
 
+impl TableValue {
+    /// The value in a word and a distance: `("win", d)`, `("loss", d)` or `("draw", 0)`.
+    pub fn as_pair(self) -> (&'static str, u32) {
+        match self {
+            TableValue::Win(d) => ("win", d),
+            TableValue::Loss(d) => ("loss", d),
+            TableValue::Draw => ("draw", 0),
+        }
+    }
+}
+
 /// The positions of one class of a table, by their value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClassCounts {
@@ -438,6 +449,22 @@ pub struct ClassCounts {
     pub longest_loss: u32,
 }
 
+impl ClassCounts {
+    /// Every count by its field's name, in the order of the fields.
+    pub fn named(&self) -> [(&'static str, u64); 8] {
+        [
+            ("mover_students", u64::from(self.mover_students)),
+            ("opponent_students", u64::from(self.opponent_students)),
+            ("positions", self.positions),
+            ("wins", self.wins),
+            ("losses", self.losses),
+            ("draws", self.draws),
+            ("longest_win", u64::from(self.longest_win)),
+            ("longest_loss", u64::from(self.longest_loss)),
+        ]
+    }
+}
+
 /// An endgame table: every standard position of five cards with at most
 /// [`EndgameTable::pieces`] pieces, solved (see the [module docs](self)).
 pub struct EndgameTable {
@@ -447,6 +474,18 @@ pub struct EndgameTable {
     /// The classes, at `s * (MAX_STUDENTS + 1) + o` (`None`: not covered).
     classes: Vec<Option<Class>>,
     seconds: f64,
+}
+
+/// `EndgameTable of Tiger, Crab, ... with at most 3 pieces: 1234 bytes`.
+impl std::fmt::Display for EndgameTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = self.cards.iter().map(|c| c.to_string()).collect();
+        let (names, pieces, bytes) = (names.join(", "), self.pieces, self.bytes());
+        write!(
+            f,
+            "EndgameTable of {names} with at most {pieces} pieces: {bytes} bytes"
+        )
+    }
 }
 
 impl std::fmt::Debug for EndgameTable {
@@ -576,6 +615,31 @@ impl EndgameTable {
         }
         table.seconds = started.elapsed().as_secs_f64();
         Ok(Some(table))
+    }
+
+    /// [`EndgameTable::build`] for the five cards of `pos`, a standard position (the wall
+    /// variant has no tables: an [`OnitamaError::BadAi`]).
+    pub fn build_for(
+        pos: &Position,
+        pieces: u32,
+        max_bytes: u64,
+        threads: usize,
+        stop: &Stop,
+    ) -> Result<Option<EndgameTable>, OnitamaError> {
+        if !pos.is_standard() {
+            let text = "endgame tables are of standard Onitama; this game is the wall variant";
+            return Err(OnitamaError::BadAi(text.into()));
+        }
+        Self::build(pos.cards(), pieces, max_bytes, threads, stop)
+    }
+
+    /// Is `pos` a standard position of this table's five cards (in any places)? It may
+    /// have more pieces than the table covers.
+    pub fn fits(&self, pos: &Position) -> bool {
+        let (mut mine, mut theirs) = (self.cards, pos.cards());
+        mine.sort();
+        theirs.sort();
+        pos.is_standard() && mine == theirs
     }
 
     /// The five cards.
@@ -919,5 +983,46 @@ impl EndgameTable {
                 c
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::onitama::Game;
+
+    #[test]
+    fn a_table_is_built_for_a_standard_game_and_fits_its_cards() {
+        let standard = *Game::standard(None, None, Some(3), None, None)
+            .unwrap()
+            .position();
+        let table = EndgameTable::build_for(&standard, 2, u64::MAX, 1, &Stop::new());
+        let table = table.unwrap().expect("not stopped");
+        assert!(table.fits(&standard));
+        let wall = *Game::from_setup("21", None).unwrap().position();
+        assert!(!table.fits(&wall));
+        let e = EndgameTable::build_for(&wall, 2, u64::MAX, 1, &Stop::new()).unwrap_err();
+        assert!(
+            e.to_string().contains("this game is the wall variant"),
+            "{e}"
+        );
+        let shown = table.to_string();
+        let first = table.cards()[0].to_string();
+        assert!(
+            shown.starts_with(&format!("EndgameTable of {first}, ")),
+            "{shown}"
+        );
+        assert!(shown.ends_with(&format!("at most 2 pieces: {} bytes", table.bytes())));
+        let counts = table.counts();
+        let named = counts[0].named();
+        assert_eq!(named[2], ("positions", counts[0].positions));
+        assert_eq!(named.map(|(n, _)| n).len(), 8);
+    }
+
+    #[test]
+    fn a_value_reads_as_a_word_and_a_distance() {
+        assert_eq!(TableValue::Win(3).as_pair(), ("win", 3));
+        assert_eq!(TableValue::Loss(2).as_pair(), ("loss", 2));
+        assert_eq!(TableValue::Draw.as_pair(), ("draw", 0));
     }
 }

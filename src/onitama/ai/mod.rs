@@ -403,6 +403,19 @@ impl Ai {
         self.analyse_with(pos, stop, Some(hit))
     }
 
+    /// What the AI finds in `pos` ([`Ai::analyse_until`], or [`Ai::analyse_pondering`]
+    /// with `hit`), a finished game being the game-over error
+    /// ([`game_over`](crate::onitama::game::game_over)) instead of no answer.
+    pub fn analyse_in(
+        &mut self,
+        pos: &Position,
+        stop: &Stop,
+        hit: Option<&PonderHit>,
+    ) -> Result<SearchInfo, OnitamaError> {
+        self.analyse_with(pos, stop, hit)
+            .ok_or_else(|| crate::onitama::game::game_over(pos))
+    }
+
     fn analyse_with(
         &mut self,
         pos: &Position,
@@ -489,6 +502,17 @@ mod tests {
         }
         assert!(Ai::new(3, 0, Limits::default()).is_err());
         assert!(Ai::new(2, 0, Limits::nodes(0)).is_err());
+    }
+
+    #[test]
+    fn analysing_a_finished_game_is_the_game_over_error() {
+        let pos = find_setup("21").unwrap().position(None);
+        let mut ai = Ai::new(2, 7, Limits::nodes(500)).unwrap();
+        let info = ai.analyse_in(&pos, &Stop::new(), None).unwrap();
+        assert!(pos.is_legal(info.action));
+        let over = pos.with_plies_left(0);
+        let e = ai.analyse_in(&over, &Stop::new(), None).unwrap_err();
+        assert_eq!(e, crate::onitama::game::game_over(&over));
     }
 
     #[test]

@@ -36,6 +36,15 @@ pub enum AiFailure {
     Interrupted,
 }
 
+impl AiFailure {
+    /// The failure of an AI that returned something that is not an answer (`shown`: how
+    /// the caller shows it).
+    pub fn not_an_answer(shown: &str) -> AiFailure {
+        let answer = "a tuple (card: int, move_from: str, move_to: str, wall_dir: str)";
+        AiFailure::Malformed(format!("the AI returned {shown}, not {answer}"))
+    }
+}
+
 /// The result of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
@@ -182,6 +191,18 @@ impl MatchRecord {
         }
     }
 
+    /// The record in one line, e.g. `setup='case21', winner='A', reason='base_reached',
+    /// plies=13` (`None` for no setup, or no winner), `setup` being the setup played.
+    pub fn summary(&self, setup: Option<&str>) -> String {
+        let quoted = |s: Option<String>| s.map_or("None".into(), |s| format!("'{s}'"));
+        let (setup, winner) = (
+            quoted(setup.map(str::to_owned)),
+            quoted(self.winner().map(|p| p.to_string())),
+        );
+        let (reason, plies) = (self.reason.name(), self.plies);
+        format!("setup={setup}, winner={winner}, reason='{reason}', plies={plies}")
+    }
+
     /// Every position of the game: the start, then the one after each accepted action.
     pub fn positions(&self) -> Vec<Position> {
         let mut pos = self.start;
@@ -325,5 +346,34 @@ where
         plies,
         result,
         reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_sums_itself_up_in_one_line() {
+        let start = crate::onitama::find_setup("21").unwrap().position(None);
+        let pass = |_: &Position| Answer::Error("no".into());
+        let record = play_match(&start, pass, pass);
+        assert_eq!(
+            record.summary(Some("case21")),
+            "setup='case21', winner='B', reason='programming_error', plies=1"
+        );
+        assert!(record.summary(None).starts_with("setup=None, winner='B'"));
+    }
+
+    #[test]
+    fn a_non_answer_is_a_malformed_failure_saying_what_an_answer_is() {
+        let AiFailure::Malformed(text) = AiFailure::not_an_answer("int (3)") else {
+            panic!("not malformed")
+        };
+        assert_eq!(
+            text,
+            "the AI returned int (3), not a tuple (card: int, move_from: str, move_to: str, \
+             wall_dir: str)"
+        );
     }
 }

@@ -44,28 +44,15 @@ pub(crate) fn parse_rules(
     rules: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Rules> {
-    let mut r = match rules {
-        None => Rules::CS162,
-        Some(name) => {
-            let text = text_arg(name, "rules", CoreError::InvalidRules)?;
-            if text.contains('[') {
-                text.parse::<Rules>().map_err(|e| match e {
-                    CoreError::InvalidNotation(m) => CoreError::InvalidRules(m),
-                    other => other,
-                })?
-            } else {
-                Rules::preset(&text)?
-            }
-        }
+    let name = (rules.map(|r| text_arg(r, "rules", CoreError::InvalidRules))).transpose()?;
+    let read = |(k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>)| -> PyResult<_> {
+        Ok((
+            text_arg(&k, "an option name", CoreError::InvalidRules)?,
+            option_value(&v)?,
+        ))
     };
-    if let Some(options) = options {
-        for (k, v) in options.iter() {
-            let name = text_arg(&k, "an option name", CoreError::InvalidRules)?;
-            r.set_option(&name, &option_value(&v)?)?;
-        }
-    }
-    r.validate()?;
-    Ok(r)
+    let options = options.into_iter().flat_map(|o| o.iter()).map(read);
+    Rules::named(name.as_deref())?.with_options(options)
 }
 
 /// A str argument as a Rust `String`; a str that is not valid Unicode (a lone surrogate)

@@ -14,7 +14,6 @@ use crate::ludo::{Cs162Game, LudoError as CoreError, MAX_SEATS, Seat, SpaceName,
 use crate::python::errors::BindingError;
 use crate::python::{describe, wrong_type};
 
-const NOT_FOUND: &str = "Player not found!";
 const RULES: crate::ludo::Rules = Cs162Game::RULES;
 /// Step counts −1..=57: 59 names per seat.
 const NAMES_PER_SEAT: usize = 59;
@@ -256,7 +255,9 @@ impl LudoGame {
     ) -> PyResult<Py<PyAny>> {
         match self.seat_from(position) {
             Some(seat) => Ok(self.player(py, seat)?.into_any()),
-            None => Ok(PyString::intern(py, NOT_FOUND).into_any().unbind()),
+            None => Ok(PyString::intern(py, Cs162Game::NOT_FOUND)
+                .into_any()
+                .unbind()),
         }
     }
 
@@ -324,7 +325,7 @@ impl LudoGame {
     /// top-left corner; home squares lead to 'E' in the centre).
     fn __str__(&self) -> String {
         match self.game.as_ref().map(|g| *lock(g)) {
-            None => "LudoGame (no game played yet)".to_owned(),
+            None => format!("LudoGame ({})", Cs162Game::NO_GAME_YET),
             Some(game) => render::text_of(&game.scene()),
         }
     }
@@ -337,7 +338,7 @@ impl LudoGame {
 
     fn __repr__(&self) -> String {
         match &self.game {
-            None => "LudoGame(no game played yet)".to_owned(),
+            None => format!("LudoGame({})", Cs162Game::NO_GAME_YET),
             Some(game) => format!("LudoGame({})", lock(game).summary()),
         }
     }

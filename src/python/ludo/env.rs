@@ -12,13 +12,12 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 use super::convert::{MaxRolls, Threads, parse_rules, parse_seats};
 use crate::common::rng::fresh_seed;
 use crate::ludo::env::{
-    self, Autoreset, BatchOpponent, DEFAULT_THREADS, EnvConfig, Learner, LudoEnv, Opponents,
-    VectorEnv,
+    self, Autoreset, BatchOpponent, DEFAULT_THREADS, EnvConfig, EnvError, Learner, LudoEnv,
+    Opponents, VectorEnv,
 };
 use crate::ludo::rules::MAX_SEATS;
 use crate::ludo::{Bot, Rules, Seat, render};
 use crate::python::convert::Seed;
-use crate::python::errors::EnvActionError;
 use crate::python::interrupt::interruptible_or_raise;
 use crate::python::{describe, type_error};
 
@@ -78,7 +77,7 @@ fn seed_or_random(seed: Option<Seed>) -> u64 {
 }
 
 /// An action: an int (a Python or NumPy integer, anything with `__index__` but a bool),
-/// else [`EnvActionError`].
+/// else an `EnvActionError` ([`EnvError::NotAnInt`], [`EnvError::OutOfRange`]).
 fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
     let index = if action.is_instance_of::<PyBool>() {
         None
@@ -88,17 +87,9 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
         action.call_method0("__index__").ok()
     };
     let Some(index) = index.filter(|i| !i.is_instance_of::<PyBool>()) else {
-        return Err(EnvActionError::new_err(format!(
-            "action {} is not an int: an action is a token index",
-            describe(action)
-        )));
+        return Err(EnvError::NotAnInt(describe(action)).into());
     };
-    index.extract::<i64>().map_err(|_| {
-        EnvActionError::new_err(format!(
-            "action {} is out of range: an action is a token index",
-            describe(action)
-        ))
-    })
+    (index.extract::<i64>()).map_err(|_| EnvError::OutOfRange(describe(action)).into())
 }
 
 /// Ask the Python callable `f` for the action of `seat` in `env`, from any thread: it is
@@ -443,12 +434,9 @@ impl BatchOpponent for PyPolicy {
             let o = PyArray1::from_slice(py, obs).reshape([k, self.obs_len])?;
             let m = PyArray1::from_slice(py, masks).reshape([k, self.tokens])?;
             let answer = self.f.bind(py).call1((o, m))?;
-            let wrong = || {
-                EnvActionError::new_err(format!(
-                    "the opponents' policy must return {k} ints (one per row of its \
-                     observations), not {}",
-                    describe(&answer)
-                ))
+            let wrong = || -> PyErr {
+                let given = describe(&answer);
+                EnvError::PolicyAnswer { rows: k, given }.into()
             };
             let got: Vec<i64> = match answer.extract::<PyReadonlyArray1<'_, i64>>() {
                 Ok(a) => a.as_array().to_vec(),
@@ -713,12 +701,8 @@ impl PyVectorEnv {
         actions: &Bound<'py, PyAny>,
         opponents: Option<Py<PyAny>>,
     ) -> PyResult<Arrays<'py>> {
-        let actions: PyReadonlyArray1<'py, i64> = actions.extract().map_err(|_| {
-            EnvActionError::new_err(format!(
-                "actions must be a 1-D int64 array with one action per environment, not {}",
-                describe(actions)
-            ))
-        })?;
+        let actions: PyReadonlyArray1<'py, i64> =
+            (actions.extract()).map_err(|_| EnvError::NotActions(describe(actions)))?;
         // A strided array is copied into a contiguous one.
         let copy: Vec<i64>;
         let actions = match actions.as_slice() {

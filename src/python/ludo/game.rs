@@ -9,12 +9,12 @@ use super::history::event_object;
 use super::moves::Move;
 use crate::common::rng::fresh_seed;
 use crate::ludo::autoplay::{
-    Caller, Chooser, GivenBots, MAX_ROLLS, NoCaller, autoplay, bots_for, caller_failed,
-    no_caller_for, not_a_bot, not_bots,
+    CHANGED_MEANWHILE, Caller, Chooser, GivenBots, NoCaller, autoplay, bots_for, caller_failed,
+    no_caller_for, not_a_bot, not_a_move, not_bots,
 };
 use crate::ludo::bots::BEST_MOVE_BOT;
 use crate::ludo::notation::{DieSeed, SavedGame};
-use crate::ludo::play::{CutOff, Limits};
+use crate::ludo::play::Limits;
 use crate::ludo::render;
 use crate::ludo::{
     Bot, Event, Game as CoreGame, GameRecord, LudoError as CoreError, Move as CoreMove, Phase, Rng,
@@ -392,11 +392,7 @@ impl PyGame {
         let seats: Vec<Seat> = work.game().seats().collect();
         let (choosers, callables) = parse_bots(bots, work.game())?;
         let mut rng = Rng::new(seed.map_or(0, |s| s.0));
-        let limits = Limits {
-            max_rolls: max_rolls.map_or(u64::from(MAX_ROLLS), |m| m.0),
-            cut_off: CutOff::BeforeEachStep,
-            stop: None,
-        };
+        let limits = Limits::autoplay(max_rolls.map(|m| m.0));
         let record = &mut work.record;
         let played = if callables.iter().all(Option::is_none) {
             // Built-in bots only: played with the interpreter released, Ctrl-C stops it.
@@ -419,10 +415,7 @@ impl PyGame {
         }
         let mut me = slf.try_borrow_mut().map_err(|_| in_use())?;
         if me.record != before {
-            return Err(pyo3::exceptions::PyRuntimeError::new_err(
-                "the game was changed while autoplay ran (by a bot or another thread): \
-                 autoplay's moves were not kept",
-            ));
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(CHANGED_MEANWHILE));
         }
         *me = work;
         Ok(me.game().winner().map(|s| me.label(s)))
@@ -576,15 +569,8 @@ pub(crate) fn ask_python(
         }
         caller_failed(game, seat, format_args!("raised {e}")).into()
     })?;
-    let failed = |e: &dyn std::fmt::Display| caller_failed(game, seat, format!("failed: {e}"));
     match PyGame::read_move(game, &answer) {
-        Some(read) => read.map_err(|e| failed(&e).into()),
-        None => {
-            let e = format!(
-                "it returned {}, not a Move or a move name",
-                describe(&answer)
-            );
-            Err(failed(&e).into())
-        }
+        Some(read) => read.map_err(|e| caller_failed(game, seat, format!("failed: {e}")).into()),
+        None => Err(not_a_move(game, seat, &describe(&answer)).into()),
     }
 }

@@ -10,9 +10,7 @@ use super::game::{Callables, PyCaller, PyGame, parse_bots};
 pub(crate) use super::sim_result::SimResult;
 use crate::ludo::Bot;
 use crate::ludo::report::Report;
-use crate::ludo::sim::{
-    DEFAULT_BOT, DEFAULT_COUNT, DEFAULT_THREADS, SimConfig, SimResult as CoreResult, failed_in_game,
-};
+use crate::ludo::sim::{DEFAULT_BOT, SimConfig, SimResult as CoreResult, failed_in_game};
 use crate::python::convert::Seed;
 use crate::python::interrupt::{interruptible, with_partial};
 
@@ -112,10 +110,9 @@ impl Simulation {
         count: Option<Count>,
         threads: Option<Threads>,
     ) -> PyResult<SimResult> {
-        let start = start.map_or(0, |v| v.0);
-        let count = count.map_or(DEFAULT_COUNT, |v| v.0);
-        let threads = threads.map_or(DEFAULT_THREADS, |v| v.0);
-        SimConfig::check_range(start, count)?;
+        let (start, count, threads) =
+            (start.map(|v| v.0), count.map(|v| v.0), threads.map(|v| v.0));
+        let (start, count, threads) = SimConfig::run_args(start, count, threads)?;
         let config = &self.config;
         let callers: Vec<usize> = (0..self.callables.len())
             .filter(|&k| self.callables[k].is_some())

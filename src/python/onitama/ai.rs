@@ -177,9 +177,8 @@ impl PyAi {
         if pos.is_over() {
             return Err(game_over(&pos).into());
         }
-        let inner = interruptible_or_raise(py, |stop| self.lock().choose_until(&pos, stop))?
-            .ok_or_else(|| PyErr::from(game_over(&pos)))?;
-        Ok(PyAction::of(inner, pos.rules()))
+        let info = interruptible_or_raise(py, |stop| self.lock().analyse_in(&pos, stop, None))??;
+        Ok(PyAction::of(info.action, pos.rules()))
     }
 
     /// What this AI finds in `game` (an `Onitama`), as a dict like `Onitama.analyse`'s:
@@ -203,15 +202,11 @@ impl PyAi {
         if pos.is_over() {
             return Err(game_over(&pos).into());
         }
-        let linked = stop.map(|s| s.stop.clone());
-        let hit = ponder.map(|p| p.hit.clone());
-        match interruptible_linked(py, linked.as_ref(), |stop| match &hit {
-            Some(hit) => self.lock().analyse_pondering(&pos, stop, hit),
-            None => self.lock().analyse_until(&pos, stop),
-        }) {
+        let (linked, hit) = (stop.map(|s| s.stop.clone()), ponder.map(|p| p.hit.clone()));
+        let analyse = |stop: &_| self.lock().analyse_in(&pos, stop, hit.as_ref());
+        match interruptible_linked(py, linked.as_ref(), analyse) {
             (_, Some(e)) => Err(e),
-            (None, None) => Err(game_over(&pos).into()),
-            (Some(info), None) => info_dict(py, info, pos.rules()),
+            (info, None) => info_dict(py, info?, pos.rules()),
         }
     }
 

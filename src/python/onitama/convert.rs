@@ -11,8 +11,8 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::PyCard;
 use crate::onitama::notation::WrittenAction;
 use crate::onitama::{
-    AiSettings, Card, CardSet, CardSlot, Drawing, EndgameTable, OnitamaError, Player, Position,
-    Variant,
+    AiFailure, AiSettings, CardSet, CardSlot, Drawing, EndgameTable, OnitamaError, Player,
+    Position, Variant, args,
 };
 use crate::python::convert::{InvalidArgumentError, arg, as_engine, int_arg, int_in, seconds_in};
 use crate::python::{describe, type_error};
@@ -37,12 +37,7 @@ pub(crate) fn str_arg(obj: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyR
 
 /// A player: the `str` 'A' or 'B'.
 pub(crate) fn player_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Player> {
-    let s = str_arg(obj, what, "'A' or 'B'")?;
-    let mut chars = s.chars();
-    match (chars.next().and_then(Player::from_letter), chars.next()) {
-        (Some(p), None) => Ok(p),
-        _ => Err(OnitamaError::BadBoard(format!("{what} '{s}' is not 'A' or 'B'")).into()),
-    }
+    Ok(args::player(&str_arg(obj, what, "'A' or 'B'")?, what)?)
 }
 
 /// A ply count from 0 to 65535.
@@ -77,27 +72,13 @@ pub(crate) fn card_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Drawing> 
         let c = c.get();
         return Ok((c.card, c.rows.clone()));
     }
-    let with_place = |e: OnitamaError| match e {
-        OnitamaError::BadCard(m) => OnitamaError::BadCard(format!("{what}: {m}")),
-        other => other,
-    };
-    let rows: Vec<String> = if let Ok(s) = obj.cast::<PyString>() {
-        let s = s.to_string_lossy();
-        if !s.contains('/') {
-            let card = Card::from_text(&s).map_err(with_place)?;
-            return Ok((card, card.rows()));
-        }
-        s.split('/').map(str::to_owned).collect()
-    } else if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
-        rows_arg(obj, "a card row")?
-    } else {
-        return Err(type_error(what, EXPECTED, obj));
-    };
-    let card = Card::parse(&rows).map_err(with_place)?;
-    let rows: [String; 5] = rows
-        .try_into()
-        .map_err(|_| OnitamaError::BadCard(format!("{what}: a card has 5 rows")))?;
-    Ok((card, rows))
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(args::card_text(&s.to_string_lossy(), what)?);
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        return Ok(args::card_rows(rows_arg(obj, "a card row")?, what)?);
+    }
+    Err(type_error(what, EXPECTED, obj))
 }
 
 arg!(/// The text of a position's notation.
@@ -202,42 +183,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Cards {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let place = |slot: &CardSlot| format!("card {}", slot.name());
+        let read = |slot: CardSlot, v: &Bound<'_, PyAny>| card_arg(v, &args::card_place(slot));
         if let Ok(d) = obj.cast::<PyDict>() {
-            let mut out = Vec::new();
-            for slot in CardSlot::ALL {
-                let Some(v) = d.get_item(slot.name())? else {
-                    return Err(OnitamaError::BadCard(format!(
-                        "the cards dict has no key '{}' (keys: A1, A2, B1, B2, side)",
-                        slot.name()
-                    ))
-                    .into());
-                };
-                out.push(card_arg(&v, &place(&slot))?);
-            }
-            if d.len() != 5 {
-                return Err(OnitamaError::BadCard(
-                    "the cards dict has keys other than A1, A2, B1, B2, side".into(),
-                )
-                .into());
-            }
-            return Ok(Cards(out));
+            let get = |slot: CardSlot| d.get_item(slot.name())?.map(|v| read(slot, &v)).transpose();
+            return args::cards_named(d.len(), get).map(Cards);
         }
         if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
             let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
-            if items.len() != 5 {
-                return Err(OnitamaError::BadCard(format!(
-                    "five cards are needed (A1, A2, B1, B2, side), not {}",
-                    items.len()
-                ))
-                .into());
-            }
-            return CardSlot::ALL
-                .iter()
-                .zip(&items)
-                .map(|(slot, v)| card_arg(v, &place(slot)))
-                .collect::<PyResult<_>>()
-                .map(Cards);
+            return args::cards_listed(&items, read).map(Cards);
         }
         Err(type_error(
             "cards",
@@ -256,14 +209,9 @@ CardNumber(i64) = |o| match int_in(o, "card", i128::MIN, i128::MAX) {
 });
 
 /// A Python AI's answer: a tuple or list (card, move_from, move_to, wall_dir) of an int
-/// and three strs, or why it is not one.
-pub(crate) fn read_answer(v: &Bound<'_, PyAny>) -> Result<crate::onitama::Answer, String> {
-    let bad = || {
-        format!(
-            "the AI returned {}, not a tuple (card: int, move_from: str, move_to: str, wall_dir: str)",
-            describe(v)
-        )
-    };
+/// and three strs, or the failure of an AI that returned something else.
+pub(crate) fn read_answer(v: &Bound<'_, PyAny>) -> Result<crate::onitama::Answer, AiFailure> {
+    let bad = || AiFailure::not_an_answer(&describe(v));
     if !(v.is_instance_of::<PyTuple>() || v.is_instance_of::<PyList>()) {
         return Err(bad());
     }

@@ -9,7 +9,7 @@ use pyo3::types::PyDict;
 use super::PyCard;
 use super::convert::{MaxBytes, Pieces, Threads};
 use super::game::{PyOnitama, borrow_game};
-use crate::onitama::{EndgameTable, OnitamaError, TableValue};
+use crate::onitama::{EndgameTable, TableValue};
 use crate::python::interrupt::PySearchStop;
 use crate::python::interrupt::interruptible_linked;
 
@@ -54,16 +54,9 @@ impl PyEndgameTable {
         threads: Threads,
     ) -> PyResult<Option<PyEndgameTable>> {
         let pos = *borrow_game(game)?.game.position();
-        if !pos.is_standard() {
-            return Err(OnitamaError::BadAi(
-                "endgame tables are of standard Onitama; this game is the wall variant".into(),
-            )
-            .into());
-        }
         let linked = stop.map(|s| s.stop.clone());
-        let cards = pos.cards();
         let (built, raised) = interruptible_linked(game.py(), linked.as_ref(), |stop| {
-            EndgameTable::build(cards, pieces.0, max_bytes.0, threads.0, stop)
+            EndgameTable::build_for(&pos, pieces.0, max_bytes.0, threads.0, stop)
         });
         if let Some(e) = raised {
             return Err(e);
@@ -115,12 +108,7 @@ impl PyEndgameTable {
     /// Is `game` (an `Onitama`) a standard game of this table's five cards (in any places)?
     /// Its position may have more pieces than the table covers.
     fn fits(&self, game: &Bound<'_, PyOnitama>) -> PyResult<bool> {
-        let pos = *borrow_game(game)?.game.position();
-        let mut mine = self.table.cards();
-        let mut theirs = pos.cards();
-        mine.sort();
-        theirs.sort();
-        Ok(pos.is_standard() && mine == theirs)
+        Ok(self.table.fits(borrow_game(game)?.game.position()))
     }
 
     /// The table's value of `game`'s position for the side to move: ('win', d), ('loss',
@@ -129,11 +117,7 @@ impl PyEndgameTable {
     /// more pieces, or a game that is over).
     fn probe(&self, game: &Bound<'_, PyOnitama>) -> PyResult<Option<(&'static str, u32)>> {
         let pos = *borrow_game(game)?.game.position();
-        Ok(self.table.probe(&pos).map(|v| match v {
-            TableValue::Win(d) => ("win", d),
-            TableValue::Loss(d) => ("loss", d),
-            TableValue::Draw => ("draw", 0),
-        }))
+        Ok(self.table.probe(&pos).map(TableValue::as_pair))
     }
 
     /// Its positions by class (the students of the side to move and of the opponent), as
@@ -144,28 +128,11 @@ impl PyEndgameTable {
         self.table
             .counts()
             .into_iter()
-            .map(|c| {
-                let d = PyDict::new(py);
-                d.set_item("mover_students", c.mover_students)?;
-                d.set_item("opponent_students", c.opponent_students)?;
-                d.set_item("positions", c.positions)?;
-                d.set_item("wins", c.wins)?;
-                d.set_item("losses", c.losses)?;
-                d.set_item("draws", c.draws)?;
-                d.set_item("longest_win", c.longest_win)?;
-                d.set_item("longest_loss", c.longest_loss)?;
-                Ok(d)
-            })
+            .map(|c| PyDict::from_sequence(&c.named().into_pyobject(py)?))
             .collect()
     }
 
     fn __repr__(&self) -> String {
-        let names: Vec<String> = self.table.cards().iter().map(|c| c.to_string()).collect();
-        format!(
-            "<EndgameTable of {} with at most {} pieces: {} bytes>",
-            names.join(", "),
-            self.table.pieces(),
-            self.table.bytes()
-        )
+        format!("<{}>", self.table)
     }
 }

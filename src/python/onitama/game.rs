@@ -118,9 +118,11 @@ fn run_ai(
         return Err(game_over(&pos).into());
     }
     let mut ai = settings.ai()?;
-    match interruptible_linked(slf.py(), linked, move |stop| ai.analyse_until(&pos, stop)) {
+    match interruptible_linked(slf.py(), linked, move |stop| {
+        ai.analyse_in(&pos, stop, None)
+    }) {
         (_, Some(e)) => Err(e),
-        (info, None) => info.ok_or_else(|| game_over(&pos).into()),
+        (info, None) => Ok(info?),
     }
 }
 

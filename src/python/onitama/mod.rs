@@ -110,10 +110,7 @@ impl PyCard {
     }
 
     fn __repr__(&self) -> String {
-        match self.card.name() {
-            Some(n) if self.rows == self.card.rows() => format!("Card('{n}')"),
-            _ => format!("Card('{}')", self.rows.join("/")),
-        }
+        format!("Card('{}')", self.card.written(&self.rows))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Vec<String>,))> {

@@ -10,7 +10,6 @@ use pyo3::types::PyDict;
 use super::convert::{MaxPlies, SetupId, TimeBudget, read_answer};
 use super::game::{PyOnitama, borrow_game, contract_args};
 use super::{PyAction, PyAi, actions_list, letter};
-use crate::onitama::setups::MATCH_SETUP;
 use crate::onitama::{
     AiFailure, Answer, EndReason, Game, MatchConfig, MatchRecord, Player, Position, SavedMatch,
     play_refereed,
@@ -155,17 +154,7 @@ impl PyMatchRecord {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "MatchRecord(setup={}, winner={}, reason='{}', plies={})",
-            self.start
-                .setup()
-                .map_or("None".into(), |s| format!("'{s}'")),
-            self.record
-                .winner()
-                .map_or("None".into(), |p| format!("'{p}'")),
-            self.record.reason.name(),
-            self.record.plies
-        )
+        format!("MatchRecord({})", self.record.summary(self.start.setup()))
     }
 }
 
@@ -228,8 +217,8 @@ pub(crate) fn onitama_play_match<'py>(
     };
     let start = match setup {
         Some(MatchStart::Game(game)) => game.match_start(config.max_plies),
-        Some(MatchStart::Setup(id)) => Game::from_setup(&id.0, config.max_plies)?,
-        None => Game::from_setup(MATCH_SETUP, config.max_plies)?,
+        Some(MatchStart::Setup(id)) => Game::match_setup(Some(&id.0), config.max_plies)?,
+        None => Game::match_setup(None, config.max_plies)?,
     };
     // A Ctrl-C (or any other BaseException that is not an Exception, raised by a Python
     // AI) is not the mover's failure: it stops the match, and is raised again with the
@@ -248,7 +237,7 @@ pub(crate) fn onitama_play_match<'py>(
             },
             Contestant::Python(f) => {
                 match contract_args(py, &start, pos).and_then(|a| f.call1(a)) {
-                    Ok(v) => read_answer(&v).map_err(AiFailure::Malformed),
+                    Ok(v) => read_answer(&v),
                     Err(e) if !e.is_instance_of::<PyException>(py) => Err(stop(e)),
                     Err(e) => Err(AiFailure::Raised(e.to_string())),
                 }
