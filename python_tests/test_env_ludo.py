@@ -255,11 +255,11 @@ for make in (lambda: LudoEnvCore(seed=1), lambda: LudoVectorCore(2, seed=1)):
     try:
         make()
     except ImportError as e:
-        print("ImportError", "ludogame[rl]" in str(e))
+        print("ImportError", '".[rl]"' in str(e))
 try:
     import LudoGame.envs
 except ImportError as e:
-    print("ImportError", "ludogame[rl]" in str(e))
+    print("ImportError", '".[rl]"' in str(e))
 """
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -11,17 +11,14 @@ pub mod svg;
 /// The command that installs what the learning environments and `svg_to_rgb` need (NumPy,
 /// Gymnasium, PettingZoo): every message that asks for them says it this way (exported to
 /// Python as `_core.RL_INSTALL`, which `LudoGame._install` hands out).
-pub const RL_INSTALL: &str = "pip install 'ludogame[rl]'";
+pub const RL_INSTALL: &str = "pip install \".[rl]\" in the LudoGame source folder";
 
 /// The command that installs the optional part `extra` of LudoGame (`web`, `postgres`,
-/// `ray`, `rl`, `test`), in the one spelling every message and doc uses: [`RL_INSTALL`] for
-/// `rl`, else the extra of the source folder LudoGame is installed from (exported to
-/// Python as `_core.install_hint`, which `LudoGame._install.install_hint` is).
+/// `ray`, `rl`, `test`), in the one spelling every message and doc uses: the extra of the
+/// source folder LudoGame is installed from ([`RL_INSTALL`] for `rl`; exported to Python
+/// as `_core.install_hint`, which `LudoGame._install.install_hint` is).
 pub fn install_hint(extra: &str) -> String {
-    match extra {
-        "rl" => RL_INSTALL.to_owned(),
-        _ => format!("pip install \".[{extra}]\" in the LudoGame source folder"),
-    }
+    format!("pip install \".[{extra}]\" in the LudoGame source folder")
 }
 
 #[cfg(test)]

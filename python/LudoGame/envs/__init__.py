@@ -9,8 +9,8 @@
   (``onitama_v0.env(setup=..., max_plies=...)``).
 
 They need NumPy, Gymnasium and PettingZoo: the ``rl`` extra, whose command
-``LudoGame._install.install_hint("rl")`` gives (``pip install 'ludogame[rl]'``). The
-observation, action and reward are documented in ``docs/envs.md`` (Ludo) and
+``LudoGame._install.install_hint("rl")`` gives (``pip install ".[rl]"`` in the LudoGame
+source folder). The observation, action and reward are documented in ``docs/envs.md`` (Ludo) and
 ``docs/envs-onitama.md`` (Onitama).
 """
 
