@@ -223,6 +223,21 @@ def body_type_refusal(content_type: str | None, body: bytes) -> tuple[int, str, 
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 
 
+def replay_body(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that gives the request body already read, `body`, whole, then whatever
+    `receive` gives (the client leaving)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
 class BodyLimit:
     """ASGI middleware: a body over `limit` bytes gets 413 before any route sees it, and a
     body sent to the API (``/api/``) that is not JSON, or JSON not sent as JSON, its 400 or
@@ -267,16 +282,7 @@ class BodyLimit:
             if refusal is not None:
                 await self._answer(send, *refusal)
                 return
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replay_body(body, receive), send)
 
     async def _refuse(self, send: Send) -> None:
         await self._answer(

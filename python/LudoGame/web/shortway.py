@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl
 
 from fastapi import Response
 from pydantic import BaseModel
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from LudoGame.web.errors import ApiError, error_response
+from LudoGame.web.errors import ApiError, error_response, replay_body
 
 if TYPE_CHECKING:
     from LudoGame.web.games import Games
@@ -113,15 +113,7 @@ class ShortWay:
             if not message.get("more_body", False):
                 break
         raw = b"".join(chunks)
-        sent = False
-
-        async def replay() -> Any:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": raw, "more_body": False}
-            return await receive()
-
+        replay = replay_body(raw, receive)
         if query is None or query.get("content-type") != "application/json" or not raw:
             return replay
         model, route = action

@@ -161,15 +161,19 @@ class PostgresStorage(PostgresFeed, Storage):
                     c.close()
             else:
                 self._give(conn)
-            if isinstance(e, self._pg.IntegrityError):
-                raise StorageError(f"the store refused the change: {first_line(e)}") from e
-            raise StorageError(f"cannot {what} the store {self.where}: {first_line(e)}") from e
+            raise self._failure(e, what) from e
         except BaseException:
             if conn is not None:
                 conn.close()
             raise
         self._give(conn)
         return result
+
+    def _failure(self, e: Exception, what: str) -> StorageError:
+        """The error a PostgreSQL error `e` is while trying to `what` the store."""
+        if isinstance(e, self._pg.IntegrityError):
+            return StorageError(f"the store refused the change: {first_line(e)}")
+        return StorageError(f"cannot {what} the store {self.where}: {first_line(e)}")
 
     def _give(self, conn: Any) -> None:
         with self._lock:
@@ -236,9 +240,7 @@ class PostgresStorage(PostgresFeed, Storage):
                         continue
                 elif conn is not None:
                     self._give_async(conn)
-                if isinstance(e, self._pg.IntegrityError):
-                    raise StorageError(f"the store refused the change: {first_line(e)}") from e
-                raise StorageError(f"cannot use the store {self.where}: {first_line(e)}") from e
+                raise self._failure(e, "use") from e
             except BaseException:
                 if conn is not None:
                     await conn.close()
