@@ -3,63 +3,9 @@
 //! `ONITAMA_AI_SETTINGS`, ...), so that each has its one home in the engine and the
 //! binding only converts [`Value`]s.
 
+pub use crate::common::value::Value;
 use crate::ludo::{bots, cs162, env, play, sim};
 use crate::onitama::{AiSettings, CardSet, coursework, setups};
-
-/// A published value: a number, a text, `None`, or a tuple or dict of values.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    /// A yes or no.
-    Bool(bool),
-    /// A whole number.
-    Int(u64),
-    /// A number with a fraction.
-    Float(f64),
-    /// A text.
-    Text(String),
-    /// No value (Python's `None`).
-    None,
-    /// Values in order (a Python tuple).
-    Tuple(Vec<Value>),
-    /// Values by name, in order (a Python dict).
-    Dict(Vec<(&'static str, Value)>),
-}
-
-impl From<bool> for Value {
-    fn from(b: bool) -> Self {
-        Value::Bool(b)
-    }
-}
-
-impl From<u64> for Value {
-    fn from(n: u64) -> Self {
-        Value::Int(n)
-    }
-}
-
-impl From<f64> for Value {
-    fn from(x: f64) -> Self {
-        Value::Float(x)
-    }
-}
-
-impl From<&str> for Value {
-    fn from(s: &str) -> Self {
-        Value::Text(s.to_owned())
-    }
-}
-
-impl From<String> for Value {
-    fn from(s: String) -> Self {
-        Value::Text(s)
-    }
-}
-
-impl<T: Into<Value>> From<Option<T>> for Value {
-    fn from(v: Option<T>) -> Self {
-        v.map_or(Value::None, Into::into)
-    }
-}
 
 /// A tuple of `items`, each converted.
 fn tuple<T: Into<Value>>(items: impl IntoIterator<Item = T>) -> Value {

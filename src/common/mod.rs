@@ -4,9 +4,11 @@
 
 pub mod excerpt;
 pub mod json;
+pub mod ranges;
 pub mod raster;
 pub mod rng;
 pub mod svg;
+pub mod value;
 
 /// The command that installs what the learning environments and `svg_to_rgb` need (NumPy,
 /// Gymnasium, PettingZoo): every message that asks for them says it this way (exported to

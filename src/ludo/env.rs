@@ -487,6 +487,11 @@ impl LudoEnv {
         &self.skipped
     }
 
+    /// `f` of each player's seat, by player number (turn order).
+    pub fn by_player<T>(&self, f: impl Fn(Seat) -> T) -> Vec<T> {
+        self.config.seats.iter().map(|&s| f(s)).collect()
+    }
+
     /// The environment's whole state in one line of text, which [`LudoEnv::restore`] reads
     /// back into an environment of the same configuration: the episode's status, its rolls,
     /// the generators' states, the skipped games, then the game's notation.

@@ -95,6 +95,15 @@ pub struct Game {
     setup: Option<&'static str>,
 }
 
+/// Where a refereed match starts: a game (its current position) or a setup id.
+#[derive(Clone, Debug)]
+pub enum MatchStart {
+    /// The game's current position, with its drawings.
+    Game(Game),
+    /// A coursework setup's id (see [`Game::from_setup`]).
+    Setup(String),
+}
+
 impl Game {
     /// A game starting at `pos`, its cards drawn as in `patterns` (the first drawing of a
     /// card wins; a card without one is drawn with its own rows).
@@ -129,14 +138,16 @@ impl Game {
         ))
     }
 
-    /// A game from a board's rows and five drawn cards (`A1 A2 B1 B2 side`); each left out
-    /// is the default setup's.
+    /// A game from a board's rows, five drawn cards (`A1 A2 B1 B2 side`), the side to move
+    /// and the plies left; each left out is the default setup's (A to move, with
+    /// [`DEFAULT_PLIES`]).
     pub fn from_parts(
         rows: Option<Vec<String>>,
         cards: Option<Vec<Drawing>>,
-        side: Player,
-        plies: u16,
+        side: Option<Player>,
+        plies: Option<u16>,
     ) -> Result<Game, OnitamaError> {
+        let (side, plies) = (side.unwrap_or(Player::A), plies.unwrap_or(DEFAULT_PLIES));
         let default = find_setup(DEFAULT_SETUP)?;
         let rows = rows.unwrap_or_else(|| default.board.iter().map(|s| s.to_string()).collect());
         let cards = match cards {
@@ -235,6 +246,19 @@ impl Game {
     /// [`MATCH_SETUP`](super::setups::MATCH_SETUP)), its ply limit replaced by `max_plies`.
     pub fn match_setup(id: Option<&str>, max_plies: Option<u16>) -> Result<Game, OnitamaError> {
         Game::from_setup(id.unwrap_or(super::setups::MATCH_SETUP), max_plies)
+    }
+
+    /// The game a refereed match starts from when given `start` (a game's position or a
+    /// setup id; none: the match setup), its ply limit replaced by `max_plies`.
+    pub fn match_start_of(
+        start: Option<MatchStart>,
+        max_plies: Option<u16>,
+    ) -> Result<Game, OnitamaError> {
+        match start {
+            Some(MatchStart::Game(game)) => Ok(game.match_start(max_plies)),
+            Some(MatchStart::Setup(id)) => Game::match_setup(Some(&id), max_plies),
+            None => Game::match_setup(None, max_plies),
+        }
     }
 
     /// The game a refereed match starts from: this position (its ply limit replaced by

@@ -52,7 +52,7 @@ pub use card::{
     ALL_CARDS, ALL_NAMES, Card, CardSet, SENSEI_CARDS, SENSEI_NAMES, STANDARD_CARDS, STANDARD_NAMES,
 };
 pub use error::OnitamaError;
-pub use game::{Drawing, Game, Outcome};
+pub use game::{Drawing, Game, MatchStart, Outcome};
 pub use perft::{perft, perft_divide, perft_exact, perft_make_unmake, perft_until};
 #[allow(deprecated)]
 pub use position::Rules;

@@ -23,6 +23,11 @@ impl Square {
     /// `e3`, A's military base (B wins by moving its general here).
     pub const E3: Square = Square(22);
 
+    /// A square as an AI's answer writes it: its name, or `XX` for none (a pass).
+    pub fn answer_text(square: Option<Square>) -> String {
+        square.map_or_else(|| "XX".to_owned(), |s| s.to_string())
+    }
+
     /// The square at 0-based `row` (0 = row `a`) and `col` (0 = column `1`), if on the board.
     pub const fn new(row: u8, col: u8) -> Option<Square> {
         if row < 5 && col < 5 {

@@ -15,6 +15,7 @@ use pyo3::types::{PyBool, PyFloat, PyInt};
 
 pub(crate) use super::errors::InvalidArgumentError;
 use super::type_error;
+use crate::common::ranges;
 
 /// `value` as an int from `lo` to `hi`: a `TypeError` for anything but an `int`, an
 /// [`InvalidArgumentError`] naming `what` and the range for a value outside it.
@@ -24,21 +25,13 @@ pub(crate) fn int_in(value: &Bound<'_, PyAny>, what: &str, lo: i128, hi: i128) -
     }
     match value.extract::<i128>() {
         Ok(v) if (lo..=hi).contains(&v) => Ok(v),
-        _ => Err(InvalidArgumentError::new_err(format!(
-            "{what} must be an int from {} to {}, not {}",
-            show(lo),
-            show(hi),
-            value
-                .repr()
-                .map(|r| r.to_string())
-                .unwrap_or_else(|_| "?".into())
+        _ => Err(InvalidArgumentError::new_err(ranges::int_out_of_range(
+            what,
+            lo,
+            hi,
+            &repr(value),
         ))),
     }
-}
-
-/// A seed: any int from 0 to 2**64 - 1.
-pub(crate) fn seed(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    Ok(int_in(value, what, 0, u64::MAX as i128)? as u64)
 }
 
 /// `value` as a number of seconds: an `int` or a `float` (not a `bool`), finite, above 0
@@ -52,12 +45,10 @@ pub(crate) fn seconds_in(value: &Bound<'_, PyAny>, what: &str, max: f64) -> PyRe
     }
     match value.extract::<f64>() {
         Ok(v) if v > 0.0 && v <= max => Ok(v),
-        _ => Err(InvalidArgumentError::new_err(format!(
-            "{what} must be a number of seconds above 0 and at most {max}, not {}",
-            value
-                .repr()
-                .map(|r| r.to_string())
-                .unwrap_or_else(|_| "?".into())
+        _ => Err(InvalidArgumentError::new_err(ranges::seconds_out_of_range(
+            what,
+            max,
+            &repr(value),
         ))),
     }
 }
@@ -115,21 +106,7 @@ pub(crate) use arg;
 int_arg!(/// A `seed` argument: any int from 0 to 2**64 - 1.
     Seed, "seed", u64, 0, u64::MAX);
 
-/// A range bound as people write it: powers of two near the 64-bit limits by name.
-fn show(v: i128) -> String {
-    if v == u64::MAX as i128 {
-        "2**64 - 1".into()
-    } else if v >= 1 << 20 && (v & (v - 1)) == 0 {
-        format!("2**{}", v.trailing_zeros())
-    } else {
-        let digits = v.unsigned_abs().to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        if v < 0 { format!("-{out}") } else { out }
-    }
+/// `value`'s Python repr, or '?' when it has none.
+pub(crate) fn repr(value: &Bound<'_, PyAny>) -> String {
+    value.repr().map_or_else(|_| "?".into(), |r| r.to_string())
 }

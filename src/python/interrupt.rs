@@ -79,7 +79,18 @@ pub(crate) fn interruptible_or_raise<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&Stop) -> T + Send,
 ) -> PyResult<T> {
-    match interruptible(py, work) {
+    stoppable(py, None, work)
+}
+
+/// [`interruptible_or_raise`], whose work the caller's `SearchStop` also stops (see
+/// [`interruptible_linked`]).
+pub(crate) fn stoppable<T: Send>(
+    py: Python<'_>,
+    stop: Option<PyRef<'_, PySearchStop>>,
+    work: impl FnOnce(&Stop) -> T + Send,
+) -> PyResult<T> {
+    let linked = stop.map(|s| s.stop.clone());
+    match interruptible_linked(py, linked.as_ref(), work) {
         (_, Some(e)) => Err(e),
         (out, None) => Ok(out),
     }

@@ -5,6 +5,9 @@
 use pyo3::prelude::*;
 
 use errors::BindingError;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::common::value::Value;
 
 pub(crate) mod convert;
 pub(crate) mod enums;
@@ -68,29 +71,32 @@ mod core_module {
             m.py().get_type::<pyo3::exceptions::PyKeyboardInterrupt>(),
         )?;
         for (name, value) in crate::published::values() {
-            m.add(name, super::published(m.py(), value)?)?;
+            m.add(name, super::value(m.py(), value)?)?;
         }
         Ok(())
     }
 }
 
-/// A value the engines publish ([`crate::published::Value`]) as a Python object.
-fn published(py: Python<'_>, value: crate::published::Value) -> PyResult<Bound<'_, PyAny>> {
-    use crate::published::Value;
+/// A value an engine hands out ([`Value`]) as a Python object.
+fn value(py: Python<'_>, value: Value) -> PyResult<Bound<'_, PyAny>> {
+    let all = |items: Vec<Value>| items.into_iter().map(|v| self::value(py, v));
     Ok(match value {
         Value::Bool(b) => pyo3::types::PyBool::new(py, b).to_owned().into_any(),
         Value::Int(n) => n.into_pyobject(py)?.into_any(),
+        Value::Signed(n) => n.into_pyobject(py)?.into_any(),
         Value::Float(x) => x.into_pyobject(py)?.into_any(),
         Value::Text(s) => s.into_pyobject(py)?.into_any(),
         Value::None => py.None().into_bound(py),
+        Value::List(items) => {
+            PyList::new(py, all(items).collect::<PyResult<Vec<_>>>()?)?.into_any()
+        }
         Value::Tuple(items) => {
-            let items = items.into_iter().map(|v| published(py, v));
-            pyo3::types::PyTuple::new(py, items.collect::<PyResult<Vec<_>>>()?)?.into_any()
+            PyTuple::new(py, all(items).collect::<PyResult<Vec<_>>>()?)?.into_any()
         }
         Value::Dict(entries) => {
             let d = pyo3::types::PyDict::new(py);
             for (k, v) in entries {
-                d.set_item(k, published(py, v)?)?;
+                d.set_item(k, self::value(py, v)?)?;
             }
             d.into_any()
         }

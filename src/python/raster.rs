@@ -6,9 +6,10 @@ use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 
-use super::convert::InvalidArgumentError;
+use super::convert::{InvalidArgumentError, repr};
 use super::errors::LudoError;
 use super::type_error;
+use crate::common::ranges::not_positive;
 use crate::common::raster::{self, RasterError};
 
 pyo3::create_exception!(
@@ -34,11 +35,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Scale {
         match obj.extract::<f64>() {
             // As an f32 (what the drawing takes): 1e-60 would be 0, 1e300 infinite.
             Ok(v) if (v as f32).is_finite() && (v as f32) > 0.0 => Ok(Scale(v as f32)),
-            _ => Err(InvalidArgumentError::new_err(format!(
-                "scale must be a finite number above 0, not {}",
-                obj.repr()
-                    .map(|r| r.to_string())
-                    .unwrap_or_else(|_| "?".into())
+            _ => Err(InvalidArgumentError::new_err(not_positive(
+                "scale",
+                &repr(&obj),
             ))),
         }
     }

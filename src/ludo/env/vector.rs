@@ -350,23 +350,56 @@ impl VectorEnv {
     }
 
     /// The player numbers (turn order) of a batch's rows, from its [`Batch::seats`] (-1 for
-    /// a seat that does not play).
-    pub fn players_of(&self, seats: &[u8]) -> Vec<i64> {
+    /// a seat that does not play): what a learner of every seat needs to know whose
+    /// observation each row is, so `None` when one seat learns.
+    pub fn players_of(&self, seats: &[u8]) -> Option<Vec<i64>> {
+        self.learner.is_none().then_some(())?;
         let playing = &self.envs[0].config.seats;
         let number = |s: u8| playing.iter().position(|p| p.index() == usize::from(s));
-        seats
-            .iter()
-            .map(|&s| number(s).map_or(-1, |n| n as i64))
-            .collect()
+        Some(
+            seats
+                .iter()
+                .map(|&s| number(s).map_or(-1, |n| n as i64))
+                .collect(),
+        )
     }
 
     /// Every player's final reward by player number (a row of one per player), from a
-    /// batch's [`Batch::final_rewards`] (by seat).
-    pub fn final_rewards_by_player(&self, final_rewards: &[f32]) -> Vec<f32> {
+    /// batch's [`Batch::final_rewards`] (by seat): what a learner of every seat needs (one
+    /// learner's own reward is in the rewards), so `None` when one seat learns.
+    pub fn final_rewards_by_player(&self, final_rewards: &[f32]) -> Option<Vec<f32>> {
+        self.learner.is_none().then_some(())?;
         let playing = &self.envs[0].config.seats;
-        (final_rewards.chunks_exact(MAX_SEATS))
-            .flat_map(|row| playing.iter().map(|s| row[s.index()]))
-            .collect()
+        let rows = final_rewards.chunks_exact(MAX_SEATS);
+        Some(
+            rows.flat_map(|row| playing.iter().map(|s| row[s.index()]))
+                .collect(),
+        )
+    }
+
+    /// Does a batch hand out the last observations of the episodes that ended in it? Only
+    /// under same-step autoreset (under next-step autoreset, the step that ends an episode
+    /// shows its last observation as the observation).
+    pub fn has_final_obs(&self) -> bool {
+        self.autoreset == Autoreset::SameStep
+    }
+
+    /// Games played out and not handed out as episodes, over every environment.
+    pub fn skipped_games(&self) -> u64 {
+        self.envs.iter().map(|e| e.skipped().games).sum()
+    }
+
+    /// The learner's rewards in the skipped games, over every environment (0 when every
+    /// seat learns).
+    pub fn skipped_reward(&self) -> f64 {
+        let Some(learner) = self.learner else {
+            return 0.0;
+        };
+        let rewards = self
+            .envs
+            .iter()
+            .map(|e| f64::from(e.skipped().rewards[learner]));
+        rewards.sum()
     }
 
     /// Does some seat need a [`BatchOpponent`]?

@@ -1,6 +1,7 @@
 //! Phases, moves, move lists, roll results and events: what a game shows and records.
 
 use super::*;
+use crate::common::value::Value;
 
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -160,6 +161,59 @@ impl Event {
             })
         });
         (moved.collect(), captured.collect())
+    }
+
+    /// The event as its history entry's fields, by name, read in `before` (the game just
+    /// before it): the `kind` (`roll` or `move`) first, then a roll's player, value, die
+    /// and result, or a move's player, name, roll, step counts, squares (when its tokens
+    /// changed square), token names and effects. `Game.history` hands them to Python as
+    /// `RollEvent`s and `MoveEvent`s.
+    pub fn fields(&self, before: &Game) -> Vec<(&'static str, Value)> {
+        let r = before.rules();
+        match *self {
+            Event::Roll {
+                seat,
+                value,
+                result,
+                die,
+            } => vec![
+                ("kind", "roll".into()),
+                ("player", r.seat_label(seat).into()),
+                ("value", value.into()),
+                ("die", die.into()),
+                ("result", result.name().into()),
+            ],
+            Event::Move {
+                mv,
+                outcome: o,
+                extra_roll,
+                finished,
+            } => {
+                let mut f = vec![
+                    ("kind", "move".into()),
+                    ("player", r.seat_label(mv.seat).into()),
+                    ("move", before.move_name(&mv).into()),
+                    ("roll", mv.roll.into()),
+                    ("from", o.from.into()),
+                    ("to", o.to.into()),
+                ];
+                if let Some((from, to)) = self.squares(r) {
+                    f.extend([("from_square", from.into()), ("to_square", to.into())]);
+                }
+                let (moved, captured) = self.token_names(before);
+                f.extend([
+                    ("tokens", moved.into()),
+                    ("captured", captured.into()),
+                    ("bumped", o.bumped.into()),
+                    ("bounced", o.bounced.into()),
+                    ("stayed", o.stayed.into()),
+                    ("reached_home", o.reached_home.into()),
+                    ("extra_roll", extra_roll.into()),
+                    ("finished", finished.into()),
+                ]);
+                f
+            }
+        }
     }
 
     /// A move's squares by the board's names ([`Rules::square_name`]): where its tokens

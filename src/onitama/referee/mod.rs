@@ -97,7 +97,7 @@ impl From<Action> for Answer {
     /// The answer an AI gives for a chosen action: `XX`/`XX` for a pass, and wall `s` for a
     /// winning move (whose wall letter is never read).
     fn from(a: Action) -> Answer {
-        let square = |s: Option<Square>| s.map_or_else(|| "XX".to_owned(), |s| s.to_string());
+        let square = Square::answer_text;
         Answer::new(
             a.slot().number() as i64,
             square(a.from()),
@@ -408,7 +408,7 @@ impl Position {
 ///
 /// [`OnitamaError::IllegalAction`]: super::error::OnitamaError::IllegalAction
 pub(crate) fn why_illegal(pos: &Position, action: Action) -> String {
-    let square = |s: Option<Square>| s.map_or_else(|| "XX".to_owned(), |s| s.to_string());
+    let square = Square::answer_text;
     let card = action.slot().number() as i64;
     if pos.is_standard() && action.wall().is_some_and(|w| w != WallDir::Stay) {
         return "standard Onitama has no wall, so an action has no wall step".into();

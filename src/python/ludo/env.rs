@@ -20,6 +20,7 @@ use crate::ludo::{Bot, Rules, Seat, render};
 use crate::python::convert::Seed;
 use crate::python::interrupt::interruptible_or_raise;
 use crate::python::{describe, type_error};
+use crate::stop::Stop;
 
 /// An environment's configuration from its Python arguments (see [`EnvConfig::from_args`]).
 /// `opponents` lists, for each player in turn order, a bot name or None (an agent plays).
@@ -118,10 +119,29 @@ impl PyLudoEnv {
         Ok(self.env.config().seat_of(player.0)?)
     }
 
-    fn seats(&self) -> &[Seat] {
-        &self.env.config().seats
+    /// Run `work` on the environment with the Python `opponent` as its engine callback: on
+    /// a worker thread that honours Ctrl-C when a bot searches or Python plays, else here.
+    fn drive(
+        &mut self,
+        py: Python<'_>,
+        opponent: Option<Py<PyAny>>,
+        work: impl FnOnce(&mut LudoEnv, Option<&Stop>, Option<Opponent<'_>>) -> PyResult<()> + Send,
+    ) -> PyResult<()> {
+        let f = opponent
+            .as_ref()
+            .map(|f| move |e: &LudoEnv, s| call_opponent(f, e, s));
+        if f.is_none() && !self.env.config().searches() {
+            return work(&mut self.env, None, None);
+        }
+        let env = &mut self.env;
+        interruptible_or_raise(py, |stop| {
+            work(env, Some(stop), f.map(|f| Box::new(f) as _))
+        })?
     }
 }
+
+/// A Python opponent as the engine calls it.
+type Opponent<'a> = Box<dyn FnMut(&LudoEnv, Seat) -> PyResult<i64> + Send + 'a>;
 
 #[pymethods]
 impl PyLudoEnv {
@@ -161,16 +181,10 @@ impl PyLudoEnv {
         opponent: Option<Py<PyAny>>,
     ) -> PyResult<()> {
         let seed = seed.map(|s| s.0);
-        let search = self.env.config().searches();
-        let env = &mut self.env;
-        match opponent {
-            Some(f) => interruptible_or_raise(py, |stop| {
-                env.reset_with(seed, Some(stop), |e, seat| call_opponent(&f, e, seat))
-            })??,
-            None if search => interruptible_or_raise(py, |stop| env.reset(seed, Some(stop)))??,
-            None => env.reset(seed, None)?,
-        }
-        Ok(())
+        self.drive(py, opponent, |env, stop, f| match f {
+            Some(f) => env.reset_with(seed, stop, f),
+            None => Ok(env.reset(seed, stop)?),
+        })
     }
 
     /// Move token `action` of the player to move, then play on to the next decision or
@@ -185,22 +199,10 @@ impl PyLudoEnv {
     ) -> PyResult<()> {
         let action = action_arg(action)?;
         self.env.check(action)?;
-        let search = self.env.config().searches();
-        let env = &mut self.env;
-        match opponent {
-            Some(f) => {
-                interruptible_or_raise(py, |stop| {
-                    env.step_with(action, Some(stop), |e, seat| call_opponent(&f, e, seat))
-                })??;
-            }
-            None if search => {
-                interruptible_or_raise(py, |stop| env.step(action, Some(stop)))??;
-            }
-            None => {
-                env.step(action, None)?;
-            }
-        }
-        Ok(())
+        self.drive(py, opponent, |env, stop, f| match f {
+            Some(f) => env.step_with(action, stop, f).map(drop),
+            None => Ok(env.step(action, stop).map(drop)?),
+        })
     }
 
     /// Check `action` for the player to move, changing nothing: `EnvActionError` if it is
@@ -232,10 +234,7 @@ impl PyLudoEnv {
     /// Every player's rewards in the skipped games, added up.
     #[getter]
     fn skipped_rewards(&self) -> Vec<f32> {
-        self.seats()
-            .iter()
-            .map(|&s| self.env.skipped().rewards[s])
-            .collect()
+        self.env.by_player(|s| self.env.skipped().rewards[s])
     }
 
     /// Where the episode stands: 'decision', 'terminated', 'truncated' or 'idle' (no
@@ -258,10 +257,7 @@ impl PyLudoEnv {
     #[getter]
     fn players(&self) -> Vec<String> {
         let labels = self.env.game().rules().seat_labels;
-        self.seats()
-            .iter()
-            .map(|&s| labels[s].to_string())
-            .collect()
+        self.env.by_player(|s| labels[s].to_string())
     }
 
     /// Tokens per player (the number of actions).
@@ -311,7 +307,7 @@ impl PyLudoEnv {
     /// Every player's reward (0 until the game is over and on truncation).
     #[getter]
     fn rewards(&self) -> Vec<f32> {
-        self.seats().iter().map(|&s| self.env.reward(s)).collect()
+        self.env.by_player(|s| self.env.reward(s))
     }
 
     /// The board as text.
@@ -500,13 +496,7 @@ impl PyVectorEnv {
         &mut self,
         py: Python<'py>,
         policy: bool,
-        work: impl FnOnce(
-            &mut VectorEnv,
-            usize,
-            Option<&crate::stop::Stop>,
-            env::Batch<'_>,
-        ) -> PyResult<()>
-        + Send,
+        work: impl FnOnce(&mut VectorEnv, usize, Option<&Stop>, env::Batch<'_>) -> PyResult<()> + Send,
     ) -> PyResult<Arrays<'py>> {
         let n = self.envs.envs().len();
         let dims = [n, self.obs_len];
@@ -565,21 +555,15 @@ impl PyVectorEnv {
         };
         self.spare_obs.keep(&obs);
         self.spare_final.keep(&final_obs);
-        // Only same-step autoreset has final observations.
-        let same_step = self.envs.autoreset() == Autoreset::SameStep;
-        let final_obs = (ended.is_some() && same_step).then_some(final_obs);
-        // Every player's final reward, and whose observation each row is: what a learner of
-        // every seat needs (the learner's own reward is in the rewards).
-        let all = self.envs.learner().is_none();
-        let final_rewards = match ended {
-            Some(_) if all => {
-                let by_player = self.envs.final_rewards_by_player(&final_buf);
-                let players = by_player.len() / n;
-                Some(PyArray1::from_vec(py, by_player).reshape([n, players])?)
-            }
-            _ => None,
+        let final_obs = (ended.is_some() && self.envs.has_final_obs()).then_some(final_obs);
+        let by_player =
+            (ended.as_ref()).and_then(|_| self.envs.final_rewards_by_player(&final_buf));
+        let rows = |r: Vec<f32>| {
+            let players = r.len() / n;
+            PyArray1::from_vec(py, r).reshape([n, players])
         };
-        let players = all.then(|| PyArray1::from_vec(py, self.envs.players_of(&seats)));
+        let final_rewards = by_player.map(rows).transpose()?;
+        let players = (self.envs.players_of(&seats)).map(|p| PyArray1::from_vec(py, p));
         self.scratch_seats = seats;
         self.scratch_final = final_buf;
         Ok((
@@ -751,18 +735,13 @@ impl PyVectorEnv {
     /// first decision), over every environment since they were made.
     #[getter]
     fn skipped_games(&self) -> u64 {
-        self.envs.envs().iter().map(|e| e.skipped().games).sum()
+        self.envs.skipped_games()
     }
 
     /// The learner's rewards in the skipped games, added up.
     #[getter]
     fn skipped_reward(&self) -> f64 {
-        match self.envs.learner() {
-            Some(learner) => (self.envs.envs().iter())
-                .map(|e| f64::from(e.skipped().rewards[learner]))
-                .sum(),
-            None => 0.0,
-        }
+        self.envs.skipped_reward()
     }
 
     /// The number of environments.

@@ -2,7 +2,7 @@
 
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 
 use super::convert::*;
 use super::history::event_object;
@@ -20,8 +20,9 @@ use crate::ludo::{
     Bot, Event, Game as CoreGame, GameRecord, LudoError as CoreError, Move as CoreMove, Phase, Rng,
     Seat,
 };
+use crate::python::convert::Seed;
 use crate::python::enums::PackageClass;
-use crate::python::interrupt::{PySearchStop, interruptible, interruptible_linked, with_partial};
+use crate::python::interrupt::{PySearchStop, interruptible, stoppable, with_partial};
 use crate::python::{describe, type_error};
 
 /// A game of Ludo played move by move, over the "cs162", "standard" or "gt" rules.
@@ -81,19 +82,12 @@ impl PyGame {
     pub(crate) fn new(
         rules: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
-        seed: Option<&Bound<'_, PyAny>>,
+        seed: Option<Seed>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let r = parse_rules(rules, options)?;
         let seats = parse_seats(&r, players)?;
-        let seed = match seed {
-            None => fresh_seed(),
-            Some(s) if s.is_none() => fresh_seed(),
-            Some(s) if s.is_instance_of::<PyInt>() && !s.is_instance_of::<PyBool>() => {
-                crate::python::convert::seed(s, "seed")?
-            }
-            Some(s) => return Err(type_error("seed", "an int or None", s)),
-        };
+        let seed = seed.map_or_else(fresh_seed, |s| s.0);
         let game = CoreGame::new(r, &seats, seed)?;
         Ok(PyGame {
             record: GameRecord::new(game),
@@ -151,10 +145,7 @@ impl PyGame {
     /// given, as `Game()` does.
     #[staticmethod]
     #[pyo3(signature = (text, seed = None))]
-    fn from_notation(
-        text: &Bound<'_, PyAny>,
-        seed: Option<crate::python::convert::Seed>,
-    ) -> PyResult<PyGame> {
+    fn from_notation(text: &Bound<'_, PyAny>, seed: Option<Seed>) -> PyResult<PyGame> {
         let text = text_arg(text, "notation", CoreError::InvalidNotation)?;
         let (game, seed) = CoreGame::from_notation_seeded(&text, die_seed(seed))?;
         Ok(PyGame {
@@ -196,10 +187,7 @@ impl PyGame {
     /// values); a save whose die is hidden gets a random seed when none is given.
     #[staticmethod]
     #[pyo3(signature = (text, seed = None))]
-    fn from_json(
-        text: &Bound<'_, PyAny>,
-        seed: Option<crate::python::convert::Seed>,
-    ) -> PyResult<PyGame> {
+    fn from_json(text: &Bound<'_, PyAny>, seed: Option<Seed>) -> PyResult<PyGame> {
         let text = text_arg(text, "JSON text", CoreError::InvalidNotation)?;
         let SavedGame { record, seed } = SavedGame::from_json_seeded(&text, die_seed(seed))?;
         Ok(PyGame { record, seed })
@@ -349,7 +337,7 @@ impl PyGame {
         &self,
         py: Python<'_>,
         bot: &str,
-        seed: Option<crate::python::convert::Seed>,
+        seed: Option<Seed>,
         stop: Option<PyRef<'_, PySearchStop>>,
     ) -> PyResult<Move> {
         let b = bot.parse::<Bot>()?;
@@ -357,13 +345,7 @@ impl PyGame {
         let mut rng = Rng::new(seed.map_or(0, |s| s.0));
         let mv = if b.searches() {
             // A search may run for long: Ctrl-C (or the caller's flag) stops it.
-            let linked = stop.map(|s| s.stop.clone());
-            match interruptible_linked(py, linked.as_ref(), |stop| {
-                b.best_move(&g, &mut rng, Some(stop))
-            }) {
-                (_, Some(e)) => return Err(e),
-                (mv, None) => mv?,
-            }
+            stoppable(py, stop, |stop| b.best_move(&g, &mut rng, Some(stop)))??
         } else {
             b.best_move(&g, &mut rng, None)?
         };
@@ -383,7 +365,7 @@ impl PyGame {
     fn autoplay(
         slf: &Bound<'_, Self>,
         bots: &Bound<'_, PyAny>,
-        seed: Option<crate::python::convert::Seed>,
+        seed: Option<Seed>,
         max_rolls: Option<MaxRolls>,
     ) -> PyResult<Option<char>> {
         let py = slf.py();
@@ -466,7 +448,7 @@ impl PyGame {
 
 /// Where a game read from Python takes its die: the seed given, else the state written (a
 /// hidden die gets a random seed, as `Game()` without a seed does).
-fn die_seed(seed: Option<crate::python::convert::Seed>) -> DieSeed {
+fn die_seed(seed: Option<Seed>) -> DieSeed {
     match seed {
         Some(s) => DieSeed::Seed(s.0),
         None => DieSeed::IfHidden(fresh_seed()),

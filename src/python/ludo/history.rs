@@ -1,9 +1,11 @@
 //! The entries of a Ludo game's history as Python values: `RollEvent` and `MoveEvent`
-//! (dicts with typed attributes, defined in `LudoGame.events`).
+//! (dicts with typed attributes, defined in `LudoGame.events`) of the engine's
+//! [`Event::fields`].
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::common::value::Value;
 use crate::ludo::{Event, Game as CoreGame};
 use crate::python::enums::PackageClass;
 
@@ -17,45 +19,10 @@ pub(super) fn event_object<'py>(
     static MOVE_EVENT: PackageClass = PackageClass::new("LudoGame.events", "MoveEvent");
     static KIND: PackageClass = PackageClass::new("LudoGame.enums", "EventKind");
     let d = PyDict::new(py);
-    let r = before.rules();
-    match *event {
-        Event::Roll {
-            seat,
-            value,
-            result,
-            die,
-        } => {
-            d.set_item("kind", KIND.of(py, "roll")?)?;
-            d.set_item("player", r.seat_label(seat))?;
-            d.set_item("value", value)?;
-            d.set_item("die", die)?;
-            d.set_item("result", result.name())?;
-        }
-        Event::Move {
-            mv,
-            outcome,
-            extra_roll,
-            finished,
-        } => {
-            d.set_item("kind", KIND.of(py, "move")?)?;
-            d.set_item("player", r.seat_label(mv.seat))?;
-            d.set_item("move", before.move_name(&mv))?;
-            d.set_item("roll", mv.roll)?;
-            d.set_item("from", outcome.from)?;
-            d.set_item("to", outcome.to)?;
-            if let Some((from, to)) = event.squares(r) {
-                d.set_item("from_square", from)?;
-                d.set_item("to_square", to)?;
-            }
-            let (moved, captured) = event.token_names(before);
-            d.set_item("tokens", moved)?;
-            d.set_item("captured", captured)?;
-            d.set_item("bumped", outcome.bumped)?;
-            d.set_item("bounced", outcome.bounced)?;
-            d.set_item("stayed", outcome.stayed)?;
-            d.set_item("reached_home", outcome.reached_home)?;
-            d.set_item("extra_roll", extra_roll)?;
-            d.set_item("finished", finished)?;
+    for (name, value) in event.fields(before) {
+        match (name, value) {
+            ("kind", Value::Text(kind)) => d.set_item(name, KIND.of(py, &kind)?)?,
+            (name, value) => d.set_item(name, crate::python::value(py, value)?)?,
         }
     }
     match event {

@@ -15,7 +15,7 @@ use crate::onitama::game::game_over;
 use crate::onitama::{Ai, AiSettings, Answer, EndgameTable, PonderHit, Position};
 use crate::python::errors::onitama_game_over;
 use crate::python::interrupt::PySearchStop;
-use crate::python::interrupt::{interruptible, interruptible_linked, interruptible_or_raise};
+use crate::python::interrupt::{interruptible, interruptible_or_raise, stoppable};
 
 /// A built-in AI, callable with the coursework's AI contract:
 /// `ai(current_player, board, cardA1, cardA2, cardB1, cardB2, side_card, turn)` returns
@@ -202,12 +202,9 @@ impl PyAi {
         if pos.is_over() {
             return Err(game_over(&pos).into());
         }
-        let (linked, hit) = (stop.map(|s| s.stop.clone()), ponder.map(|p| p.hit.clone()));
+        let hit = ponder.map(|p| p.hit.clone());
         let analyse = |stop: &_| self.lock().analyse_in(&pos, stop, hit.as_ref());
-        match interruptible_linked(py, linked.as_ref(), analyse) {
-            (_, Some(e)) => Err(e),
-            (info, None) => info_dict(py, info?, pos.rules()),
-        }
+        info_dict(py, stoppable(py, stop, analyse)??, pos.rules())
     }
 
     /// Pickle support (for multiprocessing and Ray): a new AI with the same settings

@@ -11,7 +11,7 @@ use super::convert::{MaxBytes, Pieces, Threads};
 use super::game::{PyOnitama, borrow_game};
 use crate::onitama::{EndgameTable, TableValue};
 use crate::python::interrupt::PySearchStop;
-use crate::python::interrupt::interruptible_linked;
+use crate::python::interrupt::stoppable;
 
 /// An endgame table of standard Onitama: every position of five cards with at most
 /// `pieces` pieces on the board (masters included), won, lost or drawn for the side to
@@ -54,14 +54,10 @@ impl PyEndgameTable {
         threads: Threads,
     ) -> PyResult<Option<PyEndgameTable>> {
         let pos = *borrow_game(game)?.game.position();
-        let linked = stop.map(|s| s.stop.clone());
-        let (built, raised) = interruptible_linked(game.py(), linked.as_ref(), |stop| {
+        let built = stoppable(game.py(), stop, |stop| {
             EndgameTable::build_for(&pos, pieces.0, max_bytes.0, threads.0, stop)
-        });
-        if let Some(e) = raised {
-            return Err(e);
-        }
-        Ok(built?.map(|t| PyEndgameTable::of(Arc::new(t))))
+        })??;
+        Ok(built.map(|t| PyEndgameTable::of(Arc::new(t))))
     }
 
     /// The most memory, in bytes, the build of a table of `pieces` pieces takes (the table

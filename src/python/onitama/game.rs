@@ -12,18 +12,15 @@ use super::convert::{
 };
 use super::{PyAction, PyCard, actions_list, letter};
 use crate::onitama::coursework;
-use crate::onitama::game::{DEFAULT_PLIES, game_over};
+use crate::onitama::game::game_over;
 use crate::onitama::notation::WrittenAction;
 use crate::onitama::{
-    AiSettings, CardSlot, Game, InvalidAnswer, Player, Position, SearchInfo, Variant, env,
-    perft_until,
+    AiSettings, CardSlot, Game, InvalidAnswer, Position, SearchInfo, Variant, env, perft_until,
 };
 use crate::python::convert::Seed;
 use crate::python::errors::IllegalActionError;
-use crate::python::interrupt::PySearchStop;
-use crate::python::interrupt::{interruptible_linked, interruptible_or_raise};
+use crate::python::interrupt::{PySearchStop, interruptible_or_raise, stoppable};
 use crate::python::type_error;
-use crate::stop::Stop;
 
 /// A game of Onitama with a movable wall, played action by action.
 ///
@@ -111,19 +108,16 @@ pub(crate) fn ai_settings(
 fn run_ai(
     slf: &Bound<'_, PyOnitama>,
     settings: AiSettings,
-    linked: Option<&Stop>,
+    stop: Option<PyRef<'_, PySearchStop>>,
 ) -> PyResult<SearchInfo> {
     let pos = *borrow_game(slf)?.game.position();
     if pos.is_over() {
         return Err(game_over(&pos).into());
     }
     let mut ai = settings.ai()?;
-    match interruptible_linked(slf.py(), linked, move |stop| {
+    Ok(stoppable(slf.py(), stop, move |stop| {
         ai.analyse_in(&pos, stop, None)
-    }) {
-        (_, Some(e)) => Err(e),
-        (info, None) => Ok(info?),
-    }
+    })??)
 }
 
 /// What a search found, as the dict of `Onitama.analyse` (and `BuiltinAI.analyse`).
@@ -165,8 +159,8 @@ impl PyOnitama {
         let game = Game::from_parts(
             board.map(|b| b.0),
             cards.map(|c| c.0),
-            to_move.map_or(Player::A, |p| p.0),
-            max_plies.map_or(DEFAULT_PLIES, |n| n.0),
+            to_move.map(|p| p.0),
+            max_plies.map(|n| n.0),
         )?;
         Ok(PyOnitama { game })
     }
@@ -557,9 +551,8 @@ impl PyOnitama {
         stop: Option<PyRef<'py, PySearchStop>>,
         threads: Threads,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let linked = stop.map(|s| s.stop.clone());
         let settings = ai_settings(level, time, seed, nodes, depth, threads);
-        let info = run_ai(slf, settings, linked.as_ref())?;
+        let info = run_ai(slf, settings, stop)?;
         info_dict(slf.py(), info, borrow_game(slf)?.variant())
     }
 

@@ -10,7 +10,7 @@
 use pyo3::prelude::*;
 
 use crate::onitama::notation::WrittenAction;
-use crate::onitama::{Action, Answer, Card, CardSet, Player, Variant};
+use crate::onitama::{Action, Answer, Card, CardSet, Player, Square, Variant};
 use convert::{CardSpec, Viewer};
 
 pub(crate) mod ai;
@@ -157,13 +157,13 @@ impl PyAction {
     /// The start square, e.g. 'e2' ('XX' for a pass).
     #[getter]
     fn move_from(&self) -> String {
-        self.0.action.from().map_or("XX".into(), |s| s.to_string())
+        Square::answer_text(self.0.action.from())
     }
 
     /// The target square, e.g. 'd3' ('XX' for a pass).
     #[getter]
     fn move_to(&self) -> String {
-        self.0.action.to().map_or("XX".into(), |s| s.to_string())
+        Square::answer_text(self.0.action.to())
     }
 
     /// The wall step: 'u', 'r', 'd', 'l' or 's'; None for a winning move (the game ends)

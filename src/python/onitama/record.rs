@@ -11,9 +11,10 @@ use super::convert::{MaxPlies, SetupId, TimeBudget, read_answer};
 use super::game::{PyOnitama, borrow_game, contract_args};
 use super::{PyAction, PyAi, actions_list, letter};
 use crate::onitama::{
-    AiFailure, Answer, EndReason, Game, MatchConfig, MatchRecord, Player, Position, SavedMatch,
-    play_refereed,
+    AiFailure, Answer, EndReason, Game, MatchConfig, MatchRecord, MatchStart, Player, Position,
+    SavedMatch, play_refereed,
 };
+use crate::python::convert::arg;
 use crate::python::interrupt::with_partial;
 use crate::python::type_error;
 
@@ -182,22 +183,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Contestant<'py> {
     }
 }
 
-/// Where a match starts: an `Onitama` game (its current position) or a setup id.
-pub(crate) enum MatchStart {
-    Game(Game),
-    Setup(SetupId),
-}
-
-impl<'a, 'py> FromPyObject<'a, 'py> for MatchStart {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        match obj.cast::<PyOnitama>() {
-            Ok(g) => Ok(MatchStart::Game(borrow_game(&g.to_owned())?.game.clone())),
-            Err(_) => Ok(MatchStart::Setup(obj.extract()?)),
-        }
-    }
-}
+arg!(/// Where a match starts: an `Onitama` game (its current position) or a setup id.
+Start(MatchStart) = |o| match o.cast::<PyOnitama>() {
+    Ok(g) => Ok(MatchStart::Game(borrow_game(g)?.game.clone())),
+    Err(_) => Ok(MatchStart::Setup(o.extract::<SetupId>()?.0)),
+});
 
 /// Referee one game between two AIs (see `LudoGame.onitama.play_match`).
 #[pyfunction]
@@ -206,7 +196,7 @@ pub(crate) fn onitama_play_match<'py>(
     py: Python<'py>,
     ai_a: Contestant<'py>,
     ai_b: Contestant<'py>,
-    setup: Option<MatchStart>,
+    setup: Option<Start>,
     max_plies: Option<MaxPlies>,
     time_budget: Option<TimeBudget>,
 ) -> PyResult<PyMatchRecord> {
@@ -215,11 +205,7 @@ pub(crate) fn onitama_play_match<'py>(
         max_plies: max_plies.map(|n| n.0),
         time_budget: time_budget.map(|t| t.0),
     };
-    let start = match setup {
-        Some(MatchStart::Game(game)) => game.match_start(config.max_plies),
-        Some(MatchStart::Setup(id)) => Game::match_setup(Some(&id.0), config.max_plies)?,
-        None => Game::match_setup(None, config.max_plies)?,
-    };
+    let start = Game::match_start_of(setup.map(|s| s.0), config.max_plies)?;
     // A Ctrl-C (or any other BaseException that is not an Exception, raised by a Python
     // AI) is not the mover's failure: it stops the match, and is raised again with the
     // record of the plies played so far.
