@@ -577,6 +577,25 @@ impl Evaluator {
 
     /// [`evaluate_with`] of `pos` and this evaluator's weights.
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: this CPU has the POPCNT instruction.
+            return unsafe { self.evaluate_popcnt(pos) };
+        }
+        self.evaluate_here(pos)
+    }
+
+    /// [`Evaluator::evaluate`] compiled for CPUs with POPCNT (every x86-64 CPU since
+    /// 2008, but not the x86-64 baseline the crate is built for): the features' counts
+    /// are one instruction each instead of a dozen, the same results.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn evaluate_popcnt(&self, pos: &Position) -> i32 {
+        self.evaluate_here(pos)
+    }
+
+    #[inline(always)]
+    fn evaluate_here(&self, pos: &Position) -> i32 {
         let mut score = Fast { ev: self, s: 0 };
         terms(pos, &mut score);
         score.s.div_euclid(WEIGHT_SCALE)
