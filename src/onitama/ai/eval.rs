@@ -345,6 +345,7 @@ impl Sink for Weights {
 /// What one side's two cards reach: every target square (not own pawn, not the wall) of
 /// any pawn, of the general alone, the number of pawn moves; the cards' offset classes go
 /// to `sink` with the sign `sign`.
+#[derive(Debug, PartialEq)]
 struct Reach {
     any: u32,
     general: u32,
@@ -391,7 +392,6 @@ fn reach<S: Sink>(pos: &Position, p: Player, sink: &mut S, sign: i32) -> Reach {
     let own_g = pos.generals[i];
     let own = own_g | pos.soldiers[i];
     let free = !(own | (1 << pos.wall)) & BOARD_MASK;
-    let dir = if i == 0 { 1 } else { -1 };
     let mut r = Reach {
         any: 0,
         general: 0,
@@ -401,37 +401,50 @@ fn reach<S: Sink>(pos: &Position, p: Player, sink: &mut S, sign: i32) -> Reach {
     for k in 0..2 {
         let card = pos.cards[2 * i + k];
         sink.card(card, sign);
-        if let Some(c) = card.index() {
-            // The card's offsets from a table: four of them, unused ones moving nothing.
-            for &(ok, left, right) in &STEPS[c][i] {
-                let all = ((own & ok) << left) >> right;
-                r.cover |= all;
-                let t = all & free;
-                r.any |= t;
-                r.moves += t.count_ones();
-                r.general |= ((own_g & ok) << left) >> right & free;
-            }
-            continue;
+        match card.index() {
+            Some(c) => r.add_steps(&STEPS[c][i], own, own_g, free),
+            None => r.add_pattern(card, i, own, own_g, free),
         }
+    }
+    r
+}
+
+impl Reach {
+    /// Add the moves of one card's offsets read from [`STEPS`] (`own`, `own_g`: the
+    /// player's pieces and general; `free`: the squares it may move to).
+    #[inline(always)]
+    fn add_steps(&mut self, steps: &[(u32, u32, u32); 4], own: u32, own_g: u32, free: u32) {
+        for &(ok, left, right) in steps {
+            let all = ((own & ok) << left) >> right;
+            self.cover |= all;
+            let t = all & free;
+            self.any |= t;
+            self.moves += t.count_ones();
+            self.general |= ((own_g & ok) << left) >> right & free;
+        }
+    }
+
+    /// [`Reach::add_steps`] worked out from `card`'s pattern for player `i` (any card).
+    #[inline(always)]
+    fn add_pattern(&mut self, card: Card, i: usize, own: u32, own_g: u32, free: u32) {
+        let dir = if i == 0 { 1 } else { -1 };
         let o = card.o_index() as i32;
         let (or, oc) = (o / 5, o % 5);
         let mut xs = card.xmask();
         while xs != 0 {
             let b = xs.trailing_zeros() as i32;
             xs &= xs - 1;
-            let (pr, pc) = (b / 5 - or, b % 5 - oc);
-            let (dr, dc) = (dir * pr, dir * pc);
+            let (dr, dc) = (dir * (b / 5 - or), dir * (b % 5 - oc));
             let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
             let delta = dr * 5 + dc;
             let all = shift(own & ok, delta);
-            r.cover |= all;
+            self.cover |= all;
             let t = all & free;
-            r.any |= t;
-            r.moves += t.count_ones();
-            r.general |= shift(own_g & ok, delta) & free;
+            self.any |= t;
+            self.moves += t.count_ones();
+            self.general |= shift(own_g & ok, delta) & free;
         }
     }
-    r
 }
 
 /// `card`'s offsets by class, sent to `sink` with the sign `sign`.
@@ -730,4 +743,41 @@ fn neighbours(s: u32) -> u32 {
         t
     };
     AROUND[s as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table of the 32 cards' offsets moves what their patterns move, for both players
+    /// and any pieces.
+    #[test]
+    fn steps_move_as_the_patterns() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32 & BOARD_MASK
+        };
+        for (c, &card) in ALL_CARDS.iter().enumerate() {
+            for (i, steps) in STEPS[c].iter().enumerate() {
+                for _ in 0..200 {
+                    let own = next() & next();
+                    let own_g = own & own.wrapping_neg();
+                    let free = !own & next() & BOARD_MASK;
+                    let blank = || Reach {
+                        any: 0,
+                        general: 0,
+                        moves: 0,
+                        cover: 0,
+                    };
+                    let (mut a, mut b) = (blank(), blank());
+                    a.add_steps(steps, own, own_g, free);
+                    b.add_pattern(card, i, own, own_g, free);
+                    assert_eq!(a, b, "card {c}, player {i}, pieces {own:#x}");
+                }
+            }
+        }
+    }
 }
