@@ -689,10 +689,15 @@ impl Sink for Fast<'_> {
         sign: i32,
     ) {
         let base = phase as usize * 4 * 32;
-        let rows: [&Row; 5] = cards.map(|(block, card)| match card.index() {
-            Some(c) => &self.ev.rows[base + block as usize * 32 + c],
-            None => &NO_ROW,
-        });
+        let row = |k: usize| -> &Row {
+            let (block, card) = cards[k];
+            match card.index() {
+                Some(c) => &self.ev.rows[base + block as usize * 32 + c],
+                None => &NO_ROW,
+            }
+        };
+        // Not `cards.map`: its closure was not inlined into the POPCNT build.
+        let rows = [row(0), row(1), row(2), row(3), row(4)];
         let i = p.index();
         let mut sum = 0;
         let mut soldiers = pos.soldiers[i];
