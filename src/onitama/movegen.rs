@@ -24,6 +24,38 @@ use super::square::{BASES, BOARD_MASK, NEIGHBOUR, Player, SOURCE_OK, WALL_STEPS,
 const STAY: u16 = 4;
 const WIN: u16 = 7;
 
+/// `STEPS[c][p]`: the offsets of card `ALL_CARDS[c]` for player `p` (index), each as the
+/// squares from which it stays on the board and the shifts (left, right) that make it; a
+/// card of fewer than four offsets is padded with offsets from nowhere.
+pub(crate) static STEPS: [[[(u32, u32, u32); 4]; 2]; ALL_CARDS.len()] = {
+    let mut table = [[[(0u32, 0u32, 0u32); 4]; 2]; ALL_CARDS.len()];
+    let mut c = 0;
+    while c < ALL_CARDS.len() {
+        let card = ALL_CARDS[c];
+        let o = card.o_index() as i32;
+        let (or, oc) = (o / 5, o % 5);
+        let mut p = 0;
+        while p < 2 {
+            let dir = if p == 0 { 1 } else { -1 };
+            let (mut xs, mut n) = (card.xmask(), 0);
+            while xs != 0 {
+                let b = xs.trailing_zeros() as i32;
+                xs &= xs - 1;
+                let (dr, dc) = (dir * (b / 5 - or), dir * (b % 5 - oc));
+                let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
+                let delta = dr * 5 + dc;
+                let (left, right) = if delta >= 0 { (delta, 0) } else { (0, -delta) };
+                assert!(n < 4, "a card of the 32 has at most four offsets");
+                table[c][p][n] = (ok, left as u32, right as u32);
+                n += 1;
+            }
+            p += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
 /// `REACH[c][p][t]`: the squares from which player `p` (index) reaches square `t` with
 /// card `ALL_CARDS[c]` (the reverse of its moves), for the winning-threat test.
 static REACH: [[[u32; 25]; 2]; ALL_CARDS.len()] = {
@@ -163,13 +195,38 @@ impl Position {
         n
     }
 
+    /// [`Position::for_each_pawn_move`], reading the offsets of the 32 cards of
+    /// [`ALL_CARDS`] from [`STEPS`] (in the same order): the standard rules' walk, where
+    /// every card is one of them. (The wall variant keeps the loop: its custom cards, and
+    /// its cards of fewer than four offsets, would pay for the lookup and the empty steps.)
+    #[inline(always)]
+    fn for_each_pawn_step(&self, mut f: impl FnMut(usize, u32, u32)) {
+        let p = self.side.index();
+        let own = self.generals[p] | self.soldiers[p];
+        let free = !own & BOARD_MASK;
+        let [Some(c0), Some(c1)] = [self.cards[2 * p].index(), self.cards[2 * p + 1].index()]
+        else {
+            return self.for_each_pawn_move(f);
+        };
+        for (k, c) in [c0, c1].into_iter().enumerate() {
+            for &(ok, left, right) in &STEPS[c][p] {
+                let mut targets = ((own & ok) << left) >> right & free;
+                while targets != 0 {
+                    let t = targets.trailing_zeros();
+                    targets &= targets - 1;
+                    f(k, t + right - left, t);
+                }
+            }
+        }
+    }
+
     /// [`Position::generate`] under the standard rules (no wall steps).
     fn generate_standard(&self, list: &mut ActionList) {
         let p = self.side.index();
         let own_g = self.generals[p];
         let opp_g = self.generals[1 - p];
         let goal = self.side.target_base().bit();
-        self.for_each_pawn_move(|k, f, t| {
+        self.for_each_pawn_step(|k, f, t| {
             let tb = 1u32 << t;
             let win = tb & opp_g != 0 || (tb == goal && own_g == 1 << f);
             list.push(Action::pack(

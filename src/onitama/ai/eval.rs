@@ -46,6 +46,7 @@
 use std::sync::{Arc, LazyLock};
 
 use crate::onitama::card::{ALL_CARDS, Card};
+use crate::onitama::movegen::STEPS;
 use crate::onitama::position::{Position, Variant};
 use crate::onitama::square::{BOARD_MASK, Player, SOURCE_OK, shift};
 
@@ -353,38 +354,6 @@ struct Reach {
     /// Every square a piece's move lands on, were it free (own pieces included).
     cover: u32,
 }
-
-/// `STEPS[c][p]`: the offsets of card `ALL_CARDS[c]` for player `p` (index), each as the
-/// squares from which it stays on the board and the shifts (left, right) that make it; a
-/// card of fewer than four offsets is padded with offsets from nowhere.
-static STEPS: [[[(u32, u32, u32); 4]; 2]; ALL_CARDS.len()] = {
-    let mut table = [[[(0u32, 0u32, 0u32); 4]; 2]; ALL_CARDS.len()];
-    let mut c = 0;
-    while c < ALL_CARDS.len() {
-        let card = ALL_CARDS[c];
-        let o = card.o_index() as i32;
-        let (or, oc) = (o / 5, o % 5);
-        let mut p = 0;
-        while p < 2 {
-            let dir = if p == 0 { 1 } else { -1 };
-            let (mut xs, mut n) = (card.xmask(), 0);
-            while xs != 0 {
-                let b = xs.trailing_zeros() as i32;
-                xs &= xs - 1;
-                let (dr, dc) = (dir * (b / 5 - or), dir * (b % 5 - oc));
-                let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
-                let delta = dr * 5 + dc;
-                let (left, right) = if delta >= 0 { (delta, 0) } else { (0, -delta) };
-                assert!(n < 4, "a card of the 32 has at most four offsets");
-                table[c][p][n] = (ok, left as u32, right as u32);
-                n += 1;
-            }
-            p += 1;
-        }
-        c += 1;
-    }
-    table
-};
 
 #[inline(always)]
 fn reach<S: Sink>(pos: &Position, p: Player, sink: &mut S, sign: i32) -> Reach {
