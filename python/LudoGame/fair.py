@@ -10,6 +10,7 @@ seed gives."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -30,6 +31,7 @@ DEAL, CARD_SET = "deal", "card_set"
 _SEED_TEXT = re.compile(r"[0-9]{1,20}")
 
 
+@functools.lru_cache(maxsize=4096)
 def commitment(seed: int) -> str:
     """The commitment to `seed`: the SHA-256 hex digest of its decimal text (``seed_text``)."""
     return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
