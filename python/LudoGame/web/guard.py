@@ -492,10 +492,14 @@ class _GuardedConnection:
             raise ValueError(f"a request head over {self._guard.max_head} bytes")
 
     def on_response_complete(self) -> None:
+        if self.transport is None:  # (handed over: `take_over`, `_guard_idle`)
+            return
         done = self.cycle
         super().on_response_complete()  # type: ignore[misc]
         if not self.transport.is_closing():
-            if done is not None and self.cycle is done:
+            # (a pipelined request's cycle, started just now, is the protocol's cycle already
+            # when the one before it completes: it is not the answered one)
+            if done is not None and self.cycle is done and done.response_complete:
                 # no next request began: the answered one (its cycle and scope, which the
                 # app filled) is not kept while the connection waits (uvicorn's protocols
                 # start from None, as for a new connection)
