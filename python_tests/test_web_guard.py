@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import socket
 import sqlite3
 import stat
@@ -740,6 +741,85 @@ def test_connection_caps_per_client_and_in_all() -> None:
         while request(port, b"GET /api HTTP/1.1\r\nHost: 127.0.0.1")[0] != 200:
             assert time.monotonic() < deadline, "the server did not take connections again"
             time.sleep(0.1)
+
+
+def _answer(s: socket.socket) -> tuple[bytes, bytes]:
+    """One answer with a Content-Length on a kept-alive connection: its head and body."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        assert chunk, "the connection was closed"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    size = int(re.search(rb"(?i)content-length: *(\d+)", head)[1])  # type: ignore[index]
+    while len(body) < size:
+        chunk = s.recv(65536)
+        assert chunk, "the connection was closed"
+        body += chunk
+    return head, body
+
+
+def _until(s: socket.socket, text: bytes) -> bytes:
+    """What `s` receives until `text` has come."""
+    seen = b""
+    while text not in seen:
+        chunk = s.recv(65536)
+        assert chunk, f"the connection was closed before {text!r}"
+        seen += chunk
+    return seen
+
+
+def test_streams_and_idle_connections_on_the_real_server() -> None:
+    """`ludo serve` hands an event stream's connection over from uvicorn once its head is
+    written, and keeps an idle kept-alive connection without uvicorn's protocol: one
+    kept-alive connection answers three requests with pauses between them; a stream says
+    `Connection: close`, gets each change as it is made and counts among its client's
+    connections (`--max-client-connections 3`: a fourth is 429) while open; when its game
+    is deleted it ends with `gone` and the last chunk, and the connection is closed; a
+    stream whose client goes leaves its seat away."""
+    with serve("--create-rate", "0", "--max-client-connections", "3") as port:
+        base = f"http://127.0.0.1:{port}"
+        r = httpx.post(f"{base}{LUDO}", json={"players": "AB", "seats": {"B": "remote"}})
+        s, keys = created(r)
+        gid, host = s["id"], {"X-Seat-Key": keys["host_key"]}
+        kept = connect(port, "127.0.0.2")
+        for _ in range(3):
+            kept.sendall(f"GET {LUDO}/{gid}?fields= HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            head, body = _answer(kept)
+            assert head.startswith(b"HTTP/1.1 200 ") and json.loads(body)["id"] == gid
+            time.sleep(0.3)
+        b_key = keys["seat_keys"]["B"]
+        watcher = connect(port, "127.0.0.3")
+        watcher.sendall(
+            f"GET {LUDO}/{gid}/events?fields=&seat_key={b_key} HTTP/1.1\r\n"
+            "Host: 127.0.0.1\r\n\r\n".encode()
+        )
+        _until(watcher, b"id: 0\n")
+        assert httpx.get(f"{base}{LUDO}/{gid}?fields=").json()["connected"]["B"]
+        watcher.close()
+        deadline = time.monotonic() + 10
+        while httpx.get(f"{base}{LUDO}/{gid}?fields=").json()["connected"]["B"]:
+            assert time.monotonic() < deadline, "the seat of a stream whose client went"
+            time.sleep(0.05)
+        stream = connect(port, "127.0.0.2")
+        stream.sendall(
+            f"GET {LUDO}/{gid}/events?fields= HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+        )
+        seen = _until(stream, b"id: 0\n").lower()
+        assert seen.startswith(b"http/1.1 200 ")
+        assert b"connection: close\r\n" in seen and b"transfer-encoding: chunked\r\n" in seen
+        assert b"content-type: text/event-stream; charset=utf-8\r\n" in seen
+        third = connect(port, "127.0.0.2")
+        time.sleep(0.2)
+        fourth = connect(port, "127.0.0.2")
+        assert answer_of(fourth).startswith(b"HTTP/1.1 429 ")
+        assert httpx.post(f"{base}{LUDO}/{gid}/roll", headers=host).status_code == 200
+        _until(stream, b"id: 1\nevent: change\n")
+        assert httpx.delete(f"{base}{LUDO}/{gid}", headers=host).status_code == 204
+        rest = answer_of(stream)
+        assert b"event: gone" in rest and rest.endswith(b"0\r\n\r\n")
+        for c in (kept, stream, third, fourth):
+            c.close()
 
 
 @pytest.mark.slow

@@ -32,7 +32,17 @@ _SEED_TEXT = re.compile(r"[0-9]{1,20}")
 
 def commitment(seed: int) -> str:
     """The commitment to `seed`: the SHA-256 hex digest of its decimal text (``seed_text``)."""
-    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
+    found = _COMMITMENTS.get(seed)
+    if found is None:
+        found = hashlib.sha256(str(seed).encode("ascii")).hexdigest()
+        if len(_COMMITMENTS) >= 4096:  # (each game's state shows its seed's, every time)
+            _COMMITMENTS.clear()
+        _COMMITMENTS[seed] = found
+    return found
+
+
+#: The commitments worked out lately, by seed.
+_COMMITMENTS: dict[int, str] = {}
 
 
 class BadSaveError(ValueError):

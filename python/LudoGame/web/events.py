@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from array import array
 from collections.abc import Callable
 from typing import Any
@@ -242,9 +243,10 @@ END = b""
 
 class Stream:
     """One open event stream: the large fields it asked for, the last version it was sent,
-    the seats its key holds, and what waits to be written to it."""
+    the seats its key holds, and what waits to be written to it (or, once its connection is
+    a `Wire`, that wire: what it is handed is written at once)."""
 
-    __slots__ = ("fields", "sent", "seats", "pending", "waiter", "written")
+    __slots__ = ("fields", "sent", "seats", "pending", "waiter", "written", "wire")
 
     def __init__(self, fields: frozenset[str], seats: list[str]) -> None:
         self.fields = fields
@@ -252,15 +254,127 @@ class Stream:
         self.seats = seats
         self.pending: list[bytes | Event] = []
         self.waiter: asyncio.Future[None] | None = None
-        #: when (the event loop's time) something was last written to it
+        #: when (`time.monotonic()`) something was last written to it
         self.written = 0.0
+        self.wire: Wire | None = None
 
     def push(self, item: bytes | Event) -> None:
         """Hand `item` to the stream (written in order, soon)."""
+        wire = self.wire
+        if wire is not None and not wire.paused:
+            wire.send(item)
+            return
         self.pending.append(item)
         waiter = self.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
+
+
+def _nothing() -> None:
+    pass
+
+
+class Wire(asyncio.Protocol):
+    """An event stream's connection once the head of its answer is written (HTTP/1.1,
+    chunked): the server's HTTP protocol (uvicorn's, with its parser, request cycle, flow
+    control and task) hands its transport over to it (`guard.take_over`), and what the
+    `Stream` is handed is written at once, as one chunk, with no task. The client's going
+    (`connection_lost`), the game's deletion or the server's stopping ends the stream; a
+    client that reads too slowly (the transport's buffer full) gets what was handed
+    meanwhile once it reads again. `guard` (the server's connection limits, or None) is
+    told when the connection closes."""
+
+    __slots__ = ("transport", "stream", "first", "large", "left", "paused", "guard", "client")
+
+    def __init__(
+        self, stream: Stream, first: bytes, large: tuple[str, ...], left: Callable[[], None]
+    ) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.stream: Stream | None = stream
+        self.first = first
+        self.large = large
+        self.left = left
+        self.paused = False
+        self.guard: Any = None
+        self.client = ""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # (uvloop's is no subclass)
+        stream = self.stream
+        assert stream is not None
+        first, self.first = self.first, b""
+        self._write(first)
+        stream.wire = self
+        items, stream.pending = stream.pending, []
+        for item in items:
+            self.send(item)
+
+    def send(self, item: bytes | Event) -> None:
+        """Write `item` (what the stream is handed), or end the stream (`END`, `GONE`)."""
+        stream = self.stream
+        if stream is None:
+            return
+        body, ended = _joined([item], stream, self.large)
+        self._write(body)
+        if ended:
+            self._end()
+
+    def _write(self, body: bytes) -> None:
+        transport = self.transport
+        if body and transport is not None and not transport.is_closing():
+            transport.write(b"%x\r\n%b\r\n" % (len(body), body))
+            if self.stream is not None:
+                self.stream.written = time.monotonic()
+
+    def _end(self) -> None:
+        """The stream ends: its last chunk is written and the connection closed (then
+        `connection_lost` tells the stream's game)."""
+        stream, self.stream = self.stream, None
+        if stream is not None:
+            stream.wire = None
+            stream.pending = []
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            transport.write(b"0\r\n\r\n")
+            transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        stream, self.stream = self.stream, None
+        if stream is not None:
+            stream.wire = None
+            stream.pending = []
+        self.transport = None
+        left, self.left = self.left, _nothing
+        left()
+        guard, self.guard = self.guard, None
+        if guard is not None:
+            guard.release(self.client)
+
+    def data_received(self, data: bytes) -> None:
+        """(A stream's connection takes no more requests: what the client sends is
+        dropped.)"""
+
+    def pause_writing(self) -> None:
+        self.paused = True
+
+    def resume_writing(self) -> None:
+        self.paused = False
+        stream = self.stream
+        if stream is not None:
+            items, stream.pending = stream.pending, []
+            for item in items:
+                if self.paused:  # (full again: the rest waits)
+                    stream.pending.append(item)
+                else:
+                    self.send(item)
+
+
+#: The headers of an event stream's answer (shared by every stream).
+HEADERS = [
+    (b"cache-control", b"no-cache"),
+    (b"x-accel-buffering", b"no"),
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+]
 
 
 class EventStream(Response):
@@ -284,7 +398,12 @@ class EventStream(Response):
         self.left = left
         self.status_code = 200
         self.background: BackgroundTask | None = None
-        self.init_headers({"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        self.raw_headers = HEADERS
+
+    def wire(self) -> Wire:
+        """The `Wire` that writes this stream once the head of its answer (status 200 and
+        `raw_headers`) is written."""
+        return Wire(self.stream, self.first, self.large, self.left)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         stream, large = self.stream, self.large
@@ -303,7 +422,7 @@ class EventStream(Response):
             while True:
                 if body:
                     await send({"type": "http.response.body", "body": body, "more_body": True})
-                    stream.written = loop.time()
+                    stream.written = time.monotonic()
                     body = b""  # (not kept while the stream waits)
                 while not stream.pending:
                     stream.waiter = loop.create_future()

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import ipaddress
 import json
 import math
 import re
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Collection
 from typing import Any
@@ -256,6 +258,11 @@ def _origin(value: str, scheme: str) -> tuple[str, int | None] | None:
 
 # ---- connections ----------------------------------------------------------------------------
 
+#: The extension of an event stream request's scope (on `guarded_protocol`'s connections
+#: served by httptools): a weak reference to its connection, whose `take_over` hands the
+#: connection over to the stream.
+TAKE_OVER = "ludogame.take_over"
+
 
 @dataclasses.dataclass
 class _GuardState:
@@ -269,9 +276,19 @@ class _GuardState:
     trusted: Callable[[str], bool]
     counts: dict[str, int] = dataclasses.field(default_factory=dict)
     open_now: set[Any] = dataclasses.field(default_factory=set)
+    #: the connections handed over to a protocol of the app's (an event stream's `Wire`):
+    #: counted, without a deadline
+    handed: int = 0
     #: the one timer that closes the connections past their deadline (`_GuardedConnection`),
     #: running while any is open
     sweeping: asyncio.TimerHandle | None = None
+    #: a new protocol of the server's, for a kept-alive connection's next request (`_Idle`;
+    #: set by the first connection)
+    factory: Callable[[], Any] | None = None
+    #: uvicorn's connections (its server's state: `_Idle` stands in for its protocol)
+    connections: set[Any] = dataclasses.field(default_factory=set)
+    #: how long (seconds) a kept-alive connection waits for its next request
+    keep_alive: float = 5.0
 
     @property
     def sweep_every(self) -> float:
@@ -283,6 +300,19 @@ class _GuardState:
         """Check the deadlines from now on (if not already)."""
         if self.sweeping is None:
             self.sweeping = loop.call_later(self.sweep_every, self._sweep, loop)
+
+    def release(self, client: str) -> None:
+        """A connection handed over (`take_over`) from `client` ("": not counted) closed."""
+        self.handed -= 1
+        self._forget(client)
+
+    def _forget(self, client: str) -> None:
+        if client:
+            left = self.counts.get(client, 1) - 1
+            if left > 0:
+                self.counts[client] = left
+            else:
+                self.counts.pop(client, None)
 
     def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
         self.sweeping = None
@@ -305,19 +335,36 @@ class _GuardedConnection:
     _guard_deadline = 0.0
     _guard_cycle: Any = None
     _guard_head = 0
+    _Idle: type[_Idle]
     # uvicorn's protocol's own attributes
     transport: Any
     cycle: Any
     scope: Any
+    pipeline: Any
+    headers: Any
+    parser: Any
+    flow: Any
+    server_state: Any
     loop: asyncio.AbstractEventLoop
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[misc]
         g = self._guard
+        if g.factory is None:
+            cls: Any = type(self)
+            g.factory = functools.partial(
+                cls,
+                config=self.config,  # type: ignore[attr-defined]
+                server_state=self.server_state,
+                app_state=self.app_state,  # type: ignore[attr-defined]
+                _loop=self.loop,
+            )
+            g.connections = self.server_state.connections
+            g.keep_alive = self.timeout_keep_alive  # type: ignore[attr-defined]
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) and peer else None
         client = "" if address is None or g.trusted(str(address)) else client_of(str(address))
-        if g.max_connections is not None and len(g.open_now) >= g.max_connections:
+        if g.max_connections is not None and len(g.open_now) + g.handed >= g.max_connections:
             self._guard_refuse(503, "the server has as many connections open as it takes")
             return
         if client and g.max_client_connections is not None:
@@ -346,13 +393,7 @@ class _GuardedConnection:
         g = self._guard
         if self in g.open_now:
             g.open_now.discard(self)
-            client = self._guard_client
-            if client:
-                left = g.counts.get(client, 1) - 1
-                if left > 0:
-                    g.counts[client] = left
-                else:
-                    g.counts.pop(client, None)
+            g._forget(self._guard_client)
         self._guard_deadline = 0.0
         super().connection_lost(exc)  # type: ignore[misc]
 
@@ -373,6 +414,65 @@ class _GuardedConnection:
         if idle:
             self.transport.close()
 
+    def take_over(self, scope: Any, headers: list[tuple[bytes, bytes]], wire: Any) -> bool:
+        """Answer the request of `scope` (this connection's, under way) with status 200,
+        `headers` and a chunked body that `wire` (an `asyncio.Protocol`, an event stream's
+        `events.Wire`) writes: the head is written, and the connection is handed over to
+        `wire` (its `connection_made`), with its place among the connections counted
+        (`wire.guard`, told when it closes); this protocol, its parser, the request's cycle
+        and scope are dropped (the app's task answering the request must end without
+        sending anything). False (nothing done) unless the request is still being
+        answered, nothing of its answer was sent and nothing is pipelined after it."""
+        cycle = self.cycle
+        transport = self.transport
+        if (
+            cycle is None
+            or cycle.scope is not scope
+            or cycle.response_started
+            or cycle.disconnected
+            or cycle.more_body
+            or getattr(self, "pipeline", None)
+            or transport is None
+            or transport.is_closing()
+            or self not in self._guard.open_now
+        ):
+            return False
+        head = [b"HTTP/1.1 200 OK\r\n"]
+        for name, value in [*self.server_state.default_headers, *headers]:
+            head += [name, b": ", value, b"\r\n"]
+        head.append(b"transfer-encoding: chunked\r\nconnection: close\r\n\r\n")
+        # the cycle is done: uvicorn's task sends nothing more once the app returns
+        cycle.response_started = cycle.response_complete = True
+        cycle.keep_alive = False
+        transport.write(b"".join(head))
+        g = self._guard
+        g.open_now.discard(self)
+        g.handed += 1
+        wire.guard, wire.client, self._guard_client = g, self._guard_client, ""
+        self._guard_deadline = 0.0
+        self.server_state.connections.discard(self)
+        if self.flow.read_paused:
+            transport.resume_reading()  # (the client's going is seen by the wire)
+        self.cycle = self._guard_cycle = None
+        self.scope = None
+        self.headers = None
+        self.parser = None  # (which refers to this protocol)
+        self.transport = None
+        transport.set_protocol(wire)
+        wire.connection_made(transport)
+        return True
+
+    def on_headers_complete(self) -> None:
+        super().on_headers_complete()  # type: ignore[misc]
+        scope = self.scope
+        if (
+            scope.get("method") == "GET"
+            and scope["http_version"] == "1.1"
+            and scope.get("path", "").endswith("/events")
+        ):
+            # an event stream's request: the app may take its connection over
+            scope["extensions"] = {TAKE_OVER: weakref.ref(self)}
+
     # httptools' callbacks (h11 bounds a head itself: h11_max_incomplete_event_size)
     def on_message_begin(self) -> None:
         self._guard_head = 0
@@ -392,17 +492,103 @@ class _GuardedConnection:
             raise ValueError(f"a request head over {self._guard.max_head} bytes")
 
     def on_response_complete(self) -> None:
+        if self.transport is None:  # (handed over: `take_over`, `_guard_idle`)
+            return
         done = self.cycle
         super().on_response_complete()  # type: ignore[misc]
         if not self.transport.is_closing():
-            if done is not None and self.cycle is done:
+            # (a pipelined request's cycle, started just now, is the protocol's cycle already
+            # when the one before it completes: it is not the answered one)
+            if done is not None and self.cycle is done and done.response_complete:
                 # no next request began: the answered one (its cycle and scope, which the
                 # app filled) is not kept while the connection waits (uvicorn's protocols
                 # start from None, as for a new connection)
                 self.cycle = None
                 if getattr(self, "scope", None) is done.scope:
                     self.scope = None
+                    if getattr(self, "parser", None) is not None and not self.pipeline:
+                        self._guard_idle()
+                        return
             self._guard_arm()
+
+    def _guard_idle(self) -> None:
+        """No request under way or begun (httptools'): the connection waits for the next as
+        an `_Idle`, without this protocol (its parser, flow control, pipeline and timer)."""
+        self._unset_keepalive_if_required()  # type: ignore[attr-defined]
+        g = self._guard
+        transport = self.transport
+        g.open_now.discard(self)
+        g.connections.discard(self)
+        now = self.loop.time()
+        idle = self._Idle(transport, self._guard_client, now)
+        self._guard_client = ""
+        self._guard_deadline = 0.0
+        self.parser = None  # (which refers to this protocol)
+        self.transport = None
+        self.headers = None
+        transport.set_protocol(idle)
+        g.open_now.add(idle)
+        g.connections.add(idle)
+        g.watch(self.loop)
+
+    def _guard_resume(self, transport: Any, client: str, since: float) -> None:
+        """Take a kept-alive connection back from its `_Idle` (counted already, waiting
+        for a request since `since`, the loop's time)."""
+        super().connection_made(transport)  # type: ignore[misc]  # (uvicorn's own)
+        self._guard_client = client
+        self._guard.open_now.add(self)
+        self._guard_cycle = self.cycle
+        self._guard_head = 0
+        self._guard_deadline = since + self._guard.request_timeout
+
+
+class _Idle(asyncio.Protocol):
+    """A kept-alive connection of `guarded_protocol` between two requests: its transport,
+    its client (counted by the limits) and since when it waits; closed once it waited
+    `keep_alive` seconds (uvicorn's --timeout-keep-alive) or `request_timeout`, whichever is
+    shorter (checked with the other connections' deadlines, `_GuardState.watch`). The
+    server's protocol is made again for its next request (its first bytes), so that an
+    idle connection holds none of it (its parser, flow control, pipeline and timer)."""
+
+    __slots__ = ("transport", "client", "since", "_guard_deadline")
+
+    _guard: _GuardState
+
+    def __init__(self, transport: Any, client: str, since: float) -> None:
+        self.transport = transport
+        self.client = client
+        self.since = since
+        g = self._guard
+        self._guard_deadline = since + min(g.keep_alive, g.request_timeout)
+
+    def data_received(self, data: bytes) -> None:
+        transport, self.transport = self.transport, None
+        g = self._guard
+        g.open_now.discard(self)
+        g.connections.discard(self)
+        assert g.factory is not None
+        protocol = g.factory()
+        protocol._guard_resume(transport, self.client, self.since)
+        transport.set_protocol(protocol)
+        protocol.data_received(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.transport is not None:
+            self.transport = None
+            g = self._guard
+            g.open_now.discard(self)
+            g.connections.discard(self)
+            g._forget(self.client)
+
+    def _guard_expired(self) -> None:
+        self._guard_deadline = 0.0
+        if self.transport is not None:
+            self.transport.close()
+
+    def shutdown(self) -> None:
+        """(uvicorn's server stops: an idle connection is closed at once.)"""
+        if self.transport is not None:
+            self.transport.close()
 
 
 def guarded_protocol(
@@ -423,7 +609,9 @@ def guarded_protocol(
     clients, is not counted)."""
     state = _GuardState(request_timeout, max_head, max_connections, max_client_connections, trusted)
     guarded: type[asyncio.Protocol] = type(
-        f"Guarded{base.__name__}", (_GuardedConnection, base), {"_guard": state}
+        f"Guarded{base.__name__}",
+        (_GuardedConnection, base),
+        {"_guard": state, "_Idle": type("Idle", (_Idle,), {"__slots__": (), "_guard": state})},
     )
     return guarded
 
@@ -435,6 +623,7 @@ __all__ = [
     "MAX_CONNECTIONS",
     "MAX_HEAD",
     "REQUEST_TIMEOUT",
+    "TAKE_OVER",
     "CreateLimit",
     "RequestGuard",
     "TooManyRequestsError",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from LudoGame.web.bodies import fields_of
@@ -233,10 +234,9 @@ class EventHub:
     async def _beat(self) -> None:
         """For ever: a comment line to every stream silent for `heartbeat` seconds (checked
         every third of it)."""
-        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.heartbeat / 3)
-            now = loop.time()
+            now = time.monotonic()
             for feed in self.feeds.values():
                 for st in feed.streams:
                     if now - st.written >= self.heartbeat and not st.pending:

@@ -96,9 +96,16 @@ class LudoSession(Session):
     game: Game
 
     def __init__(
-        self, game: Game, seats: dict[str, str], ident: str | None = None, version: int = 0
+        self,
+        game: Game,
+        seats: dict[str, str],
+        ident: str | None = None,
+        version: int = 0,
+        entries: int | None = None,
     ) -> None:
-        super().__init__(game, len(game.history), ident, version)
+        # (`entries`: how many entries its history has, if known: `from_record` restores
+        # who made each, and need not build the engine's history to count them)
+        super().__init__(game, len(game.history) if entries is None else entries, ident, version)
         self.seats = seats
 
     def seat_kinds(self) -> dict[str, str]:
@@ -125,7 +132,7 @@ class LudoSession(Session):
     def from_record(
         cls, ident: str, version: int, record: dict[str, Any], config: WebConfig
     ) -> LudoSession:
-        s = cls(Game.from_json(record["save"]), dict(record["seats"]), ident, version)
+        s = cls(Game.from_json(record["save"]), dict(record["seats"]), ident, version, entries=0)
         s.restore_common(record)
         return s
 
@@ -209,6 +216,7 @@ class LudoSession(Session):
         """The game's state as the API answers it (`Session.state`)."""
         g = self.game
         phase = g.phase
+        undoable = self.can_undo()
         # an online game's seed and die are the server's until it is over: its commitment
         # is shown instead
         hidden = self.hides_seed
@@ -240,8 +248,8 @@ class LudoSession(Session):
             "squares": g.squares,
             "steps": g.steps,
             "position": g.to_notation(hide_die=hidden),
-            "can_undo": self.can_undo(),
-            **self.common_state(),
+            "can_undo": undoable,
+            **self.common_state(undoable),
         }
         if "history" in fields:
             # the events are dicts whose enum values are str: JSON as they are; a move's

@@ -445,6 +445,7 @@ class OnitamaSession(Session):
         reason = g.result_reason
         failure = self.failure
         over = self.is_over()
+        undoable = self.can_undo()
         # an online game's seed is the server's until it is over: its commitment is shown
         seed = None if self.hides_seed else self.seed
         out: dict[str, Any] = {
@@ -488,10 +489,10 @@ class OnitamaSession(Session):
             "history": [str(a) for a in g.history],
             "history_players": self.history_players(),
             "position": g.to_notation(),
-            "can_undo": self.can_undo(),
+            "can_undo": undoable,
             "sides": {p: s.model_dump() for p, s in self.sides.items()},
             "pace": self.pace,
-            **self.common_state(),
+            **self.common_state(undoable),
         }
         if "svg" in fields:
             out["svg"] = g._repr_svg_()

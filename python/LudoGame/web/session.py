@@ -259,6 +259,10 @@ class Session(Held, Seats, Timed):
     def undo_seat(self) -> str | None:
         """The seat whose decision an undo would take back (to act again after it)."""
         self._check_undo()
+        return self._undo_seat()
+
+    def _undo_seat(self) -> str | None:
+        """`undo_seat` of a session that may undo (checked)."""
         game = self.game.copy()
         actors = list(self.actors)
         while actors:
@@ -326,7 +330,7 @@ class Session(Held, Seats, Timed):
         self.rematch = record.get("rematch")
         self.rematch_of = record.get("rematch_of")
 
-    def common_state(self) -> dict[str, Any]:
+    def common_state(self, can_undo: bool | None = None) -> dict[str, Any]:
         """The parts of the state every kind of game has beside its own: its rematch (and
         the game it is the rematch of), its turn timer with the time left for the seat to
         act, which people's seats have a page open now (an online game), the seat an undo
@@ -347,7 +351,9 @@ class Session(Held, Seats, Timed):
             "rematch_of": self.rematch_of,
             "turn_timer": timer,
             "connected": connected,
-            "undo_seat": self.undo_seat() if self.can_undo() else None,
+            "undo_seat": self._undo_seat()
+            if (self.can_undo() if can_undo is None else can_undo)
+            else None,
             "timer_entries": [k for k, a in enumerate(self.actors) if a == TIMER],
         }
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from LudoGame.web.errors import ApiError, error_response, replay_body
+from LudoGame.web.guard import TAKE_OVER
 
 if TYPE_CHECKING:
     from LudoGame.web.games import Games
@@ -35,8 +36,11 @@ async def plain_events(
     """Answer a plain event stream request (``GET /api/KIND/games/ID/events`` with
     ``?fields=``, ``?seat_key=`` and ``Last-Event-ID`` at most once, nothing else asked, no
     body, and a Host `host_ok` accepts) with `EventHub.events`, before FastAPI and its
-    middleware: True if answered. An open stream holds the coroutines of every layer it
-    went through for its whole life (hours); this way it holds none of FastAPI's.
+    middleware: True if answered. On a connection of `guard.guarded_protocol` the stream
+    takes the connection over once its answer's head is written (`events.Wire`: uvicorn's
+    request cycle, flow control and task are dropped). An open stream holds the coroutines
+    of every layer it went through for its whole life (hours); this way it holds none of
+    FastAPI's.
     Anything else, and a stream `EventHub.events` refuses, is left to the app (False): its
     checks and its route (the one the API documents) answer it, saying why."""
     if scope["type"] != "http" or scope["method"] != "GET":
@@ -65,7 +69,10 @@ async def plain_events(
         )
     except ApiError:
         return False  # the route answers it (a 4xx or 503), saying why
-    await stream(scope, receive, send)
+    take = scope.get("extensions", {}).get(TAKE_OVER)
+    connection = None if take is None else take()
+    if connection is None or not connection.take_over(scope, stream.raw_headers, stream.wire()):
+        await stream(scope, receive, send)  # (no connection to take over: a plain response)
     return True
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
@@ -58,8 +59,8 @@ class PostgresFeed:
         try:
             await conn.execute(f"LISTEN {CHANNEL}")
             yield "", 0, None
-            async for note in conn.notifies():
-                found = parse_note(note.payload)
+            async for payload in _payloads(conn):
+                found = parse_note(payload)
                 if found is not None:
                     yield found
         except self._pg.Error as e:
@@ -133,6 +134,45 @@ class PostgresFeed:
                 self._notify(conn, game, PRESENCE_CHANGED)
 
         self._run(go)
+
+
+async def _payloads(conn: Any) -> AsyncIterator[str]:
+    """The payloads of the notifications that `conn` (an asynchronous psycopg connection
+    that only listens) receives, as they come: read from its socket whenever the event loop
+    finds it readable, the socket watched all along (psycopg's `notifies` watches it anew
+    for every wait, and goes through its generators for each notification). A lost
+    connection raises psycopg's `OperationalError`."""
+    loop = asyncio.get_running_loop()
+    pgconn = conn.pgconn
+    got: list[str] = [n.payload for n in (conn._notifies_backlog or ())]  # (read already)
+    failed: list[BaseException] = []
+    woken: list[asyncio.Future[None]] = []
+
+    def readable() -> None:
+        try:
+            pgconn.consume_input()
+            while (note := pgconn.notifies()) is not None:
+                got.append(note.extra.decode("utf-8", "replace"))
+        except Exception as e:  # the connection is lost
+            failed.append(e)
+        if woken and not woken[0].done():
+            woken[0].set_result(None)
+
+    fd = pgconn.socket
+    readable()  # (what libpq read with the LISTEN's answer)
+    loop.add_reader(fd, readable)
+    try:
+        while True:
+            while not got and not failed:
+                woken[:] = [loop.create_future()]
+                await woken[0]
+            notes, got[:] = list(got), []
+            for payload in notes:
+                yield payload
+            if failed:
+                raise failed[0]
+    finally:
+        loop.remove_reader(fd)
 
 
 def note_of(row: Row) -> str:
