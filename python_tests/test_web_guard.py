@@ -38,7 +38,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from LudoGame.web import create_app  # noqa: E402
+from LudoGame.web import KEEP_ALIVE, create_app  # noqa: E402
 from LudoGame.web.database import SCHEMA_VERSION, MemoryStorage, Row, SqliteStorage  # noqa: E402
 from LudoGame.web.errors import ApiError  # noqa: E402
 from LudoGame.web.guard import CreateLimit, TooManyRequestsError, client_of  # noqa: E402
@@ -820,6 +820,64 @@ def test_streams_and_idle_connections_on_the_real_server() -> None:
         assert b"event: gone" in rest and rest.endswith(b"0\r\n\r\n")
         for c in (kept, stream, third, fourth):
             c.close()
+
+
+def test_pipelined_requests_are_each_answered_on_the_real_server() -> None:
+    """Requests written together on one kept-alive connection are answered in order, one
+    answer each (the connection going idle only once the last is answered); an event
+    stream asked for behind a pipelined request is still served (its connection is not
+    handed over while another request is queued, nor taken for an idle one)."""
+    with serve("--create-rate", "0") as port:
+        base = f"http://127.0.0.1:{port}"
+        r = httpx.post(f"{base}{LUDO}", json={"players": "AB", "seats": {"B": "remote"}})
+        made, keys = created(r)
+        gid, host = made["id"], {"X-Seat-Key": keys["host_key"]}
+        one = f"GET {LUDO}/{gid}?fields= HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+        events = f"GET {LUDO}/{gid}/events?fields= HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        c = connect(port, "127.0.0.2")
+        received = b""
+
+        def answer() -> bytes:
+            """The next whole answer with a Content-Length: its body."""
+            nonlocal received
+            while True:
+                head, sep, rest = received.partition(b"\r\n\r\n")
+                if sep:
+                    found = re.search(rb"(?i)content-length: *(\d+)", head)
+                    assert found, head
+                    size = int(found[1])
+                    if len(rest) >= size:
+                        assert head.startswith(b"HTTP/1.1 200 "), head
+                        received = rest[size:]
+                        return rest[:size]
+                chunk = c.recv(65536)
+                assert chunk, "the connection was closed"
+                received += chunk
+
+        for _ in range(2):
+            c.sendall(one * 3)
+            for _ in range(3):
+                assert json.loads(answer())["id"] == gid
+            time.sleep(0.2)
+        c.sendall(one + events.encode())
+        assert json.loads(answer())["id"] == gid
+
+        def until(text: bytes) -> None:
+            nonlocal received
+            while text not in received:
+                chunk = c.recv(65536)
+                assert chunk, f"the stream's connection was closed before {text!r}"
+                received += chunk
+
+        until(b"id: 0\n")
+        assert received.startswith(b"HTTP/1.1 200 ")
+        assert b"content-type: text/event-stream; charset=utf-8\r\n" in received.lower()
+        # the stream outlives a kept-alive connection's wait (it is not taken for idle)
+        time.sleep(KEEP_ALIVE + 1)
+        assert httpx.post(f"{base}{LUDO}/{gid}/roll", headers=host).status_code == 200
+        until(b"id: 1\nevent: change\n")
+        c.close()
+        assert httpx.get(f"{base}{LUDO}/{gid}?fields=").status_code == 200
 
 
 @pytest.mark.slow
