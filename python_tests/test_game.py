@@ -221,6 +221,17 @@ def test_history_records_effects() -> None:
     assert g.status == "Player B cannot move. Player A to roll the die."
 
 
+def test_history_since_is_the_history_from_an_index() -> None:
+    g = Game("gt", seed=42)
+    play_some(g, 120)
+    whole = g.history
+    for start in (0, 1, 7, len(whole) - 1, len(whole), len(whole) + 5):
+        assert g.history_since(start) == whole[start:]
+    assert [type(e) for e in g.history_since(3)] == [type(e) for e in whole[3:]]
+    with pytest.raises(OverflowError):
+        g.history_since(-1)
+
+
 def test_same_seed_same_game() -> None:
     a, b = Game("gt", seed=42), Game("gt", seed=42)
     play_some(a, 200)

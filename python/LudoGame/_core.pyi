@@ -457,6 +457,11 @@ class Game(_RuleSet, _Copies):
         """Every roll and move so far, oldest first: `RollEvent`s and `MoveEvent`s (dicts with
         typed attributes) with their effects."""
 
+    def history_since(self, start: int) -> list[RollEvent | MoveEvent]:
+        """The entries of `history` from index `start` on (`history[start:]` without making
+        the ones before it; empty past the end): what a client that has the first `start`
+        lacks."""
+
     def best_move(
         self, bot: str = "expectimax", seed: int | None = None, stop: SearchStop | None = None
     ) -> Move:

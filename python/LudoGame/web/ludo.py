@@ -254,7 +254,7 @@ class LudoSession(Session):
         if "history" in fields:
             # the events are dicts whose enum values are str: JSON as they are; a move's
             # squares by the board's names are the engine's (``from_square``, ``to_square``)
-            out["history"] = [{**e, "text": event_text(e)} for e in g.history[since:]]
+            out["history"] = [{**e, "text": event_text(e)} for e in g.history_since(since)]
         if "svg" in fields:
             out["svg"] = g._repr_svg_()
         return out

@@ -318,8 +318,15 @@ impl PyGame {
     /// typed attributes) with their effects.
     #[getter]
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.history_since(py, 0)
+    }
+
+    /// The entries of `history` from index `start` on (`history[start:]` without making
+    /// the ones before it; empty past the end): what a client that has the first `start`
+    /// lacks.
+    fn history_since<'py>(&self, py: Python<'py>, start: usize) -> PyResult<Bound<'py, PyList>> {
         let list = PyList::empty(py);
-        for (before, event) in self.record.entries() {
+        for (before, event) in self.record.entries().skip(start) {
             list.append(event_object(py, before, event)?)?;
         }
         Ok(list)
