@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from LudoGame._core import Game  # noqa: E402
+from LudoGame._core import Game, InvalidArgumentError, TextPieces  # noqa: E402
 from LudoGame.web import create_app  # noqa: E402
 from LudoGame.web.events import PIECE, Pieces, Shape  # noqa: E402
 from LudoGame.web.ludo import LudoSession  # noqa: E402
@@ -48,6 +48,22 @@ def test_text_edits_make_the_new_text_of_the_old(old: list[str], new: list[str])
     assert a.isascii() and b.isascii()
     assert edited(a, found) == b
     assert [e[0] for e in found] == sorted(e[0] for e in found)
+
+
+def test_neighbouring_changed_pieces_make_one_edit_and_bad_separators_are_refused() -> None:
+    """Two pieces side by side that both changed are one edit (the separator between them
+    kept); pieces cut at an empty separator, or compared with pieces cut at another, are
+    refused with our error, not a panic."""
+    cells = ["a" * 30, "b" * 30, "c" * 30, "d" * 30, "e" * 30]
+    a = PIECE.join(cells)
+    b = PIECE.join([cells[0], "B" * 30, "C" * 30, *cells[3:]])
+    found = Pieces(b).edits_from(Pieces(a), b)
+    assert found is not None and len(found) == 1
+    assert edited(a, found) == b
+    with pytest.raises(InvalidArgumentError, match="separator"):
+        TextPieces("text", "")
+    with pytest.raises(InvalidArgumentError, match="separators"):
+        TextPieces("a,b", ",").edits_from(TextPieces("a;;b", ";;"), "a,b", 16)
 
 
 def play_states(session: Any, steps: int, seed: int) -> list[dict[str, Any]]:

@@ -1507,3 +1507,29 @@ def svg_to_rgb(svg: str, scale: float = 1.0) -> npt.NDArray[np.uint8]:
     for a scale that is not above 0 or a picture too large (over 8192 pixels on a side),
     TypeError for arguments of the wrong type.
     """
+
+# A large text as the hashes of its pieces (the web's board edits)
+
+__all__ += ["TextPieces"]
+
+@final
+class TextPieces:
+    """A text remembered by the hashes and lengths of its pieces (cut at `separator`), not
+    by the text itself."""
+
+    def __new__(cls, text: str, separator: str) -> TextPieces:
+        """The pieces of `text` cut at each `separator` (not empty: else
+        InvalidArgumentError)."""
+
+    def same(self, other: TextPieces) -> bool:
+        """Do both texts have the same pieces (and separators)?"""
+
+    def edits_from(self, old: TextPieces, text: str, overhead: int) -> list[list[Any]] | None:
+        """The edits (``[start, end, text]`` lists, ascending, in `old`'s text's offsets) that
+        make `text` (the text these pieces are of) of `old`'s text; None when a text is not
+        ASCII or the edits, each counted `overhead` characters beside its text, are not
+        shorter than `text`. Raises InvalidArgumentError for pieces cut at another separator.
+        """
+
+    def __len__(self) -> int:
+        """How many pieces the text has."""

@@ -4,6 +4,7 @@
 
 pub mod excerpt;
 pub mod json;
+pub mod pieces;
 pub mod ranges;
 pub mod raster;
 pub mod rng;

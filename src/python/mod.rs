@@ -15,6 +15,7 @@ pub(crate) mod errors;
 pub(crate) mod interrupt;
 mod ludo;
 mod onitama;
+mod pieces;
 mod raster;
 
 /// The compiled core of the `LudoGame` package.
@@ -55,6 +56,8 @@ mod core_module {
         PyAction, PyAi, PyCard, PyEndgameTable, PyMatchRecord, PyOnitama, PyPonderHit,
         PySearchStop, onitama_play_match, onitama_standard_cards,
     };
+    #[pymodule_export]
+    use super::pieces::PyTextPieces;
     #[pymodule_export]
     use super::raster::{InvalidSvgError, svg_to_rgb};
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from array import array
 from collections.abc import Callable
 from typing import Any
 
 from starlette.background import BackgroundTask
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
+
+from LudoGame._core import TextPieces
 
 #: JSON as the events carry it: compact, ASCII only (so that text offsets count the same
 #: characters in Python and in a browser's JavaScript).
@@ -31,6 +32,10 @@ encode = json.JSONEncoder(separators=(",", ":")).encode
 #: rectangle for each square, and a move changes the pieces of a few squares (the pieces only
 #: make edits small; any text is edited correctly).
 PIECE = "<rect "
+
+#: What an edit costs in a change's JSON beside its text (``[start,end,""]``, about): the
+#: edits are sent only when they are shorter than the text whole.
+EDIT_OVERHEAD = 16
 
 
 class Shape:
@@ -140,61 +145,23 @@ _NONE = object()
 class Pieces:
     """A large text (a board's SVG) as a shape remembers it: the hash and length of each of
     its pieces (cut at `PIECE`), from which the edits to the next text are found without
-    keeping the text."""
+    keeping the text (the engine's `TextPieces`)."""
 
-    __slots__ = ("hashes", "lengths", "ascii")
+    __slots__ = ("_pieces",)
 
     def __init__(self, text: str) -> None:
-        parts = text.split(PIECE)
-        self.hashes = array("q", map(hash, parts))
-        self.lengths = array("q", map(len, parts))
-        self.ascii = text.isascii()
+        self._pieces = TextPieces(text, PIECE)
 
     def same(self, other: Pieces) -> bool:
         """Do both texts have the same pieces?"""
-        return self.hashes == other.hashes and self.lengths == other.lengths
+        return self._pieces.same(other._pieces)
 
     def edits_from(self, old: Pieces, text: str) -> list[list[Any]] | None:
         """The edits that make this text (`text`) of `old`'s: ``[start, end, text]``,
-        ascending, in the old text's character offsets; None when the text whole is as
-        short, or a text is not ASCII (a browser counts offsets in UTF-16 units)."""
-        if not (self.ascii and old.ascii):
-            return None
-        sep = len(PIECE)
-        ah, al, bh, bl = old.hashes, old.lengths, self.hashes, self.lengths
-        na, nb = len(ah), len(bh)
-        out: list[list[Any]] = []
-        if na == nb:
-            pos = at = 0  # where the piece starts in the old text, and in the new one
-            for k in range(na):
-                if ah[k] != bh[k] or al[k] != bl[k]:
-                    piece = text[at : at + bl[k]]
-                    if out and out[-1][1] == pos:  # next to the previous edit: one edit
-                        out[-1][1] = pos + al[k]
-                        out[-1][2] += PIECE + piece
-                    else:
-                        out.append([pos, pos + al[k], piece])
-                pos += al[k] + sep
-                at += bl[k] + sep
-        else:  # pieces came or went: one edit between the pieces both start and end with
-            limit = min(na, nb) - 1  # (the texts' common start and end never overlap)
-            p = 0
-            while p < limit and ah[p] == bh[p] and al[p] == bl[p]:
-                p += 1
-            q = 0
-            while (
-                q < limit - p
-                and ah[na - 1 - q] == bh[nb - 1 - q]
-                and al[na - 1 - q] == bl[nb - 1 - q]
-            ):
-                q += 1
-            start = sum(al[:p]) + sep * p
-            tail = sum(al[na - q :]) + sep * q
-            end = sum(al) + sep * (na - 1) - tail
-            out.append([start, end, text[start : len(text) - tail]])
-        if sum(len(e[2]) + 16 for e in out) >= len(text):
-            return None
-        return out
+        ascending, in the old text's character offsets (neighbouring pieces that changed
+        make one edit); None when the text whole is as short, or a text is not ASCII (a
+        browser counts offsets in UTF-16 units)."""
+        return self._pieces.edits_from(old._pieces, text, EDIT_OVERHEAD)
 
 
 class Event:

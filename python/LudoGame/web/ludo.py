@@ -107,6 +107,9 @@ class LudoSession(Session):
         # who made each, and need not build the engine's history to count them)
         super().__init__(game, len(game.history) if entries is None else entries, ident, version)
         self.seats = seats
+        #: what the state shows of the game that never changes (its rules, options and
+        #: players; the engine builds them anew at each call)
+        self.fixed = (game.rules, game.rules_notation, game.options, game.players)
 
     def seat_kinds(self) -> dict[str, str]:
         return {p: k if k in PEOPLE else "bot" for p, k in self.seats.items()}
@@ -221,14 +224,15 @@ class LudoSession(Session):
         # is shown instead
         hidden = self.hides_seed
         seed = None if hidden else g.seed
+        rules, notation, options, players = self.fixed
         out: dict[str, Any] = {
             "id": self.id,
             "kind": "ludo",
             "version": self.version,
-            "rules": g.rules,
-            "rules_notation": g.rules_notation,
-            "options": g.options,
-            "players": g.players,
+            "rules": rules,
+            "rules_notation": notation,
+            "options": options,
+            "players": players,
             "seats": self.seats,
             "pace": self.pace,
             "seed": seed,
