@@ -88,20 +88,11 @@ impl Position {
         let free = !(own | (1 << self.wall)) & BOARD_MASK;
         for k in 0..2 {
             let card = self.cards[2 * p + k];
-            let o = card.o_index() as i32;
-            let (or, oc) = (o / 5, o % 5);
             let mut xs = card.xmask();
             while xs != 0 {
-                let i = xs.trailing_zeros() as i32;
+                let (ok, delta) = card_step(card, xs.trailing_zeros(), p);
                 xs &= xs - 1;
-                let (mut dr, mut dc) = (i / 5 - or, i % 5 - oc);
-                if p == 1 {
-                    dr = -dr;
-                    dc = -dc;
-                }
-                let delta = dr * 5 + dc;
-                let src = own & SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
-                let mut targets = shift(src, delta) & free;
+                let mut targets = shift(own & ok, delta) & free;
                 while targets != 0 {
                     let t = targets.trailing_zeros();
                     targets &= targets - 1;
@@ -163,6 +154,8 @@ impl Position {
     /// card offset: the standard rules' bulk count.
     #[inline]
     fn count_pawn_moves(&self) -> u64 {
+        // The offsets written out: through `card_step` this loop compiled to 3.6% more
+        // instructions in standard perft.
         let p = self.side.index();
         let own = self.generals[p] | self.soldiers[p];
         let free = !own & BOARD_MASK;
@@ -307,18 +300,12 @@ impl Position {
         let own = own_g | self.soldiers[p];
         let opp_g = self.generals[1 - p];
         let goal = player.target_base().bit() & !own;
-        let sign = if p == 0 { 1 } else { -1 };
         for k in 0..2 {
             let card = self.cards[2 * p + k];
-            let o = card.o_index() as i32;
-            let (or, oc) = (o / 5, o % 5);
             let mut xs = card.xmask();
             while xs != 0 {
-                let i = xs.trailing_zeros() as i32;
+                let (ok, delta) = card_step(card, xs.trailing_zeros(), p);
                 xs &= xs - 1;
-                let (dr, dc) = (sign * (i / 5 - or), sign * (i % 5 - oc));
-                let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
-                let delta = dr * 5 + dc;
                 if shift(own & ok, delta) & opp_g != 0 || shift(own_g & ok, delta) & goal != 0 {
                     return true;
                 }
