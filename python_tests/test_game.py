@@ -12,6 +12,7 @@ from LudoGame import (
     Game,
     GameOverError,
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidPositionError,
     InvalidRollError,
     InvalidRulesError,
@@ -228,8 +229,20 @@ def test_history_since_is_the_history_from_an_index() -> None:
     for start in (0, 1, 7, len(whole) - 1, len(whole), len(whole) + 5):
         assert g.history_since(start) == whole[start:]
     assert [type(e) for e in g.history_since(3)] == [type(e) for e in whole[3:]]
-    with pytest.raises(OverflowError):
-        g.history_since(-1)
+    # past the end: nothing, up to the largest start
+    assert g.history_since(2**64 - 1) == []
+
+
+def test_history_since_refuses_a_start_that_is_no_index() -> None:
+    g = Game("gt", seed=42)
+    play_some(g, 20)
+    for start in (-1, -(2**70), 2**64):
+        with pytest.raises(InvalidArgumentError) as err:  # a ValueError
+            g.history_since(start)
+        assert str(err.value) == f"start must be an int from 0 to 2**64 - 1, not {start}"
+    for start in (True, 1.0, "1", None):
+        with pytest.raises(TypeError, match="^start must be an int"):
+            g.history_since(start)  # type: ignore[arg-type]
 
 
 def test_same_seed_same_game() -> None:

@@ -743,30 +743,37 @@ def test_connection_caps_per_client_and_in_all() -> None:
             time.sleep(0.1)
 
 
-def _answer(s: socket.socket) -> tuple[bytes, bytes]:
-    """One answer with a Content-Length on a kept-alive connection: its head and body."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = s.recv(65536)
-        assert chunk, "the connection was closed"
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    size = int(re.search(rb"(?i)content-length: *(\d+)", head)[1])  # type: ignore[index]
-    while len(body) < size:
-        chunk = s.recv(65536)
-        assert chunk, "the connection was closed"
-        body += chunk
-    return head, body
+class Reader:
+    """A connection's bytes, read as they are needed: what comes after an answer (a
+    pipelined answer, a stream's events) stays for the next read."""
 
+    def __init__(self, s: socket.socket) -> None:
+        self.s = s
+        self.data = b""
 
-def _until(s: socket.socket, text: bytes) -> bytes:
-    """What `s` receives until `text` has come."""
-    seen = b""
-    while text not in seen:
-        chunk = s.recv(65536)
-        assert chunk, f"the connection was closed before {text!r}"
-        seen += chunk
-    return seen
+    def _more(self, why: str) -> None:
+        chunk = self.s.recv(65536)
+        assert chunk, f"the connection was closed {why}"
+        self.data += chunk
+
+    def answer(self) -> tuple[bytes, bytes]:
+        """The next answer, which must have a Content-Length: its head and body."""
+        while True:
+            head, sep, rest = self.data.partition(b"\r\n\r\n")
+            if sep:
+                found = re.search(rb"(?i)content-length: *(\d+)", head)
+                assert found, head
+                size = int(found[1])
+                if len(rest) >= size:
+                    self.data = rest[size:]
+                    return head, rest[:size]
+            self._more("within an answer")
+
+    def until(self, text: bytes) -> bytes:
+        """Everything not read as an answer once `text` has come (it stays unread)."""
+        while text not in self.data:
+            self._more(f"before {text!r}")
+        return self.data
 
 
 def test_streams_and_idle_connections_on_the_real_server() -> None:
@@ -783,18 +790,20 @@ def test_streams_and_idle_connections_on_the_real_server() -> None:
         s, keys = created(r)
         gid, host = s["id"], {"X-Seat-Key": keys["host_key"]}
         kept = connect(port, "127.0.0.2")
+        answers = Reader(kept)
         for _ in range(3):
             kept.sendall(f"GET {LUDO}/{gid}?fields= HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-            head, body = _answer(kept)
+            head, body = answers.answer()
             assert head.startswith(b"HTTP/1.1 200 ") and json.loads(body)["id"] == gid
             time.sleep(0.3)
+        assert answers.data == b"", "one answer a request"
         b_key = keys["seat_keys"]["B"]
         watcher = connect(port, "127.0.0.3")
         watcher.sendall(
             f"GET {LUDO}/{gid}/events?fields=&seat_key={b_key} HTTP/1.1\r\n"
             "Host: 127.0.0.1\r\n\r\n".encode()
         )
-        _until(watcher, b"id: 0\n")
+        Reader(watcher).until(b"id: 0\n")
         assert httpx.get(f"{base}{LUDO}/{gid}?fields=").json()["connected"]["B"]
         watcher.close()
         deadline = time.monotonic() + 10
@@ -805,7 +814,8 @@ def test_streams_and_idle_connections_on_the_real_server() -> None:
         stream.sendall(
             f"GET {LUDO}/{gid}/events?fields= HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
         )
-        seen = _until(stream, b"id: 0\n").lower()
+        events = Reader(stream)
+        seen = events.until(b"id: 0\n").lower()
         assert seen.startswith(b"http/1.1 200 ")
         assert b"connection: close\r\n" in seen and b"transfer-encoding: chunked\r\n" in seen
         assert b"content-type: text/event-stream; charset=utf-8\r\n" in seen
@@ -814,7 +824,7 @@ def test_streams_and_idle_connections_on_the_real_server() -> None:
         fourth = connect(port, "127.0.0.2")
         assert answer_of(fourth).startswith(b"HTTP/1.1 429 ")
         assert httpx.post(f"{base}{LUDO}/{gid}/roll", headers=host).status_code == 200
-        _until(stream, b"id: 1\nevent: change\n")
+        events.until(b"id: 1\nevent: change\n")
         assert httpx.delete(f"{base}{LUDO}/{gid}", headers=host).status_code == 204
         rest = answer_of(stream)
         assert b"event: gone" in rest and rest.endswith(b"0\r\n\r\n")
@@ -835,47 +845,27 @@ def test_pipelined_requests_are_each_answered_on_the_real_server() -> None:
         one = f"GET {LUDO}/{gid}?fields= HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
         events = f"GET {LUDO}/{gid}/events?fields= HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         c = connect(port, "127.0.0.2")
-        received = b""
+        got = Reader(c)
 
-        def answer() -> bytes:
-            """The next whole answer with a Content-Length: its body."""
-            nonlocal received
-            while True:
-                head, sep, rest = received.partition(b"\r\n\r\n")
-                if sep:
-                    found = re.search(rb"(?i)content-length: *(\d+)", head)
-                    assert found, head
-                    size = int(found[1])
-                    if len(rest) >= size:
-                        assert head.startswith(b"HTTP/1.1 200 "), head
-                        received = rest[size:]
-                        return rest[:size]
-                chunk = c.recv(65536)
-                assert chunk, "the connection was closed"
-                received += chunk
+        def answered() -> None:
+            head, body = got.answer()
+            assert head.startswith(b"HTTP/1.1 200 ") and json.loads(body)["id"] == gid, head
 
         for _ in range(2):
             c.sendall(one * 3)
             for _ in range(3):
-                assert json.loads(answer())["id"] == gid
+                answered()
             time.sleep(0.2)
+            assert got.data == b"", "one answer a request"
         c.sendall(one + events.encode())
-        assert json.loads(answer())["id"] == gid
-
-        def until(text: bytes) -> None:
-            nonlocal received
-            while text not in received:
-                chunk = c.recv(65536)
-                assert chunk, f"the stream's connection was closed before {text!r}"
-                received += chunk
-
-        until(b"id: 0\n")
-        assert received.startswith(b"HTTP/1.1 200 ")
-        assert b"content-type: text/event-stream; charset=utf-8\r\n" in received.lower()
+        answered()
+        seen = got.until(b"id: 0\n")
+        assert seen.startswith(b"HTTP/1.1 200 ")
+        assert b"content-type: text/event-stream; charset=utf-8\r\n" in seen.lower()
         # the stream outlives a kept-alive connection's wait (it is not taken for idle)
         time.sleep(KEEP_ALIVE + 1)
         assert httpx.post(f"{base}{LUDO}/{gid}/roll", headers=host).status_code == 200
-        until(b"id: 1\nevent: change\n")
+        got.until(b"id: 1\nevent: change\n")
         c.close()
         assert httpx.get(f"{base}{LUDO}/{gid}?fields=").status_code == 200
 

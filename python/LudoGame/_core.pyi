@@ -460,7 +460,7 @@ class Game(_RuleSet, _Copies):
     def history_since(self, start: int) -> list[RollEvent | MoveEvent]:
         """The entries of `history` from index `start` on (`history[start:]` without making
         the ones before it; empty past the end): what a client that has the first `start`
-        lacks."""
+        lacks. A negative `start` is an `InvalidArgumentError`."""
 
     def best_move(
         self, bot: str = "expectimax", seed: int | None = None, stop: SearchStop | None = None

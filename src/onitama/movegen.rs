@@ -17,76 +17,65 @@
 //! per card offset gives every target of that offset at once.
 
 use super::action::{Action, ActionList};
-use super::card::ALL_CARDS;
+use super::card::{ALL_CARDS, Card};
 use super::position::{NO_WALL, Position, Status};
 use super::square::{BASES, BOARD_MASK, NEIGHBOUR, Player, SOURCE_OK, WALL_STEPS, shift};
 
 const STAY: u16 = 4;
 const WIN: u16 = 7;
 
+/// The offset of bit `b` of `card`'s pattern as player `p` (index) plays it (negated for
+/// B): the squares from which it stays on the board, and the square delta it moves by (as
+/// [`shift`] takes it).
+#[inline(always)]
+pub(crate) const fn card_step(card: Card, b: u32, p: usize) -> (u32, i32) {
+    let (o, b) = (card.o_index() as i32, b as i32);
+    let dir = if p == 0 { 1 } else { -1 };
+    let (dr, dc) = (dir * (b / 5 - o / 5), dir * (b % 5 - o % 5));
+    (SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize], dr * 5 + dc)
+}
+
 /// `STEPS[c][p]`: the offsets of card `ALL_CARDS[c]` for player `p` (index), each as the
 /// squares from which it stays on the board and the shifts (left, right) that make it; a
 /// card of fewer than four offsets is padded with offsets from nowhere.
-pub(crate) static STEPS: [[[(u32, u32, u32); 4]; 2]; ALL_CARDS.len()] = {
-    let mut table = [[[(0u32, 0u32, 0u32); 4]; 2]; ALL_CARDS.len()];
-    let mut c = 0;
-    while c < ALL_CARDS.len() {
-        let card = ALL_CARDS[c];
-        let o = card.o_index() as i32;
-        let (or, oc) = (o / 5, o % 5);
-        let mut p = 0;
-        while p < 2 {
-            let dir = if p == 0 { 1 } else { -1 };
-            let (mut xs, mut n) = (card.xmask(), 0);
-            while xs != 0 {
-                let b = xs.trailing_zeros() as i32;
-                xs &= xs - 1;
-                let (dr, dc) = (dir * (b / 5 - or), dir * (b % 5 - oc));
-                let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
-                let delta = dr * 5 + dc;
-                let (left, right) = if delta >= 0 { (delta, 0) } else { (0, -delta) };
-                assert!(n < 4, "a card of the 32 has at most four offsets");
-                table[c][p][n] = (ok, left as u32, right as u32);
-                n += 1;
-            }
-            p += 1;
-        }
-        c += 1;
-    }
-    table
-};
+pub(crate) static STEPS: StepTable = TABLES.0;
 
 /// `REACH[c][p][t]`: the squares from which player `p` (index) reaches square `t` with
 /// card `ALL_CARDS[c]` (the reverse of its moves), for the winning-threat test.
-static REACH: [[[u32; 25]; 2]; ALL_CARDS.len()] = {
-    let mut table = [[[0u32; 25]; 2]; ALL_CARDS.len()];
+static REACH: ReachTable = TABLES.1;
+
+type StepTable = [[[(u32, u32, u32); 4]; 2]; ALL_CARDS.len()];
+type ReachTable = [[[u32; 25]; 2]; ALL_CARDS.len()];
+
+/// [`STEPS`] and [`REACH`], built in one pass over the 32 cards and both players.
+const TABLES: (StepTable, ReachTable) = {
+    let mut steps = [[[(0u32, 0u32, 0u32); 4]; 2]; ALL_CARDS.len()];
+    let mut reach = [[[0u32; 25]; 2]; ALL_CARDS.len()];
     let mut c = 0;
     while c < ALL_CARDS.len() {
-        let card = ALL_CARDS[c];
-        let o = card.o_index() as i32;
-        let (or, oc) = (o / 5, o % 5);
         let mut p = 0;
         while p < 2 {
-            let sign = if p == 0 { 1 } else { -1 };
-            let mut t = 0;
-            while t < 25 {
-                let (tr, tc) = (t / 5, t % 5);
-                let mut xs = card.xmask();
-                while xs != 0 {
-                    let i = xs.trailing_zeros() as i32;
-                    xs &= xs - 1;
-                    let (sr, sc) = (tr - sign * (i / 5 - or), tc - sign * (i % 5 - oc));
-                    if 0 <= sr && sr < 5 && 0 <= sc && sc < 5 {
-                        table[c][p][t as usize] |= 1 << (sr * 5 + sc);
-                    }
+            let (mut xs, mut n) = (ALL_CARDS[c].xmask(), 0);
+            while xs != 0 {
+                let (ok, delta) = card_step(ALL_CARDS[c], xs.trailing_zeros(), p);
+                xs &= xs - 1;
+                let (left, right) = if delta >= 0 { (delta, 0) } else { (0, -delta) };
+                assert!(n < 4, "a card of the 32 has at most four offsets");
+                steps[c][p][n] = (ok, left as u32, right as u32);
+                n += 1;
+                // Every source of the offset reaches its target.
+                let mut from = ok;
+                while from != 0 {
+                    let s = from.trailing_zeros() as i32;
+                    from &= from - 1;
+                    reach[c][p][(s + delta) as usize] |= 1 << s;
                 }
-                t += 1;
             }
             p += 1;
         }
         c += 1;
     }
-    table
+    (steps, reach)
 };
 
 impl Position {
@@ -99,20 +88,11 @@ impl Position {
         let free = !(own | (1 << self.wall)) & BOARD_MASK;
         for k in 0..2 {
             let card = self.cards[2 * p + k];
-            let o = card.o_index() as i32;
-            let (or, oc) = (o / 5, o % 5);
             let mut xs = card.xmask();
             while xs != 0 {
-                let i = xs.trailing_zeros() as i32;
+                let (ok, delta) = card_step(card, xs.trailing_zeros(), p);
                 xs &= xs - 1;
-                let (mut dr, mut dc) = (i / 5 - or, i % 5 - oc);
-                if p == 1 {
-                    dr = -dr;
-                    dc = -dc;
-                }
-                let delta = dr * 5 + dc;
-                let src = own & SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
-                let mut targets = shift(src, delta) & free;
+                let mut targets = shift(own & ok, delta) & free;
                 while targets != 0 {
                     let t = targets.trailing_zeros();
                     targets &= targets - 1;
@@ -174,6 +154,8 @@ impl Position {
     /// card offset: the standard rules' bulk count.
     #[inline]
     fn count_pawn_moves(&self) -> u64 {
+        // The offsets written out: through `card_step` this loop compiled to 3.6% more
+        // instructions in standard perft.
         let p = self.side.index();
         let own = self.generals[p] | self.soldiers[p];
         let free = !own & BOARD_MASK;
@@ -318,18 +300,12 @@ impl Position {
         let own = own_g | self.soldiers[p];
         let opp_g = self.generals[1 - p];
         let goal = player.target_base().bit() & !own;
-        let sign = if p == 0 { 1 } else { -1 };
         for k in 0..2 {
             let card = self.cards[2 * p + k];
-            let o = card.o_index() as i32;
-            let (or, oc) = (o / 5, o % 5);
             let mut xs = card.xmask();
             while xs != 0 {
-                let i = xs.trailing_zeros() as i32;
+                let (ok, delta) = card_step(card, xs.trailing_zeros(), p);
                 xs &= xs - 1;
-                let (dr, dc) = (sign * (i / 5 - or), sign * (i % 5 - oc));
-                let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
-                let delta = dr * 5 + dc;
                 if shift(own & ok, delta) & opp_g != 0 || shift(own_g & ok, delta) & goal != 0 {
                     return true;
                 }

@@ -46,9 +46,9 @@
 use std::sync::{Arc, LazyLock};
 
 use crate::onitama::card::{ALL_CARDS, Card};
-use crate::onitama::movegen::STEPS;
+use crate::onitama::movegen::{STEPS, card_step};
 use crate::onitama::position::{Position, Variant};
-use crate::onitama::square::{BOARD_MASK, Player, SOURCE_OK, shift};
+use crate::onitama::square::{BOARD_MASK, Player, shift};
 
 /// Having the move.
 pub const F_TEMPO: usize = 0;
@@ -396,16 +396,10 @@ impl Reach {
     /// [`Reach::add_steps`] worked out from `card`'s pattern for player `i` (any card).
     #[inline(always)]
     fn add_pattern(&mut self, card: Card, i: usize, own: u32, own_g: u32, free: u32) {
-        let dir = if i == 0 { 1 } else { -1 };
-        let o = card.o_index() as i32;
-        let (or, oc) = (o / 5, o % 5);
         let mut xs = card.xmask();
         while xs != 0 {
-            let b = xs.trailing_zeros() as i32;
+            let (ok, delta) = card_step(card, xs.trailing_zeros(), i);
             xs &= xs - 1;
-            let (dr, dc) = (dir * (b / 5 - or), dir * (b % 5 - oc));
-            let ok = SOURCE_OK[(dr + 4) as usize][(dc + 4) as usize];
-            let delta = dr * 5 + dc;
             let all = shift(own & ok, delta);
             self.cover |= all;
             let t = all & free;

@@ -118,7 +118,8 @@ pub(crate) fn options_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Boun
     Ok(d)
 }
 
-crate::python::convert::int_arg!(/// `Simulation.run`'s first game index.
+crate::python::convert::int_arg!(/// A first index: `Simulation.run`'s first game,
+    /// `Game.history_since`'s first entry.
     Start, "start", u64, 0, u64::MAX);
 crate::python::convert::int_arg!(/// `Simulation.run`'s game count (at most `MAX_RUN` a call).
     Count, "count", u64, 0, crate::ludo::sim::MAX_RUN);

@@ -318,15 +318,16 @@ impl PyGame {
     /// typed attributes) with their effects.
     #[getter]
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.history_since(py, 0)
+        self.history_since(py, Start(0))
     }
 
     /// The entries of `history` from index `start` on (`history[start:]` without making
     /// the ones before it; empty past the end): what a client that has the first `start`
-    /// lacks.
-    fn history_since<'py>(&self, py: Python<'py>, start: usize) -> PyResult<Bound<'py, PyList>> {
+    /// lacks. A negative `start` is an `InvalidArgumentError`.
+    fn history_since<'py>(&self, py: Python<'py>, start: Start) -> PyResult<Bound<'py, PyList>> {
         let list = PyList::empty(py);
-        for (before, event) in self.record.entries().skip(start) {
+        let skip = usize::try_from(start.0).unwrap_or(usize::MAX);
+        for (before, event) in self.record.entries().skip(skip) {
             list.append(event_object(py, before, event)?)?;
         }
         Ok(list)
