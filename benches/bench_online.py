@@ -65,6 +65,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from LudoGame.web import KEEP_ALIVE
+
 LUDO = "/api/ludo/games"
 
 
@@ -155,10 +157,10 @@ def stop_server(server: Server) -> None:
 # ---- a minimal HTTP/1.1 client on asyncio streams ----------------------------------------
 
 
-#: uvicorn closes a kept-alive connection idle for 5 s: one idle longer than this is made
-#: again before a request (as a browser would, the connection's setup then counted in the
-#: request's time).
-IDLE = 4.0
+#: The server closes a kept-alive connection idle for `KEEP_ALIVE` seconds: one idle
+#: longer than this is made again before a request (as a browser would, the connection's
+#: setup then counted in the request's time).
+IDLE = KEEP_ALIVE - 1.0
 
 
 class Http:
@@ -220,7 +222,7 @@ class Http:
         except (ConnectionError, asyncio.IncompleteReadError):
             if not reused:
                 raise
-            # the server closed the kept-alive connection as the request went out (its 5 s
+            # the server closed the kept-alive connection as the request went out (its wait
             # ran out first: a loaded client reads its answers late): sent again on a new
             # one, as a browser does (a change carries its version: never made twice)
             self.retried += 1

@@ -743,6 +743,39 @@ def test_connection_caps_per_client_and_in_all() -> None:
             time.sleep(0.1)
 
 
+def test_idle_kept_alive_connections_make_room_for_new_ones() -> None:
+    """`--max-client-connections 2 --max-connections 3`: a new connection past a cap closes
+    the kept-alive connection that has waited longest for its next request (its client's,
+    for the per-client cap) and is served; one that has sent nothing yet is never taken for
+    idle (past the caps with none idle, a new one is refused as before)."""
+    get = b"GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+    def served(c: socket.socket) -> Reader:
+        c.sendall(get)
+        answers = Reader(c)
+        assert answers.answer()[0].startswith(b"HTTP/1.1 200 ")
+        return answers
+
+    with serve("--max-client-connections", "2", "--max-connections", "3") as port:
+        k1, k2 = connect(port, "127.0.0.2"), connect(port, "127.0.0.2")
+        served(k1)
+        served(k2)  # both idle now, k1 the longer
+        k3 = connect(port, "127.0.0.2")
+        served(k3)  # the client's cap: k1 made room
+        assert answer_of(k1) == b""
+        m1 = connect(port, "127.0.0.3")
+        time.sleep(0.2)  # (the server takes it in: k2, k3 and m1 open)
+        m2 = connect(port, "127.0.0.3")
+        served(m2)  # the server's cap: k2, idle longest, made room
+        assert answer_of(k2) == b""
+        for c in (k3, m2):  # k3 and m2 busy (a request begun), m1 silent: none idle
+            c.sendall(b"GET /api HTTP/1.1\r\n")
+        time.sleep(0.2)
+        assert answer_of(connect(port, "127.0.0.4")).startswith(b"HTTP/1.1 503 ")
+        for c in (k1, k2, k3, m1, m2):
+            c.close()
+
+
 class Reader:
     """A connection's bytes, read as they are needed: what comes after an answer (a
     pipelined answer, a stream's events) stays for the next read."""
@@ -781,7 +814,8 @@ def test_streams_and_idle_connections_on_the_real_server() -> None:
     written, and keeps an idle kept-alive connection without uvicorn's protocol: one
     kept-alive connection answers three requests with pauses between them; a stream says
     `Connection: close`, gets each change as it is made and counts among its client's
-    connections (`--max-client-connections 3`: a fourth is 429) while open; when its game
+    connections (`--max-client-connections 3`: a fourth closes the idle one to make room,
+    a fifth is 429) while open; when its game
     is deleted it ends with `gone` and the last chunk, and the connection is closed; a
     stream whose client goes leaves its seat away."""
     with serve("--create-rate", "0", "--max-client-connections", "3") as port:
@@ -821,14 +855,17 @@ def test_streams_and_idle_connections_on_the_real_server() -> None:
         assert b"content-type: text/event-stream; charset=utf-8\r\n" in seen
         third = connect(port, "127.0.0.2")
         time.sleep(0.2)
+        # past the client's cap its kept-alive connection, idle, makes room: closed
         fourth = connect(port, "127.0.0.2")
-        assert answer_of(fourth).startswith(b"HTTP/1.1 429 ")
+        assert answer_of(kept) == b""
+        fifth = connect(port, "127.0.0.2")  # none idle: refused
+        assert answer_of(fifth).startswith(b"HTTP/1.1 429 ")
         assert httpx.post(f"{base}{LUDO}/{gid}/roll", headers=host).status_code == 200
         events.until(b"id: 1\nevent: change\n")
         assert httpx.delete(f"{base}{LUDO}/{gid}", headers=host).status_code == 204
         rest = answer_of(stream)
         assert b"event: gone" in rest and rest.endswith(b"0\r\n\r\n")
-        for c in (kept, stream, third, fourth):
+        for c in (kept, stream, third, fourth, fifth):
             c.close()
 
 

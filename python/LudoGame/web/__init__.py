@@ -342,8 +342,11 @@ def serve(
         storage.close()
 
 
-#: How long (seconds) uvicorn keeps a connection open with no request after an answer.
-KEEP_ALIVE = 5
+#: How long (seconds) uvicorn keeps a connection open with no request after an answer: a
+#: player's device acts every few seconds, and each request on a new connection costs the
+#: server more than the request itself; idle ones make room for new connections past a cap
+#: (`guard._GuardState.reclaim`). At most `--request-timeout` (10 s by default) is kept.
+KEEP_ALIVE = 10
 
 
 def served_hosts(host: str, shown: Sequence[str]) -> list[str]:

@@ -289,6 +289,20 @@ class _GuardState:
     connections: set[Any] = dataclasses.field(default_factory=set)
     #: how long (seconds) a kept-alive connection waits for its next request
     keep_alive: float = 5.0
+    #: the kept-alive connections waiting for their next request (`_Idle`), the one that
+    #: has waited longest first: closed to make room when a new connection would be past a
+    #: limit (`reclaim`)
+    idle: dict[Any, None] = dataclasses.field(default_factory=dict)
+
+    def reclaim(self, client: str | None = None) -> bool:
+        """Close the kept-alive connection that has waited longest for a request (of
+        `client` if given) to make room for a new one, as HTTP lets a server close an idle
+        connection at any time: True if there was one."""
+        for idle in self.idle:
+            if client is None or idle.client == client:
+                idle.reclaim()
+                return True
+        return False
 
     @property
     def sweep_every(self) -> float:
@@ -364,11 +378,15 @@ class _GuardedConnection:
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) and peer else None
         client = "" if address is None or g.trusted(str(address)) else client_of(str(address))
-        if g.max_connections is not None and len(g.open_now) + g.handed >= g.max_connections:
+        if (
+            g.max_connections is not None
+            and len(g.open_now) + g.handed >= g.max_connections
+            and not g.reclaim()
+        ):
             self._guard_refuse(503, "the server has as many connections open as it takes")
             return
         if client and g.max_client_connections is not None:
-            if g.counts.get(client, 0) >= g.max_client_connections:
+            if g.counts.get(client, 0) >= g.max_client_connections and not g.reclaim(client):
                 self._guard_refuse(
                     429, "this address has as many connections open as one client may"
                 )
@@ -529,6 +547,7 @@ class _GuardedConnection:
         transport.set_protocol(idle)
         g.open_now.add(idle)
         g.connections.add(idle)
+        g.idle[idle] = None
         g.watch(self.loop)
 
     def _guard_resume(self, transport: Any, client: str, since: float) -> None:
@@ -546,8 +565,9 @@ class _Idle(asyncio.Protocol):
     """A kept-alive connection of `guarded_protocol` between two requests: its transport,
     its client (counted by the limits) and since when it waits; closed once it waited
     `keep_alive` seconds (uvicorn's --timeout-keep-alive) or `request_timeout`, whichever is
-    shorter (checked with the other connections' deadlines, `_GuardState.watch`). The
-    server's protocol is made again for its next request (its first bytes), so that an
+    shorter (checked with the other connections' deadlines, `_GuardState.watch`), or sooner
+    to make room for a new connection past a limit (`_GuardState.reclaim`). The server's
+    protocol is made again for its next request (its first bytes), so that an
     idle connection holds none of it (its parser, flow control, pipeline and timer)."""
 
     __slots__ = ("transport", "client", "since", "_guard_deadline")
@@ -566,6 +586,7 @@ class _Idle(asyncio.Protocol):
         g = self._guard
         g.open_now.discard(self)
         g.connections.discard(self)
+        g.idle.pop(self, None)
         assert g.factory is not None
         protocol = g.factory()
         protocol._guard_resume(transport, self.client, self.since)
@@ -575,10 +596,21 @@ class _Idle(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         if self.transport is not None:
             self.transport = None
-            g = self._guard
-            g.open_now.discard(self)
-            g.connections.discard(self)
-            g._forget(self.client)
+            self._let_go()
+
+    def _let_go(self) -> None:
+        g = self._guard
+        g.open_now.discard(self)
+        g.connections.discard(self)
+        g.idle.pop(self, None)
+        g._forget(self.client)
+
+    def reclaim(self) -> None:
+        """Close the connection to make room for a new one: it stops counting now."""
+        transport, self.transport = self.transport, None
+        if transport is not None:
+            self._let_go()
+            transport.close()
 
     def _guard_expired(self) -> None:
         self._guard_deadline = 0.0
