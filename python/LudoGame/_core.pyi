@@ -1514,8 +1514,9 @@ __all__ += ["TextPieces"]
 
 @final
 class TextPieces:
-    """A text remembered by the hashes and lengths of its pieces (cut at `separator`), not
-    by the text itself."""
+    """A text remembered by the hashes and lengths of its pieces (cut at `separator`), not by
+    the text itself.
+    """
 
     def __new__(cls, text: str, separator: str) -> TextPieces:
         """The pieces of `text` cut at each `separator` (not empty: else
