@@ -63,7 +63,7 @@ def test_neighbouring_changed_pieces_make_one_edit_and_bad_separators_are_refuse
     with pytest.raises(InvalidArgumentError, match="separator"):
         TextPieces("text", "")
     with pytest.raises(InvalidArgumentError, match="separators"):
-        TextPieces("a,b", ",").edits_from(TextPieces("a;;b", ";;"), "a,b", 16)
+        TextPieces("a,b", ",").edits_from(TextPieces("a;b", ";"), "a,b", 16)
 
 
 def play_states(session: Any, steps: int, seed: int) -> list[dict[str, Any]]:

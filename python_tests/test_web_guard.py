@@ -747,7 +747,8 @@ def test_idle_kept_alive_connections_make_room_for_new_ones() -> None:
     """`--max-client-connections 2 --max-connections 3`: a new connection past a cap closes
     the kept-alive connection that has waited longest for its next request (its client's,
     for the per-client cap) and is served; one that has sent nothing yet is never taken for
-    idle (past the caps with none idle, a new one is refused as before)."""
+    idle (past the caps with none idle, a new one is refused as before), and a client
+    refused at its own cap closes no other client's connection."""
     get = b"GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
     def served(c: socket.socket) -> Reader:
@@ -768,8 +769,12 @@ def test_idle_kept_alive_connections_make_room_for_new_ones() -> None:
         m2 = connect(port, "127.0.0.3")
         served(m2)  # the server's cap: k2, idle longest, made room
         assert answer_of(k2) == b""
-        for c in (k3, m2):  # k3 and m2 busy (a request begun), m1 silent: none idle
-            c.sendall(b"GET /api HTTP/1.1\r\n")
+        m2.sendall(b"GET /api HTTP/1.1\r\n")  # m2 busy (a request begun), m1 silent
+        time.sleep(0.2)
+        # a client at its own cap with none idle is refused, and closes nobody else's
+        assert answer_of(connect(port, "127.0.0.3")).startswith(b"HTTP/1.1 429 ")
+        served(k3)
+        k3.sendall(b"GET /api HTTP/1.1\r\n")  # none idle now
         time.sleep(0.2)
         assert answer_of(connect(port, "127.0.0.4")).startswith(b"HTTP/1.1 503 ")
         for c in (k1, k2, k3, m1, m2):

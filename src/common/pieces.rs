@@ -142,7 +142,9 @@ impl Pieces {
                 text: text.get(start..text.len().checked_sub(tail)?)?,
             });
         }
-        let size: usize = out.iter().map(|e| e.text.len() + overhead).sum();
+        let size = out.iter().fold(0usize, |n, e| {
+            n.saturating_add(e.text.len().saturating_add(overhead))
+        });
         (size < text.len()).then_some(out)
     }
 }

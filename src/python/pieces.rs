@@ -12,7 +12,7 @@ use crate::common::pieces::Pieces;
 #[pyclass(module = "LudoGame._core", name = "TextPieces", frozen)]
 pub struct PyTextPieces {
     pieces: Pieces,
-    separator_len: usize,
+    separator: String,
 }
 
 #[pymethods]
@@ -27,13 +27,13 @@ impl PyTextPieces {
         }
         Ok(PyTextPieces {
             pieces: Pieces::new(text, separator),
-            separator_len: separator.len(),
+            separator: separator.to_owned(),
         })
     }
 
     /// Do both texts have the same pieces (and separators)?
     fn same(&self, other: &PyTextPieces) -> bool {
-        self.separator_len == other.separator_len && self.pieces.same(&other.pieces)
+        self.separator == other.separator && self.pieces.same(&other.pieces)
     }
 
     /// The edits (``[start, end, text]`` lists, ascending, in `old`'s text's offsets) that
@@ -47,14 +47,14 @@ impl PyTextPieces {
         text: &str,
         overhead: usize,
     ) -> PyResult<Option<Vec<Py<PyAny>>>> {
-        if self.separator_len != old.separator_len {
+        if self.separator != old.separator {
             return Err(InvalidArgumentError::new_err(
-                "the pieces were cut at separators of different lengths".to_owned(),
+                "the pieces were cut at different separators".to_owned(),
             ));
         }
         let Some(found) = self
             .pieces
-            .edits_from(&old.pieces, text, self.separator_len, overhead)
+            .edits_from(&old.pieces, text, self.separator.len(), overhead)
         else {
             return Ok(None);
         };

@@ -297,9 +297,14 @@ class _GuardState:
     def reclaim(self, client: str | None = None) -> bool:
         """Close the kept-alive connection that has waited longest for a request (of
         `client` if given) to make room for a new one, as HTTP lets a server close an idle
-        connection at any time: True if there was one."""
+        connection at any time: True if there was one. One whose answer is still being sent
+        is left alone (closed, it would hold its socket, uncounted, until its client read
+        the answer)."""
         for idle in self.idle:
-            if client is None or idle.client == client:
+            transport = idle.transport
+            if (client is None or idle.client == client) and (
+                transport is not None and not transport.get_write_buffer_size()
+            ):
                 idle.reclaim()
                 return True
         return False
@@ -378,19 +383,23 @@ class _GuardedConnection:
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) and peer else None
         client = "" if address is None or g.trusted(str(address)) else client_of(str(address))
-        if (
-            g.max_connections is not None
-            and len(g.open_now) + g.handed >= g.max_connections
-            and not g.reclaim()
-        ):
-            self._guard_refuse(503, "the server has as many connections open as it takes")
-            return
+        # (the client's own cap first: a client refused anyway closes nobody's connection,
+        # and one at the server's cap gives up its own idle connection before another's)
         if client and g.max_client_connections is not None:
             if g.counts.get(client, 0) >= g.max_client_connections and not g.reclaim(client):
                 self._guard_refuse(
                     429, "this address has as many connections open as one client may"
                 )
                 return
+        if (
+            g.max_connections is not None
+            and len(g.open_now) + g.handed >= g.max_connections
+            and not (client and g.reclaim(client))
+            and not g.reclaim()
+        ):
+            self._guard_refuse(503, "the server has as many connections open as it takes")
+            return
+        if client and g.max_client_connections is not None:
             g.counts[client] = g.counts.get(client, 0) + 1
             self._guard_client = client
         g.open_now.add(self)
