@@ -64,6 +64,8 @@ def test_neighbouring_changed_pieces_make_one_edit_and_bad_separators_are_refuse
         TextPieces("text", "")
     with pytest.raises(InvalidArgumentError, match="separators"):
         TextPieces("a,b", ",").edits_from(TextPieces("a;b", ";"), "a,b", 16)
+    with pytest.raises(InvalidArgumentError, match="^overhead must be an int from 0"):
+        TextPieces("a", ",").edits_from(TextPieces("a", ","), "a", -1)
 
 
 def play_states(session: Any, steps: int, seed: int) -> list[dict[str, Any]]:

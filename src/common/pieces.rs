@@ -9,7 +9,7 @@
 //! let new = "<svg><rect a/><rect B/><rect c/></svg>";
 //! let (before, after) = (Pieces::new(old, "<rect "), Pieces::new(new, "<rect "));
 //! assert!(!after.same(&before));
-//! let edits = after.edits_from(&before, new, "<rect ".len(), 0).unwrap();
+//! let edits = after.edits_from(&before, new, 0).unwrap();
 //! assert_eq!(edits, vec![Edit { start: 20, end: 23, text: "B/>" }]);
 //! ```
 
@@ -18,11 +18,12 @@ use std::hash::BuildHasher;
 use std::sync::OnceLock;
 
 /// A text cut where a separator starts, as its pieces' hashes and lengths (in bytes; the
-/// separators are not part of the pieces), and whether it is all ASCII.
+/// separators are not part of the pieces), the separator, and whether it is all ASCII.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pieces {
     hashes: Vec<u64>,
     lengths: Vec<usize>,
+    separator: Box<str>,
     ascii: bool,
 }
 
@@ -56,8 +57,14 @@ impl Pieces {
         Pieces {
             hashes,
             lengths,
+            separator: separator.into(),
             ascii: text.is_ascii(),
         }
+    }
+
+    /// The separator the text was cut at.
+    pub fn separator(&self) -> &str {
+        &self.separator
     }
 
     /// How many pieces the text has (one more than its separators).
@@ -70,28 +77,30 @@ impl Pieces {
         self.lengths.is_empty()
     }
 
-    /// Do both texts have the same pieces (by hash and length)?
+    /// Do both texts have the same pieces (by hash and length, cut at one separator)?
     pub fn same(&self, other: &Pieces) -> bool {
-        self.hashes == other.hashes && self.lengths == other.lengths
+        self.separator == other.separator
+            && self.hashes == other.hashes
+            && self.lengths == other.lengths
     }
 
     /// The edits that make `text` (the text these pieces are of) of `old`'s text,
-    /// ascending and apart, in the old text's offsets (`separator_len`: the length of the
-    /// separator both were cut at); pieces next to each other that both changed make one
-    /// edit, and where pieces came or went one edit spans from the first
-    /// piece that differs to the last. None when a text is not ASCII (a browser counts
-    /// offsets in UTF-16 units, not bytes) or when the edits, each counted `overhead` bytes
-    /// beside its text, are not shorter than `text` whole.
+    /// ascending and apart, in the old text's offsets; pieces next to each other that
+    /// both changed make one edit, and where pieces came or went one edit spans from the
+    /// first piece that differs to the last. None when the texts were cut at different
+    /// separators, when a text is not ASCII (a browser counts offsets in UTF-16 units, not
+    /// bytes) or when the edits, each counted `overhead` bytes beside its text, are not
+    /// shorter than `text` whole.
     pub fn edits_from<'t>(
         &self,
         old: &Pieces,
         text: &'t str,
-        separator_len: usize,
         overhead: usize,
     ) -> Option<Vec<Edit<'t>>> {
-        if !(self.ascii && old.ascii) {
+        if !(self.ascii && old.ascii) || self.separator != old.separator {
             return None;
         }
+        let separator_len = self.separator.len();
         let (ah, al, bh, bl) = (&old.hashes, &old.lengths, &self.hashes, &self.lengths);
         let (na, nb) = (ah.len(), bh.len());
         let mut out: Vec<Edit<'t>> = Vec::new();
@@ -165,7 +174,7 @@ mod tests {
     }
 
     fn edits<'t>(old: &str, new: &'t str) -> Option<Vec<Edit<'t>>> {
-        Pieces::new(new, SEP).edits_from(&Pieces::new(old, SEP), new, SEP.len(), 0)
+        Pieces::new(new, SEP).edits_from(&Pieces::new(old, SEP), new, 0)
     }
 
     fn board(cells: &[&str]) -> String {
@@ -226,6 +235,9 @@ mod tests {
         assert!(a.same(&b));
         assert_eq!(a.len(), 4);
         assert!(!a.is_empty());
-        assert_eq!(a.edits_from(&b, &text, SEP.len(), 0), Some(vec![]));
+        assert_eq!(a.edits_from(&b, &text, 0), Some(vec![]));
+        let other = Pieces::new(&text, "<g ");
+        assert!(!a.same(&other));
+        assert_eq!(a.edits_from(&other, &text, 0), None);
     }
 }

@@ -10,10 +10,10 @@ use crate::common::pieces::Pieces;
 /// A text remembered by the hashes and lengths of its pieces (cut at `separator`), not by
 /// the text itself.
 #[pyclass(module = "LudoGame._core", name = "TextPieces", frozen)]
-pub struct PyTextPieces {
-    pieces: Pieces,
-    separator: String,
-}
+pub struct PyTextPieces(Pieces);
+
+crate::python::convert::int_arg!(/// `TextPieces.edits_from`'s cost of an edit beside its text.
+    Overhead, "overhead", usize, 0, u32::MAX);
 
 #[pymethods]
 impl PyTextPieces {
@@ -25,15 +25,12 @@ impl PyTextPieces {
                 "separator must not be empty".to_owned(),
             ));
         }
-        Ok(PyTextPieces {
-            pieces: Pieces::new(text, separator),
-            separator: separator.to_owned(),
-        })
+        Ok(PyTextPieces(Pieces::new(text, separator)))
     }
 
     /// Do both texts have the same pieces (and separators)?
     fn same(&self, other: &PyTextPieces) -> bool {
-        self.separator == other.separator && self.pieces.same(&other.pieces)
+        self.0.same(&other.0)
     }
 
     /// The edits (``[start, end, text]`` lists, ascending, in `old`'s text's offsets) that
@@ -45,17 +42,14 @@ impl PyTextPieces {
         py: Python<'_>,
         old: &PyTextPieces,
         text: &str,
-        overhead: usize,
+        overhead: Overhead,
     ) -> PyResult<Option<Vec<Py<PyAny>>>> {
-        if self.separator != old.separator {
+        if self.0.separator() != old.0.separator() {
             return Err(InvalidArgumentError::new_err(
                 "the pieces were cut at different separators".to_owned(),
             ));
         }
-        let Some(found) = self
-            .pieces
-            .edits_from(&old.pieces, text, self.separator.len(), overhead)
-        else {
+        let Some(found) = self.0.edits_from(&old.0, text, overhead.0) else {
             return Ok(None);
         };
         found
@@ -74,6 +68,6 @@ impl PyTextPieces {
 
     /// How many pieces the text has.
     fn __len__(&self) -> usize {
-        self.pieces.len()
+        self.0.len()
     }
 }
