@@ -383,14 +383,12 @@ class _GuardedConnection:
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) and peer else None
         client = "" if address is None or g.trusted(str(address)) else client_of(str(address))
+        cap = g.max_client_connections if client else None  # (None: not counted)
         # (the client's own cap first: a client refused anyway closes nobody's connection,
         # and one at the server's cap gives up its own idle connection before another's)
-        if client and g.max_client_connections is not None:
-            if g.counts.get(client, 0) >= g.max_client_connections and not g.reclaim(client):
-                self._guard_refuse(
-                    429, "this address has as many connections open as one client may"
-                )
-                return
+        if cap is not None and g.counts.get(client, 0) >= cap and not g.reclaim(client):
+            self._guard_refuse(429, "this address has as many connections open as one client may")
+            return
         if (
             g.max_connections is not None
             and len(g.open_now) + g.handed >= g.max_connections
@@ -399,7 +397,7 @@ class _GuardedConnection:
         ):
             self._guard_refuse(503, "the server has as many connections open as it takes")
             return
-        if client and g.max_client_connections is not None:
+        if cap is not None:
             g.counts[client] = g.counts.get(client, 0) + 1
             self._guard_client = client
         g.open_now.add(self)
