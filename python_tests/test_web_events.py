@@ -21,9 +21,10 @@ from hypothesis import strategies as st  # noqa: E402
 
 from LudoGame._core import Game, InvalidArgumentError, TextPieces  # noqa: E402
 from LudoGame.web import create_app  # noqa: E402
+from LudoGame.web.database import MemoryStorage, StorageError  # noqa: E402
 from LudoGame.web.events import PIECE, Pieces, Shape  # noqa: E402
 from LudoGame.web.ludo import LudoSession  # noqa: E402
-from test_web_online import LUDO, ONI, apply_change, created  # noqa: E402
+from test_web_online import LUDO, ONI, apply_change, created, ludo_step  # noqa: E402
 
 
 def edited(text: str, edits: list[list[Any]]) -> str:
@@ -113,6 +114,64 @@ def test_changes_rebuild_every_state_and_are_small(rules: str, players: str) -> 
         assert "history" not in data.get("set", {}) and "svg" not in data.get("set", {})
         sizes.append(len(json.dumps(data)))
     assert max(sizes) < len(json.dumps(held)) / 8
+
+
+def test_a_state_is_worked_out_once_a_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An action's answer and its event show one version: its small fields and what undo
+    may do are worked out once (undo copies and undoes the game); a change, or keys issued
+    before the game is stored (still version 0), make them again."""
+    s = LudoSession(Game("cs162", "AB", 4), {"A": "human", "B": "remote"})
+    looked = []
+    refusal = LudoSession.undo_refusal
+    monkeypatch.setattr(LudoSession, "undo_refusal", lambda self: looked.append(1) or refusal(self))
+    before = s.state(frozenset())
+    assert before["seed"] == 4 and before["seed_text"] == "4"
+    s.issue_keys(["B"])  # online now: the seed is the server's
+    first = s.state(frozenset())
+    assert first["seed"] is None and first["dice_commitment"] is not None
+    assert s.state(frozenset({"svg"})) == {**first, "svg": s.game._repr_svg_()}
+    s.game.roll()
+    s.changed("human")
+    after = s.state(frozenset())
+    assert after["version"] == 1 and after["pending_roll"] == s.game.pending_roll
+    assert after["can_undo"] is False  # a roll of an online game is not taken back
+    assert s.state(frozenset()) == after
+    assert len(looked) == 1  # (version 0 had nothing to take back: no refusal asked)
+
+
+def test_a_change_whose_commit_fails_leaves_the_game_as_committed() -> None:
+    """A change the store refuses (503) leaves the game held in memory as last committed
+    (the record kept at its commit), online keys and undo included, and play goes on."""
+
+    class Failing(MemoryStorage):
+        fail = False
+
+        def update(self, row: Any, previous: int) -> bool:
+            if self.fail:
+                raise StorageError("the disk is full")
+            return super().update(row, previous)
+
+    store = Failing()
+    with TestClient(create_app(store=store)) as c:
+        s, keys = created(c.post(LUDO, json={"players": "AB", "seats": {"B": "remote"}}))
+
+        def key(state: dict[str, Any]) -> str:
+            b = state["current_player"] == "B"
+            return str(keys["seat_keys"]["B"] if b else keys["host_key"])
+
+        for _ in range(6):
+            s = ludo_step(c, s, key(s))
+        store.fail = True
+        path = f"{LUDO}/{s['id']}/{s['phase']}"
+        body = {"version": s["version"]}
+        if s["phase"] == "move":
+            body["move"] = s["legal_moves"][0]["name"]
+        r = c.post(path, json=body, headers={"X-Seat-Key": key(s)})
+        assert r.status_code == 503 and r.json()["error"]["type"] == "StoreUnavailable"
+        assert c.get(f"{LUDO}/{s['id']}").json() == s
+        store.fail = False
+        for _ in range(3):
+            s = ludo_step(c, s, key(s))
 
 
 def test_a_change_carries_no_large_field_not_asked_for() -> None:

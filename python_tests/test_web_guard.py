@@ -41,7 +41,13 @@ from hypothesis import strategies as st  # noqa: E402
 from LudoGame.web import KEEP_ALIVE, create_app  # noqa: E402
 from LudoGame.web.database import SCHEMA_VERSION, MemoryStorage, Row, SqliteStorage  # noqa: E402
 from LudoGame.web.errors import ApiError  # noqa: E402
-from LudoGame.web.guard import CreateLimit, TooManyRequestsError, client_of  # noqa: E402
+from LudoGame.web.guard import (  # noqa: E402
+    CreateLimit,
+    TooManyRequestsError,
+    _GuardState,
+    _Idle,
+    client_of,
+)
 from LudoGame.web_limits import CREATE_RATE, MAX_CLIENT_CONNECTIONS  # noqa: E402
 from test_web_online import check_error, created, free_port  # noqa: E402
 
@@ -779,6 +785,47 @@ def test_idle_kept_alive_connections_make_room_for_new_ones() -> None:
         assert answer_of(connect(port, "127.0.0.4")).startswith(b"HTTP/1.1 503 ")
         for c in (k1, k2, k3, m1, m2):
             c.close()
+
+
+def test_a_connection_whose_answer_is_still_being_sent_is_never_taken_for_idle() -> None:
+    """A client that asked for an answer and does not read it: its connection waits for
+    its next request while its answer still waits to be sent (`get_write_buffer_size`).
+    Closed to make room, it would hold its socket, no longer counted, until the client
+    read; so room is made with the longest-idle connection that has sent everything (the
+    same client's for its own cap), and none if there is no such one."""
+
+    class Transport:
+        def __init__(self, unsent: int) -> None:
+            self.unsent = unsent
+            self.closed = False
+
+        def get_write_buffer_size(self) -> int:
+            return self.unsent
+
+        def close(self) -> None:
+            self.closed = True
+
+    g = _GuardState(10.0, 8192, 3, 2, lambda host: False)
+
+    class Idle(_Idle):
+        _guard = g
+
+    def waiting(client: str, unsent: int) -> Any:
+        idle = Idle(Transport(unsent), client, 0.0)
+        g.counts[client] = g.counts.get(client, 0) + 1
+        g.open_now.add(idle)
+        g.connections.add(idle)
+        g.idle[idle] = None
+        return idle
+
+    never_reads, other, own = waiting("x", 30_000), waiting("y", 0), waiting("x", 0)
+    sending = never_reads.transport
+    assert g.reclaim("x") and own.transport is None and g.counts["x"] == 1
+    assert g.reclaim() and other.transport is None and "y" not in g.counts
+    assert not g.reclaim() and not g.reclaim("x")  # only the one still sending is left
+    assert never_reads.transport is sending and not sending.closed and g.counts == {"x": 1}
+    sending.unsent = 0  # its client read it all
+    assert g.reclaim() and sending.closed and g.counts == {} and not g.idle
 
 
 class Reader:

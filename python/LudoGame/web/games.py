@@ -117,15 +117,17 @@ class Games:
         deleted: no live game is ever dropped)."""
         async with self._adding:
             s.stamp_timer()
-            stored = await self.cache.call(self.storage.insert, self.cache.row(s), self.limit)
+            row = self.cache.row(s)
+            stored = await self.cache.call(self.storage.insert, row, self.limit)
             if not stored and await self.expire():
-                stored = await self.cache.call(self.storage.insert, self.cache.row(s), self.limit)
+                stored = await self.cache.call(self.storage.insert, row, self.limit)
             if not stored:
                 raise conflict(
                     "TooManyGames",
                     f"this server holds {self.limit:,} games, its limit: delete finished "
                     "ones (DELETE /api/KIND/games/ID), or start it with a larger --max-games",
                 )
+        s.committed = (row.version, row.record)
         self.cache.sessions[s.id] = self.cache.watched(s)
         self.bots.drive(s)
 
@@ -145,7 +147,8 @@ class Games:
                 raise not_found(what, ident)
         try:
             s.check_version(version)
-            before, record = s.version, s.record()
+            before, committed = s.version, s.committed
+            record = committed[1] if committed and committed[0] == before else s.record()
             try:
                 yield s
             except BaseException:
@@ -155,7 +158,8 @@ class Games:
             if s.version == before:
                 return
             try:
-                stored = await self.cache.update(self.cache.row(s), before)
+                row = self.cache.row(s)
+                stored = await self.cache.update(row, before)
             except BaseException:
                 self.cache.replace(s, Row(s.id, s.kind, before, False, False, record))
                 raise
@@ -167,6 +171,7 @@ class Games:
                 raise conflict(
                     "StaleVersion", "the game was changed elsewhere: reload it and try again"
                 )
+            s.committed = (row.version, row.record)
             s.remote = False  # changed here: this process plays its bots
             s.settled.set()
             self.publish(s)

@@ -215,8 +215,18 @@ class LudoSession(Session):
         extra = {LUDO_COMMITMENT: commitment(g.seed), "seed_text": str(g.seed)}
         return json.dumps({**json.loads(g.to_json()), **extra})
 
-    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
-        """The game's state as the API answers it (`Session.state`)."""
+    def large_state(self, fields: frozenset[str], since: int) -> dict[str, Any]:
+        g = self.game
+        out: dict[str, Any] = {}
+        if "history" in fields:
+            # the events are dicts whose enum values are str: JSON as they are; a move's
+            # squares by the board's names are the engine's (``from_square``, ``to_square``)
+            out["history"] = [{**e, "text": event_text(e)} for e in g.history_since(since)]
+        if "svg" in fields:
+            out["svg"] = g._repr_svg_()
+        return out
+
+    def version_state(self) -> dict[str, Any]:
         g = self.game
         phase = g.phase
         undoable = self.can_undo()
@@ -225,7 +235,7 @@ class LudoSession(Session):
         hidden = self.hides_seed
         seed = None if hidden else g.seed
         rules, notation, options, players = self.fixed
-        out: dict[str, Any] = {
+        return {
             "id": self.id,
             "kind": "ludo",
             "version": self.version,
@@ -253,15 +263,7 @@ class LudoSession(Session):
             "steps": g.steps,
             "position": g.to_notation(hide_die=hidden),
             "can_undo": undoable,
-            **self.common_state(undoable),
         }
-        if "history" in fields:
-            # the events are dicts whose enum values are str: JSON as they are; a move's
-            # squares by the board's names are the engine's (``from_square``, ``to_square``)
-            out["history"] = [{**e, "text": event_text(e)} for e in g.history_since(since)]
-        if "svg" in fields:
-            out["svg"] = g._repr_svg_()
-        return out
 
 
 def event_text(event: dict[str, Any]) -> str:

@@ -438,9 +438,11 @@ class OnitamaSession(Session):
         }
         return json.dumps({**json.loads(text), **extra})
 
-    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
-        """The game's state as the API answers it (`Session.state`; its history is a small
-        field, always whole)."""
+    def large_state(self, fields: frozenset[str], since: int) -> dict[str, Any]:
+        # (its history is a small field, always whole)
+        return {"svg": self.game._repr_svg_()} if "svg" in fields else {}
+
+    def version_state(self) -> dict[str, Any]:
         g = self.game
         reason = g.result_reason
         failure = self.failure
@@ -448,7 +450,7 @@ class OnitamaSession(Session):
         undoable = self.can_undo()
         # an online game's seed is the server's until it is over: its commitment is shown
         seed = None if self.hides_seed else self.seed
-        out: dict[str, Any] = {
+        return {
             "id": self.id,
             "kind": "onitama",
             "version": self.version,
@@ -492,11 +494,7 @@ class OnitamaSession(Session):
             "can_undo": undoable,
             "sides": {p: s.model_dump() for p, s in self.sides.items()},
             "pace": self.pace,
-            **self.common_state(undoable),
         }
-        if "svg" in fields:
-            out["svg"] = g._repr_svg_()
-        return out
 
 
 def _other(side: str) -> str:

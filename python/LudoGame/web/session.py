@@ -162,6 +162,14 @@ class Session(Held, Seats, Timed):
         self.rematch_of: str | None = None
         #: which seats have a page open on the game's events now (set by `Games`)
         self.presence: Callable[[], dict[str, bool]] | None = None
+        #: the record as committed, with its version (`Games.changing` undoes a failed
+        #: change to it without writing the record again)
+        self.committed: tuple[int, str] | None = None
+        #: (`version_key`, can_undo, undo seat): what undo may do, worked out once a version
+        #: (every state shows it, and finding it copies and undoes the game)
+        self._undo_memo: tuple[tuple[int, int, bool], bool, str | None] | None = None
+        #: (`version_key`, `version_state`): the state's small fields at that version
+        self._state_memo: tuple[tuple[int, int, bool], dict[str, Any]] | None = None
 
     # ---- what a subclass says ------------------------------------------------------------
 
@@ -173,10 +181,13 @@ class Session(Held, Seats, Timed):
         """The seat whose turn it is, or None once the game is over."""
         raise NotImplementedError
 
-    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
-        """The game's state as the API answers it, with the large `fields` asked for; the
-        large list fields (a history) hold only their items from index `since` on (the
-        event streams, which have the earlier ones already)."""
+    def version_state(self) -> dict[str, Any]:
+        """The small fields of the state that only a change changes (`state` makes them
+        once a version: an action's answer and its event both show them)."""
+        raise NotImplementedError
+
+    def large_state(self, fields: frozenset[str], since: int) -> dict[str, Any]:
+        """The large fields of the state of `fields` (`state`)."""
         raise NotImplementedError
 
     def extra_record(self) -> dict[str, Any]:
@@ -216,6 +227,21 @@ class Session(Held, Seats, Timed):
             return str(self.game.to_json())
         return str(self.game.to_notation())
 
+    def state(self, fields: frozenset[str], since: int = 0) -> dict[str, Any]:
+        """The game's state as the API answers it, with the large `fields` asked for; the
+        large list fields (a history) hold only their items from index `since` on (the
+        event streams, which have the earlier ones already)."""
+        key, memo = self.version_key(), self._state_memo
+        if memo is None or memo[0] != key:
+            memo = self._state_memo = (key, self.version_state())
+        return {**memo[1], **self.common_state(), **self.large_state(fields, since)}
+
+    def version_key(self) -> tuple[int, int, bool]:
+        """What says that the game is as it was (for what is worked out once a version):
+        its version, its history's length and whether it is online (its keys are issued
+        before it is stored, at version 0)."""
+        return self.version, len(self.actors), bool(self.keys)
+
     # ---- history -------------------------------------------------------------------------
 
     def is_over(self) -> bool:
@@ -225,7 +251,16 @@ class Session(Held, Seats, Timed):
     def can_undo(self) -> bool:
         """Is there an entry of a person (or of the loaded game) to take back, and may it be
         taken back now?"""
-        return self._undoable() and self.undo_refusal() is None
+        return self._undo_view()[0]
+
+    def _undo_view(self) -> tuple[bool, str | None]:
+        """`can_undo`, and the seat an undo would give the turn back to (None if it may
+        not), worked out once a version (a change bumps the version)."""
+        key, memo = self.version_key(), self._undo_memo
+        if memo is None or memo[0] != key:
+            may = self._undoable() and self.undo_refusal() is None
+            memo = self._undo_memo = (key, may, self._undo_seat() if may else None)
+        return memo[1], memo[2]
 
     def by_machine(self, actor: str) -> bool:
         """Was an entry made by `actor` the machine's (a bot or AI, or the turn timer's bot
@@ -330,7 +365,7 @@ class Session(Held, Seats, Timed):
         self.rematch = record.get("rematch")
         self.rematch_of = record.get("rematch_of")
 
-    def common_state(self, can_undo: bool | None = None) -> dict[str, Any]:
+    def common_state(self) -> dict[str, Any]:
         """The parts of the state every kind of game has beside its own: its rematch (and
         the game it is the rematch of), its turn timer with the time left for the seat to
         act, which people's seats have a page open now (an online game), the seat an undo
@@ -351,9 +386,7 @@ class Session(Held, Seats, Timed):
             "rematch_of": self.rematch_of,
             "turn_timer": timer,
             "connected": connected,
-            "undo_seat": self._undo_seat()
-            if (self.can_undo() if can_undo is None else can_undo)
-            else None,
+            "undo_seat": self._undo_view()[1],
             "timer_entries": [k for k, a in enumerate(self.actors) if a == TIMER],
         }
 
