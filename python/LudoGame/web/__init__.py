@@ -345,7 +345,7 @@ def serve(
 #: How long (seconds) uvicorn keeps a connection open with no request after an answer: a
 #: player's device acts every few seconds, and a request on a kept connection needs no
 #: connection made and closed; idle ones make room for new connections past a cap
-#: (`guard._GuardState.reclaim`). At most `--request-timeout` (10 s by default) is kept.
+#: (`guard._GuardState.reclaim`). A connection waits at most `--request-timeout` either way.
 KEEP_ALIVE = 10
 
 

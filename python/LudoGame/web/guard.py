@@ -293,6 +293,22 @@ class _GuardState:
     #: has waited longest first: closed to make room when a new connection would be past a
     #: limit (`reclaim`)
     idle: dict[Any, None] = dataclasses.field(default_factory=dict)
+    #: the same, by client (a client at its own cap looks at its own only)
+    client_idle: dict[str, dict[Any, None]] = dataclasses.field(default_factory=dict)
+
+    def rest(self, idle: Any) -> None:
+        """`idle` (an `_Idle`) waits for its next request from now on."""
+        self.idle[idle] = None
+        self.client_idle.setdefault(idle.client, {})[idle] = None
+
+    def wake(self, idle: Any) -> None:
+        """`idle` waits no more (its next request came, or it closed)."""
+        self.idle.pop(idle, None)
+        mine = self.client_idle.get(idle.client)
+        if mine is not None:
+            mine.pop(idle, None)
+            if not mine:
+                del self.client_idle[idle.client]
 
     def reclaim(self, client: str | None = None) -> bool:
         """Close the kept-alive connection that has waited longest for a request (of
@@ -300,11 +316,9 @@ class _GuardState:
         connection at any time: True if there was one. One whose answer is still being sent
         is left alone (closed, it would hold its socket, uncounted, until its client read
         the answer)."""
-        for idle in self.idle:
+        for idle in self.idle if client is None else self.client_idle.get(client, {}):
             transport = idle.transport
-            if (client is None or idle.client == client) and (
-                transport is not None and not transport.get_write_buffer_size()
-            ):
+            if transport is not None and not transport.get_write_buffer_size():
                 idle.reclaim()
                 return True
         return False
@@ -554,7 +568,7 @@ class _GuardedConnection:
         transport.set_protocol(idle)
         g.open_now.add(idle)
         g.connections.add(idle)
-        g.idle[idle] = None
+        g.rest(idle)
         g.watch(self.loop)
 
     def _guard_resume(self, transport: Any, client: str, since: float) -> None:
@@ -593,7 +607,7 @@ class _Idle(asyncio.Protocol):
         g = self._guard
         g.open_now.discard(self)
         g.connections.discard(self)
-        g.idle.pop(self, None)
+        g.wake(self)
         assert g.factory is not None
         protocol = g.factory()
         protocol._guard_resume(transport, self.client, self.since)
@@ -609,7 +623,7 @@ class _Idle(asyncio.Protocol):
         g = self._guard
         g.open_now.discard(self)
         g.connections.discard(self)
-        g.idle.pop(self, None)
+        g.wake(self)
         g._forget(self.client)
 
     def reclaim(self) -> None:
