@@ -170,6 +170,22 @@ def test_an_undo_takes_the_failure_back_with_the_persons_ply(folder: Path) -> No
         assert back["to_act"] == "human" and back["history"] == [] and back["legal_moves"]
 
 
+def test_an_undone_failure_gives_the_turn_back_with_its_timer(folder: Path) -> None:
+    """Undoing an AI's failure gives the remote side its turn back with its turn timer
+    running (the failure is taken back before the version goes up and the timer starts)."""
+    with TestClient(create_app(ai_dir=folder)) as client:
+        timer = {"seconds": 60, "bot": "1"}
+        s = new_game(client, {"kind": "remote"}, "AIErr.m", turn_timer=timer)
+        a, host = {"X-Seat-Key": s["seat_keys"]["A"]}, {"X-Seat-Key": s["host_key"]}
+        ply = {"action": s["legal_moves"][0]["text"]}
+        assert client.post(f"{ONI}/{s['id']}/action", json=ply, headers=a).status_code == 200
+        over = client.post(f"{ONI}/{s['id']}/ai", json={}, headers=host).json()
+        assert over["failed"] == "B" and over["turn_timer"]["deadline"] is None
+        back = client.post(f"{ONI}/{s['id']}/undo", json={}, headers=a).json()
+        assert back["failed"] is None and back["turn"] == "A" and back["history"] == []
+        assert back["turn_timer"]["deadline"] is not None and back["turn_timer"]["left"] > 50
+
+
 def test_deleting_a_game_stops_its_thinking_ai_and_frees_its_octave(folder: Path) -> None:
     with TestClient(create_app(ai_dir=folder)) as client:
         s = new_game(client, {"kind": "ai", "level": "AILoop.m", "time": 10}, {"kind": "remote"})

@@ -116,32 +116,40 @@ def test_changes_rebuild_every_state_and_are_small(rules: str, players: str) -> 
     assert max(sizes) < len(json.dumps(held)) / 8
 
 
-def test_a_state_is_worked_out_once_a_version(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An action's answer and its event show one version: its small fields and what undo
-    may do are worked out once (undo copies and undoes the game); a change, or keys issued
-    before the game is stored (still version 0), make them again."""
+def test_a_change_works_its_state_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """During a change (`sharing`, which `Games.changing` sets) its answer and its event
+    show one version: its small fields and what undo may do (which copies and undoes the
+    game) are worked out once; keys issued before the game is stored (still version 0) and
+    the next version make them again; after the change, and outside one, none is kept."""
     s = LudoSession(Game("cs162", "AB", 4), {"A": "human", "B": "remote"})
-    looked = []
-    refusal = LudoSession.undo_refusal
+    made, looked = [], []
+    small, refusal = LudoSession.version_state, LudoSession.undo_refusal
+    monkeypatch.setattr(LudoSession, "version_state", lambda self: made.append(1) or small(self))
     monkeypatch.setattr(LudoSession, "undo_refusal", lambda self: looked.append(1) or refusal(self))
+    s.sharing = True
     before = s.state(frozenset())
     assert before["seed"] == 4 and before["seed_text"] == "4"
     s.issue_keys(["B"])  # online now: the seed is the server's
     first = s.state(frozenset())
     assert first["seed"] is None and first["dice_commitment"] is not None
     assert s.state(frozenset({"svg"})) == {**first, "svg": s.game._repr_svg_()}
+    assert len(made) == 2
     s.game.roll()
     s.changed("human")
     after = s.state(frozenset())
     assert after["version"] == 1 and after["pending_roll"] == s.game.pending_roll
     assert after["can_undo"] is False  # a roll of an online game is not taken back
     assert s.state(frozenset()) == after
-    assert len(looked) == 1  # (version 0 had nothing to take back: no refusal asked)
+    assert len(made) == 3 and len(looked) == 1  # (version 0: nothing to take back)
+    s.sharing = False  # the change ends
+    s.forget_state()
+    assert s.state(frozenset()) == after and s._state_memo is None and s._undo_memo is None
+    assert len(made) == 4 and len(looked) == 2
 
 
 def test_a_change_whose_commit_fails_leaves_the_game_as_committed() -> None:
     """A change the store refuses (503) leaves the game held in memory as last committed
-    (the record kept at its commit), online keys and undo included, and play goes on."""
+    (online keys and all), and play goes on."""
 
     class Failing(MemoryStorage):
         fail = False

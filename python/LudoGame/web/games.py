@@ -117,17 +117,15 @@ class Games:
         deleted: no live game is ever dropped)."""
         async with self._adding:
             s.stamp_timer()
-            row = self.cache.row(s)
-            stored = await self.cache.call(self.storage.insert, row, self.limit)
+            stored = await self.cache.call(self.storage.insert, self.cache.row(s), self.limit)
             if not stored and await self.expire():
-                stored = await self.cache.call(self.storage.insert, row, self.limit)
+                stored = await self.cache.call(self.storage.insert, self.cache.row(s), self.limit)
             if not stored:
                 raise conflict(
                     "TooManyGames",
                     f"this server holds {self.limit:,} games, its limit: delete finished "
                     "ones (DELETE /api/KIND/games/ID), or start it with a larger --max-games",
                 )
-        s.committed = (row.version, row.record)
         self.cache.sessions[s.id] = self.cache.watched(s)
         self.bots.drive(s)
 
@@ -147,8 +145,8 @@ class Games:
                 raise not_found(what, ident)
         try:
             s.check_version(version)
-            before, committed = s.version, s.committed
-            record = committed[1] if committed and committed[0] == before else s.record()
+            before, record = s.version, s.record()
+            s.sharing = True  # the change's answer and its event show one state
             try:
                 yield s
             except BaseException:
@@ -158,8 +156,7 @@ class Games:
             if s.version == before:
                 return
             try:
-                row = self.cache.row(s)
-                stored = await self.cache.update(row, before)
+                stored = await self.cache.update(self.cache.row(s), before)
             except BaseException:
                 self.cache.replace(s, Row(s.id, s.kind, before, False, False, record))
                 raise
@@ -171,11 +168,12 @@ class Games:
                 raise conflict(
                     "StaleVersion", "the game was changed elsewhere: reload it and try again"
                 )
-            s.committed = (row.version, row.record)
             s.remote = False  # changed here: this process plays its bots
             s.settled.set()
             self.publish(s)
         finally:
+            s.sharing = False
+            s.forget_state()
             s.lock.release()
 
     def gone(self, ident: str) -> None:

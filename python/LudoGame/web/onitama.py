@@ -347,9 +347,12 @@ class OnitamaSession(Session):
         return s
 
     def take_back(self) -> None:
-        super().take_back()
+        self._check_undo()
+        # (before the version goes up: the turn timer starts for the side to move, which a
+        # failure still set would say is nobody)
         self.message = None
         self.failure = None
+        super().take_back()
 
     async def machine_step(self, think: Think, bot: str | None = None) -> None:
         """The AI side to move plays one ply, thought out on a copy of the game; with `bot`
@@ -382,15 +385,15 @@ class OnitamaSession(Session):
             self.game.play(action)
         except ENGINE_ERRORS as e:
             raise engine_error(e) from e
-        self.changed(actor)
-        if self.game.is_over():  # a MATLAB AI's Octave process is not kept past the game
-            self.free_ais()
         if self.game.winner is not None:
             self.message = self.game.win_message()
         elif self.game.is_over():
             self.message = ONITAMA_TEXTS["tied"]
         else:
             self.message = captured
+        self.changed(actor)
+        if self.game.is_over():  # a MATLAB AI's Octave process is not kept past the game
+            self.free_ais()
 
     def history_players(self) -> list[str]:
         """Who played each ply of the history (the sides take turns from the start's)."""

@@ -162,13 +162,14 @@ class Session(Held, Seats, Timed):
         self.rematch_of: str | None = None
         #: which seats have a page open on the game's events now (set by `Games`)
         self.presence: Callable[[], dict[str, bool]] | None = None
-        #: the record as committed, with its version (`Games.changing` undoes a failed
-        #: change to it without writing the record again)
-        self.committed: tuple[int, str] | None = None
-        #: (`version_key`, can_undo, undo seat): what undo may do, worked out once a version
-        #: (every state shows it, and finding it copies and undoes the game)
+        #: (`version_key`, can_undo, undo seat): what undo may do, worked out once a state
+        #: (or a change: `sharing`), as a state shows it twice and finding it copies and
+        #: undoes the game
         self._undo_memo: tuple[tuple[int, int, bool], bool, str | None] | None = None
-        #: (`version_key`, `version_state`): the state's small fields at that version
+        #: set while a change is made (`Games.changing`): the state's small fields are then
+        #: kept for their version (`_state_memo`), as the change's answer and its event
+        #: show the same; dropped at its end, so that a held game keeps no copy of them
+        self.sharing = False
         self._state_memo: tuple[tuple[int, int, bool], dict[str, Any]] | None = None
 
     # ---- what a subclass says ------------------------------------------------------------
@@ -183,7 +184,8 @@ class Session(Held, Seats, Timed):
 
     def version_state(self) -> dict[str, Any]:
         """The small fields of the state that only a change changes (`state` makes them
-        once a version: an action's answer and its event both show them)."""
+        once a version during a change: its answer and its event both show them); what
+        they show is set before the version goes up."""
         raise NotImplementedError
 
     def large_state(self, fields: frozenset[str], since: int) -> dict[str, Any]:
@@ -232,9 +234,19 @@ class Session(Held, Seats, Timed):
         large list fields (a history) hold only their items from index `since` on (the
         event streams, which have the earlier ones already)."""
         key, memo = self.version_key(), self._state_memo
-        if memo is None or memo[0] != key:
-            memo = self._state_memo = (key, self.version_state())
-        return {**memo[1], **self.common_state(), **self.large_state(fields, since)}
+        if memo is not None and memo[0] == key:
+            small = memo[1]
+        else:
+            small = self.version_state()
+            self._state_memo = (key, small) if self.sharing else None
+        out = {**small, **self.common_state(), **self.large_state(fields, since)}
+        if not self.sharing:
+            self._undo_memo = None
+        return out
+
+    def forget_state(self) -> None:
+        """Drop what was kept of the state during a change (`sharing`)."""
+        self._state_memo = self._undo_memo = None
 
     def version_key(self) -> tuple[int, int, bool]:
         """What says that the game is as it was (for what is worked out once a version):

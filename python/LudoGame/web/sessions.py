@@ -75,9 +75,9 @@ class SessionCache:
     def make(self, row: Row) -> Session:
         """The session a database row holds."""
         cls = self.games.kinds[row.kind]
-        s = cls.from_record(row.id, row.version, json.loads(row.record), self.games.config)
-        s.committed = (row.version, row.record)
-        return self.watched(s)
+        return self.watched(
+            cls.from_record(row.id, row.version, json.loads(row.record), self.games.config)
+        )
 
     def watched(self, s: Session) -> Session:
         """`s`, able to say which of its seats have a page open on its events (here, or on
