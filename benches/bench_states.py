@@ -19,9 +19,25 @@ import argparse
 import functools
 import random
 import timeit
+from collections.abc import Iterator
 
 from LudoGame._core import Game
 from LudoGame.web.ludo import LudoSession
+
+
+def random_steps(s: LudoSession, steps: int, seed: int) -> Iterator[None]:
+    """Play up to `steps` seeded random steps of `s`, each a person's change (a roll, or a
+    legal move), until the game is over; yields after each."""
+    g, rng = s.game, random.Random(seed)
+    for _ in range(steps):
+        if g.is_over():
+            return
+        if g.phase.value == "roll":
+            g.roll()
+        else:
+            g.play(rng.choice(g.legal_moves).name)
+        s.changed("human")
+        yield
 
 
 def session(moves: int) -> LudoSession:
@@ -29,15 +45,8 @@ def session(moves: int) -> LudoSession:
     s = LudoSession(Game("cs162", "AB", 4), {"A": "human", "B": "remote"})
     s.issue_keys(["B"])
     s.presence = dict
-    g, rng = s.game, random.Random(2)
-    for _ in range(moves):
-        if g.is_over():
-            break
-        if g.phase.value == "roll":
-            g.roll()
-        else:
-            g.play(rng.choice(g.legal_moves).name)
-        s.changed("human")
+    for _ in random_steps(s, moves, 2):
+        pass
     return s
 
 

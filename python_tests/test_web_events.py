@@ -6,7 +6,6 @@ texts edited), for every large field a stream asked for and no other; and the sh
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from bench_support import load_bench  # noqa: E402
 from LudoGame._core import Game, InvalidArgumentError, TextPieces  # noqa: E402
 from LudoGame.web import create_app  # noqa: E402
 from LudoGame.web.database import MemoryStorage, StorageError  # noqa: E402
@@ -69,21 +69,16 @@ def test_neighbouring_changed_pieces_make_one_edit_and_bad_separators_are_refuse
         TextPieces("a", ",").edits_from(TextPieces("a", ","), "a", -1)
 
 
+#: seeded random steps of a Ludo session, each a person's change (`random_steps`)
+random_steps = load_bench("bench_states").random_steps
+
+
 def play_states(session: Any, steps: int, seed: int) -> list[dict[str, Any]]:
     """The whole states of `session` (a Ludo one) after each of `steps` random steps."""
-    g, rng = session.game, random.Random(seed)
     fields = frozenset(session.large)
-    out = [session.state(fields)]
-    for _ in range(steps):
-        if g.is_over():
-            break
-        if g.phase.value == "roll":
-            g.roll()
-        else:
-            g.play(rng.choice(g.legal_moves).name)
-        session.changed("human")
-        out.append(session.state(fields))
-    return out
+    return [session.state(fields)] + [
+        session.state(fields) for _ in random_steps(session, steps, seed)
+    ]
 
 
 @pytest.mark.parametrize("rules,players", [("cs162", "AB"), ("standard", "ABCD")])
@@ -96,16 +91,8 @@ def test_changes_rebuild_every_state_and_are_small(rules: str, players: str) -> 
     fields = frozenset(s.large)
     first = s.state(fields)
     shape, held = Shape.of(first, s.large), first
-    g, rng = s.game, random.Random(9)
     sizes = []
-    for _ in range(120):
-        if g.is_over():
-            break
-        if g.phase.value == "roll":
-            g.roll()
-        else:
-            g.play(rng.choice(g.legal_moves).name)
-        s.changed("human")
+    for _ in random_steps(s, 120, 9):
         since = shape.since(fields)
         event = shape.diff(s.state(fields, since), s.large, since)
         data = json.loads(event.text(fields, s.large).decode().split("data: ", 1)[1])
