@@ -267,7 +267,8 @@ class Session(Held, Seats, Timed):
 
     def _undo_view(self) -> tuple[bool, str | None]:
         """`can_undo`, and the seat an undo would give the turn back to (None if it may
-        not), worked out once a version (a change bumps the version)."""
+        not), worked out once a state, or once a version while a change is made
+        (`_undo_memo`)."""
         key, memo = self.version_key(), self._undo_memo
         if memo is None or memo[0] != key:
             may = self._undoable() and self.undo_refusal() is None
