@@ -25,12 +25,12 @@ def test_opt_in():
 """
 
 
-def run(folder: Path, no_skips: bool) -> subprocess.CompletedProcess[str]:
+def run(folder: Path, no_skips: bool, *options: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "LUDOGAME_NO_SKIPS"}
     if no_skips:
         env["LUDOGAME_NO_SKIPS"] = "1"
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(folder)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *options, str(folder)],
         capture_output=True,
         text=True,
         env=env,
@@ -38,15 +38,23 @@ def run(folder: Path, no_skips: bool) -> subprocess.CompletedProcess[str]:
     )
 
 
+# .ci/check runs the suite on two pytest-xdist workers: the guard must hold there too (a
+# worker's skips reach the controller, whose hooks count them)
 @pytest.mark.slow
-def test_a_skip_fails_the_run_only_when_asked(tmp_path: Path) -> None:
+@pytest.mark.parametrize("options", [(), ("-n", "2", "--dist", "loadfile")], ids=["one", "xdist"])
+def test_a_skip_fails_the_run_only_when_asked(tmp_path: Path, options: tuple[str, ...]) -> None:
     shutil.copy(HERE / "conftest.py", tmp_path / "conftest.py")
     (tmp_path / "test_some.py").write_text(TESTS)
-    assert run(tmp_path, no_skips=True).returncode == 0, "an opt-in skip is allowed"
+    assert run(tmp_path, True, *options).returncode == 0, "an opt-in skip is allowed"
     (tmp_path / "test_more.py").write_text(
         'import pytest\nmissing = pytest.importorskip("no_such_module_here")\n'
     )
-    assert run(tmp_path, no_skips=False).returncode == 0
-    strict = run(tmp_path, no_skips=True)
+    (tmp_path / "test_inside.py").write_text(
+        'import pytest\n\ndef test_skips():\n    pytest.skip("no browser here")\n'
+    )
+    if not options:  # (the same hooks decide with workers: one run less of them)
+        assert run(tmp_path, False).returncode == 0
+    strict = run(tmp_path, True, *options)
     assert strict.returncode == 1, strict.stdout
     assert "no_such_module_here" in strict.stdout
+    assert "no browser here" in strict.stdout
