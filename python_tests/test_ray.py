@@ -139,6 +139,41 @@ def test_ctrl_c_cancels_the_tasks_and_keeps_what_finished() -> None:
         assert_same_results(partial, simulate("standard", "ABCD", "random", partial.games))
 
 
+def test_tasks_are_sent_two_a_cpu_at_a_time_and_a_stop_cancels_only_those() -> None:
+    from LudoGame import _ray
+
+    @ray.remote
+    def echo(i: int) -> int:
+        return i
+
+    sent: list[int] = []
+
+    def call(i: int) -> Any:
+        sent.append(i)
+        return echo.remote(i)
+
+    calls = [lambda i=i: call(i) for i in range(40)]
+    names = [f"task {i}" for i in range(40)]
+    in_flight: list[int] = []
+    results = _ray.run_tasks(
+        ray, calls, names, [1] * 40, lambda d: in_flight.append(len(sent) - d + 1), list
+    )
+    assert results == list(range(40)) and sent == list(range(40))
+    window = 2 * _ray.cpus(ray)  # 4 on the two-CPU Ray
+    assert max(in_flight) == window, in_flight
+
+    sent.clear()
+
+    def stop(done: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as info:
+        _ray.run_tasks(ray, calls, names, [1] * 40, stop, list)
+    assert len(sent) == window, "the stop came at the first task back: no more were sent"
+    partial = info.value.partial  # type: ignore[attr-defined]
+    assert sum(r is not None for r in partial) == 1
+
+
 def test_bad_backend_arguments() -> None:
     with pytest.raises(InvalidArgumentError, match="backend"):
         simulate(games=10, backend="spark")  # type: ignore[arg-type]

@@ -7,6 +7,7 @@ local result, bit for bit. Ray is imported only when a Ray backend is asked for.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -71,24 +72,42 @@ def task_size(total: int, cpus: int, per_task_cpus: int = 1) -> int:
 
 def run_tasks(
     ray: Any,
-    refs: Sequence[Any],
+    calls: Sequence[Callable[[], Any]],
     names: Sequence[str],
     sizes: Sequence[int],
     progress: Callable[[int], None] | None,
     partial: Callable[[list[Any]], Any],
 ) -> list[Any]:
-    """The results of `refs`, in their order, calling `progress(items done)` as each task
-    comes back. A failed task cancels the others and raises `RayTaskError` naming it
-    (`names`); Ctrl-C cancels every task at once. Either way the exception's `partial` is
-    `partial(results)`, with None for the tasks not finished."""
-    results: list[Any] = [None] * len(refs)
-    index = {ref: i for i, ref in enumerate(refs)}
-    pending = list(refs)
+    """The results of the tasks that `calls` submit (each returns the task's ref), in their
+    order, calling `progress(items done)` as each task comes back. A failed task cancels the
+    others and raises `RayTaskError` naming it (`names`); Ctrl-C cancels every task at once.
+    Either way the exception's `partial` is `partial(results)`, with None for the tasks not
+    finished.
+
+    At most two tasks a cluster CPU are submitted at a time, the next as one comes back: a
+    stop then has only those to cancel, and none that was never sent. (Ray's owner can fail
+    on a cancel that meets a task's result on its way back, "Tried to complete task that
+    was not pending": the fewer tasks cancelled, the rarer that moment.)"""
+    results: list[Any] = [None] * len(calls)
+    window = max(2, 2 * cpus(ray))
+    index: dict[Any, int] = {}
+    pending: list[Any] = []
+    sent = 0
     done = 0
+
+    def send_more() -> None:
+        nonlocal sent
+        while sent < len(calls) and len(pending) < window:
+            ref = calls[sent]()
+            index[ref] = sent
+            pending.append(ref)
+            sent += 1
+
     try:
+        send_more()
         while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            i = index[ready[0]]
+            ready, pending[:] = ray.wait(pending, num_returns=1)
+            i = index.pop(ready[0])
             try:
                 results[i] = ray.get(ready[0])
             except ray.exceptions.RayError as e:
@@ -99,16 +118,26 @@ def run_tasks(
             done += sizes[i]
             if progress is not None:
                 progress(done)
+            send_more()
     except BaseException as e:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        _settle(ray, pending)
+        _cancel(ray, pending)
         if isinstance(e, KeyboardInterrupt):
             stop = KeyboardInterrupt(*e.args)
             stop.partial = partial(results)  # type: ignore[attr-defined]
             raise stop from None
         raise
     return results
+
+
+def _cancel(ray: Any, refs: list[Any]) -> None:
+    """Cancel the tasks of `refs` that have not come back (a forced cancel kills a running
+    one), then read them as they end."""
+    if not refs:
+        return
+    back, running = ray.wait(refs, num_returns=len(refs), timeout=0)
+    for ref in running:
+        ray.cancel(ref, force=True)
+    _settle(ray, back + running)
 
 
 def _settle(ray: Any, refs: list[Any]) -> None:
@@ -179,9 +208,9 @@ def simulate_ranges(
     unfinished one (a `SimResult` has no game numbers, so it must stay contiguous)."""
     task = remote(ray, play_games).options(**task_options(threads))
     ref = ray.put(config)
-    refs = [task.remote(ref, start, count, threads) for start, count in ranges]
+    calls = [functools.partial(task.remote, ref, start, count, threads) for start, count in ranges]
     names = [f"{label} {s}..{s + n - 1}" for s, n in ranges]
-    return run_tasks(ray, refs, names, [n for _, n in ranges], progress, prefix_sum)
+    return run_tasks(ray, calls, names, [n for _, n in ranges], progress, prefix_sum)
 
 
 def prefix_sum(results: Sequence[Any]) -> Any:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import html
 import json
 import os
@@ -101,8 +102,11 @@ def run_all_ray(
             reports.append(_one(p, seed, games, timeout, sandboxed, secret))  # says what is wrong
     with _ray.connected(address or None) as ray:
         task = _ray.remote(ray, _one_text).options(**_ray.task_options(1))
-        refs = [task.remote(f, t, seed, games, timeout, sandboxed, secret) for _, f, t in jobs]
-        done = _ray.run_tasks(ray, refs, [f for _, f, _ in jobs], [1] * len(jobs), None, list)
+        calls = [
+            functools.partial(task.remote, f, t, seed, games, timeout, sandboxed, secret)
+            for _, f, t in jobs
+        ]
+        done = _ray.run_tasks(ray, calls, [f for _, f, _ in jobs], [1] * len(jobs), None, list)
     for (i, _, _), report in zip(jobs, done, strict=True):
         reports[i] = report
     return [r for r in reports if r is not None]

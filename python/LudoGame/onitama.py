@@ -22,6 +22,7 @@ type or an invalid answer loses at once), and ``round_robin`` plays a whole tour
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import warnings
@@ -443,7 +444,10 @@ def _round_robin_ray(
         task = _ray.remote(ray, _play_matches).options(**_ray.task_options(1))
         shared = ray.put(dict(ais))
         batches = [schedule[k : k + size] for k in range(0, len(schedule), size)]
-        refs = [task.remote(shared, batch, max_plies, time_budget) for batch in batches]
+        calls = [
+            functools.partial(task.remote, shared, batch, max_plies, time_budget)
+            for batch in batches
+        ]
         names = [
             "matches " + ", ".join(f"{a} vs {b} on setup {s}" for a, b, s in batch)
             for batch in batches
@@ -456,7 +460,7 @@ def _round_robin_ray(
             return standings()
 
         done = None if progress is None else (lambda n: progress(n, len(schedule)))
-        results = _ray.run_tasks(ray, refs, names, [len(b) for b in batches], done, merged)
+        results = _ray.run_tasks(ray, calls, names, [len(b) for b in batches], done, merged)
         merged(results)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -242,7 +243,7 @@ def _tournament_ray(
     task = _ray.remote(ray, _ray.play_games).options(**_ray.task_options(threads))
     total = len(pairings) * games
     size = min(_ray.MAX_TASK_GAMES, _ray.task_size(total, _ray.cpus(ray), threads))
-    refs: list[Any] = []
+    calls: list[Any] = []
     names_of: list[str] = []
     sizes: list[int] = []
     #: (pairing, seating, first) of each task
@@ -252,7 +253,7 @@ def _tournament_ray(
         for seating, (first, second, n, pair_seed) in enumerate(_seatings(games, seed, k, a, b)):
             config = ray.put((rules, "AC", [first, second], pair_seed, options))
             for start, count in _ray.split(0, n, size):
-                refs.append(task.remote(config, start, count, threads))
+                calls.append(functools.partial(task.remote, config, start, count, threads))
                 names_of.append(f"games {start}..{start + count - 1} of {first} vs {second}")
                 sizes.append(count)
                 owner.append((k, seating, first))
@@ -271,7 +272,7 @@ def _tournament_ray(
         return result
 
     done = None if progress is None else (lambda n: progress(n, total))
-    results = _ray.run_tasks(ray, refs, names_of, sizes, done, add)
+    results = _ray.run_tasks(ray, calls, names_of, sizes, done, add)
     add(results)
 
 
