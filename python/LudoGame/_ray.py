@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -18,6 +19,9 @@ from LudoGame._install import install_hint
 #: Tasks per CPU of the cluster: enough to keep every CPU busy to the end of the run (and
 #: to show progress), few enough that the per-task cost (about a millisecond) stays small.
 TASKS_PER_CPU = 8
+
+#: Seconds between two counts of the cluster's CPUs during a run (its tasks in flight)
+WINDOW_RECOUNT = 5.0
 
 #: The most games one simulation task plays (about 10 bytes of results a game).
 MAX_TASK_GAMES = 1_000_000
@@ -79,27 +83,36 @@ def run_tasks(
     partial: Callable[[list[Any]], Any],
 ) -> list[Any]:
     """The results of the tasks that `calls` submit (each returns the task's ref), in their
-    order, calling `progress(items done)` as each task comes back. A failed task cancels the
-    others and raises `RayTaskError` naming it (`names`); Ctrl-C cancels every task at once.
-    Either way the exception's `partial` is `partial(results)`, with None for the tasks not
-    finished.
+    order, calling `progress(items done)` as each task comes back. A task that fails (or
+    cannot be sent) cancels those in flight and raises `RayTaskError` naming it (`names`);
+    Ctrl-C cancels every task in flight at once. Either way the exception's `partial` is
+    `partial(results)`, with None for the tasks not finished (a task that was back by the
+    stop counts as finished).
 
-    At most two tasks a cluster CPU are submitted at a time, the next as one comes back: a
-    stop then has only those to cancel, and none that was never sent. (Ray's owner can fail
-    on a cancel that meets a task's result on its way back, "Tried to complete task that
-    was not pending": the fewer tasks cancelled, the rarer that moment.)"""
+    At most two tasks a cluster CPU (counted again every few seconds, for a cluster that
+    grows) are in flight, the next sent as one comes back: a stop then has only those to
+    cancel. (Ray's owner can abort on a cancel that meets a task's result on its way back,
+    "Tried to complete task that was not pending": the fewer tasks cancelled, the rarer
+    that moment.)"""
     results: list[Any] = [None] * len(calls)
-    window = max(2, 2 * cpus(ray))
     index: dict[Any, int] = {}
     pending: list[Any] = []
     sent = 0
     done = 0
+    window = 0
+    counted = -WINDOW_RECOUNT
 
     def send_more() -> None:
-        nonlocal sent
+        nonlocal sent, window, counted
+        if time.monotonic() - counted >= WINDOW_RECOUNT:
+            window, counted = max(2, 2 * cpus(ray)), time.monotonic()
         while sent < len(calls) and len(pending) < window:
-            ref = calls[sent]()
-            index[ref] = sent
+            try:
+                ref = calls[sent]()
+            except Exception as e:
+                err = RayTaskError(f"{names[sent]} could not be sent to Ray: {_describe(e)}")
+                raise err from e
+            index[ref] = sent  # (a Ctrl-C just before this line leaves that one task running)
             pending.append(ref)
             sent += 1
 
@@ -112,32 +125,42 @@ def run_tasks(
                 results[i] = ray.get(ready[0])
             except ray.exceptions.RayError as e:
                 cause = getattr(e, "cause", None) or e
-                err = RayTaskError(f"{names[i]} failed on a Ray worker: {_describe(cause)}")
-                err.partial = partial(results)
-                raise err from cause
+                raise RayTaskError(
+                    f"{names[i]} failed on a Ray worker: {_describe(cause)}"
+                ) from cause
             done += sizes[i]
             if progress is not None:
                 progress(done)
             send_more()
     except BaseException as e:
-        _cancel(ray, pending)
+        for ref, result in _cancel(ray, pending):
+            results[index[ref]] = result
         if isinstance(e, KeyboardInterrupt):
             stop = KeyboardInterrupt(*e.args)
             stop.partial = partial(results)  # type: ignore[attr-defined]
             raise stop from None
+        if isinstance(e, RayTaskError):
+            e.partial = partial(results)
         raise
     return results
 
 
-def _cancel(ray: Any, refs: list[Any]) -> None:
+def _cancel(ray: Any, refs: list[Any]) -> list[tuple[Any, Any]]:
     """Cancel the tasks of `refs` that have not come back (a forced cancel kills a running
-    one), then read them as they end."""
+    one), read them as they end, and return those that were back, with their results."""
     if not refs:
-        return
+        return []
     back, running = ray.wait(refs, num_returns=len(refs), timeout=0)
+    finished = []
+    for ref in back:
+        try:
+            finished.append((ref, ray.get(ref)))
+        except Exception:  # a second failure: not reported again (the caller has the first)
+            pass
     for ref in running:
         ray.cancel(ref, force=True)
-    _settle(ray, back + running)
+    _settle(ray, running)
+    return finished
 
 
 def _settle(ray: Any, refs: list[Any]) -> None:
