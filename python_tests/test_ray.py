@@ -172,7 +172,9 @@ def test_tasks_are_sent_two_a_cpu_at_a_time_and_a_stop_cancels_only_those() -> N
         _ray.run_tasks(ray, calls, names, [1] * 40, stop, list)
     assert len(sent) == window, "the stop came at the first task back: no more were sent"
     partial = info.value.partial  # type: ignore[attr-defined]
-    assert sum(r is not None for r in partial) == 1
+    # the first one back, and any others that came back before the cancel reached them
+    kept = [i for i, r in enumerate(partial) if r is not None]
+    assert 1 <= len(kept) <= window and all(partial[i] == i and i < window for i in kept)
 
 
 def test_bad_backend_arguments() -> None:
