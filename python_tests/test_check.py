@@ -444,6 +444,19 @@ def test_nothing_escapes_the_sandbox(tmp_path: Path) -> None:
     assert not os.path.exists(os.path.join(project, "ludo-check-escape.txt"))
 
 
+def test_a_folder_whose_file_cannot_be_loaded_is_named_by_that_file(tmp_path: Path) -> None:
+    """A class's row names the student's file whether it loaded or not (and on Ray too, in
+    `test_a_class_on_ray_gets_the_local_reports`), its error without the name again."""
+    from LudoGame import check_cli
+
+    folder = tmp_path / "student a"
+    folder.mkdir()
+    (folder / "LudoGame.py").write_text((HOSTILE / "exits_on_import.py").read_text())
+    (report,) = check_cli.run_all([str(folder)], 3, 20, 5.0, True, 1)
+    assert report.path == str(folder / "LudoGame.py")
+    assert report.error == "its process ended while loading it (exit status 3)"
+
+
 def test_check_is_exported_and_a_folder_means_its_ludogame_py() -> None:
     import LudoGame
 
@@ -490,7 +503,15 @@ def test_a_class_on_ray_gets_the_local_reports(tmp_path: Path, ray_cluster: Any)
     and a file that cannot be read is reported as locally."""
     from LudoGame import check_cli
 
-    files = [str(DATA / "agree"), str(DATA / "no_bounce" / "LudoGame.py"), str(tmp_path / "x.py")]
+    unloadable = tmp_path / "unloadable"
+    unloadable.mkdir()
+    (unloadable / "LudoGame.py").write_text((HOSTILE / "exits_on_import.py").read_text())
+    files = [
+        str(DATA / "agree"),
+        str(DATA / "no_bounce" / "LudoGame.py"),
+        str(tmp_path / "x.py"),
+        str(unloadable),
+    ]
     local = check_cli.run_all(files, 3, 30, 5.0, True, 1)
     on_ray = check_cli.run_all_ray(files, 3, 30, 5.0, True, "")
 
@@ -500,7 +521,8 @@ def test_a_class_on_ray_gets_the_local_reports(tmp_path: Path, ray_cluster: Any)
         return data
 
     assert [same(r) for r in on_ray] == [same(r) for r in local]
-    assert on_ray[0].agrees and not on_ray[1].agrees and on_ray[2].error
+    assert on_ray[0].agrees and not on_ray[1].agrees and on_ray[2].error and on_ray[3].error
+    assert on_ray[3].path == str(unloadable / "LudoGame.py")
 
 
 # ---------------------------------------------------------------- a check that cannot be gamed

@@ -35,6 +35,9 @@ def _one(
     a check that fails in any other way a report with that failure (one file never stops
     the others)."""
     shown = None if secret else seed
+    inside = os.path.join(path, STUDENT_NAME)
+    if os.path.isdir(path) and os.path.isfile(inside):
+        path = inside  # the name its reports have, a failing one too (and on Ray)
     try:
         return check(
             path,
