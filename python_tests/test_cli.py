@@ -137,9 +137,9 @@ def serve_as_written(argv: list[str], cwd: Path) -> None:
 @pytest.mark.parametrize("command", readme_commands())
 def test_every_readme_command_runs_as_written(command: str, readme_dir: Path) -> None:
     argv = small(command)
-    if "--replay" in argv and not (readme_dir / argv[argv.index("--replay") + 1]).exists():
+    saved = argv[argv.index("--replay") + 1] if "--replay" in argv else None
+    if saved is not None and not (readme_dir / saved).exists():
         # run alone (`-k`): first the README's command that saves the file it reads
-        saved = argv[argv.index("--replay") + 1]
         writer = next(c for c in readme_commands() if f"--save {saved}" in c)
         assert run(small(writer), cwd=readme_dir).returncode == 0
     if argv[:2] == ["ludo", "serve"]:
