@@ -454,6 +454,68 @@ fn the_evaluation_is_its_features_times_its_weights() {
     }
 }
 
+#[test]
+fn the_card_set_evaluation_is_the_evaluation() {
+    use ludogame::onitama::CardSet;
+    use ludogame::onitama::ai::eval::{CardSetEvaluator, Evaluator, N_FEATURES, weights};
+    use std::sync::Arc;
+    let mut rng = Rng(29);
+    let mut specialised = 0;
+    for i in 0..300 {
+        let pos = if i % 2 == 0 {
+            random_position(&mut rng)
+        } else {
+            Position::standard_deal_from(rng.next_u64(), CardSet::All, 1000)
+        };
+        let w: [i32; N_FEATURES] = if i % 4 < 2 {
+            *weights(pos.rules())
+        } else {
+            std::array::from_fn(|_| rng.below(401) as i32 - 200)
+        };
+        let ev = Arc::new(Evaluator::new(&w));
+        let Some(set) = CardSetEvaluator::new(Arc::clone(&ev), &pos) else {
+            assert!(pos.cards().iter().any(|c| c.index().is_none()), "{pos}");
+            continue;
+        };
+        specialised += 1;
+        // The five cards in every place (120 orders), either side to move.
+        let cards = pos.cards();
+        let mut order = [0, 1, 2, 3, 4];
+        for k in 0..120 {
+            let mut rest: Vec<usize> = (0..5).collect();
+            let mut code = k;
+            for (slot, radix) in order.iter_mut().zip([5, 4, 3, 2, 1]) {
+                *slot = rest.remove(code % radix);
+                code /= radix;
+            }
+            for side in [Player::A, Player::B] {
+                let Ok(q) = Position::from_rows_with(
+                    pos.rules(),
+                    &pos.board_rows(),
+                    order.map(|j| cards[j]),
+                    side,
+                    pos.plies_left(),
+                ) else {
+                    continue;
+                };
+                assert!(set.covers(&q), "{q}");
+                assert_eq!(set.evaluate(&q), ev.evaluate(&q), "{q}");
+            }
+        }
+        // Another deal's cards, and a position of the other rules: not covered, the same.
+        let other = Position::standard_deal_from(rng.next_u64(), CardSet::All, 1000);
+        let sorted = |p: &Position| {
+            let mut c = p.cards().map(|c| c.index());
+            c.sort();
+            c
+        };
+        let same = sorted(&other) == sorted(&pos) && other.rules() == pos.rules();
+        assert_eq!(set.covers(&other), same);
+        assert_eq!(set.evaluate(&other), ev.evaluate(&other));
+    }
+    assert!(specialised >= 150, "{specialised} specialised");
+}
+
 /// `pos` seen from the other side: the board turned half a turn, the armies and the hands
 /// swapped, the other side to move.
 fn swap_colours(pos: &Position) -> Position {

@@ -304,8 +304,28 @@ trait Sink {
         card_classes(self, card, sign);
     }
 
-    /// Player `p`'s pieces in its five card tables (`cards`: block and card), at phase
-    /// `phase`, with the sign `sign`.
+    /// Player `p`'s pieces by square class ([`F_SOLDIER`], [`F_GENERAL`]), with the sign
+    /// `sign`.
+    #[inline(always)]
+    fn squares(&mut self, pos: &Position, p: Player, sign: i32)
+    where
+        Self: Sized,
+    {
+        let i = p.index();
+        let mut soldiers = pos.soldiers[i];
+        while soldiers != 0 {
+            let s = soldiers.trailing_zeros();
+            soldiers &= soldiers - 1;
+            self.add(F_SOLDIER + class(p, s), sign);
+        }
+        let g = pos.generals[i];
+        if g != 0 {
+            self.add(F_GENERAL + class(p, g.trailing_zeros()), sign);
+        }
+    }
+
+    /// Player `p`'s pieces in its five card tables (`cards`: block and card, the side card
+    /// last), at phase `phase`, with the sign `sign`.
     #[inline(always)]
     fn tables(
         &mut self,
@@ -433,19 +453,37 @@ fn offset_class(card: Card, b: u32) -> usize {
     }
 }
 
+/// `OWNER_SQUARE[p][s]`: square `s` (0..25) in player `p`'s view (row from its back row
+/// × 5 + column from its left).
+static OWNER_SQUARE: [[u8; 25]; 2] = {
+    let mut t = [[0u8; 25]; 2];
+    let mut s = 0;
+    while s < 25 {
+        let a = 20 - s / 5 * 5 + s % 5;
+        t[0][s] = a as u8;
+        t[1][s] = (24 - a) as u8;
+        s += 1;
+    }
+    t
+};
+
 /// Square `s` (0..25) in player `p`'s view: row from its back row × 5 + column from its
 /// left.
 #[inline(always)]
 fn owner_square(p: Player, s: u32) -> usize {
-    let a = (20 - s / 5 * 5 + s % 5) as usize;
-    if p.index() == 0 { a } else { 24 - a }
+    OWNER_SQUARE[p.index()][s as usize % 25] as usize
+}
+
+/// The square class of an owner-view square `v` (see the module docs).
+const fn view_class(v: usize) -> usize {
+    let c = v % 5;
+    v / 5 * 3 + if c < 4 - c { c } else { 4 - c }
 }
 
 /// The square class of square `s` (0..25) for player `p` (see the module docs).
 #[inline(always)]
 fn class(p: Player, s: u32) -> usize {
-    let v = owner_square(p, s);
-    v / 5 * 3 + (v % 5).min(4 - v % 5)
+    view_class(owner_square(p, s))
 }
 
 fn chebyshev(a: u32, b: u32) -> u32 {
@@ -478,16 +516,7 @@ fn terms<S: Sink>(pos: &Position, sink: &mut S) {
             (next, pos.cards[4]),
         ];
         sink.tables(pos, p, &cards, phase, sign);
-        let mut soldiers = pos.soldiers[i];
-        while soldiers != 0 {
-            let s = soldiers.trailing_zeros();
-            soldiers &= soldiers - 1;
-            sink.add(F_SOLDIER + class(p, s), sign);
-        }
-        let g = pos.generals[i];
-        if g != 0 {
-            sink.add(F_GENERAL + class(p, g.trailing_zeros()), sign);
-        }
+        sink.squares(pos, p, sign);
         sink.add(F_MOBILITY, sign * r.moves as i32);
         sink.add(F_GENERAL_MOBILITY, sign * r.general.count_ones() as i32);
         let hit = r.any & pos.soldiers[other.index()];
@@ -556,21 +585,34 @@ type Row = [i32; 50];
 
 /// An evaluation with its weights laid out for speed: each card table unfolded for every
 /// card (no mirroring left to do) and blended for every phase, so that a piece costs one
-/// load per table. [`Evaluator::evaluate`] equals [`evaluate_with`] of its weights.
+/// load per table; the square classes' weights ([`F_SOLDIER`], [`F_GENERAL`]) are added
+/// to the side card's rows (each side's pieces are counted under the side card once).
+/// [`Evaluator::evaluate`] equals [`evaluate_with`] of its weights.
 pub struct Evaluator {
     w: Box<Weights>,
     /// For each of [`ALL_CARDS`], the sum of its offsets' class weights.
     cards: [i32; ALL_CARDS.len()],
     /// Row `(phase × 4 + block) × 32 + card`.
     rows: Box<[Row]>,
+    /// The side card's row when it is not one of [`ALL_CARDS`]: the square classes only.
+    classes: Row,
 }
 
 /// The row of no table (a card not in [`ALL_CARDS`]).
 static NO_ROW: Row = [0; 50];
 
+/// Is `block` one of the side card's (whose rows hold the square classes' weights too)?
+fn is_side_card(block: Block) -> bool {
+    matches!(block, Block::MoverNext | Block::OpponentNext)
+}
+
 impl Evaluator {
     /// The evaluator of the weights `w`.
     pub fn new(w: &Weights) -> Evaluator {
+        let classes: Row = std::array::from_fn(|k| {
+            let first = if k >= 25 { F_GENERAL } else { F_SOLDIER };
+            w[first + view_class(k % 25)]
+        });
         let mut rows = vec![[0; 50]; 7 * Block::ALL.len() * ALL_CARDS.len()].into_boxed_slice();
         for phase in 0..7 {
             for block in Block::ALL {
@@ -579,6 +621,9 @@ impl Evaluator {
                     for (k, v) in row.iter_mut().enumerate() {
                         let f = table_feature(block, card, k >= 25, k % 25);
                         *v = w[f] * phase as i32 + w[f + 1] * (6 - phase as i32);
+                        if is_side_card(block) {
+                            *v += classes[k];
+                        }
                     }
                 }
             }
@@ -592,6 +637,7 @@ impl Evaluator {
             w: Box::new(*w),
             cards,
             rows,
+            classes,
         }
     }
 
@@ -622,6 +668,190 @@ impl Evaluator {
     }
 }
 
+/// An [`Evaluator`] specialised to one game's five cards (all of [`ALL_CARDS`]): a side's
+/// five card tables summed ahead for every way the five cards can lie (its hand, the side
+/// card, whether it is to move) and every phase, so that a piece costs one load instead of
+/// five. [`CardSetEvaluator::evaluate`] equals [`Evaluator::evaluate`] on every position;
+/// a position with other cards or of other rules is handed to the evaluator it was built
+/// from.
+pub struct CardSetEvaluator {
+    ev: Arc<Evaluator>,
+    /// The rules of the evaluator's positions.
+    rules: Variant,
+    /// For each of [`ALL_CARDS`], its place (0..5) in the set plus 1, 0 when not in it.
+    local: [u8; ALL_CARDS.len()],
+    /// Row `((mover × 7 + phase) × 5 + a) × 25 + b × 5 + s`: a side's five tables summed
+    /// (the side card's with the square classes), for hand cards `a`, `b` and side card
+    /// `s` (places in the set), `mover` 1 for the side to move.
+    rows: Box<[Row]>,
+}
+
+impl CardSetEvaluator {
+    /// `ev`'s evaluation of `rules`' positions dealt the five cards of `pos`; `None` when
+    /// one of them is not one of [`ALL_CARDS`] or two are the same.
+    pub fn new(ev: Arc<Evaluator>, pos: &Position) -> Option<CardSetEvaluator> {
+        let mut set = [0usize; 5];
+        let mut local = [0u8; ALL_CARDS.len()];
+        for (k, card) in pos.cards.iter().enumerate() {
+            let c = card.index()?;
+            if local[c] != 0 {
+                return None;
+            }
+            local[c] = k as u8 + 1;
+            set[k] = c;
+        }
+        let mut rows = vec![[0; 50]; 2 * 7 * 125].into_boxed_slice();
+        for mover in 0..2 {
+            let next = if mover == 1 {
+                Block::MoverNext
+            } else {
+                Block::OpponentNext
+            };
+            for phase in 0..7 {
+                let row =
+                    |block: Block, k: usize| &ev.rows[(phase * 4 + block as usize) * 32 + set[k]];
+                for a in 0..5 {
+                    for b in 0..5 {
+                        for side in 0..5 {
+                            if a == b || a == side || b == side {
+                                continue;
+                            }
+                            let mut theirs = (0..5).filter(|&k| k != a && k != b && k != side);
+                            let (c, d) = (theirs.next().unwrap_or(0), theirs.next().unwrap_or(0));
+                            let parts = [
+                                row(Block::Hand, a),
+                                row(Block::Hand, b),
+                                row(Block::OpponentHand, c),
+                                row(Block::OpponentHand, d),
+                                row(next, side),
+                            ];
+                            let out = &mut rows[((mover * 7 + phase) * 5 + a) * 25 + b * 5 + side];
+                            for (k, v) in out.iter_mut().enumerate() {
+                                *v = parts.iter().map(|r| r[k]).sum();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(CardSetEvaluator {
+            rules: pos.rules(),
+            ev,
+            local,
+            rows,
+        })
+    }
+
+    /// The evaluator it was built from.
+    pub fn evaluator(&self) -> &Arc<Evaluator> {
+        &self.ev
+    }
+
+    /// Are `pos`'s five cards this evaluator's, and its rules?
+    #[inline]
+    pub fn covers(&self, pos: &Position) -> bool {
+        let mut seen = 0u32;
+        for card in pos.cards {
+            match card.index().map(|i| self.local[i]) {
+                Some(place) if place != 0 => seen |= 1 << place,
+                _ => return false,
+            }
+        }
+        seen == 0b11_1110 && pos.rules() == self.rules
+    }
+
+    /// [`Evaluator::evaluate`] of `pos`.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        if self.covers(pos) {
+            self.evaluate_covered(pos)
+        } else {
+            self.ev.evaluate(pos)
+        }
+    }
+
+    /// [`CardSetEvaluator::evaluate`] of a position it [covers](CardSetEvaluator::covers).
+    #[inline]
+    pub(super) fn evaluate_covered(&self, pos: &Position) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: this CPU has the POPCNT instruction.
+            return unsafe { self.evaluate_popcnt(pos) };
+        }
+        self.evaluate_here(pos)
+    }
+
+    /// [`CardSetEvaluator::evaluate`] compiled for CPUs with POPCNT (see
+    /// [`Evaluator::evaluate`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn evaluate_popcnt(&self, pos: &Position) -> i32 {
+        self.evaluate_here(pos)
+    }
+
+    #[inline(always)]
+    fn evaluate_here(&self, pos: &Position) -> i32 {
+        let mut score = Summed {
+            fast: Fast { ev: &self.ev, s: 0 },
+            set: self,
+        };
+        terms(pos, &mut score);
+        score.fast.s.div_euclid(WEIGHT_SCALE)
+    }
+}
+
+/// The [`Sink`] of [`CardSetEvaluator::evaluate`] (whose positions' cards are all in its
+/// set).
+struct Summed<'a> {
+    fast: Fast<'a>,
+    set: &'a CardSetEvaluator,
+}
+
+impl Sink for Summed<'_> {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, count: i32) {
+        self.fast.add(feature, count);
+    }
+
+    #[inline(always)]
+    fn card(&mut self, card: Card, sign: i32) {
+        self.fast.card(card, sign);
+    }
+
+    /// Counted in [`Summed::tables`] (the side card's rows).
+    #[inline(always)]
+    fn squares(&mut self, _pos: &Position, _p: Player, _sign: i32) {}
+
+    #[inline(always)]
+    fn tables(
+        &mut self,
+        pos: &Position,
+        p: Player,
+        cards: &[(Block, Card); 5],
+        phase: i32,
+        sign: i32,
+    ) {
+        let place = |k: usize| {
+            let c = cards[k].1.index().unwrap_or(0) % ALL_CARDS.len();
+            (self.set.local[c] as usize).saturating_sub(1) % 5
+        };
+        let mover = (sign == 1) as usize;
+        let at = ((mover * 7 + phase as usize % 7) * 5 + place(0)) * 25 + place(1) * 5 + place(4);
+        let row = &self.set.rows[at];
+        let i = p.index();
+        let mut sum = 0;
+        let mut soldiers = pos.soldiers[i];
+        while soldiers != 0 {
+            sum += row[owner_square(p, soldiers.trailing_zeros())];
+            soldiers &= soldiers - 1;
+        }
+        let g = pos.generals[i];
+        if g != 0 {
+            sum += row[25 + owner_square(p, g.trailing_zeros())];
+        }
+        self.fast.s += sign * sum;
+    }
+}
+
 /// The [`Sink`] of [`Evaluator::evaluate`].
 struct Fast<'a> {
     ev: &'a Evaluator,
@@ -642,6 +872,10 @@ impl Sink for Fast<'_> {
         }
     }
 
+    /// Counted in [`Fast::tables`] (the side card's rows).
+    #[inline(always)]
+    fn squares(&mut self, _pos: &Position, _p: Player, _sign: i32) {}
+
     #[inline(always)]
     fn tables(
         &mut self,
@@ -656,6 +890,7 @@ impl Sink for Fast<'_> {
             let (block, card) = cards[k];
             match card.index() {
                 Some(c) => &self.ev.rows[base + block as usize * 32 + c],
+                None if is_side_card(block) => &self.ev.classes,
                 None => &NO_ROW,
             }
         };

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::endgame::EndgameTable;
-use super::eval::{Evaluator, Weights, engine_evaluator};
+use super::eval::{CardSetEvaluator, Evaluator, Weights, engine_evaluator};
 use super::tt::{EXACT, LOWER, NO_MOVE, Table, UPPER, from_tt, to_tt};
 use super::{AiSettings, INF, Limits, MATE, MATE_BOUND, MAX_PLY, PonderHit, SearchInfo, mix, pick};
 use crate::onitama::action::{Action, ActionList};
@@ -123,6 +123,8 @@ pub struct Searcher {
     /// The evaluations: the wall variant's, then standard Onitama's (the engine's own,
     /// shared, unless [`Searcher::set_weights`] replaced one).
     evaluators: [Arc<Evaluator>; 2],
+    /// The evaluation specialised to the cards of the last search's root, if they allow it.
+    card_set: Option<Arc<CardSetEvaluator>>,
     /// The endgame table probed in its positions, if any.
     endgame: Option<Arc<EndgameTable>>,
     /// Threads a search runs on (1: this one only).
@@ -171,6 +173,7 @@ impl Searcher {
                 engine_evaluator(Variant::Wall),
                 engine_evaluator(Variant::Standard),
             ],
+            card_set: None,
             endgame: None,
             threads: 1,
             helpers: Vec::new(),
@@ -207,6 +210,7 @@ impl Searcher {
     /// ([`weights`](super::eval::weights)): for tuning and experiments.
     pub fn set_weights(&mut self, rules: Variant, w: Weights) {
         self.evaluators[(rules == Variant::Standard) as usize] = Arc::new(Evaluator::new(&w));
+        self.card_set = None;
         // The entries the other weights stored are not this evaluation's.
         self.shared -= 1;
     }
@@ -331,6 +335,7 @@ impl Searcher {
             self.generation
         };
         self.begin(limits, start);
+        self.specialise(pos);
         if let Some(&win) = list.iter().find(|a| a.is_win()) {
             let wins: Vec<Action> = list.iter().copied().filter(|a| a.is_win()).collect();
             let action = wins
@@ -396,6 +401,7 @@ impl Searcher {
             h.generation = self.generation;
             h.tag = self.tag;
             h.evaluators = self.evaluators.clone();
+            h.card_set = self.card_set.clone();
             h.endgame = self.endgame.clone();
             h.ponder = None;
             h.begin(helper_limits, start);
@@ -699,6 +705,13 @@ impl Searcher {
         if pos.plies_left() == 0 {
             return 0;
         }
+        // An inner node fetches its table bucket while the checks below run (a leaf that
+        // is not extended probes no table).
+        let inner = depth > 0;
+        let early_key = if inner { pos.hash_key() } else { 0 };
+        if inner {
+            self.tt.prefetch(early_key);
+        }
         if pos.has_winning_move() {
             return MATE - ply as i32 - 1;
         }
@@ -731,7 +744,7 @@ impl Searcher {
         if self.out_of_budget() {
             return 0;
         }
-        let key = pos.hash_key();
+        let key = if inner { early_key } else { pos.hash_key() };
         let mut tt_move = NO_MOVE;
         if let Some((best, score, d, flag)) = self.tt.probe(key, self.tag) {
             tt_move = best;
@@ -860,6 +873,22 @@ impl Searcher {
     /// The static evaluation for the side to move (who cannot win at once), with this
     /// searcher's weights.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.evaluators[pos.is_standard() as usize].evaluate(pos)
+        match &self.card_set {
+            Some(set) if set.covers(pos) => set.evaluate_covered(pos),
+            _ => self.evaluators[pos.is_standard() as usize].evaluate(pos),
+        }
+    }
+
+    /// Specialise the evaluation to the cards of `pos` (a search's root), unless it is so
+    /// already (a game keeps its five cards).
+    fn specialise(&mut self, pos: &Position) {
+        let ev = &self.evaluators[pos.is_standard() as usize];
+        let current = self
+            .card_set
+            .as_ref()
+            .is_some_and(|set| Arc::ptr_eq(set.evaluator(), ev) && set.covers(pos));
+        if !current {
+            self.card_set = CardSetEvaluator::new(Arc::clone(ev), pos).map(Arc::new);
+        }
     }
 }

@@ -44,6 +44,12 @@ pub(super) const NO_MOVE: u16 = u16::MAX;
 /// Table size: 2^19 entries of 16 bytes (8 MiB), in buckets of two.
 pub(super) const TT_BITS: u32 = 19;
 
+/// Two entries, aligned so that a bucket never straddles two cache lines (a probe reads
+/// both: one memory access, not two).
+#[derive(Default)]
+#[repr(align(32))]
+struct Bucket([Entry; 2]);
+
 /// The table: 2^[`TT_BITS`] entries in buckets of two, a position's bucket chosen by its
 /// key. The first entry of a bucket keeps the deepest search of this search (it is
 /// replaced by one at least as deep, or when an earlier search stored it), the second
@@ -52,7 +58,7 @@ pub(super) const TT_BITS: u32 = 19;
 /// that searches share. The table is shared by the threads of a search (see the module
 /// docs): stores take `&self`.
 pub(super) struct Table {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
 }
 
 /// The byte of `data` holding the generation of the search that stored the entry.
@@ -62,22 +68,44 @@ impl Table {
     /// An empty table.
     pub(super) fn new() -> Table {
         Table {
-            entries: (0..1 << TT_BITS).map(|_| Entry::default()).collect(),
+            buckets: (0..1 << (TT_BITS - 1)).map(|_| Bucket::default()).collect(),
         }
     }
 
     /// The index of `key`'s bucket (its first entry).
+    /// Entry `i` (bucket `i / 2`).
+    #[inline]
+    fn entry(&self, i: usize) -> &Entry {
+        &self.buckets[i >> 1].0[i & 1]
+    }
+
+    /// The index of the first entry of `key`'s bucket.
     #[inline]
     fn bucket(key: u64) -> usize {
         (key as usize) & ((1 << TT_BITS) - 2)
     }
 
     /// The entry of `key` stored with `tag`: best move, score, depth and flag.
+    /// Start fetching `key`'s bucket into the CPU's cache (a probe of it follows soon).
+    #[inline]
+    pub(super) fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket: *const Bucket = &self.buckets[Self::bucket(key) >> 1];
+            // SAFETY: SSE is part of x86-64; a prefetch only hints the cache (it never
+            // faults, and the address is the table's own).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     #[inline]
     pub(super) fn probe(&self, key: u64, tag: u64) -> Option<(u16, i32, i32, u8)> {
         let check = key ^ mix(tag);
         let b = Self::bucket(key);
-        let data = match (self.entries[b].load(), self.entries[b + 1].load()) {
+        let data = match (self.entry(b).load(), self.entry(b + 1).load()) {
             ((k, data), _) if k == check => data,
             (_, (k, data)) if k == check => data,
             _ => return None,
@@ -111,7 +139,7 @@ impl Table {
             | (age << AGE_SHIFT);
         let check = key ^ mix(tag);
         let b = Self::bucket(key);
-        let (first_check, first) = self.entries[b].load();
+        let (first_check, first) = self.entry(b).load();
         let first_depth = (first >> 32) & 0xFF;
         let first_age = (first >> AGE_SHIFT) & 0xFF;
         let slot = if first_check == check || first_age != age || depth >= first_depth {
@@ -119,7 +147,7 @@ impl Table {
         } else {
             b + 1
         };
-        self.entries[slot].store(check, data);
+        self.entry(slot).store(check, data);
     }
 }
 
@@ -205,8 +233,8 @@ mod tests {
         t.store(b, 1, 1, 4, -7, 2, LOWER); // shallower: the bucket's second entry
         let slot = Table::bucket(a);
         // a's key word with b's data word, as two racing stores of one entry can leave it
-        let data_b = t.entries[slot + 1].data.load(Relaxed);
-        t.entries[slot].data.store(data_b, Relaxed);
+        let data_b = t.entry(slot + 1).data.load(Relaxed);
+        t.entry(slot).data.store(data_b, Relaxed);
         assert_eq!(t.probe(a, 1), None);
         assert_eq!(
             t.probe(b, 1),
