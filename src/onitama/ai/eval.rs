@@ -687,8 +687,8 @@ pub struct CardSetEvaluator {
 }
 
 impl CardSetEvaluator {
-    /// `ev`'s evaluation of `rules`' positions dealt the five cards of `pos`; `None` when
-    /// one of them is not one of [`ALL_CARDS`] or two are the same.
+    /// `ev`'s evaluation of the positions of `pos`'s rules dealt its five cards; `None`
+    /// when one of them is not one of [`ALL_CARDS`] or two are the same.
     pub fn new(ev: Arc<Evaluator>, pos: &Position) -> Option<CardSetEvaluator> {
         let mut set = [0usize; 5];
         let mut local = [0u8; ALL_CARDS.len()];

@@ -705,13 +705,6 @@ impl Searcher {
         if pos.plies_left() == 0 {
             return 0;
         }
-        // An inner node fetches its table bucket while the checks below run (a leaf that
-        // is not extended probes no table).
-        let inner = depth > 0;
-        let early_key = if inner { pos.hash_key() } else { 0 };
-        if inner {
-            self.tt.prefetch(early_key);
-        }
         if pos.has_winning_move() {
             return MATE - ply as i32 - 1;
         }
@@ -744,7 +737,7 @@ impl Searcher {
         if self.out_of_budget() {
             return 0;
         }
-        let key = if inner { early_key } else { pos.hash_key() };
+        let key = pos.hash_key();
         let mut tt_move = NO_MOVE;
         if let Some((best, score, d, flag)) = self.tt.probe(key, self.tag) {
             tt_move = best;

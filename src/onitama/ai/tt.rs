@@ -72,7 +72,6 @@ impl Table {
         }
     }
 
-    /// The index of `key`'s bucket (its first entry).
     /// Entry `i` (bucket `i / 2`).
     #[inline]
     fn entry(&self, i: usize) -> &Entry {
@@ -86,21 +85,6 @@ impl Table {
     }
 
     /// The entry of `key` stored with `tag`: best move, score, depth and flag.
-    /// Start fetching `key`'s bucket into the CPU's cache (a probe of it follows soon).
-    #[inline]
-    pub(super) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket: *const Bucket = &self.buckets[Self::bucket(key) >> 1];
-            // SAFETY: SSE is part of x86-64; a prefetch only hints the cache (it never
-            // faults, and the address is the table's own).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-
     #[inline]
     pub(super) fn probe(&self, key: u64, tag: u64) -> Option<(u16, i32, i32, u8)> {
         let check = key ^ mix(tag);
