@@ -457,6 +457,47 @@ def test_a_folder_whose_file_cannot_be_loaded_is_named_by_that_file(tmp_path: Pa
     assert report.error == "its process ended while loading it (exit status 3)"
 
 
+def test_a_check_whose_process_died_names_the_folders_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose check's worker process died is reported as such, named as its other
+    reports are (a folder by its LudoGame.py), and the other files are checked."""
+    import concurrent.futures
+    from concurrent.futures.process import BrokenProcessPool
+
+    from LudoGame import check_cli
+
+    class DiedPool:
+        """A pool whose first worker dies; the others run their calls here."""
+
+        def __init__(self, workers: int) -> None:
+            self.calls = 0
+
+        def __enter__(self) -> DiedPool:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def submit(self, fn: Any, *args: Any) -> concurrent.futures.Future[Any]:
+            future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+            self.calls += 1
+            if self.calls == 1:
+                future.set_exception(BrokenProcessPool("a worker process died"))
+            else:
+                future.set_result(fn(*args))
+            return future
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", DiedPool)
+    folder = tmp_path / "student b"
+    folder.mkdir()
+    (folder / "LudoGame.py").write_text((DATA / "agree" / "LudoGame.py").read_text())
+    died, checked = check_cli.run_all([str(folder), str(DATA / "agree")], 3, 20, 5.0, True, 2)
+    assert died.path == str(folder / "LudoGame.py")
+    assert died.failure == "the check of this file failed: BrokenProcessPool: a worker process died"
+    assert checked.agrees and checked.path == str(DATA / "agree" / "LudoGame.py")
+
+
 def test_check_is_exported_and_a_folder_means_its_ludogame_py() -> None:
     import LudoGame
 

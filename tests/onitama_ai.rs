@@ -461,6 +461,7 @@ fn the_card_set_evaluation_is_the_evaluation() {
     use std::sync::Arc;
     let mut rng = Rng(29);
     let mut specialised = 0;
+    let mut other_rules = 0;
     for i in 0..300 {
         let pos = if i % 2 == 0 {
             random_position(&mut rng)
@@ -502,7 +503,13 @@ fn the_card_set_evaluation_is_the_evaluation() {
                 assert_eq!(set.evaluate(&q), ev.evaluate(&q), "{q}");
             }
         }
-        // Another deal's cards, and a position of the other rules: not covered, the same.
+        // The same pieces and cards under the other rules: not covered, evaluated as before.
+        if let Some(q) = with_other_rules(&pos) {
+            assert!(!set.covers(&q), "{q}");
+            assert_eq!(set.evaluate(&q), ev.evaluate(&q), "{q}");
+            other_rules += 1;
+        }
+        // Another deal's cards: not covered, the same.
         let other = Position::standard_deal_from(rng.next_u64(), CardSet::All, 1000);
         let sorted = |p: &Position| {
             let mut c = p.cards().map(|c| c.index());
@@ -514,6 +521,85 @@ fn the_card_set_evaluation_is_the_evaluation() {
         assert_eq!(set.evaluate(&other), ev.evaluate(&other));
     }
     assert!(specialised >= 150, "{specialised} specialised");
+    assert!(other_rules >= 100, "{other_rules} under the other rules");
+}
+
+/// `pos`'s pieces and cards under the other rules (the wall put on a free square, or taken
+/// off), if that is a position.
+fn with_other_rules(pos: &Position) -> Option<Position> {
+    let mut rows: Vec<Vec<char>> = pos
+        .board_rows()
+        .iter()
+        .map(|r| r.chars().collect())
+        .collect();
+    let rules = if pos.is_standard() {
+        let free = rows.iter().flatten().position(|&c| c == ' ')?;
+        rows[free / 5][free % 5] = 'W';
+        Variant::Wall
+    } else {
+        for c in rows.iter_mut().flatten() {
+            if *c == 'W' {
+                *c = ' ';
+            }
+        }
+        Variant::Standard
+    };
+    let rows: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+    Position::from_rows_with(rules, &rows, pos.cards(), pos.side(), pos.plies_left()).ok()
+}
+
+/// A searcher evaluates with its weights of each rule set whatever it searched before: its
+/// evaluation specialised to a root's cards, then new weights, then the same cards under
+/// the other rules.
+#[test]
+fn a_searcher_evaluates_with_its_weights_after_any_search() {
+    use ludogame::onitama::CardSet;
+    use ludogame::onitama::ai::Searcher;
+    use ludogame::onitama::ai::eval::{Weights, evaluate_with, weights};
+    let mut rng = Rng(31);
+    let mut searcher = Searcher::new();
+    let mut standard = *weights(Variant::Standard);
+    let mut checked = 0;
+    let mut check = |searcher: &Searcher, seen: &[Position], standard: &Weights| {
+        for q in seen {
+            let w = if q.is_standard() {
+                standard
+            } else {
+                weights(Variant::Wall)
+            };
+            assert_eq!(searcher.evaluate(q), evaluate_with(q, w), "{q}");
+            checked += 1;
+        }
+    };
+    for i in 0..40 {
+        let root = Position::standard_deal_from(rng.next_u64(), CardSet::All, 1000);
+        let mut seen = vec![root];
+        seen.extend(with_other_rules(&root));
+        if i % 2 == 1 {
+            seen.reverse(); // the wall game's search first, now and then
+        }
+        let mut pos = root;
+        for _ in 0..6 {
+            let actions = pos.legal_actions();
+            if pos.status() != Status::Ongoing || actions.is_empty() {
+                break;
+            }
+            pos = pos.after(actions.as_slice()[rng.below(actions.len() as u64) as usize]);
+            seen.push(pos);
+            seen.extend(with_other_rules(&pos));
+        }
+        searcher.search(&seen[0], 0, Limits::nodes(300));
+        check(&searcher, &seen, &standard);
+        if i % 4 == 2 {
+            // New weights for these very cards: before and after another search of them.
+            standard = std::array::from_fn(|_| rng.below(401) as i32 - 200);
+            searcher.set_weights(Variant::Standard, standard);
+            check(&searcher, &seen, &standard);
+            searcher.search(&root, 0, Limits::nodes(300));
+            check(&searcher, &seen, &standard);
+        }
+    }
+    assert!(checked >= 300, "{checked} positions");
 }
 
 /// `pos` seen from the other side: the board turned half a turn, the armies and the hands

@@ -35,9 +35,7 @@ def _one(
     a check that fails in any other way a report with that failure (one file never stops
     the others)."""
     shown = None if secret else seed
-    inside = os.path.join(path, STUDENT_NAME)
-    if os.path.isdir(path) and os.path.isfile(inside):
-        path = inside  # the name its reports have, a failing one too (and on Ray)
+    path = _named(path)
     try:
         return check(
             path,
@@ -51,6 +49,13 @@ def _one(
         return Report(path=path, seed=shown, error=str(e).removeprefix(f"{visible(path)}: "))
     except Exception as e:  # noqa: BLE001 - reported on this file's line, the others go on
         return Report(path=path, seed=shown, failure=_checker_failed(e))
+
+
+def _named(path: str) -> str:
+    """The name of `path` in its report: a folder's LudoGame.py when it has one (as
+    `check` names it), whether the check succeeds or not, locally or on Ray."""
+    inside = os.path.join(path, STUDENT_NAME)
+    return inside if os.path.isdir(path) and os.path.isfile(inside) else path
 
 
 def _checker_failed(e: BaseException) -> str:
@@ -137,7 +142,8 @@ def run_all(
                 reports.append(future.result())
             except Exception as e:  # noqa: BLE001 - e.g. a worker process that died
                 failed = _checker_failed(e)
-                reports.append(Report(path=path, seed=None if secret else seed, failure=failed))
+                shown = None if secret else seed
+                reports.append(Report(path=_named(path), seed=shown, failure=failed))
     return reports
 
 

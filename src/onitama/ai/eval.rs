@@ -772,6 +772,7 @@ impl CardSetEvaluator {
     /// [`CardSetEvaluator::evaluate`] of a position it [covers](CardSetEvaluator::covers).
     #[inline]
     pub(super) fn evaluate_covered(&self, pos: &Position) -> i32 {
+        debug_assert!(self.covers(pos), "not this evaluator's cards: {pos}");
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: this CPU has the POPCNT instruction.

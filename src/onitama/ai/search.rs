@@ -872,15 +872,11 @@ impl Searcher {
         }
     }
 
-    /// Specialise the evaluation to the cards of `pos` (a search's root), unless it is so
-    /// already (a game keeps its five cards).
+    /// Specialise the evaluation to the cards and rules of `pos` (a search's root), unless
+    /// it is so already (a game keeps its five cards; [`Searcher::set_weights`] drops it).
     fn specialise(&mut self, pos: &Position) {
-        let ev = &self.evaluators[pos.is_standard() as usize];
-        let current = self
-            .card_set
-            .as_ref()
-            .is_some_and(|set| Arc::ptr_eq(set.evaluator(), ev) && set.covers(pos));
-        if !current {
+        if !self.card_set.as_ref().is_some_and(|set| set.covers(pos)) {
+            let ev = &self.evaluators[pos.is_standard() as usize];
             self.card_set = CardSetEvaluator::new(Arc::clone(ev), pos).map(Arc::new);
         }
     }
