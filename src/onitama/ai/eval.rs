@@ -643,29 +643,41 @@ impl Evaluator {
 
     /// [`evaluate_with`] of `pos` and this evaluator's weights.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: this CPU has the POPCNT instruction.
-            return unsafe { self.evaluate_popcnt(pos) };
-        }
-        self.evaluate_here(pos)
+        summed(pos, Fast { ev: self, s: 0 })
     }
+}
 
-    /// [`Evaluator::evaluate`] compiled for CPUs with POPCNT (every x86-64 CPU since
-    /// 2008, but not the x86-64 baseline the crate is built for): the features' counts
-    /// are one instruction each instead of a dozen, the same results.
+/// A [`Sink`] that sums a score.
+trait Total: Sink {
+    /// The score summed, in weight units.
+    fn total(&self) -> i32;
+}
+
+/// The score `sink` sums over the features of `pos`, in evaluation units. Compiled for
+/// CPUs with POPCNT too (every x86-64 CPU since 2008, but not the x86-64 baseline the crate
+/// is built for), chosen at run time: the features' counts are one instruction each instead
+/// of a dozen, the same results.
+#[inline(always)]
+fn summed<S: Total>(pos: &Position, sink: S) -> i32 {
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn evaluate_popcnt(&self, pos: &Position) -> i32 {
-        self.evaluate_here(pos)
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: this CPU has the POPCNT instruction.
+        return unsafe { summed_popcnt(pos, sink) };
     }
+    summed_here(pos, sink)
+}
 
-    #[inline(always)]
-    fn evaluate_here(&self, pos: &Position) -> i32 {
-        let mut score = Fast { ev: self, s: 0 };
-        terms(pos, &mut score);
-        score.s.div_euclid(WEIGHT_SCALE)
-    }
+/// [`summed`] with POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn summed_popcnt<S: Total>(pos: &Position, sink: S) -> i32 {
+    summed_here(pos, sink)
+}
+
+#[inline(always)]
+fn summed_here<S: Total>(pos: &Position, mut sink: S) -> i32 {
+    terms(pos, &mut sink);
+    sink.total().div_euclid(WEIGHT_SCALE)
 }
 
 /// An [`Evaluator`] specialised to one game's five cards (all of [`ALL_CARDS`]): a side's
@@ -773,30 +785,8 @@ impl CardSetEvaluator {
     #[inline]
     pub(super) fn evaluate_covered(&self, pos: &Position) -> i32 {
         debug_assert!(self.covers(pos), "not this evaluator's cards: {pos}");
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: this CPU has the POPCNT instruction.
-            return unsafe { self.evaluate_popcnt(pos) };
-        }
-        self.evaluate_here(pos)
-    }
-
-    /// [`CardSetEvaluator::evaluate`] compiled for CPUs with POPCNT (see
-    /// [`Evaluator::evaluate`]).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn evaluate_popcnt(&self, pos: &Position) -> i32 {
-        self.evaluate_here(pos)
-    }
-
-    #[inline(always)]
-    fn evaluate_here(&self, pos: &Position) -> i32 {
-        let mut score = Summed {
-            fast: Fast { ev: &self.ev, s: 0 },
-            set: self,
-        };
-        terms(pos, &mut score);
-        score.fast.s.div_euclid(WEIGHT_SCALE)
+        let fast = Fast { ev: &self.ev, s: 0 };
+        summed(pos, Summed { fast, set: self })
     }
 }
 
@@ -857,6 +847,18 @@ impl Sink for Summed<'_> {
 struct Fast<'a> {
     ev: &'a Evaluator,
     s: i32,
+}
+
+impl Total for Fast<'_> {
+    fn total(&self) -> i32 {
+        self.s
+    }
+}
+
+impl Total for Summed<'_> {
+    fn total(&self) -> i32 {
+        self.fast.s
+    }
 }
 
 impl Sink for Fast<'_> {
