@@ -754,11 +754,6 @@ impl CardSetEvaluator {
         })
     }
 
-    /// The evaluator it was built from.
-    pub fn evaluator(&self) -> &Arc<Evaluator> {
-        &self.ev
-    }
-
     /// Are `pos`'s five cards this evaluator's, and its rules?
     #[inline]
     pub fn covers(&self, pos: &Position) -> bool {
@@ -827,19 +822,7 @@ impl Sink for Summed<'_> {
         };
         let mover = (sign == 1) as usize;
         let at = ((mover * 7 + phase as usize % 7) * 5 + place(0)) * 25 + place(1) * 5 + place(4);
-        let row = &self.set.rows[at];
-        let i = p.index();
-        let mut sum = 0;
-        let mut soldiers = pos.soldiers[i];
-        while soldiers != 0 {
-            sum += row[owner_square(p, soldiers.trailing_zeros())];
-            soldiers &= soldiers - 1;
-        }
-        let g = pos.generals[i];
-        if g != 0 {
-            sum += row[25 + owner_square(p, g.trailing_zeros())];
-        }
-        self.fast.s += sign * sum;
+        self.fast.s += sign * on_rows(pos, p, [&self.set.rows[at]]);
     }
 }
 
@@ -899,21 +882,34 @@ impl Sink for Fast<'_> {
         };
         // Not `cards.map`: its closure was not inlined into the POPCNT build.
         let rows = [row(0), row(1), row(2), row(3), row(4)];
-        let i = p.index();
-        let mut sum = 0;
-        let mut soldiers = pos.soldiers[i];
-        while soldiers != 0 {
-            let s = owner_square(p, soldiers.trailing_zeros());
-            soldiers &= soldiers - 1;
-            sum += rows[0][s] + rows[1][s] + rows[2][s] + rows[3][s] + rows[4][s];
-        }
-        let g = pos.generals[i];
-        if g != 0 {
-            let s = 25 + owner_square(p, g.trailing_zeros());
-            sum += rows[0][s] + rows[1][s] + rows[2][s] + rows[3][s] + rows[4][s];
-        }
-        self.s += sign * sum;
+        self.s += sign * on_rows(pos, p, rows);
     }
+}
+
+/// The sum over player `p`'s pieces of `rows`' values at each one's owner-view square (a
+/// soldier's in 0..25, the general's in 25..50).
+#[inline(always)]
+fn on_rows<const N: usize>(pos: &Position, p: Player, rows: [&Row; N]) -> i32 {
+    #[inline(always)]
+    fn at<const N: usize>(rows: &[&Row; N], s: usize) -> i32 {
+        let mut v = 0;
+        for row in rows {
+            v += row[s];
+        }
+        v
+    }
+    let i = p.index();
+    let mut sum = 0;
+    let mut soldiers = pos.soldiers[i];
+    while soldiers != 0 {
+        sum += at(&rows, owner_square(p, soldiers.trailing_zeros()));
+        soldiers &= soldiers - 1;
+    }
+    let g = pos.generals[i];
+    if g != 0 {
+        sum += at(&rows, 25 + owner_square(p, g.trailing_zeros()));
+    }
+    sum
 }
 
 /// The features of `pos` for the side to move (see the module docs), whose dot product

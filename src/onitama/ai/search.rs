@@ -727,11 +727,11 @@ impl Searcher {
             if in_check && ply + 2 < MAX_PLY {
                 depth = 1;
             } else {
-                return self.evaluate(pos);
+                return self.evaluate_node(pos);
             }
         }
         if ply + 1 >= MAX_PLY {
-            return self.evaluate(pos);
+            return self.evaluate_node(pos);
         }
         self.nodes += 1;
         if self.out_of_budget() {
@@ -761,7 +761,7 @@ impl Searcher {
             && beta - alpha == 1
             && beta.abs() < MATE_BOUND
         {
-            let e = self.evaluate(pos);
+            let e = self.evaluate_node(pos);
             if e - RFP_MARGIN * depth >= beta {
                 return e;
             }
@@ -869,6 +869,16 @@ impl Searcher {
         match &self.card_set {
             Some(set) if set.covers(pos) => set.evaluate_covered(pos),
             _ => self.evaluators[pos.is_standard() as usize].evaluate(pos),
+        }
+    }
+
+    /// [`Searcher::evaluate`] of a position of the search under way, whose cards and rules
+    /// are its root's: the card set, when there is one, covers it (no need to ask).
+    #[inline]
+    fn evaluate_node(&self, pos: &Position) -> i32 {
+        match &self.card_set {
+            Some(set) => set.evaluate_covered(pos),
+            None => self.evaluators[pos.is_standard() as usize].evaluate(pos),
         }
     }
 
