@@ -24,6 +24,7 @@ from LudoGame.checker import (
     fresh_seed,
     render,
     seed_text,
+    student_path,
 )
 from LudoGame.untrusted import visible
 
@@ -35,7 +36,7 @@ def _one(
     a check that fails in any other way a report with that failure (one file never stops
     the others)."""
     shown = None if secret else seed
-    path = _named(path)
+    path = student_path(path)
     try:
         return check(
             path,
@@ -49,13 +50,6 @@ def _one(
         return Report(path=path, seed=shown, error=str(e).removeprefix(f"{visible(path)}: "))
     except Exception as e:  # noqa: BLE001 - reported on this file's line, the others go on
         return Report(path=path, seed=shown, failure=_checker_failed(e))
-
-
-def _named(path: str) -> str:
-    """The name of `path` in its report: a folder's LudoGame.py when it has one (as
-    `check` names it), whether the check succeeds or not, locally or on Ray."""
-    inside = os.path.join(path, STUDENT_NAME)
-    return inside if os.path.isdir(path) and os.path.isfile(inside) else path
 
 
 def _checker_failed(e: BaseException) -> str:
@@ -101,7 +95,7 @@ def run_all_ray(
     reports: list[Report | None] = []
     jobs: list[tuple[int, str, bytes]] = []
     for p in paths:
-        file = os.path.join(p, STUDENT_NAME) if os.path.isdir(p) else p
+        file = student_path(p)
         try:
             with open(file, "rb") as f:
                 jobs.append((len(reports), file, f.read()))
@@ -143,7 +137,7 @@ def run_all(
             except Exception as e:  # noqa: BLE001 - e.g. a worker process that died
                 failed = _checker_failed(e)
                 shown = None if secret else seed
-                reports.append(Report(path=_named(path), seed=shown, failure=failed))
+                reports.append(Report(path=student_path(path), seed=shown, failure=failed))
     return reports
 
 

@@ -1396,11 +1396,9 @@ def check(
     started = time.monotonic()
     seed = fresh_seed() if seed is None else check_seed(seed)
     shown = None if secret_seed else seed
+    path = student_path(path)
     if os.path.isdir(path):
-        inside = os.path.join(path, STUDENT_NAME)
-        if not os.path.isfile(inside):
-            raise CheckUsageError(visible(f"{path}: a folder with no {STUDENT_NAME}"))
-        path = inside
+        raise CheckUsageError(visible(f"{path}: a folder with no {STUDENT_NAME}"))
     if not os.path.isfile(path):
         raise CheckUsageError(visible(f"{path}: no such file"))
     if not path.endswith(".py"):
@@ -1410,6 +1408,13 @@ def check(
         report = _check_once(path, shown, seed, games, timeout, sandboxed, isolated=True)
     report.seconds = time.monotonic() - started
     return report
+
+
+def student_path(path: str) -> str:
+    """The file `check` checks for `path`: a folder's LudoGame.py when it has one, else
+    `path` itself (the name a report of it has, whether the check succeeds or not)."""
+    inside = os.path.join(path, STUDENT_NAME)
+    return inside if os.path.isdir(path) and os.path.isfile(inside) else path
 
 
 def _check_once(
