@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import matlab_support as ms
-from LudoGame import LudoGame, _check_runner, check_grade, checker
+from LudoGame import LudoGame, _check_runner, check_grade, checker, sandbox
 from LudoGame.cli import main
 from LudoGame.untrusted import visible
 
@@ -457,6 +457,73 @@ def test_a_folder_whose_file_cannot_be_loaded_is_named_by_that_file(tmp_path: Pa
     assert report.error == "its process ended while loading it (exit status 3)"
 
 
+def test_a_submission_link_is_never_followed(tmp_path: Path) -> None:
+    """A student's LudoGame.py (or folder) that is a symbolic link is refused, whatever it
+    names: followed, it would make the grader read any file it may (a good LudoGame.py of
+    the grader's here, which would pass; /etc/shadow for root) into the student's check."""
+    from LudoGame import check_cli
+
+    good = DATA / "agree" / "LudoGame.py"
+    linked_file = tmp_path / "file link"
+    linked_file.mkdir()
+    (linked_file / "LudoGame.py").symlink_to(good)
+    linked_folder = tmp_path / "folder link"
+    linked_folder.symlink_to(good.parent, target_is_directory=True)
+    direct = tmp_path / "direct.py"
+    direct.symlink_to(good)
+    dangling = tmp_path / "dangling"
+    dangling.mkdir()
+    (dangling / "LudoGame.py").symlink_to(tmp_path / "nothing here")
+    cases = {
+        str(linked_file): linked_file / "LudoGame.py",
+        str(linked_folder): linked_folder,
+        f"{linked_folder}/": linked_folder,
+        str(direct): direct,
+        str(dangling): dangling / "LudoGame.py",
+    }
+    for given, link in cases.items():
+        with pytest.raises(checker.CheckUsageError) as e:
+            checker.check(given, seed=3, games=20)
+        assert str(e.value).endswith(f": {sandbox.LINK_REFUSED}"), given
+        assert str(link) in str(e.value)
+    reports = check_cli.run_all(list(cases), 3, 20, 5.0, True, 1)
+    assert all(r.error and r.error.endswith(sandbox.LINK_REFUSED) for r in reports)
+    assert not any(r.agrees for r in reports)
+    # the same file, not linked, passes: the refusal is the link's alone
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "copy" / "LudoGame.py").write_bytes(good.read_bytes())
+    assert checker.check(str(tmp_path / "copy"), seed=3, games=20).agrees
+
+
+def test_a_submission_that_is_no_regular_file_or_is_huge_is_refused_at_once(
+    tmp_path: Path,
+) -> None:
+    """A LudoGame.py that is a FIFO (reading it would wait for a writer forever), a folder
+    or larger than `sandbox.MAX_SOURCE_BYTES` is refused with its reason, before any copy."""
+    fifo = tmp_path / "fifo"
+    fifo.mkdir()
+    os.mkfifo(fifo / "LudoGame.py")
+    huge = tmp_path / "huge"
+    huge.mkdir()
+    with open(huge / "LudoGame.py", "wb") as f:
+        f.write(b"#" * (sandbox.MAX_SOURCE_BYTES + 1))
+    folder = tmp_path / "folder"
+    (folder / "LudoGame.py").mkdir(parents=True)
+    started = time.monotonic()
+    for given, why in [
+        (fifo, "not a regular file"),
+        (huge, f"larger than {sandbox.MAX_SOURCE_BYTES >> 20} MB"),
+        (folder / "LudoGame.py", "a folder with no LudoGame.py"),
+    ]:
+        with pytest.raises(checker.CheckUsageError, match=re.escape(why)):
+            checker.check(str(given), seed=3, games=20)
+    assert time.monotonic() - started < 30  # not waiting on the FIFO
+    # exactly the limit is read
+    with open(huge / "LudoGame.py", "r+b") as f:
+        f.truncate(sandbox.MAX_SOURCE_BYTES)
+    assert len(sandbox.read_untrusted(huge / "LudoGame.py")) == sandbox.MAX_SOURCE_BYTES
+
+
 def test_a_check_whose_process_died_names_the_folders_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -547,11 +614,15 @@ def test_a_class_on_ray_gets_the_local_reports(tmp_path: Path, ray_cluster: Any)
     unloadable = tmp_path / "unloadable"
     unloadable.mkdir()
     (unloadable / "LudoGame.py").write_text((HOSTILE / "exits_on_import.py").read_text())
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "LudoGame.py").symlink_to(DATA / "agree" / "LudoGame.py")
     files = [
         str(DATA / "agree"),
         str(DATA / "no_bounce" / "LudoGame.py"),
         str(tmp_path / "x.py"),
         str(unloadable),
+        str(linked),
     ]
     local = check_cli.run_all(files, 3, 30, 5.0, True, 1)
     on_ray = check_cli.run_all_ray(files, 3, 30, 5.0, True, "")
@@ -564,6 +635,7 @@ def test_a_class_on_ray_gets_the_local_reports(tmp_path: Path, ray_cluster: Any)
     assert [same(r) for r in on_ray] == [same(r) for r in local]
     assert on_ray[0].agrees and not on_ray[1].agrees and on_ray[2].error and on_ray[3].error
     assert on_ray[3].path == str(unloadable / "LudoGame.py")
+    assert on_ray[4].error == sandbox.LINK_REFUSED  # the link's target was not sent
 
 
 # ---------------------------------------------------------------- a check that cannot be gamed

@@ -7,6 +7,7 @@ Skipped without Octave and bubblewrap; a failure under LUDOGAME_REQUIRE_OCTAVE=1
 from __future__ import annotations
 
 import http.server
+import os
 import pickle
 import socketserver
 import threading
@@ -284,6 +285,16 @@ def test_the_name_must_be_a_matlab_function_name(tmp_path: Path) -> None:
         matlab.matlab_ai(tmp_path / "AI1.py")
     with pytest.raises(ValueError, match="no MATLAB AI file"):
         matlab.matlab_ai(tmp_path / "AI1.m")
+    # a link is not followed: it could name any file the host may read
+    (tmp_path / "AI2.m").symlink_to(FIRST)
+    with pytest.raises(ValueError, match="a symbolic link"):
+        matlab.matlab_ai(tmp_path / "AI2.m")
+    (tmp_path / "AI3.m").symlink_to(tmp_path / "nowhere.m")
+    with pytest.raises(ValueError, match="a symbolic link"):
+        matlab.matlab_ai(tmp_path / "AI3.m")
+    os.mkfifo(tmp_path / "AI4.m")
+    with pytest.raises(ValueError, match="not a regular file"):
+        matlab.matlab_ai(tmp_path / "AI4.m")
     with pytest.raises(ValueError, match="at least 512"):
         matlab.matlab_ai(FIRST, memory_mb=300)
 

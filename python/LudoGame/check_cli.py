@@ -22,6 +22,7 @@ from LudoGame.checker import (
     check,
     check_seed,
     fresh_seed,
+    linked,
     render,
     seed_text,
     student_path,
@@ -36,7 +37,7 @@ def _one(
     a check that fails in any other way a report with that failure (one file never stops
     the others)."""
     shown = None if secret else seed
-    path = student_path(path)
+    file = student_path(path)
     try:
         return check(
             path,
@@ -47,9 +48,9 @@ def _one(
             sandboxed=sandboxed,
         )
     except CheckUsageError as e:
-        return Report(path=path, seed=shown, error=str(e).removeprefix(f"{visible(path)}: "))
+        return Report(path=file, seed=shown, error=str(e).removeprefix(f"{visible(file)}: "))
     except Exception as e:  # noqa: BLE001 - reported on this file's line, the others go on
-        return Report(path=path, seed=shown, failure=_checker_failed(e))
+        return Report(path=file, seed=shown, failure=_checker_failed(e))
 
 
 def _checker_failed(e: BaseException) -> str:
@@ -97,10 +98,11 @@ def run_all_ray(
     for p in paths:
         file = student_path(p)
         try:
-            with open(file, "rb") as f:
-                jobs.append((len(reports), file, f.read()))
+            if linked(p, file) is not None:
+                raise sandbox.UntrustedFileError(sandbox.LINK_REFUSED)
+            jobs.append((len(reports), file, sandbox.read_untrusted(file)))
             reports.append(None)
-        except OSError:
+        except sandbox.UntrustedFileError:
             reports.append(_one(p, seed, games, timeout, sandboxed, secret))  # says what is wrong
     with _ray.connected(address or None) as ray:
         task = _ray.remote(ray, _one_text).options(**_ray.task_options(1))

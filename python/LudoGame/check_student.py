@@ -45,6 +45,10 @@ class Student:
             raise
 
     def _start(self) -> dict[str, Any]:
+        try:
+            source = sandbox.read_untrusted(self.path)
+        except sandbox.UntrustedFileError as e:
+            return {"load": "error", "message": str(e)}
         here = os.path.dirname(os.path.abspath(_check_runner.__file__))
         runner = os.path.join(here, "_check_runner.py")
         prefix = os.path.realpath(sys.base_prefix)
@@ -64,9 +68,10 @@ class Student:
                 read_only[empty] = folder
             read_only[runner] = f"{INSIDE}/{RUNNER_NAME}"
             # a copy readable by the sandbox's user (nobody, when we are root), whatever
-            # the mode of the student's file
+            # the mode of the student's file: the bytes checked by read_untrusted
             copy = os.path.join(self._empty, STUDENT_NAME)
-            shutil.copyfile(self.path, copy)
+            with open(copy, "wb") as f:
+                f.write(source)
             os.chmod(copy, 0o644)
             read_only[copy] = f"{INSIDE}/{STUDENT_NAME}"
             argv = [python, "-I", "-S", "-B", f"{INSIDE}/{RUNNER_NAME}", f"{INSIDE}/{STUDENT_NAME}"]

@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 from importlib import resources
 from typing import Any
 
-from LudoGame import _check_runner, _core
+from LudoGame import _check_runner, _core, sandbox
 from LudoGame import check_replies as replies
 from LudoGame._core import InvalidArgumentError, LudoGame, Player
 from LudoGame.check_student import DEFAULT_TIMEOUT, STUDENT_NAME, Student, failure_text
@@ -1396,10 +1396,13 @@ def check(
     started = time.monotonic()
     seed = fresh_seed() if seed is None else check_seed(seed)
     shown = None if secret_seed else seed
-    path = student_path(path)
+    given, path = path, student_path(path)
+    link = linked(given, path)
+    if link is not None:
+        raise CheckUsageError(visible(f"{link}: {sandbox.LINK_REFUSED}"))
     if os.path.isdir(path):
         raise CheckUsageError(visible(f"{path}: a folder with no {STUDENT_NAME}"))
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         raise CheckUsageError(visible(f"{path}: no such file"))
     if not path.endswith(".py"):
         raise CheckUsageError(visible(f"{path}: not a Python file (a LudoGame.py is expected)"))
@@ -1412,9 +1415,20 @@ def check(
 
 def student_path(path: str) -> str:
     """The file `check` checks for `path`: a folder's LudoGame.py when it has one, else
-    `path` itself (the name a report of it has, whether the check succeeds or not)."""
+    `path` itself (the name a report of it has, whether the check succeeds or not). A
+    LudoGame.py that is a link or not a file is named too: the check refuses it, saying so."""
     inside = os.path.join(path, STUDENT_NAME)
-    return inside if os.path.isdir(path) and os.path.isfile(inside) else path
+    return inside if os.path.isdir(path) and os.path.lexists(inside) else path
+
+
+def linked(given: str, path: str) -> str | None:
+    """Which of the folder or file `given` to `check` and its `student_path` is a symbolic
+    link, if one is: neither is followed (in a submission, a link could name any file or
+    folder the grader may read)."""
+    for p in (given, path):
+        if os.path.islink(p.rstrip(os.sep) or p):
+            return p
+    return None
 
 
 def _check_once(

@@ -127,7 +127,8 @@ def octave_path() -> str:
 
 
 def check_path(path: str | os.PathLike[str]) -> Path:
-    """A MATLAB AI file: an existing ``.m`` file whose name is a valid function name."""
+    """A MATLAB AI file: an existing ``.m`` file whose name is a valid function name, a
+    regular file (not a symbolic link) that `LudoGame.sandbox.read_untrusted` reads."""
     p = Path(path)
     if p.suffix != ".m":
         raise ValueError(f"{str(path)!r} is not a MATLAB file (.m)")
@@ -136,8 +137,12 @@ def check_path(path: str | os.PathLike[str]) -> Path:
             f"{str(path)!r}: the file name must be a MATLAB function name such as "
             "AI<SID>.m (letters, digits, underscores)"
         )
-    if not p.is_file():
+    if not p.exists() and not p.is_symlink():
         raise ValueError(f"no MATLAB AI file {str(path)!r}")
+    try:
+        _sandbox.read_untrusted(p)
+    except _sandbox.UntrustedFileError as e:
+        raise ValueError(f"MATLAB AI file {str(path)!r}: {e}") from None
     return p
 
 
@@ -208,7 +213,8 @@ class MatlabSession:
         ai = self.ai
         octave = octave_path()
         copy = os.path.join(self._copy, ai.path.name)
-        shutil.copyfile(ai.path, copy)
+        with open(copy, "wb") as f:
+            f.write(_sandbox.read_untrusted(ai.path))
         os.chmod(copy, 0o644)  # readable by the sandbox's user (nobody, when we are root)
         os.chmod(self._copy, 0o755)
         sandboxed = ai.sandbox
@@ -388,7 +394,8 @@ class MatlabAI:
         memory_mb: int = DEFAULT_MEMORY_MB,
         sandbox: bool = True,
     ) -> None:
-        self.path = check_path(path).resolve()
+        checked = check_path(path)  # the file itself, never a link's target
+        self.path = checked.parent.resolve() / checked.name
         self.name = self.path.stem
         if not move_time > 0:
             raise ValueError(f"move_time must be positive, not {move_time}")

@@ -38,6 +38,7 @@ minimal environment, but it sees the whole file system and the network.
 from __future__ import annotations
 
 import concurrent.futures
+import errno
 import os
 import resource
 import select
@@ -74,6 +75,42 @@ DEVICES = ("null", "zero", "full", "random", "urandom")
 
 #: Where ``read_only`` may not mount: the sandbox's own /tmp, /proc and /dev.
 _RESERVED = ("/tmp", "/proc", "/dev")
+
+
+#: The largest file of an untrusted party's code (a student's LudoGame.py, a MATLAB AI) that
+#: is read to go into a sandbox: a course's files are tens of kilobytes.
+MAX_SOURCE_BYTES = 4 << 20
+
+#: Why a symbolic link an untrusted party supplied is not followed.
+LINK_REFUSED = "a symbolic link (not followed: put the file or folder itself in its place)"
+
+
+class UntrustedFileError(ValueError):
+    """A file an untrusted party supplied that is not read: a symbolic link, not a regular
+    file, too large or unreadable. The message says which, without the file's name."""
+
+
+def read_untrusted(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of `path`, a file an untrusted party supplied (a submission, an AI), read
+    as the grader would not be fooled into reading: never through a symbolic link at its
+    last step (a submission's link could name any file the grader may read, such as
+    /etc/shadow for root), only a regular file (a FIFO or a device could block or never end)
+    of at most `MAX_SOURCE_BYTES`. Raises `UntrustedFileError`."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise UntrustedFileError(LINK_REFUSED) from None
+        raise UntrustedFileError(f"cannot be read ({e.strerror})") from None
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise UntrustedFileError("not a regular file")
+        data = f.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise UntrustedFileError(f"larger than {MAX_SOURCE_BYTES >> 20} MB")
+    return data
 
 
 class SandboxUnavailableError(RuntimeError):
@@ -547,14 +584,18 @@ __all__ = [
     "DEFAULT_MEMORY_MB",
     "DEFAULT_PROCESSES",
     "DEFAULT_TMP_MB",
+    "LINK_REFUSED",
+    "MAX_SOURCE_BYTES",
     "SANDBOX_GID",
     "SANDBOX_UID",
     "Limits",
     "Sandboxed",
     "SandboxUnavailableError",
+    "UntrustedFileError",
     "available",
     "describe",
     "popen",
+    "read_untrusted",
     "refusal",
     "unavailable_reason",
 ]
