@@ -57,6 +57,7 @@ def folder(tmp_path: Path) -> Path:
         (ais / name).write_text(text, encoding="utf-8")
     (ais / "notes.txt").write_text("not an AI", encoding="utf-8")
     (ais / "bad-name.m").write_text("x", encoding="utf-8")
+    (ais / "AILink.m").symlink_to(ais / "AIWall.m")  # a link is neither offered nor played
     return ais
 
 
@@ -100,7 +101,7 @@ def test_the_folders_ais_are_offered_and_play(folder: Path) -> None:
 
 def test_an_ai_outside_the_folder_is_refused(folder: Path) -> None:
     client = TestClient(create_app(max_games=10, ai_dir=folder))
-    for level in ("../AIWall.m", "/etc/AIWall.m", "AINone.m", "bad-name.m"):
+    for level in ("../AIWall.m", "/etc/AIWall.m", "AINone.m", "bad-name.m", "AILink.m"):
         r = client.post(ONI, json={"sides": {"A": {"kind": "ai", "level": level}}})
         assert r.status_code == 400, (level, r.text)
 

@@ -23,10 +23,12 @@ class WebConfig:
 
     def matlab_ais(self) -> list[str]:
         """The MATLAB AI files a game may choose: the ``.m`` files of `ai_dir` whose names
-        are MATLAB function names, sorted."""
+        are MATLAB function names, sorted; not a symbolic link (`matlab.check_path`)."""
         folder = self.ai_dir
         if folder is None:
             return []
         return sorted(
-            p.name for p in folder.glob("*.m") if p.is_file() and NAME_PATTERN.match(p.stem)
+            p.name
+            for p in folder.glob("*.m")
+            if p.is_file() and not p.is_symlink() and NAME_PATTERN.match(p.stem)
         )
