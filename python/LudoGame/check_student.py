@@ -157,14 +157,21 @@ class Student:
 
 
 def _site_packages(prefix: str) -> list[str]:
-    """The site-packages folders of the Python install that exist (an installed LudoGame
-    may be there), those the sandbox sees: under `prefix` or /usr."""
+    """Every folder of installed packages the sandbox could see (the Python install's, and
+    the system's under /usr), each to be hidden: the runner starts with ``-I -S``, but a
+    student's file could put any such folder back on its path by hand and import the
+    engine from it (the base Python's, when the grader's LudoGame is in a venv)."""
+    import glob
     import site
 
-    found = []
-    for folder in site.getsitepackages():
+    candidates = list(site.getsitepackages())
+    for root in dict.fromkeys([prefix, "/usr", "/usr/local"]):
+        candidates += glob.glob(os.path.join(root, "lib*", "python3*", "*-packages"))
+    found: list[str] = []
+    for folder in candidates:
         real = os.path.realpath(folder)
-        if os.path.isdir(real) and (real.startswith(prefix + os.sep) or real.startswith("/usr/")):
+        mounted = real.startswith(prefix + os.sep) or real.startswith("/usr/")
+        if os.path.isdir(real) and mounted and real not in found:
             found.append(real)
     return found
 

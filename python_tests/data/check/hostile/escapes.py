@@ -28,6 +28,21 @@ try:
     ESCAPED.append("imported the engine")
 except ImportError:
     pass
+# the interpreter runs with -I -S, but any installed package folder it can see could be put
+# back on the path by hand: e.g. the base Python's, when the grader's LudoGame is in a venv
+import glob
+import sys
+
+for root in {sys.base_prefix, sys.prefix, "/usr", "/usr/local"}:
+    for folder in glob.glob(root + "/lib*/python3*/*-packages"):
+        if os.listdir(folder):
+            ESCAPED.append("packages visible " + folder)
+        sys.path.insert(0, folder)
+try:
+    import LudoGame as ours  # noqa: F401,F811
+    ESCAPED.append("imported the engine")
+except ImportError:
+    pass
 
 
 class LudoGame:
