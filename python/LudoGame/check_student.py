@@ -9,6 +9,7 @@ import json
 import os
 import select
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -123,8 +124,7 @@ class Student:
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
-                code = self.box.process.wait()
-                return ("died", code)
+                return ("died", self._exit_code())
             buffer += chunk
         if end > limit:
             return ("oversized", limit)
@@ -136,16 +136,62 @@ class Student:
         """Send one request and wait for its reply (the time limit grows with `calls`, the
         size limit with `answers`, the number of answers asked for). The reply as
         `_read` gives it; after a failure the runner is ended."""
-        assert self.box is not None and self.box.process.stdin is not None
-        try:
-            self.box.process.stdin.write((json.dumps(request) + "\n").encode())
-            self.box.process.stdin.flush()
-        except OSError:
-            return ("died", self.box.process.poll())
-        got = self._read(self.timeout * max(1, calls), replies.reply_limit(answers))
+        timeout = self.timeout * max(1, calls)
+        got = self._unasked()
+        if got is None:
+            got = self._write((json.dumps(request) + "\n").encode(), timeout)
+        if got is None:
+            got = self._read(timeout, replies.reply_limit(answers))
         if isinstance(got, tuple):
             self.close()
         return got
+
+    def _unasked(self) -> tuple[Any, ...] | None:
+        """``("unasked",)`` when the runner has written anything since its last reply (an
+        honest one writes one line a request: lines written ahead could answer questions
+        not yet asked, and a process that writes ahead and never reads would block the
+        checker), ``("died", code)`` when it has ended, else None."""
+        assert self.box is not None and self.box.process.stdout is not None
+        if self._buffer:
+            return ("unasked",)
+        fd = self.box.process.stdout.fileno()
+        if not select.select([fd], [], [], 0)[0]:
+            return None
+        if os.read(fd, 1):
+            return ("unasked",)
+        return ("died", self._exit_code())
+
+    def _write(self, data: bytes, timeout: float) -> tuple[Any, ...] | None:
+        """Send `data` to the runner within `timeout` seconds (a process that does not read
+        its requests cannot block the checker): None when sent, else a failure."""
+        assert self.box is not None and self.box.process.stdin is not None
+        fd = self.box.process.stdin.fileno()
+        os.set_blocking(fd, False)
+        deadline = time.monotonic() + timeout
+        view = memoryview(data)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return ("timeout",)
+            if not select.select([], [fd], [], left)[1]:
+                continue
+            try:
+                view = view[os.write(fd, view) :]
+            except BlockingIOError:
+                continue
+            except OSError:
+                return ("died", self._exit_code())
+        return None
+
+    def _exit_code(self) -> int | None:
+        """The runner's exit status, once its pipes have closed; a runner that closed them
+        and lives on (which would block the checker's wait) is ended after 2 s."""
+        assert self.box is not None
+        try:
+            return self.box.process.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            self.box.close()
+            return self.box.process.poll()
 
     def close(self) -> None:
         """End the runner and remove its folder."""
@@ -184,6 +230,11 @@ def failure_text(got: tuple[Any, ...], timeout: float) -> str:
         )
     if got[0] == "died":
         return f"crash: the student's process ended (exit status {got[1]}) during a call"
+    if got[0] == "unasked":
+        return (
+            "protocol: the student's process wrote to the checker's answer pipe before it "
+            "was asked (it was ended)"
+        )
     return (
         f"flood: the student's process sent a reply of more than {got[1]:,} bytes "
         "(it was ended unread)"
