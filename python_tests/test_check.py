@@ -495,7 +495,11 @@ def test_a_submission_link_is_never_followed(tmp_path: Path) -> None:
     dangling = tmp_path / "dangling"
     dangling.mkdir()
     (dangling / "LudoGame.py").symlink_to(tmp_path / "nothing here")
+    middle = tmp_path / "alice"
+    middle.mkdir()
+    (middle / "code").symlink_to(good.parent, target_is_directory=True)
     cases = {
+        str(middle / "code" / "LudoGame.py"): middle / "code",  # a link on the way
         str(linked_file): linked_file / "LudoGame.py",
         str(linked_folder): linked_folder,
         f"{linked_folder}/": linked_folder,
@@ -510,6 +514,8 @@ def test_a_submission_link_is_never_followed(tmp_path: Path) -> None:
     reports = check_cli.run_all(list(cases), 3, 20, 5.0, True, 1)
     assert all(r.error and r.error.endswith(sandbox.LINK_REFUSED) for r in reports)
     assert not any(r.agrees for r in reports)
+    with pytest.raises(checker.CheckUsageError, match="a symbolic link"):
+        checker.replay(str(middle / "code" / "LudoGame.py"), ["A"], [["A", 6]])
     # the same file, not linked, passes: the refusal is the link's alone
     (tmp_path / "copy").mkdir()
     (tmp_path / "copy" / "LudoGame.py").write_bytes(good.read_bytes())

@@ -98,7 +98,7 @@ def run_all_ray(
     for p in paths:
         file = student_path(p)
         try:
-            if linked(p, file) is not None:
+            if linked(file) is not None:
                 raise sandbox.UntrustedFileError(sandbox.LINK_REFUSED)
             jobs.append((len(reports), file, sandbox.read_untrusted(file)))
             reports.append(None)

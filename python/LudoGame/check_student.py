@@ -30,9 +30,16 @@ class Student:
     """The student's file loaded in a sandboxed runner process."""
 
     def __init__(
-        self, path: str, timeout: float, use_sandbox: bool = True, isolated: bool = False
+        self,
+        path: str,
+        timeout: float,
+        use_sandbox: bool = True,
+        isolated: bool = False,
+        source: bytes | None = None,
     ) -> None:
         self.path = os.path.abspath(path)
+        #: The file's bytes, when the caller has read them (once for all its processes).
+        self.source = source
         self.timeout = timeout
         self.use_sandbox = use_sandbox
         self.isolated = isolated
@@ -47,7 +54,7 @@ class Student:
 
     def _start(self) -> dict[str, Any]:
         try:
-            source = sandbox.read_untrusted(self.path)
+            source = self.source if self.source is not None else sandbox.read_untrusted(self.path)
         except sandbox.UntrustedFileError as e:
             return {"load": "error", "message": str(e)}
         here = os.path.dirname(os.path.abspath(_check_runner.__file__))

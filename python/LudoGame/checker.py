@@ -28,6 +28,7 @@ is that call's wrong answer, a flood or a hang ends only that file's check.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -1396,8 +1397,8 @@ def check(
     started = time.monotonic()
     seed = fresh_seed() if seed is None else check_seed(seed)
     shown = None if secret_seed else seed
-    given, path = path, student_path(path)
-    link = linked(given, path)
+    path = student_path(path)
+    link = linked(path)
     if link is not None:
         raise CheckUsageError(visible(f"{link}: {sandbox.LINK_REFUSED}"))
     if os.path.isdir(path):
@@ -1406,9 +1407,14 @@ def check(
         raise CheckUsageError(visible(f"{path}: no such file"))
     if not path.endswith(".py"):
         raise CheckUsageError(visible(f"{path}: not a Python file (a LudoGame.py is expected)"))
-    report = _check_once(path, shown, seed, games, timeout, sandboxed, isolated=False)
+    try:  # read once: every process of this check gets these bytes
+        source = sandbox.read_untrusted(path)
+    except sandbox.UntrustedFileError as e:
+        raise CheckUsageError(visible(f"{path}: {e}")) from None
+    run = functools.partial(_check_once, path, source, shown, seed, games, timeout, sandboxed)
+    report = run(isolated=False)
     if report.shared_state:  # every game again, each in a process of its own
-        report = _check_once(path, shown, seed, games, timeout, sandboxed, isolated=True)
+        report = run(isolated=True)
     report.seconds = time.monotonic() - started
     return report
 
@@ -1421,18 +1427,23 @@ def student_path(path: str) -> str:
     return inside if os.path.isdir(path) and os.path.lexists(inside) else path
 
 
-def linked(given: str, path: str) -> str | None:
-    """Which of the folder or file `given` to `check` and its `student_path` is a symbolic
-    link, if one is: neither is followed (in a submission, a link could name any file or
-    folder the grader may read)."""
-    for p in (given, path):
-        if os.path.islink(p.rstrip(os.sep) or p):
-            return p
+def linked(path: str) -> str | None:
+    """The first step of `path`, as written (a folder or the file), that is a symbolic
+    link, if one is: none is followed (in a folder of submissions, a link could name any
+    file or folder the grader may read, another student's included)."""
+    step = os.sep if path.startswith(os.sep) else ""
+    for part in path.split(os.sep):
+        if part in ("", "."):
+            continue
+        step = os.path.join(step, part) if step else part
+        if os.path.islink(step):
+            return step
     return None
 
 
 def _check_once(
     path: str,
+    source: bytes,
     shown: int | None,
     seed: int,
     games: int,
@@ -1441,7 +1452,7 @@ def _check_once(
     isolated: bool,
 ) -> Report:
     report = Report(path=path, seed=shown, shared_state=isolated)
-    student = Student(path, timeout, use_sandbox=sandboxed, isolated=isolated)
+    student = Student(path, timeout, use_sandbox=sandboxed, isolated=isolated, source=source)
     try:
         if student.loaded.get("load") != "ok":
             why = student.loaded.get("message", "cannot be loaded")
@@ -1457,7 +1468,7 @@ def _check_once(
         run = _Run(checker, report, plan)
         run.names()
         if report.failure is None and not run.first_pass():
-            if not isolated and _fresh_answers(path, timeout, sandboxed, checker):
+            if not isolated and _fresh_answers(path, source, timeout, sandboxed, checker):
                 report.shared_state = True
                 return report
             report.failure = f"{checker.failure} (in the first games)"
@@ -1478,7 +1489,7 @@ def _check_once(
         if (
             checker.failure is not None
             and not isolated
-            and _fresh_answers(path, timeout, sandboxed, checker)
+            and _fresh_answers(path, source, timeout, sandboxed, checker)
         ):
             report.shared_state = True  # slow only after earlier games: checked again
             return report
@@ -1489,7 +1500,9 @@ def _check_once(
     return report
 
 
-def _fresh_answers(path: str, timeout: float, sandboxed: bool, checker: Checker) -> bool:
+def _fresh_answers(
+    path: str, source: bytes, timeout: float, sandboxed: bool, checker: Checker
+) -> bool:
     """After a timeout: whether the request that ran out of time is answered in time by a
     fresh process (then the slowness came from earlier games)."""
     if not checker.failure or not checker.failure.startswith("timeout"):
@@ -1498,7 +1511,7 @@ def _fresh_answers(path: str, timeout: float, sandboxed: bool, checker: Checker)
     if request is None:
         return False
     players, games, _, _ = request
-    fresh = Student(path, timeout, use_sandbox=sandboxed, isolated=True)
+    fresh = Student(path, timeout, use_sandbox=sandboxed, isolated=True, source=source)
     try:
         if fresh.loaded.get("load") != "ok":
             return False
@@ -1524,6 +1537,9 @@ def replay(
     compared as a check compares it under `readings` (``option=value``, the report's
     `readings`): what a check reports for a shrunk list played again. None when it agrees."""
     reading: Reading = tuple(sorted(tuple(r.split("=", 1)) for r in readings))  # type: ignore[misc]
+    link = linked(path)
+    if link is not None:
+        raise CheckUsageError(visible(f"{link}: {sandbox.LINK_REFUSED}"))
     student = Student(path, timeout, use_sandbox=sandboxed)
     try:
         if student.loaded.get("load") != "ok":
