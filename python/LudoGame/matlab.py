@@ -76,6 +76,9 @@ WORKER_DIR = HERE / "octave_worker"
 COMPAT_DIR = HERE / "octave_compat"
 
 BLOCK = 4096
+#: The longest line the worker may send (an honest answer is a few dozen bytes, an error
+#: message a few kilobytes): a longer one ends the process unread.
+MAX_LINE_BYTES = 16_384
 
 #: The sessions open in this process (closed at exit if still open).
 _LIVE: weakref.WeakSet[MatlabSession] = weakref.WeakSet()
@@ -288,9 +291,15 @@ class MatlabSession:
         return what + (":\n" + "\n".join(last) if last else "")
 
     def _read_line(self, deadline: float) -> str | None:
-        """The next line from the worker (None on timeout); '' when it ended."""
+        """The next line from the worker (None on timeout); '' when it ended;
+        `MatlabError` when it is longer than `MAX_LINE_BYTES` (the process is ended)."""
         assert self._from is not None
-        while b"\n" not in self._buffer:
+        while b"\n" not in self._buffer[: MAX_LINE_BYTES + 1]:
+            if len(self._buffer) > MAX_LINE_BYTES:
+                self.kill()
+                raise MatlabError(
+                    f"the AI's answer is longer than {MAX_LINE_BYTES:,} bytes (it was ended unread)"
+                )
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
