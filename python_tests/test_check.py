@@ -316,6 +316,30 @@ def test_gradescope_results_json(tmp_path: Path, folder: str, full: bool) -> Non
         assert "D9." in d9["output"] and "play_game([" in d9["output"]
 
 
+def test_raising_keeps_no_decisions_points(tmp_path: Path) -> None:
+    """A file that raises where it is unsure does not keep the decisions' points: a crash
+    on a turn of a decision costs that decision (crash_half raises on some kicks: D7),
+    and a decision no game could be compared on is not confirmed (a class whose every call
+    raises gets nothing, not the points of the decisions it never answered)."""
+    rubric = check_grade.Rubric(points=dict(check_grade.DEFAULT_POINTS))
+
+    def graded(folder: Path) -> dict[str, float]:
+        report = checker.check(str(folder), games=60, seed=3)
+        return {t.key: t.score for t in check_grade.grade(report, rubric)}
+
+    half = graded(DATA / "crash_half")
+    assert half["D7"] == 0 and half["D4"] == check_grade.DEFAULT_POINTS["D4"]
+    for name, body in [
+        ("empty", "class LudoGame:\n    pass\n"),
+        ("refuses", "class LudoGame:\n    def __init__(self):\n        raise ValueError\n"),
+    ]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "LudoGame.py").write_text(body)
+        assert sum(graded(tmp_path / name).values()) == 0, name
+    agree = checker.check(str(DATA / "agree"), games=60, seed=3)
+    assert agree.verified == [f"D{k}" for k in range(1, 13)]
+
+
 def test_a_rubric_sets_points_and_visibility(tmp_path: Path) -> None:
     rubric = tmp_path / "rubric.toml"
     rubric.write_text(

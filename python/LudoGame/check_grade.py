@@ -19,7 +19,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any
 
-from LudoGame.checker import DECISIONS, Difference, Report, render, seed_text
+from LudoGame.checker import ASKED_OF_EVERY_GAME, DECISIONS, Difference, Report, render, seed_text
 from LudoGame.untrusted import visible
 
 #: Gradescope's visibility settings, for a test and for the whole result.
@@ -162,9 +162,10 @@ class Test:
 
 
 def _counted(d: Difference, strict: bool) -> bool:
-    """Whether a difference costs points: a crash or a fixed rule, or an allowed reading
-    under `strict`."""
-    return d.weight != "crash" and (not d.open or strict)
+    """Whether a difference costs its decision's points: a fixed rule, a crash on a turn
+    of that decision (raising where unsure must not keep the points), or an allowed
+    reading under `strict`."""
+    return not d.open or strict
 
 
 def grade(report: Report, rubric: Rubric, strict: bool | None = None) -> list[Test]:
@@ -199,12 +200,18 @@ def grade(report: Report, rubric: Rubric, strict: bool | None = None) -> list[Te
         else:
             mine = [d for d in report.differences if d.decision.split(".")[0] == key]
             counted = [d for d in mine if _counted(d, strict)]
-            share = 0.0 if counted else 1.0
             reached_bases = {d.split(".")[0] for d in report.reached}
-            always = ("D1", "D2", "D3", "D11", "D12")  # asked of every file
-            reached = "" if key in reached_bases or key in always else " (no game reached it)"
+            asked = key in reached_bases or key in ASKED_OF_EVERY_GAME
+            unverified = asked and key not in report.verified
+            share = 0.0 if counted or unverified else 1.0
+            reached = "" if asked else " (no game reached it)"
             if counted:
                 output = "\n\n".join(d.explain() for d in counted)
+            elif unverified:
+                output = (
+                    "not confirmed: no game that reached it could be compared there (its "
+                    "calls raised or answered malformed before; see the crash test)"
+                )
             elif mine:
                 output = "agrees, with an allowed reading (no points lost):\n\n" + "\n\n".join(
                     d.explain() for d in mine

@@ -158,6 +158,11 @@ def _base(decision: str) -> str:
     return decision.split(".")[0]
 
 
+#: The decisions every game asks about, whatever its turns: a game whose answers are all
+#: compared confirms them.
+ASKED_OF_EVERY_GAME = ("D1", "D2", "D3", "D11", "D12")
+
+
 @dataclass
 class Difference:
     """One kind of difference, explained on the first game that shows it, shrunk."""
@@ -265,6 +270,9 @@ class Report:
     shared_state: bool = False  # answers depended on earlier games (a class attribute, ...)
     readings: list[str] = field(default_factory=list)  # readings the answers follow
     reached: list[str] = field(default_factory=list)  # decisions the games reached
+    # decisions (D1-D12, no sub-rules) that a game's answers confirmed: turns that touched
+    # them compared and agreed, in a game whose questions were not all left out
+    verified: list[str] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -896,6 +904,13 @@ class _Run:
             t = c.first_turn(self.reading, game)
             if c.failure is not None:
                 return
+            if any(is_state(k) and k not in game.masked for k in full):
+                # some questions compared after each turn (not all left out, as when every
+                # call raises): the turns that agree confirm their decisions
+                verified = set(ASKED_OF_EVERY_GAME)
+                for tags in c.engine.tags(self.reading, game)[: n if t is None else t]:
+                    verified.update(_base(x) for x in tags)
+                report.verified = sorted(verified | set(report.verified), key=lambda d: int(d[1:]))
             if t is not None:
                 self.note(
                     c.classify(self.reading, game, t),
