@@ -340,6 +340,37 @@ def test_raising_keeps_no_decisions_points(tmp_path: Path) -> None:
     assert agree.verified == [f"D{k}" for k in range(1, 13)]
 
 
+def test_a_secret_seed_plays_games_of_each_files_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a secret seed the games are drawn from the seed and the file's bytes: a file
+    that leaks its games (through a crash's message) learns nothing a changed file could
+    use; the same file plays the same games again; a named seed plays the same games for
+    every file."""
+    text = (DATA / "always_p" / "LudoGame.py").read_bytes()
+    for name, extra in [("one", b""), ("two", b"\n# changed\n")]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "LudoGame.py").write_bytes(text + extra)
+    seen: list[int] = []
+    real = checker.plan_games
+    monkeypatch.setattr(
+        checker, "plan_games", lambda seed, games: seen.append(seed) or real(seed, games)
+    )
+    for name, secret in [
+        ("one", True),
+        ("two", True),
+        ("one", True),
+        ("one", False),
+        ("two", False),
+    ]:
+        report = checker.check(str(tmp_path / name), seed=5, games=30, secret_seed=secret)
+        assert (report.seed is None) is secret and not report.agrees
+    one, two = checker.file_seed(5, text), checker.file_seed(5, text + b"\n# changed\n")
+    assert seen == [one, two, one, 5, 5]
+    random_games = [[g.turns for g in real(s, 30) if g.group == "random"] for s in (one, two)]
+    assert random_games[0] and random_games[0] != random_games[1]
+
+
 def test_a_rubric_sets_points_and_visibility(tmp_path: Path) -> None:
     rubric = tmp_path / "rubric.toml"
     rubric.write_text(
@@ -781,7 +812,9 @@ def test_a_secret_seed_is_kept_in_its_file_and_named_nowhere(
     assert str(seed) not in json.dumps(first)
     assert main([*argv, "--summary", "--html", str(page)]) == 1  # the same file: same games
     out = capsys.readouterr().out
-    assert out.rstrip().endswith("secret seed: the same --seed-file plays these games again")
+    assert out.rstrip().endswith(
+        "secret seed: the same --seed-file plays these games again (each file its own)"
+    )
     assert str(seed) not in out and str(seed) not in page.read_text()
     assert "secret seed" in page.read_text()
     assert main(argv) == 1

@@ -147,7 +147,7 @@ def seed_line(reports: list[Report]) -> str:
     """The seed of a run, and how to play its games again."""
     seeds = {r.seed for r in reports}
     if seeds == {None}:
-        return "secret seed: the same --seed-file plays these games again"
+        return "secret seed: the same --seed-file plays these games again (each file its own)"
     if len(seeds) == 1:
         seed = seeds.pop()
         return f"seed {seed}: --seed {seed} plays these games again"

@@ -333,7 +333,8 @@ python3 -m pip install "${WHEELS[@]}" ludogame \\
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
 # Gradescope runs this for every submission: ludo check on the student's LudoGame.py, with
-# the seed kept secret in source/seed (the same games for every student, named nowhere),
+# the seed kept secret in source/seed (named nowhere; each file plays games drawn from it and
+# the file's bytes, so games one submission leaks serve no other),
 # the rubric in source/rubric.toml, and results/results.json written whatever the file does.
 # AUTOGRADER_ROOT replaces /autograder (to try it elsewhere); LUDO_PYTHON, python3.
 set -u
@@ -355,7 +356,8 @@ as the assignment's autograder.
 setup.sh        installs bubblewrap and LudoGame from wheels/ (once, when the image is built)
 run_autograder  checks /autograder/submission/LudoGame.py, writes results/results.json
 rubric.toml     the points of each test (edit it; `ludo check --rubric` reads it)
-seed            the secret seed: every submission plays the same games; keep it private
+seed            the secret seed: each submission plays games drawn from it and the file's
+                bytes (the same file, the same games); keep it private
 wheels/         LudoGame's wheel for the image's Python (%(wheel)s)
 
 The student's code runs in LudoGame's sandbox (as nobody, no network, no files of ours);

@@ -29,6 +29,7 @@ is that call's wrong answer, a flood or a hang ends only that file's check.
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import json
 import os
@@ -1404,10 +1405,11 @@ def check(
     (`games` in all, at least the published ones), from `seed`: by default a fresh one
     (`fresh_seed`), named in the report, so that no file can hold the answers of the games
     it will be asked (the same seed plays the same games again). With `secret_seed` the
-    report does not name it (its `seed` is None): whoever keeps the seed can still repeat the
-    run. Raises `CheckUsageError` when the file cannot be checked at all (missing, not
-    Python, no LudoGame class, ...) and `LudoGame.sandbox.SandboxUnavailableError` when the
-    sandbox is asked for and missing.
+    report does not name it (its `seed` is None) and each file plays games of its own,
+    drawn from the seed and the file's bytes (`file_seed`): whoever keeps the seed can still
+    repeat the run of a file. Raises `CheckUsageError` when the file cannot be checked at all
+    (missing, not Python, no LudoGame class, ...) and
+    `LudoGame.sandbox.SandboxUnavailableError` when the sandbox is asked for and missing.
     """
     started = time.monotonic()
     seed = fresh_seed() if seed is None else check_seed(seed)
@@ -1426,6 +1428,8 @@ def check(
         source = sandbox.read_untrusted(path)
     except sandbox.UntrustedFileError as e:
         raise CheckUsageError(visible(f"{path}: {e}")) from None
+    if secret_seed:
+        seed = file_seed(seed, source)
     run = functools.partial(_check_once, path, source, shown, seed, games, timeout, sandboxed)
     report = run(isolated=False)
     if report.shared_state:  # every game again, each in a process of its own
@@ -1440,6 +1444,15 @@ def student_path(path: str) -> str:
     LudoGame.py that is a link or not a file is named too: the check refuses it, saying so."""
     inside = os.path.join(path, STUDENT_NAME)
     return inside if os.path.isdir(path) and os.path.lexists(inside) else path
+
+
+def file_seed(seed: int, source: bytes) -> int:
+    """The seed of the games a secret `seed` plays with the file of bytes `source`: drawn
+    from both (SHA-256), so that each file plays games of its own. A file that leaks its
+    games through its answers (a crash's message is shown to the student) learns nothing
+    another file could use: the smallest change to the file changes every game."""
+    digest = hashlib.sha256(seed.to_bytes(8, "little") + source).digest()
+    return int.from_bytes(digest[:8], "little")
 
 
 def linked(path: str) -> str | None:
