@@ -433,6 +433,57 @@ def test_a_client_past_its_create_rate_gets_429_with_retry_after() -> None:
         assert status == 201
 
 
+def _long_save(moves: int) -> str:
+    """A saved two-player game of `moves` rolls of 1 (no token can leave the yard)."""
+    start = "cs162 A-1.-1/B-1.-1 A:r:0:0 - - 0000000000000001"
+    doc = {"format": "ludogame-game/1", "seed": None, "start": start, "moves": "=1 " * moves}
+    return json.dumps(doc)
+
+
+def test_a_loaded_file_holds_at_most_max_loaded_moves() -> None:
+    """A replay or a saved game to play on is refused 413 past `MAX_LOADED_MOVES` moves,
+    before any is replayed (330,000 moves in a 1 MB body once held the event loop for
+    seconds and 75 MB a replay); one at the limit loads."""
+    from LudoGame.web_limits import MAX_LOADED_MOVES
+
+    with TestClient(create_app(create_rate=None)) as c:
+        big = _long_save(MAX_LOADED_MOVES + 1)
+        started = time.monotonic()
+        message = check_error(c.post("/api/replays", json={"text": big}), 413, "BodyTooLarge")
+        assert f"at most {MAX_LOADED_MOVES:,}" in message
+        check_error(c.post(LUDO, json={"saved": big}), 413, "BodyTooLarge")
+        games = json.dumps({"format": "ludogame-games/1", "games": [json.loads(big)] * 2})
+        check_error(c.post("/api/replays", json={"text": games}), 413, "BodyTooLarge")
+        assert time.monotonic() - started < 5  # refused unread (each load takes ~0.15 s)
+        r = c.post("/api/replays", json={"text": _long_save(MAX_LOADED_MOVES)})
+        assert r.status_code == 201, r.text
+        assert r.json()["games"][0]["frames"] == MAX_LOADED_MOVES + 1
+        assert c.get("/api").json()["games"] == 0
+
+
+def test_replays_hold_at_most_their_moves_and_count_against_the_create_rate() -> None:
+    """The loaded replays hold at most `REPLAY_MOVES` moves together (the least recently
+    used dropped, never the one just loaded), and loading one takes from the client's
+    allowance as a new game does."""
+    from LudoGame.web.replay import Replays, load
+
+    replays = Replays(limit=100, moves=1_000)
+    first = load(replays, _long_save(400))
+    second = load(replays, _long_save(400))
+    assert len(replays) == 2 and replays.held_moves == 800
+    third = load(replays, _long_save(400))
+    assert len(replays) == 2 and replays.held_moves == 800 and replays.evicted == 1
+    with pytest.raises(ApiError):
+        replays.get(type(first), first.id, "replay")
+    assert replays.get(type(third), second.id, "replay") is second
+    huge = load(Replays(limit=100, moves=10), _long_save(400))  # alone: kept
+    assert huge.moves == 400
+    with TestClient(create_app(create_rate=2)) as c:
+        for _ in range(2):
+            assert c.post("/api/replays", json={"text": _long_save(3)}).status_code == 201
+        check_error(c.post("/api/replays", json={"text": _long_save(3)}), 429, "TooManyRequests")
+
+
 def test_the_allowance_refills_and_the_client_table_is_bounded() -> None:
     """A bucket of 30 a minute: 30 at once, then one every 2 s; an IPv6 /64 is one client;
     20,000 clients leave at most `clients` remembered."""

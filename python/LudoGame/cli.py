@@ -486,7 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         type=_count,
         default=web_defaults.CREATE_RATE,
-        help=f"games one client (IP address) may start a minute "
+        help=f"games (and replays) one client (IP address) may start a minute "
         f"({web_defaults.CREATE_RATE}; 0: no limit)",
     )
     serve.add_argument(

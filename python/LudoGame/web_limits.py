@@ -33,3 +33,12 @@ IDLE_DAYS = 3.0
 #: How often (seconds) the expired games are deleted; also whenever a new game finds the
 #: store at its limit.
 EXPIRE_EVERY = 600.0
+#: The most moves (Ludo rolls and moves, Onitama actions) a file loaded into the server may
+#: hold, all its games together: a replay (``POST /api/replays``) or a saved game to play on.
+#: Loading replays every move (about 7 microseconds each, on the event loop) and a replay
+#: keeps about 230 bytes a move; a real game has a few hundred to a thousand. One past it
+#: is answered 413.
+MAX_LOADED_MOVES = 20_000
+#: The most moves the loaded replays hold together: past it (as past their number, the
+#: server's --max-games) the least recently used are dropped (about 230 bytes a move).
+REPLAY_MOVES = 400_000

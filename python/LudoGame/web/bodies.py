@@ -4,6 +4,7 @@ game, a rematch, a turn timer), the types of their fields (integers, names, seed
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Query
@@ -12,6 +13,7 @@ from pydantic_core import PydanticCustomError
 
 from LudoGame.seeds import fresh_seed
 from LudoGame.web.errors import ApiError, short
+from LudoGame.web_limits import MAX_LOADED_MOVES
 
 
 def _integral(value: Any) -> Any:
@@ -160,3 +162,31 @@ def fields_query(large: tuple[str, ...]) -> Any:
         f"it: all of {', '.join(large)})",
         json_schema_extra={"pattern": f"^({one}(,{one})*)?$"},
     )
+
+
+def moves_of(data: Any) -> int:
+    """The moves a game's JSON object holds (a Ludo game's ``moves`` words, an Onitama
+    game's ``actions``), counted before any is replayed; 0 for anything else."""
+    if not isinstance(data, dict):
+        return 0
+    moves, actions = data.get("moves"), data.get("actions")
+    count = len(moves.split()) if isinstance(moves, str) else 0
+    return count + (len(actions) if isinstance(actions, list) else 0)
+
+
+def saved_moves(text: str) -> int:
+    """`moves_of` a saved game's JSON text (0 when it is not JSON: the engine says why)."""
+    try:
+        return moves_of(json.loads(text))
+    except (ValueError, RecursionError):
+        return 0
+
+
+def check_loaded_moves(count: int, what: str) -> None:
+    """413 when `what` (a file, a saved game) holds more than `MAX_LOADED_MOVES` moves."""
+    if count > MAX_LOADED_MOVES:
+        raise ApiError(
+            413,
+            "BodyTooLarge",
+            f"{what} holds {count:,} moves: the server loads at most {MAX_LOADED_MOVES:,}",
+        )

@@ -24,9 +24,11 @@ from LudoGame.web.bodies import (
     NewGame,
     RulesText,
     Seed,
+    check_loaded_moves,
     chosen_seed,
     fields_of,
     fields_query,
+    saved_moves,
 )
 from LudoGame.web.config import WebConfig
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, conflict, engine_error, short
@@ -322,6 +324,7 @@ def _new_game(body: NewLudo) -> Game:
                 return Game.from_notation(body.position, seed=fresh_seed())
             return Game.from_notation(body.position)
         if body.saved is not None:
+            check_loaded_moves(saved_moves(body.saved), "the saved game")
             if online:
                 return Game.from_json(body.saved, seed=fresh_seed())
             return Game.from_json(body.saved)

@@ -40,9 +40,11 @@ from LudoGame.web.bodies import (
     Name,
     NewGame,
     Seed,
+    check_loaded_moves,
     chosen_seed,
     fields_of,
     fields_query,
+    saved_moves,
 )
 from LudoGame.web.config import WebConfig
 from LudoGame.web.errors import ENGINE_ERRORS, MAX_MESSAGE, ApiError, conflict, engine_error
@@ -537,6 +539,7 @@ def _new_game(body: NewOnitama) -> tuple[Onitama, str | None, str | None, int | 
         if body.position is not None:
             return Onitama.from_notation(body.position), None, None, None
         if body.saved is not None:
+            check_loaded_moves(saved_moves(body.saved), "the saved game")
             game = Onitama.from_json(body.saved)
             return game, game.setup_id, None, None
         setup = MATCH_SETUP if body.setup is None else body.setup

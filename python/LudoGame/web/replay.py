@@ -8,40 +8,54 @@ import json
 from collections import OrderedDict
 from typing import Any, TypeVar
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
 from LudoGame._core import Game
 from LudoGame.onitama import GAMES_FORMAT, Onitama
+from LudoGame.web.bodies import check_loaded_moves, moves_of
 from LudoGame.web.errors import ENGINE_ERRORS, ApiError, not_found
+from LudoGame.web.guard import charge_creation
 from LudoGame.web.ludo import event_text
 from LudoGame.web.models import Frame, ReplaySummary, errors
 from LudoGame.web.session import Held
+from LudoGame.web_limits import REPLAY_MOVES
 
 H = TypeVar("H", bound=Held)
 
 
 class Replays:
-    """Loaded replays by id, at most `limit`; loading one past the limit drops the least
-    recently used (a replay is a file's text: load it again). Only touched from the event
-    loop (no lock of its own needed)."""
+    """Loaded replays by id, at most `limit` of them holding at most `moves` moves in all;
+    loading one past either drops the least recently used (a replay is a file's text: load
+    it again). Only touched from the event loop (no lock of its own needed)."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, moves: int = REPLAY_MOVES) -> None:
         if limit < 1:
             raise ValueError(f"the replay limit must be 1 or more, not {limit}")
         self.limit = limit
+        self.moves = moves
         self._items: OrderedDict[str, Held] = OrderedDict()
+        self._held_moves = 0
         self.evicted = 0
 
     def __len__(self) -> int:
         return len(self._items)
 
+    @property
+    def held_moves(self) -> int:
+        """The moves of the replays held."""
+        return self._held_moves
+
     def add(self, held: H) -> H:
-        """Hold `held` (as the most recently used), dropping the oldest past the limit."""
+        """Hold `held` (as the most recently used), dropping the oldest past the limits."""
         self._items[held.id] = held
-        while len(self._items) > self.limit:
-            self._items.popitem(last=False)
+        self._held_moves += _moves(held)
+        while len(self._items) > self.limit or (
+            self._held_moves > self.moves and len(self._items) > 1
+        ):
+            _, dropped = self._items.popitem(last=False)
+            self._held_moves -= _moves(dropped)
             self.evicted += 1
         return held
 
@@ -57,6 +71,10 @@ class Replays:
 
 LUDO_FORMAT = "ludogame-game/1"
 ONITAMA_FORMAT = "ludogame-onitama/1"
+
+
+def _moves(held: Held) -> int:
+    return held.moves if isinstance(held, Replay) else 0
 
 
 class ReplayBody(BaseModel):
@@ -112,6 +130,8 @@ class Replay(Held):
     def __init__(self, tracks: list[Track]) -> None:
         super().__init__()
         self.tracks = tracks
+        #: The moves of its games (what it holds, for `Replays`' budget).
+        self.moves = sum(len(t.labels) - 1 for t in tracks)
 
     def summary(self) -> dict[str, Any]:
         """The answer to a load: the id and each game's kind, title and frame count."""
@@ -190,7 +210,9 @@ def tracks(text: str) -> list[Track]:
             games = data.get("games")
             if not isinstance(games, list) or not games:
                 raise ApiError(400, "InvalidNotationError", "the games file holds no games")
+            check_loaded_moves(sum(moves_of(g) for g in games), "the file")
             return [_from_dict(g, f"game {k + 1}") for k, g in enumerate(games)]
+        check_loaded_moves(moves_of(data), "the file")
         return [_from_dict(data, "the file")]
     errors = []
     try:
@@ -220,7 +242,13 @@ def router(replays: Replays) -> APIRouter:
     """The routes of the replay API, holding them in `replays`."""
     api = APIRouter(prefix="/api/replays", responses=errors(400, 413, 415, 421, 422))
 
-    @api.post("", status_code=201, response_model=ReplaySummary, responses=errors(403))
+    @api.post(
+        "",
+        status_code=201,
+        response_model=ReplaySummary,
+        responses=errors(403, 429),
+        dependencies=[Depends(charge_creation)],
+    )
     async def create(body: ReplayBody) -> JSONResponse:
         """Load a file's text to replay."""
         return JSONResponse(load(replays, body.text).summary(), status_code=201)
