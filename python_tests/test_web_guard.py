@@ -461,6 +461,35 @@ def test_a_loaded_file_holds_at_most_max_loaded_moves() -> None:
         assert c.get("/api").json()["games"] == 0
 
 
+def test_a_game_stops_growing_at_max_loaded_moves() -> None:
+    """A game's history stops at `MAX_LOADED_MOVES` (409 `GameTooLong`, nothing changed;
+    two seats of one hostile client could otherwise play a game, and grow its row, for
+    ever): what the server holds it can always load again. Undo still works, and no bot or
+    timer drives a full game."""
+    from LudoGame.web_limits import MAX_LOADED_MOVES
+
+    with TestClient(create_app(create_rate=None)) as c:
+        r = c.post(LUDO, json={"saved": _long_save(MAX_LOADED_MOVES - 1)})
+        assert r.status_code == 201, r.text
+        game = r.json()
+        key = {"X-Host-Key": game["host_key"]}
+        r = c.post(f"{LUDO}/{game['id']}/roll", json={}, headers=key)
+        assert r.status_code == 200, r.text
+        full = c.get(f"{LUDO}/{game['id']}").json()
+        message = check_error(
+            c.post(f"{LUDO}/{game['id']}/roll", json={}, headers=key), 409, "GameTooLong"
+        )
+        assert f"{MAX_LOADED_MOVES:,} moves" in message
+        assert c.get(f"{LUDO}/{game['id']}").json() == full
+        saved = c.get(f"{LUDO}/{game['id']}/save").text
+        r = c.post(f"{LUDO}/{game['id']}/undo", json={}, headers=key)
+        assert r.status_code == 200 and len(r.json()["history"]) == MAX_LOADED_MOVES - 1
+        again = c.post("/api/replays", json={"text": saved})
+        assert (
+            again.status_code == 201 and again.json()["games"][0]["frames"] == MAX_LOADED_MOVES + 1
+        )
+
+
 def test_replays_hold_at_most_their_moves_and_count_against_the_create_rate() -> None:
     """The loaded replays hold at most `REPLAY_MOVES` moves together (the least recently
     used dropped, never the one just loaded), and loading one takes from the client's

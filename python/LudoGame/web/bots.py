@@ -157,7 +157,7 @@ class Bots:
                     elif now.timer_due():
                         await now.timer_step(self.thinker(ident))
             except ApiError as e:
-                if e.status == 404:
+                if e.status == 404 or e.kind == "GameTooLong":
                     return
                 if e.status == 409:
                     continue  # another process changed it first

@@ -24,7 +24,7 @@ from LudoGame.web.hub import HEARTBEAT, EventHub
 from LudoGame.web.presence import Presence
 from LudoGame.web.session import Session
 from LudoGame.web.sessions import SessionCache
-from LudoGame.web_limits import EXPIRE_EVERY, FINISHED_DAYS, IDLE_DAYS
+from LudoGame.web_limits import EXPIRE_EVERY, FINISHED_DAYS, IDLE_DAYS, MAX_LOADED_MOVES
 
 __all__ = ["HEARTBEAT", "TAKE_UP", "WORKERS", "Games"]
 
@@ -155,6 +155,13 @@ class Games:
                 raise
             if s.version == before:
                 return
+            if len(s.game.history) > MAX_LOADED_MOVES:
+                self.cache.replace(s, Row(s.id, s.kind, before, False, False, record))
+                raise conflict(
+                    "GameTooLong",
+                    f"the game holds {MAX_LOADED_MOVES:,} moves, the most a game may: "
+                    "download it, or start a new one",
+                )
             try:
                 stored = await self.cache.update(self.cache.row(s), before)
             except BaseException:

@@ -16,6 +16,7 @@ from LudoGame.web.errors import ApiError, conflict
 from LudoGame.web.keys import key_digest, new_id
 from LudoGame.web.seats import HUMAN, PEOPLE, REMOTE, TIMER, Seats
 from LudoGame.web.timer import Timed
+from LudoGame.web_limits import MAX_LOADED_MOVES
 
 __all__ = ["HUMAN", "PEOPLE", "REMOTE", "TIMER", "Held", "SaveFile", "Session", "Think"]
 
@@ -337,10 +338,16 @@ class Session(Held, Seats, Timed):
     # ---- saving --------------------------------------------------------------------------
 
     @property
+    def full(self) -> bool:
+        """Has the game's history reached `MAX_LOADED_MOVES` (no change may add to it: a
+        longer game could not be loaded again, and its row would grow without end)?"""
+        return len(self.game.history) >= MAX_LOADED_MOVES
+
+    @property
     def driven(self) -> bool:
         """Does the server drive this game's bots now (a pace and a bot seat, or a turn
-        timer; not over)?"""
-        if self.is_over():
+        timer; not over, not full)?"""
+        if self.is_over() or self.full:
             return False
         if self.timer is not None:
             return True
