@@ -24,6 +24,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 
 import matlab_support as ms  # noqa: E402
+from LudoGame import sandbox  # noqa: E402
 from LudoGame._core import ONITAMA_TEXTS  # noqa: E402
 from LudoGame.cli import main as ludo_main  # noqa: E402
 from LudoGame.onitama import Onitama  # noqa: E402
@@ -58,6 +59,8 @@ def folder(tmp_path: Path) -> Path:
     (ais / "notes.txt").write_text("not an AI", encoding="utf-8")
     (ais / "bad-name.m").write_text("x", encoding="utf-8")
     (ais / "AILink.m").symlink_to(ais / "AIWall.m")  # a link is neither offered nor played
+    with open(ais / "AIHuge.m", "wb") as f:  # nor a file over sandbox.MAX_SOURCE_BYTES
+        f.truncate(sandbox.MAX_SOURCE_BYTES + 1)
     return ais
 
 
@@ -101,7 +104,7 @@ def test_the_folders_ais_are_offered_and_play(folder: Path) -> None:
 
 def test_an_ai_outside_the_folder_is_refused(folder: Path) -> None:
     client = TestClient(create_app(max_games=10, ai_dir=folder))
-    for level in ("../AIWall.m", "/etc/AIWall.m", "AINone.m", "bad-name.m", "AILink.m"):
+    for level in ("../AIWall.m", "/etc/AIWall.m", "AINone.m", "bad-name.m", "AILink.m", "AIHuge.m"):
         r = client.post(ONI, json={"sides": {"A": {"kind": "ai", "level": level}}})
         assert r.status_code == 400, (level, r.text)
 
@@ -127,7 +130,7 @@ def test_an_ai_outside_the_folder_is_refused(folder: Path) -> None:
         ),
         ("AISeven.m", 5, "invalid_move", "ai_invalid", "gave an invalid answer", "card"),
         # a long message is cut short (the state and the store keep 600 characters of it)
-        ("AILong.m", 5, "programming_error", "ai_error", "raised an error", "xxx... (1"),
+        ("AILong.m", 5, "programming_error", "ai_error", "raised an error", "xxx... (2"),
     ],
 )
 def test_a_failing_matlab_ai_loses_the_game_with_its_reason(

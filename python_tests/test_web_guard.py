@@ -495,18 +495,28 @@ def test_replays_hold_at_most_their_moves_and_count_against_the_create_rate() ->
     used dropped, never the one just loaded), and loading one takes from the client's
     allowance as a new game does."""
     from LudoGame.web.replay import Replays, load
+    from LudoGame.web_limits import GAME_MOVES, MAX_LOADED_MOVES
 
     replays = Replays(limit=100, moves=1_000)
     first = load(replays, _long_save(400))
     second = load(replays, _long_save(400))
-    assert len(replays) == 2 and replays.held_moves == 800
+    assert len(replays) == 2 and replays.held_moves == 2 * (400 + GAME_MOVES)
     third = load(replays, _long_save(400))
-    assert len(replays) == 2 and replays.held_moves == 800 and replays.evicted == 1
+    assert len(replays) == 2 and replays.held_moves == 2 * (400 + GAME_MOVES)
+    assert replays.evicted == 1
     with pytest.raises(ApiError):
         replays.get(type(first), first.id, "replay")
     assert replays.get(type(third), second.id, "replay") is second
     huge = load(Replays(limit=100, moves=10), _long_save(400))  # alone: kept
-    assert huge.moves == 400
+    assert huge.moves == 400 + GAME_MOVES
+    # a file of many games without moves counts each game too
+    empty = json.loads(_long_save(0))
+    many = json.dumps(
+        {"format": "ludogame-games/1", "games": [empty] * (MAX_LOADED_MOVES // GAME_MOVES + 1)}
+    )
+    with pytest.raises(ApiError) as refused:
+        load(replays, many)
+    assert refused.value.status == 413
     with TestClient(create_app(create_rate=2)) as c:
         for _ in range(2):
             assert c.post("/api/replays", json={"text": _long_save(3)}).status_code == 201

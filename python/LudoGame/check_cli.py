@@ -22,7 +22,7 @@ from LudoGame.checker import (
     check,
     check_seed,
     fresh_seed,
-    linked,
+    read_submission,
     render,
     seed_text,
     student_path,
@@ -98,11 +98,9 @@ def run_all_ray(
     for p in paths:
         file = student_path(p)
         try:
-            if linked(file) is not None:
-                raise sandbox.UntrustedFileError(sandbox.LINK_REFUSED)
-            jobs.append((len(reports), file, sandbox.read_untrusted(file)))
+            jobs.append((len(reports), file, read_submission(file)))
             reports.append(None)
-        except sandbox.UntrustedFileError:
+        except CheckUsageError:
             reports.append(_one(p, seed, games, timeout, sandboxed, secret))  # says what is wrong
     with _ray.connected(address or None) as ray:
         task = _ray.remote(ray, _one_text).options(**_ray.task_options(1))
@@ -159,7 +157,8 @@ def summary(
 ) -> str:
     """One row per file: its score under `rubric` (the default one), the published cases
     passed, the games agreeing (allowed readings included unless `strict`), the decisions
-    where it differs (a crash marked !), the allowed readings it follows, its failure (the
+    where it differs (a crash marked !; in brackets those it never answered without
+    raising), the allowed readings it follows, its failure (the
     files' names and failures made visible, `LudoGame.untrusted.visible`); then the seed."""
     rubric = rubric or check_grade.Rubric()
     rows = [("file", "score", "cases", "games", "differs on", "readings", "failure")]
@@ -168,7 +167,8 @@ def summary(
         score = f"{sum(t.score for t in tests):g}/{rubric.max_score:g}"
         counted = [d for d in r.differences if not d.open or strict]
         decisions = " ".join(
-            (d.decision or "?") + ("!" if d.weight == "crash" else "") for d in counted
+            [(d.decision or "?") + ("!" if d.weight == "crash" else "") for d in counted]
+            + ([] if r.error or r.failure else [f"({k})" for k in check_grade.unanswered(r)])
         )
         agreeing = r.agreeing if not strict else r.checked - r.differing
         failure = visible(r.error or r.failure or "")

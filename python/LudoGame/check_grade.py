@@ -168,11 +168,21 @@ def _counted(d: Difference, strict: bool) -> bool:
     return not d.open or strict
 
 
+def unanswered(report: Report) -> list[str]:
+    """The decisions (D1-D12) the games reached, or asked of every game, that the file never
+    answered without raising (`Report.answered`): they are not graded as agreeing."""
+    reached = {d.split(".")[0] for d in report.reached} | set(ASKED_OF_EVERY_GAME)
+    return [
+        k for k in DEFAULT_POINTS if k in DECISIONS and k in reached and k not in report.answered
+    ]
+
+
 def grade(report: Report, rubric: Rubric, strict: bool | None = None) -> list[Test]:
     """The tests of one report under `rubric` (`strict` overrides the rubric's)."""
     strict = rubric.strict if strict is None else strict
     tests: list[Test] = []
     broken = report.error or report.failure
+    missing = unanswered(report)
     for key, points in rubric.points.items():
         name = TEST_NAMES[key]
         if broken:
@@ -202,15 +212,14 @@ def grade(report: Report, rubric: Rubric, strict: bool | None = None) -> list[Te
             counted = [d for d in mine if _counted(d, strict)]
             reached_bases = {d.split(".")[0] for d in report.reached}
             asked = key in reached_bases or key in ASKED_OF_EVERY_GAME
-            unverified = asked and key not in report.verified
-            share = 0.0 if counted or unverified else 1.0
+            share = 0.0 if counted or key in missing else 1.0
             reached = "" if asked else " (no game reached it)"
             if counted:
                 output = "\n\n".join(d.explain() for d in counted)
-            elif unverified:
+            elif key in missing:
                 output = (
-                    "not confirmed: no game that reached it could be compared there (its "
-                    "calls raised or answered malformed before; see the crash test)"
+                    "not answered: every game that reached it raised or answered malformed "
+                    "before (see the crash test)"
                 )
             elif mine:
                 output = "agrees, with an allowed reading (no points lost):\n\n" + "\n\n".join(

@@ -143,12 +143,12 @@ class Student:
         """Send one request and wait for its reply (the time limit grows with `calls`, the
         size limit with `answers`, the number of answers asked for). The reply as
         `_read` gives it; after a failure the runner is ended."""
-        timeout = self.timeout * max(1, calls)
+        deadline = time.monotonic() + self.timeout * max(1, calls)  # to send and answer
         got = self._unasked()
         if got is None:
-            got = self._write((json.dumps(request) + "\n").encode(), timeout)
+            got = self._write((json.dumps(request) + "\n").encode(), deadline)
         if got is None:
-            got = self._read(timeout, replies.reply_limit(answers))
+            got = self._read(deadline - time.monotonic(), replies.reply_limit(answers))
         if isinstance(got, tuple):
             self.close()
         return got
@@ -168,13 +168,12 @@ class Student:
             return ("unasked",)
         return ("died", self._exit_code())
 
-    def _write(self, data: bytes, timeout: float) -> tuple[Any, ...] | None:
-        """Send `data` to the runner within `timeout` seconds (a process that does not read
-        its requests cannot block the checker): None when sent, else a failure."""
+    def _write(self, data: bytes, deadline: float) -> tuple[Any, ...] | None:
+        """Send `data` to the runner by `deadline` (`time.monotonic`; a process that does not
+        read its requests cannot block the checker): None when sent, else a failure."""
         assert self.box is not None and self.box.process.stdin is not None
         fd = self.box.process.stdin.fileno()
         os.set_blocking(fd, False)
-        deadline = time.monotonic() + timeout
         view = memoryview(data)
         while view:
             left = deadline - time.monotonic()

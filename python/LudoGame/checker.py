@@ -271,9 +271,9 @@ class Report:
     shared_state: bool = False  # answers depended on earlier games (a class attribute, ...)
     readings: list[str] = field(default_factory=list)  # readings the answers follow
     reached: list[str] = field(default_factory=list)  # decisions the games reached
-    # decisions (D1-D12, no sub-rules) that a game's answers confirmed: turns that touched
-    # them compared and agreed, in a game whose questions were not all left out
-    verified: list[str] = field(default_factory=list)
+    # decisions (D1-D12, no sub-rules) the file answered on some game's turns: up to the
+    # game's first crash, none in a game whose every question raised before any turn
+    answered: list[str] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -905,20 +905,17 @@ class _Run:
             t = c.first_turn(self.reading, game)
             if c.failure is not None:
                 return
+            kind = None if t is None else c.classify(self.reading, game, t)
             if any(is_state(k) and k not in game.masked for k in full):
-                # some questions compared after each turn (not all left out, as when every
-                # call raises): the turns that agree confirm their decisions
-                verified = set(ASKED_OF_EVERY_GAME)
-                for tags in c.engine.tags(self.reading, game)[: n if t is None else t]:
-                    verified.update(_base(x) for x in tags)
-                report.verified = sorted(verified | set(report.verified), key=lambda d: int(d[1:]))
-            if t is not None:
-                self.note(
-                    c.classify(self.reading, game, t),
-                    game,
-                    t,
-                    c.state_diff(self.reading, game, t + 1),
-                )
+                # the file answered this game's turns (not every question raised before any
+                # turn): up to its first crash, or all of them when it differs otherwise
+                upto = t if kind is not None and kind.weight == CRASH else n
+                answered = set(ASKED_OF_EVERY_GAME)
+                for tags in c.engine.tags(self.reading, game)[:upto]:
+                    answered.update(_base(x) for x in tags)
+                report.answered = sorted(answered | set(report.answered), key=lambda d: int(d[1:]))
+            if t is not None and kind is not None:
+                self.note(kind, game, t, c.state_diff(self.reading, game, t + 1))
             for option, value in self.reading:
                 without = tuple(r for r in self.reading if r[0] != option)
                 tw = c.first_turn(without, game)
@@ -1360,8 +1357,8 @@ def plan_games(seed: int, games: int) -> list[Game]:
 
 
 _Plan = tuple[tuple[str, list[str], Turns, str, tuple[str, ...]], ...]
-#: The plans made in this process, the latest few by (seed, games): a class is checked
-#: with one seed, so its plan is made once.
+#: The plans made in this process, the latest few by (seed, games): a class checked with
+#: a named seed makes its plan once (under a secret seed each file has its own).
 _PLANS: dict[tuple[int, int], _Plan] = {}
 
 
@@ -1415,19 +1412,7 @@ def check(
     seed = fresh_seed() if seed is None else check_seed(seed)
     shown = None if secret_seed else seed
     path = student_path(path)
-    link = linked(path)
-    if link is not None:
-        raise CheckUsageError(visible(f"{link}: {sandbox.LINK_REFUSED}"))
-    if os.path.isdir(path):
-        raise CheckUsageError(visible(f"{path}: a folder with no {STUDENT_NAME}"))
-    if not os.path.lexists(path):
-        raise CheckUsageError(visible(f"{path}: no such file"))
-    if not path.endswith(".py"):
-        raise CheckUsageError(visible(f"{path}: not a Python file (a LudoGame.py is expected)"))
-    try:  # read once: every process of this check gets these bytes
-        source = sandbox.read_untrusted(path)
-    except sandbox.UntrustedFileError as e:
-        raise CheckUsageError(visible(f"{path}: {e}")) from None
+    source = read_submission(path)  # read once: every process of this check gets these bytes
     if secret_seed:
         seed = file_seed(seed, source)
     run = functools.partial(_check_once, path, source, shown, seed, games, timeout, sandboxed)
@@ -1453,6 +1438,25 @@ def file_seed(seed: int, source: bytes) -> int:
     another file could use: the smallest change to the file changes every game."""
     digest = hashlib.sha256(seed.to_bytes(8, "little") + source).digest()
     return int.from_bytes(digest[:8], "little")
+
+
+def read_submission(path: str) -> bytes:
+    """The bytes of the student's file `path` (a `student_path`), read as an untrusted
+    party's (`LudoGame.sandbox.read_untrusted`), no step of the path a symbolic link
+    (`linked`); `CheckUsageError` saying why not."""
+    link = linked(path)
+    if link is not None:
+        raise CheckUsageError(visible(f"{link}: {sandbox.LINK_REFUSED}"))
+    if os.path.isdir(path):
+        raise CheckUsageError(visible(f"{path}: a folder with no {STUDENT_NAME}"))
+    if not os.path.lexists(path):
+        raise CheckUsageError(visible(f"{path}: no such file"))
+    if not path.endswith(".py"):
+        raise CheckUsageError(visible(f"{path}: not a Python file (a LudoGame.py is expected)"))
+    try:
+        return sandbox.read_untrusted(path)
+    except sandbox.UntrustedFileError as e:
+        raise CheckUsageError(visible(f"{path}: {e}")) from None
 
 
 def linked(path: str) -> str | None:
@@ -1565,10 +1569,7 @@ def replay(
     compared as a check compares it under `readings` (``option=value``, the report's
     `readings`): what a check reports for a shrunk list played again. None when it agrees."""
     reading: Reading = tuple(sorted(tuple(r.split("=", 1)) for r in readings))  # type: ignore[misc]
-    link = linked(path)
-    if link is not None:
-        raise CheckUsageError(visible(f"{link}: {sandbox.LINK_REFUSED}"))
-    student = Student(path, timeout, use_sandbox=sandboxed)
+    student = Student(path, timeout, use_sandbox=sandboxed, source=read_submission(path))
     try:
         if student.loaded.get("load") != "ok":
             raise CheckUsageError(visible(f"{path}: {student.loaded.get('message')}"))

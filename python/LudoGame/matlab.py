@@ -76,8 +76,9 @@ WORKER_DIR = HERE / "octave_worker"
 COMPAT_DIR = HERE / "octave_compat"
 
 BLOCK = 4096
-#: The longest line the worker may send (an honest answer is a few dozen bytes, an error
-#: message a few kilobytes): a longer one ends the process unread.
+#: The longest line the worker may send (an honest answer is a few dozen bytes; the
+#: worker cuts an error message to 2,000 characters, at most 6 bytes each once encoded): a
+#: longer one ends the process unread.
 MAX_LINE_BYTES = 16_384
 
 #: The sessions open in this process (closed at exit if still open).
@@ -127,6 +128,23 @@ def octave_path() -> str:
     if found is None:
         raise OctaveNotFoundError
     return found
+
+
+def offered(path: Path) -> bool:
+    """Whether `path` looks like a file `check_path` accepts, without reading it: a regular
+    ``.m`` file (not a symbolic link) named as a MATLAB function, of at most
+    `LudoGame.sandbox.MAX_SOURCE_BYTES` (a folder's AIs, as ``ludo serve --ai-dir`` lists
+    them)."""
+    try:
+        size = path.lstat().st_size if path.is_file() and not path.is_symlink() else None
+    except OSError:
+        return False
+    return (
+        size is not None
+        and size <= _sandbox.MAX_SOURCE_BYTES
+        and path.suffix == ".m"
+        and NAME_PATTERN.match(path.stem) is not None
+    )
 
 
 def check_path(path: str | os.PathLike[str]) -> Path:
@@ -216,8 +234,12 @@ class MatlabSession:
         ai = self.ai
         octave = octave_path()
         copy = os.path.join(self._copy, ai.path.name)
+        try:
+            source = _sandbox.read_untrusted(ai.path)
+        except _sandbox.UntrustedFileError as e:  # changed since the AI was made
+            raise MatlabError(f"the AI file {ai.path.name}: {e}") from None
         with open(copy, "wb") as f:
-            f.write(_sandbox.read_untrusted(ai.path))
+            f.write(source)
         os.chmod(copy, 0o644)  # readable by the sandbox's user (nobody, when we are root)
         os.chmod(self._copy, 0o755)
         sandboxed = ai.sandbox
@@ -720,4 +742,5 @@ __all__ = [
     "is_matlab_path",
     "matlab_ai",
     "octave_path",
+    "offered",
 ]

@@ -39,6 +39,9 @@ EXPIRE_EVERY = 600.0
 #: keeps about 230 bytes a move; a real game has a few hundred to a thousand. One past it
 #: is answered 413.
 MAX_LOADED_MOVES = 20_000
+#: What a game of a file of several games counts besides its moves, toward both limits (a
+#: game with no moves still takes a kilobyte or two to hold).
+GAME_MOVES = 10
 #: The most moves the loaded replays hold together: past it (as past their number, the
 #: server's --max-games) the least recently used are dropped (about 230 bytes a move).
 REPLAY_MOVES = 400_000

@@ -32,6 +32,9 @@ function ludogame_serve(in, out, token, name)
         message = sprintf('Error in function %s() at line %d.\n\nError Message:\n%s', ...
           err.stack(1).name, err.stack(1).line, err.message);
       end
+      if numel(message) > 2000  % the line stays under the reader's 16 KB (MAX_LINE_BYTES)
+        message = sprintf('%s... (%d more characters)', message(1:2000), numel(message) - 2000);
+      end
       line = sprintf('%s ERR %s\n', token, sprintf('%x.', double(message)));
     end
     fwrite(out, line);

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from LudoGame.matlab import NAME_PATTERN, OctavePool
+from LudoGame.matlab import OctavePool, offered
 
 
 @dataclass
@@ -23,12 +23,9 @@ class WebConfig:
 
     def matlab_ais(self) -> list[str]:
         """The MATLAB AI files a game may choose: the ``.m`` files of `ai_dir` whose names
-        are MATLAB function names, sorted; not a symbolic link (`matlab.check_path`)."""
+        are MATLAB function names, sorted; not a symbolic link nor too large
+        (`LudoGame.matlab.offered`)."""
         folder = self.ai_dir
         if folder is None:
             return []
-        return sorted(
-            p.name
-            for p in folder.glob("*.m")
-            if p.is_file() and not p.is_symlink() and NAME_PATTERN.match(p.stem)
-        )
+        return sorted(p.name for p in folder.glob("*.m") if offered(p))

@@ -155,7 +155,7 @@ class Games:
                 raise
             if s.version == before:
                 return
-            if len(s.game.history) > MAX_LOADED_MOVES:
+            if s.moves_left() < 0:
                 self.cache.replace(s, Row(s.id, s.kind, before, False, False, record))
                 raise conflict(
                     "GameTooLong",

@@ -160,7 +160,10 @@ class MatlabPlayer:
             raise ApiError(400, "InvalidAIError", f"this server has no MATLAB AI {name!r}")
         assert config.ai_dir is not None
         self.name = name
-        self.ai = MatlabAI(config.ai_dir / name, move_time=move_time)
+        try:
+            self.ai = MatlabAI(config.ai_dir / name, move_time=move_time)
+        except ValueError as e:  # the file changed since it was listed
+            raise ApiError(400, "InvalidAIError", f"the MATLAB AI {name!r}: {e}") from None
         self.owner = owner
         self.gone = gone
         self.pool = config.octave

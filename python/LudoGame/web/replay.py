@@ -20,7 +20,7 @@ from LudoGame.web.guard import charge_creation
 from LudoGame.web.ludo import event_text
 from LudoGame.web.models import Frame, ReplaySummary, errors
 from LudoGame.web.session import Held
-from LudoGame.web_limits import REPLAY_MOVES
+from LudoGame.web_limits import GAME_MOVES, REPLAY_MOVES
 
 H = TypeVar("H", bound=Held)
 
@@ -130,8 +130,8 @@ class Replay(Held):
     def __init__(self, tracks: list[Track]) -> None:
         super().__init__()
         self.tracks = tracks
-        #: The moves of its games (what it holds, for `Replays`' budget).
-        self.moves = sum(len(t.labels) - 1 for t in tracks)
+        #: What it holds, for `Replays`' budget: its games' moves, and `GAME_MOVES` a game.
+        self.moves = sum(len(t.labels) - 1 + GAME_MOVES for t in tracks)
 
     def summary(self) -> dict[str, Any]:
         """The answer to a load: the id and each game's kind, title and frame count."""
@@ -210,7 +210,7 @@ def tracks(text: str) -> list[Track]:
             games = data.get("games")
             if not isinstance(games, list) or not games:
                 raise ApiError(400, "InvalidNotationError", "the games file holds no games")
-            check_loaded_moves(sum(moves_of(g) for g in games), "the file")
+            check_loaded_moves(sum(moves_of(g) + GAME_MOVES for g in games), "the file")
             return [_from_dict(g, f"game {k + 1}") for k, g in enumerate(games)]
         check_loaded_moves(moves_of(data), "the file")
         return [_from_dict(data, "the file")]

@@ -337,11 +337,16 @@ class Session(Held, Seats, Timed):
 
     # ---- saving --------------------------------------------------------------------------
 
+    def moves_left(self) -> int:
+        """How many more moves the game may hold (`MAX_LOADED_MOVES` in all: a longer game
+        could not be loaded again, and its row would grow without end); below 0 after a
+        change went past it (which is then undone)."""
+        return MAX_LOADED_MOVES - len(self.game.history)
+
     @property
     def full(self) -> bool:
-        """Has the game's history reached `MAX_LOADED_MOVES` (no change may add to it: a
-        longer game could not be loaded again, and its row would grow without end)?"""
-        return len(self.game.history) >= MAX_LOADED_MOVES
+        """Has the game reached `MAX_LOADED_MOVES` (no change may add to it)?"""
+        return self.moves_left() <= 0
 
     @property
     def driven(self) -> bool:

@@ -74,10 +74,10 @@ def _serve():
     out = _reply_fd()
     requests = os.fdopen(_request_fd(), "rb")
     os.write(out, b'{"load": "ok"}\n')
-    if MODE == "endless":  # one line without end
-        while True:
-            os.write(out, b"x" * 65536)
     for raw in requests:
+        if MODE == "endless":  # one line without end, once asked
+            while True:
+                os.write(out, b"x" * 65536)
         line = _line(json.loads(raw)).encode() + b"\n"
         while line:
             line = line[os.write(out, line):]
