@@ -168,13 +168,17 @@ def _counted(d: Difference, strict: bool) -> bool:
     return not d.open or strict
 
 
+def _asked(report: Report) -> set[str]:
+    """The decisions (D1-D12) a report's games asked about: those they reached, and those
+    asked of every game."""
+    return {d.split(".")[0] for d in report.reached} | set(ASKED_OF_EVERY_GAME)
+
+
 def unanswered(report: Report) -> list[str]:
-    """The decisions (D1-D12) the games reached, or asked of every game, that the file never
-    answered without raising (`Report.answered`): they are not graded as agreeing."""
-    reached = {d.split(".")[0] for d in report.reached} | set(ASKED_OF_EVERY_GAME)
-    return [
-        k for k in DEFAULT_POINTS if k in DECISIONS and k in reached and k not in report.answered
-    ]
+    """The decisions the games asked about (`_asked`) that the file never answered without
+    raising (`Report.answered`): they are not graded as agreeing."""
+    asked = _asked(report)
+    return [k for k in DEFAULT_POINTS if k in DECISIONS and k in asked and k not in report.answered]
 
 
 def grade(report: Report, rubric: Rubric, strict: bool | None = None) -> list[Test]:
@@ -183,6 +187,7 @@ def grade(report: Report, rubric: Rubric, strict: bool | None = None) -> list[Te
     tests: list[Test] = []
     broken = report.error or report.failure
     missing = unanswered(report)
+    asked = _asked(report)
     for key, points in rubric.points.items():
         name = TEST_NAMES[key]
         if broken:
@@ -210,10 +215,8 @@ def grade(report: Report, rubric: Rubric, strict: bool | None = None) -> list[Te
         else:
             mine = [d for d in report.differences if d.decision.split(".")[0] == key]
             counted = [d for d in mine if _counted(d, strict)]
-            reached_bases = {d.split(".")[0] for d in report.reached}
-            asked = key in reached_bases or key in ASKED_OF_EVERY_GAME
             share = 0.0 if counted or key in missing else 1.0
-            reached = "" if asked else " (no game reached it)"
+            reached = "" if key in asked else " (no game reached it)"
             if counted:
                 output = "\n\n".join(d.explain() for d in counted)
             elif key in missing:

@@ -32,13 +32,14 @@ class Student:
     def __init__(
         self,
         path: str,
+        source: bytes,
         timeout: float,
         use_sandbox: bool = True,
         isolated: bool = False,
-        source: bytes | None = None,
     ) -> None:
         self.path = os.path.abspath(path)
-        #: The file's bytes, when the caller has read them (once for all its processes).
+        #: The file's bytes as the caller read them (`checker.read_submission`, once for all
+        #: the processes of a check): the sandbox gets a copy of these.
         self.source = source
         self.timeout = timeout
         self.use_sandbox = use_sandbox
@@ -53,10 +54,6 @@ class Student:
             raise
 
     def _start(self) -> dict[str, Any]:
-        try:
-            source = self.source if self.source is not None else sandbox.read_untrusted(self.path)
-        except sandbox.UntrustedFileError as e:
-            return {"load": "error", "message": str(e)}
         here = os.path.dirname(os.path.abspath(_check_runner.__file__))
         runner = os.path.join(here, "_check_runner.py")
         prefix = os.path.realpath(sys.base_prefix)
@@ -76,10 +73,10 @@ class Student:
                 read_only[empty] = folder
             read_only[runner] = f"{INSIDE}/{RUNNER_NAME}"
             # a copy readable by the sandbox's user (nobody, when we are root), whatever
-            # the mode of the student's file: the bytes checked by read_untrusted
+            # the mode of the student's file: the bytes the caller read
             copy = os.path.join(self._empty, STUDENT_NAME)
             with open(copy, "wb") as f:
-                f.write(source)
+                f.write(self.source)
             os.chmod(copy, 0o644)
             read_only[copy] = f"{INSIDE}/{STUDENT_NAME}"
             argv = [python, "-I", "-S", "-B", f"{INSIDE}/{RUNNER_NAME}", f"{INSIDE}/{STUDENT_NAME}"]

@@ -1484,7 +1484,7 @@ def _check_once(
     isolated: bool,
 ) -> Report:
     report = Report(path=path, seed=shown, shared_state=isolated)
-    student = Student(path, timeout, use_sandbox=sandboxed, isolated=isolated, source=source)
+    student = Student(path, source, timeout, use_sandbox=sandboxed, isolated=isolated)
     try:
         if student.loaded.get("load") != "ok":
             why = student.loaded.get("message", "cannot be loaded")
@@ -1543,7 +1543,7 @@ def _fresh_answers(
     if request is None:
         return False
     players, games, _, _ = request
-    fresh = Student(path, timeout, use_sandbox=sandboxed, isolated=True, source=source)
+    fresh = Student(path, source, timeout, use_sandbox=sandboxed, isolated=True)
     try:
         if fresh.loaded.get("load") != "ok":
             return False
@@ -1569,7 +1569,7 @@ def replay(
     compared as a check compares it under `readings` (``option=value``, the report's
     `readings`): what a check reports for a shrunk list played again. None when it agrees."""
     reading: Reading = tuple(sorted(tuple(r.split("=", 1)) for r in readings))  # type: ignore[misc]
-    student = Student(path, timeout, use_sandbox=sandboxed, source=read_submission(path))
+    student = Student(path, read_submission(path), timeout, use_sandbox=sandboxed)
     try:
         if student.loaded.get("load") != "ok":
             raise CheckUsageError(visible(f"{path}: {student.loaded.get('message')}"))

@@ -146,17 +146,22 @@ class Games:
         try:
             s.check_version(version)
             before, record = s.version, s.record()
+
+            def back() -> None:
+                """The game back as last committed."""
+                self.cache.replace(s, Row(s.id, s.kind, before, False, False, record))
+
             s.sharing = True  # the change's answer and its event show one state
             try:
                 yield s
             except BaseException:
                 if s.version != before:  # changed, then failed: back to the last commit
-                    self.cache.replace(s, Row(s.id, s.kind, before, False, False, record))
+                    back()
                 raise
             if s.version == before:
                 return
             if s.moves_left() < 0:
-                self.cache.replace(s, Row(s.id, s.kind, before, False, False, record))
+                back()
                 raise conflict(
                     "GameTooLong",
                     f"the game holds {MAX_LOADED_MOVES:,} moves, the most a game may: "
@@ -165,7 +170,7 @@ class Games:
             try:
                 stored = await self.cache.update(self.cache.row(s), before)
             except BaseException:
-                self.cache.replace(s, Row(s.id, s.kind, before, False, False, record))
+                back()
                 raise
             if not stored:  # another server changed (or deleted) it first
                 now = await self.cache.call(self.storage.load, s.id)
