@@ -30,6 +30,13 @@ const TIME_SHARE: f64 = 0.98;
 const RFP_DEPTH: i32 = 3;
 const RFP_MARGIN: i32 = 120;
 
+/// The late-move reduction of a quiet action: `0.75 + ln(depth) ln(index) / 2.25` plies,
+/// at least 1 and leaving at least one ply to search.
+fn lmr(depth: i32, index: usize) -> i32 {
+    let r = 0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25;
+    (r as i32).clamp(1, (depth - 2).max(1))
+}
+
 /// The first depth searched with an aspiration window at the root.
 const ASP_DEPTH: u32 = 4;
 /// The aspiration window's first half-width; it doubles at each fail low or high.
@@ -807,7 +814,7 @@ impl Searcher {
                 score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
             } else {
                 let r = if !self.exact && !in_check && quiet && depth >= 3 && i >= 3 {
-                    1 + (depth >= 5 && i >= 10) as i32
+                    lmr(depth, i)
                 } else {
                     0
                 };
