@@ -125,6 +125,8 @@ pub struct Searcher {
     limits_on: bool,
     stopped: bool,
     exact: bool,
+    /// The depth of the iteration under way.
+    root_depth: i32,
     /// The flag of the current search (see [`Searcher::search_until`]).
     stop: Stop,
     /// The evaluations: the wall variant's, then standard Onitama's (the engine's own,
@@ -175,6 +177,7 @@ impl Searcher {
             limits_on: false,
             stopped: false,
             exact: false,
+            root_depth: 0,
             stop: Stop::new(),
             evaluators: [
                 engine_evaluator(Variant::Wall),
@@ -642,6 +645,7 @@ impl Searcher {
         alpha0: i32,
         beta: i32,
     ) -> (Option<(Action, i32, i32)>, RootOutcome) {
+        self.root_depth = depth;
         let mut alpha = alpha0;
         let mut best: Option<(usize, i32, i32)> = None;
         let mut top = -INF;
@@ -730,6 +734,11 @@ impl Searcher {
             return ceiling;
         }
         let in_check = pos.threatens_win(pos.side().other());
+        // A winning threat to answer: one ply more, while the line is at most twice the
+        // iteration's depth.
+        if in_check && depth > 0 && (ply as i32) < 2 * self.root_depth {
+            depth += 1;
+        }
         if depth <= 0 {
             if in_check && ply + 2 < MAX_PLY {
                 depth = 1;
