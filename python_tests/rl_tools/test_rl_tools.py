@@ -8,6 +8,7 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
+import pytest
 import supersuit  # type: ignore[import-untyped]
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv as RllibPettingZooEnv
 from sb3_contrib import MaskablePPO  # type: ignore[import-untyped]
@@ -19,6 +20,12 @@ from tianshou.env import PettingZooEnv as TianshouPettingZooEnv  # type: ignore[
 
 import LudoGame.envs  # noqa: F401  (registers the ids)
 from LudoGame.envs import LUDO_ID, LudoEnv, ludo_v0
+
+
+@pytest.fixture(autouse=True)
+def sb3_logs_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SB3's `learn` makes a log folder; without SB3_LOGDIR, a new one in /tmp each run."""
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3"))
 
 
 def masked_actions(masks: np.ndarray) -> np.ndarray:
