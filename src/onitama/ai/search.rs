@@ -30,8 +30,8 @@ const TIME_SHARE: f64 = 0.98;
 const RFP_DEPTH: i32 = 3;
 const RFP_MARGIN: i32 = 120;
 
-/// The late-move reduction of a quiet action: `0.75 + ln(depth) ln(index) / 2.25` plies,
-/// at least 1 and leaving at least one ply to search.
+/// The late-move reduction of a quiet action at `index` (from 0) in a node of `depth`:
+/// `0.75 + ln(depth) ln(index) / 2.25` plies, at least 1, leaving at least one ply.
 fn lmr(depth: i32, index: usize) -> i32 {
     let r = 0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25;
     (r as i32).clamp(1, (depth - 2).max(1))
