@@ -337,6 +337,65 @@ fn the_search_is_exact_near_the_horizon() {
     assert_eq!(info.score, 0);
 }
 
+/// The game's value for the side to move (1 a win, 0 a tie, -1 a loss), by trying every line.
+fn game_value(pos: &Position) -> i32 {
+    match pos.status() {
+        Status::Won { winner, .. } => {
+            if winner == pos.side() {
+                1
+            } else {
+                -1
+            }
+        }
+        Status::Tie => 0,
+        Status::Ongoing => pos
+            .legal_actions()
+            .iter()
+            .map(|&a| -game_value(&pos.after(a)))
+            .max()
+            .unwrap(),
+    }
+}
+
+#[test]
+fn an_exact_search_finds_the_games_value() {
+    // Positions a few plies from the ply limit, where the search's last iteration is exact
+    // (reductions and pruning off, and no entry of an earlier iteration standing in for it).
+    let wall = positions(7, 12, |p| p.legal_actions().len() > 1)
+        .into_iter()
+        .map(|p| p.with_plies_left(4));
+    let mut rng = Rng(8);
+    let standard = (0..12).filter_map(|_| {
+        let mut pos = Position::standard_deal(rng.next_u64(), 1000);
+        for _ in 0..rng.below(12) {
+            let list = pos.legal_actions();
+            let a = list.as_slice()[rng.below(list.len() as u64) as usize];
+            if pos.after(a).status() != Status::Ongoing {
+                break;
+            }
+            pos.play(a).unwrap();
+        }
+        let pos = pos.with_plies_left(5);
+        (pos.legal_actions().len() > 1).then_some(pos)
+    });
+    let mut checked = 0;
+    for pos in wall.chain(standard) {
+        checked += 1;
+        let info = search_ai(10_000_000, 0).analyse(&pos).unwrap();
+        assert!(info.exact, "{pos}: {info:?}");
+        let found = if info.score > MATE_BOUND {
+            1
+        } else if info.score < -MATE_BOUND {
+            -1
+        } else {
+            assert_eq!(info.score, 0, "{pos}: {info:?}");
+            0
+        };
+        assert_eq!(found, game_value(&pos), "{pos}: {info:?}");
+    }
+    assert!(checked >= 20, "{checked}");
+}
+
 /// Points of `ai` (2 a win, 1 a tie) over setups 21, 22, 23 with both colours, against
 /// the baseline with each seed.
 fn series(nodes: u64, seeds: std::ops::Range<u64>) -> (u32, u32) {

@@ -17,13 +17,16 @@
 //!   transposition table keyed on [`Position::hash_key`] (which includes the plies
 //!   left; buckets of two entries, one keeping the deepest search, one the latest),
 //!   move ordering (the table's move, captures, two killer moves per ply, a
-//!   history table), late-move reductions (a quiet action from the fourth on, from depth 3,
-//!   searched `0.75 + ln(depth) ln(index) / 2.25` plies shallower, at least one, leaving
-//!   at least one; searched again in full if it beats alpha), reverse futility pruning (a
-//!   null-window node within `RFP_DEPTH` plies of the horizon whose evaluation beats beta
-//!   by `RFP_MARGIN` a ply is cut), a one-ply extension when the side to move must parry
-//!   a winning threat (at a leaf always; inside the tree while the line is at most twice
-//!   the iteration's depth), and an evaluation ([`eval`]): a weighted sum of
+//!   history table), late-move reductions (a quiet action from the fourth on, from
+//!   depth 3, searched `0.75 + ln(depth) ln(index) / 2.25` plies shallower, rounded
+//!   down, at least one, leaving at least one; searched again in full if it beats
+//!   alpha), reverse futility pruning (a null-window node within `RFP_DEPTH` plies of
+//!   the horizon whose evaluation beats beta by `RFP_MARGIN` a ply is cut), a one-ply
+//!   extension when the side to move must parry a winning threat (at a leaf always;
+//!   inside the tree while the line is at most twice the iteration's depth; outside an
+//!   exact iteration a table entry's depth is then kept below the node's plies left but
+//!   one, so that no entry searched with reductions passes for the exact search), and an
+//!   evaluation ([`eval`]): a weighted sum of
 //!   features (soldiers and the general by square, mobility, attacks, winning threats,
 //!   the wall, the cards' moves, and a piece-square table per hand card), with one set
 //!   of weights per rule set fitted to the outcomes of self-play games.

@@ -31,7 +31,8 @@ const RFP_DEPTH: i32 = 3;
 const RFP_MARGIN: i32 = 120;
 
 /// The late-move reduction of a quiet action at `index` (from 0) in a node of `depth`:
-/// `0.75 + ln(depth) ln(index) / 2.25` plies, at least 1, leaving at least one ply.
+/// `0.75 + ln(depth) ln(index) / 2.25` plies rounded down, at least 1, leaving at least
+/// one ply.
 fn lmr(depth: i32, index: usize) -> i32 {
     let r = 0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25;
     (r as i32).clamp(1, (depth - 2).max(1))
@@ -867,13 +868,22 @@ impl Searcher {
         } else {
             UPPER
         };
+        // Outside an exact iteration a node's depth may pass its plies left but one (threat
+        // extensions along its line): stored as such, the entry would stand in for the
+        // exact iteration's search of the node (which needs that depth) although it was
+        // searched with reductions and pruning.
+        let stored = if self.exact {
+            depth
+        } else {
+            depth.min((pos.plies_left() as i32 - 2).max(1))
+        };
         self.tt.store(
             key,
             self.tag,
             self.generation,
             best_move,
             to_tt(best, ply),
-            depth,
+            stored,
             flag,
         );
         best
@@ -905,5 +915,49 @@ impl Searcher {
             let ev = &self.evaluators[pos.is_standard() as usize];
             self.card_set = CardSetEvaluator::new(Arc::clone(ev), pos).map(Arc::new);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::onitama::{baseline_action, find_setup};
+
+    /// Outside an exact iteration no table entry claims the depth that the exact search of
+    /// its node needs (its plies left but one), whatever the threat extensions on its line.
+    #[test]
+    fn inexact_entries_stay_below_the_exact_depth() {
+        let mut checked = 0;
+        for (id, seed) in [("21", 1), ("22", 2), ("23", 3), ("21", 4)] {
+            let mut root = find_setup(id).unwrap().position(None);
+            for ply in 0..8 {
+                let a = baseline_action(&root, seed + ply).unwrap();
+                if root.after(a).status() != Status::Ongoing {
+                    break;
+                }
+                root.play(a).unwrap();
+            }
+            let root = root.with_plies_left(10);
+            let mut s = Searcher::new();
+            let limits = Limits {
+                depth: Some(8),
+                ..Limits::default()
+            };
+            s.search(&root, 0, limits).unwrap();
+            let mut level = vec![root];
+            for _ in 0..3 {
+                let mut next = Vec::new();
+                for p in level.iter().filter(|p| p.status() == Status::Ongoing) {
+                    if let Some((_, _, depth, _)) = s.tt.probe(p.hash_key(), s.tag) {
+                        let most = (p.plies_left() as i32 - 2).max(1);
+                        assert!(depth <= most, "{p}: depth {depth} > {most}");
+                        checked += 1;
+                    }
+                    next.extend(p.legal_actions().iter().map(|&a| p.after(a)));
+                }
+                level = next;
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 }
