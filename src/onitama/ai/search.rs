@@ -735,17 +735,18 @@ impl Searcher {
             return ceiling;
         }
         let in_check = pos.threatens_win(pos.side().other());
-        // A winning threat to answer: one ply more, while the line is at most twice the
-        // iteration's depth.
-        if in_check && depth > 0 && (ply as i32) < 2 * self.root_depth {
-            depth += 1;
+        // A winning threat to answer: one ply more, at a leaf always (short of MAX_PLY),
+        // inside the tree while the line is at most twice the iteration's depth.
+        let extend = if depth <= 0 {
+            ply + 2 < MAX_PLY
+        } else {
+            (ply as i32) < 2 * self.root_depth
+        };
+        if in_check && extend {
+            depth = depth.max(0) + 1;
         }
         if depth <= 0 {
-            if in_check && ply + 2 < MAX_PLY {
-                depth = 1;
-            } else {
-                return self.evaluate_node(pos);
-            }
+            return self.evaluate_node(pos);
         }
         if ply + 1 >= MAX_PLY {
             return self.evaluate_node(pos);
