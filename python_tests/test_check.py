@@ -221,6 +221,39 @@ def test_an_endless_loop_stays_a_timeout_in_a_fresh_process() -> None:
     assert not report.shared_state
 
 
+STALLING = """
+import time as _time
+
+_play_game = LudoGame.play_game
+
+
+def _stalling(self, *args, **kwargs):
+    _time.sleep(0.1)
+    return _play_game(self, *args, **kwargs)
+
+
+LudoGame.play_game = _stalling
+"""
+
+
+def test_a_file_answering_each_request_in_time_cannot_hold_the_grader_past_its_budget(
+    tmp_path: Path,
+) -> None:
+    """The agreeing file, each game 0.1 s slower: every request is answered within its
+    limit, so only the check's budget for the whole file ends it, saying so; with the
+    default budget (BUDGET_REQUESTS times the limit of a request) the same file agrees."""
+    slow = tmp_path / "LudoGame.py"
+    slow.write_text((DATA / "agree" / "LudoGame.py").read_text() + STALLING)
+    report = checker.check(str(slow), timeout=1.0, budget=0.5, seed=0, games=12)
+    assert report.failure is not None and report.failure.startswith("budget: "), report.failure
+    assert "past 0.5 s in all" in report.failure and not report.agrees
+    assert not report.shared_state  # no fresh process was asked to answer again
+    report = checker.check(str(slow), timeout=1.0, seed=0, games=12)
+    assert report.failure is None and report.agrees
+    with pytest.raises(ValueError, match="budget must be a positive"):
+        checker.check(str(slow), budget=0.0)
+
+
 def test_a_difference_whose_naive_shrink_changes_kind_keeps_its_kind() -> None:
     """Two rules broken at once (rule 4 and the bounce): shrinking the bounce's game while
     any play_game difference remains would end on rule 4's; each shrunk list shows, and

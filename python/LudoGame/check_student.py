@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from LudoGame import _check_runner, sandbox
@@ -24,6 +25,25 @@ STUDENT_NAME = "LudoGame.py"
 INSIDE = "/ludo-check"
 #: The time limit of one request (more for a batch of games), in seconds.
 DEFAULT_TIMEOUT = 5.0
+#: A whole check of one file (every request, every process) may take at most this many
+#: times the time limit of one request: a file answering each request just in time would
+#: otherwise hold the grader for as many limits as it is asked requests.
+BUDGET_REQUESTS = 120
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The time a whole check of one file may take: `seconds` from its start, ending at
+    `until` (`time.monotonic`)."""
+
+    seconds: float
+    until: float
+
+    @staticmethod
+    def starting(timeout: float, seconds: float | None = None) -> Budget:
+        """A budget from now: `seconds`, by default `BUDGET_REQUESTS` times `timeout`."""
+        seconds = BUDGET_REQUESTS * timeout if seconds is None else seconds
+        return Budget(seconds, time.monotonic() + seconds)
 
 
 class Student:
@@ -36,12 +56,15 @@ class Student:
         timeout: float,
         use_sandbox: bool = True,
         isolated: bool = False,
+        budget: Budget | None = None,
     ) -> None:
         self.path = os.path.abspath(path)
         #: The file's bytes as the caller read them (`checker.read_submission`, once for all
         #: the processes of a check): the sandbox gets a copy of these.
         self.source = source
         self.timeout = timeout
+        #: The whole check's budget, if it has one: no request is waited for past its end.
+        self.budget = budget
         self.use_sandbox = use_sandbox
         self.isolated = isolated
         self.box: sandbox.Sandboxed | None = None
@@ -139,14 +162,21 @@ class Student:
     def ask(self, request: dict[str, Any], calls: int = 1, answers: int = 1) -> Any:
         """Send one request and wait for its reply (the time limit grows with `calls`, the
         size limit with `answers`, the number of answers asked for). The reply as
-        `_read` gives it; after a failure the runner is ended."""
+        `_read` gives it, or ``("budget",)`` when the check's budget ran out first; after a
+        failure the runner is ended."""
         deadline = time.monotonic() + self.timeout * max(1, calls)  # to send and answer
+        capped = self.budget is not None and self.budget.until < deadline
+        if capped:
+            assert self.budget is not None
+            deadline = self.budget.until
         got = self._unasked()
         if got is None:
             got = self._write((json.dumps(request) + "\n").encode(), deadline)
         if got is None:
             got = self._read(deadline - time.monotonic(), replies.reply_limit(answers))
         if isinstance(got, tuple):
+            if capped and got[0] == "timeout":
+                got = ("budget",)
             self.close()
         return got
 
@@ -225,7 +255,15 @@ def _site_packages(prefix: str) -> list[str]:
     return found
 
 
-def failure_text(got: tuple[Any, ...], timeout: float) -> str:
+def failure_text(got: tuple[Any, ...], student: Student) -> str:
+    """What a failed request of `student` (`Student.ask`'s tuple) says in a report."""
+    timeout = student.timeout
+    if got[0] == "budget":
+        seconds = student.budget.seconds if student.budget else 0.0
+        return (
+            f"budget: the checks of this file ran past {seconds:g} s in all, each request "
+            f"answered within its {timeout:g} s (stalling?)"
+        )
     if got[0] == "timeout":
         return (
             f"timeout: a call of the student's code ran past {timeout:g} s in a fresh process"

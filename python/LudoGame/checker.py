@@ -43,7 +43,13 @@ from typing import Any
 from LudoGame import _check_runner, _core, sandbox
 from LudoGame import check_replies as replies
 from LudoGame._core import InvalidArgumentError, LudoGame, Player
-from LudoGame.check_student import DEFAULT_TIMEOUT, STUDENT_NAME, Student, failure_text
+from LudoGame.check_student import (
+    DEFAULT_TIMEOUT,
+    STUDENT_NAME,
+    Budget,
+    Student,
+    failure_text,
+)
 from LudoGame.seeds import fresh_seed
 from LudoGame.untrusted import visible
 
@@ -596,7 +602,7 @@ class Checker:
             req, calls=max(1, len(games) // 50), answers=len(games) * replies.ANSWERS_PER_GAME
         )
         if isinstance(got, tuple):
-            self.failure = failure_text(got, self.student.timeout)
+            self.failure = failure_text(got, self.student)
             self.failed_request = (list(players), [list(g) for g in games], before, move)
             return None
         return replies.games_reply(got, players, len(games))
@@ -830,7 +836,7 @@ class _Run:
             request = {"op": "games", "players": game.players, "games": [game.turns], "fresh": True}
             got = c.student.ask(request, answers=replies.ANSWERS_PER_GAME)
             if isinstance(got, tuple):
-                c.failure = failure_text(got, c.student.timeout)
+                c.failure = failure_text(got, c.student)
                 return False
             again = replies.games_reply(got, game.players, 1)[0]
             if replies.WHOLE in again or any("bad" in a for a in again.values()):
@@ -1062,7 +1068,7 @@ class _Run:
         for pos in "ABCD":
             got = c.student.ask({"op": "names", "position": pos}, answers=replies.ANSWERS_PER_NAMES)
             if isinstance(got, tuple):
-                c.failure = failure_text(got, c.student.timeout)
+                c.failure = failure_text(got, c.student)
                 self.report.failure = f"{c.failure} (in get_space_name)"
                 return
             theirs = replies.names_reply(got, pos)
@@ -1395,6 +1401,7 @@ def check(
     games: int = 200,
     timeout: float = DEFAULT_TIMEOUT,
     sandboxed: bool = True,
+    budget: float | None = None,
 ) -> Report:
     """Check the student's ``LudoGame.py`` at `path` against the engine.
 
@@ -1404,18 +1411,26 @@ def check(
     it will be asked (the same seed plays the same games again). With `secret_seed` the
     report does not name it (its `seed` is None) and each file plays games of its own,
     drawn from the seed and the file's bytes (`file_seed`): whoever keeps the seed can still
-    repeat the run of a file. Raises `CheckUsageError` when the file cannot be checked at all
+    repeat the run of a file. Each request has `timeout` seconds (more for a batch of games),
+    the whole check `budget` seconds (by default `LudoGame.check_student.BUDGET_REQUESTS`
+    times `timeout`): a file that runs past it fails with ``budget: ...``. Raises
+    `CheckUsageError` when the file cannot be checked at all
     (missing, not Python, no LudoGame class, ...) and
     `LudoGame.sandbox.SandboxUnavailableError` when the sandbox is asked for and missing.
     """
     started = time.monotonic()
+    if budget is not None and not budget > 0:
+        raise ValueError(f"budget must be a positive number of seconds, not {budget!r}")
+    limit = Budget.starting(timeout, budget)
     seed = fresh_seed() if seed is None else check_seed(seed)
     shown = None if secret_seed else seed
     path = student_path(path)
     source = read_submission(path)  # read once: every process of this check gets these bytes
     if secret_seed:
         seed = file_seed(seed, source)
-    run = functools.partial(_check_once, path, source, shown, seed, games, timeout, sandboxed)
+    run = functools.partial(
+        _check_once, path, source, shown, seed, games, timeout, sandboxed, limit
+    )
     report = run(isolated=False)
     if report.shared_state:  # every game again, each in a process of its own
         report = run(isolated=True)
@@ -1481,10 +1496,11 @@ def _check_once(
     games: int,
     timeout: float,
     sandboxed: bool,
+    limit: Budget,
     isolated: bool,
 ) -> Report:
     report = Report(path=path, seed=shown, shared_state=isolated)
-    student = Student(path, source, timeout, use_sandbox=sandboxed, isolated=isolated)
+    student = Student(path, source, timeout, use_sandbox=sandboxed, isolated=isolated, budget=limit)
     try:
         if student.loaded.get("load") != "ok":
             why = student.loaded.get("message", "cannot be loaded")
@@ -1500,7 +1516,7 @@ def _check_once(
         run = _Run(checker, report, plan)
         run.names()
         if report.failure is None and not run.first_pass():
-            if not isolated and _fresh_answers(path, source, timeout, sandboxed, checker):
+            if not isolated and _fresh_answers(path, source, student, checker):
                 report.shared_state = True
                 return report
             report.failure = f"{checker.failure} (in the first games)"
@@ -1521,7 +1537,7 @@ def _check_once(
         if (
             checker.failure is not None
             and not isolated
-            and _fresh_answers(path, source, timeout, sandboxed, checker)
+            and _fresh_answers(path, source, student, checker)
         ):
             report.shared_state = True  # slow only after earlier games: checked again
             return report
@@ -1532,9 +1548,7 @@ def _check_once(
     return report
 
 
-def _fresh_answers(
-    path: str, source: bytes, timeout: float, sandboxed: bool, checker: Checker
-) -> bool:
+def _fresh_answers(path: str, source: bytes, student: Student, checker: Checker) -> bool:
     """After a timeout: whether the request that ran out of time is answered in time by a
     fresh process (then the slowness came from earlier games)."""
     if not checker.failure or not checker.failure.startswith("timeout"):
@@ -1543,7 +1557,14 @@ def _fresh_answers(
     if request is None:
         return False
     players, games, _, _ = request
-    fresh = Student(path, source, timeout, use_sandbox=sandboxed, isolated=True)
+    fresh = Student(
+        path,
+        source,
+        student.timeout,
+        use_sandbox=student.use_sandbox,
+        isolated=True,
+        budget=student.budget,
+    )
     try:
         if fresh.loaded.get("load") != "ok":
             return False
