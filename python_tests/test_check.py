@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import matlab_support as ms
-from LudoGame import LudoGame, _check_runner, check_grade, checker, sandbox
+from LudoGame import LudoGame, _check_runner, check_grade, check_student, checker, sandbox
 from LudoGame.cli import main
 from LudoGame.untrusted import visible
 
@@ -246,12 +246,30 @@ def test_a_file_answering_each_request_in_time_cannot_hold_the_grader_past_its_b
     slow.write_text((DATA / "agree" / "LudoGame.py").read_text() + STALLING)
     report = checker.check(str(slow), timeout=1.0, budget=0.5, seed=0, games=12)
     assert report.failure is not None and report.failure.startswith("budget: "), report.failure
-    assert "past 0.5 s in all" in report.failure and not report.agrees
+    assert "past its 0.5 s in all" in report.failure and not report.agrees
     assert not report.shared_state  # no fresh process was asked to answer again
+    # held to its budget, not to the 12 requests' limits, plus one load of its process
+    assert report.seconds < 0.5 + check_student.LOAD_SECONDS
     report = checker.check(str(slow), timeout=1.0, seed=0, games=12)
     assert report.failure is None and report.agrees
     with pytest.raises(ValueError, match="budget must be a positive"):
         checker.check(str(slow), budget=0.0)
+    assert main(["check", str(slow), "--budget", "0"]) == 2
+    assert main(["check", str(slow), "--budget", "0.5", "--games", "12", "--seed", "0"]) == 1
+
+
+def test_no_fresh_process_is_started_past_the_budget() -> None:
+    """After a timeout the request is asked again of a fresh process (to tell slowness from
+    earlier games from an endless loop): not once the budget is spent; the verdict is the
+    budget's."""
+    from types import SimpleNamespace
+
+    spent = check_student.Budget(3.0, time.monotonic() - 1.0)
+    student = SimpleNamespace(budget=spent, timeout=1.0, use_sandbox=True)
+    asked = SimpleNamespace(failure="timeout: ...", failed_request=(["A", "B"], [[]], 0, 0))
+    missing = "/nonexistent/LudoGame.py"  # a process started for it could not load it
+    assert not checker._fresh_answers(missing, b"", student, asked)  # type: ignore[arg-type]
+    assert asked.failure == "budget: the check of this file ran past its 3 s in all (stalling?)"
 
 
 def test_a_difference_whose_naive_shrink_changes_kind_keeps_its_kind() -> None:
@@ -455,6 +473,8 @@ def test_the_autograder_folder_grades_a_submission(tmp_path: Path) -> None:
     assert os.access(source / "run_autograder", os.X_OK) and os.access(source / "setup.sh", os.X_OK)
     assert (source / "wheels" / wheel.name).read_bytes() == wheel.read_bytes()
     assert "--find-links" in (source / "setup.sh").read_text()
+    # each submission's check ends within the budget, under Gradescope's 10 minutes
+    assert "--budget 420\n" in (source / "run_autograder").read_text()
     root = tmp_path / "root"
     env = dict(os.environ, AUTOGRADER_ROOT=str(root), LUDO_PYTHON=sys.executable)
     scores = []

@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from LudoGame import check_grade, sandbox
+from LudoGame.check_student import AUTOGRADER_BUDGET
 from LudoGame.checker import (
     STUDENT_NAME,
     CheckUsageError,
@@ -31,7 +32,13 @@ from LudoGame.untrusted import visible
 
 
 def _one(
-    path: str, seed: int, games: int, timeout: float, sandboxed: bool, secret: bool = False
+    path: str,
+    seed: int,
+    games: int,
+    timeout: float,
+    sandboxed: bool,
+    secret: bool = False,
+    budget: float | None = None,
 ) -> Report:
     """Check one file; a file that cannot be checked becomes a report with its error, and
     a check that fails in any other way a report with that failure (one file never stops
@@ -46,6 +53,7 @@ def _one(
             games=games,
             timeout=timeout,
             sandboxed=sandboxed,
+            budget=budget,
         )
     except CheckUsageError as e:
         return Report(path=file, seed=shown, error=str(e).removeprefix(f"{visible(file)}: "))
@@ -65,6 +73,7 @@ def _one_text(
     timeout: float,
     sandboxed: bool,
     secret: bool = False,
+    budget: float | None = None,
 ) -> Report:  # pragma: no cover - runs on a Ray worker
     """A Ray task: check the file `path` whose bytes are `text` (written to a folder of the
     worker's own: the cluster's machines need not share files)."""
@@ -75,7 +84,7 @@ def _one_text(
         copy = os.path.join(folder, STUDENT_NAME)
         with open(copy, "wb") as f:
             f.write(text)
-        report = _one(copy, seed, games, timeout, sandboxed, secret)
+        report = _one(copy, seed, games, timeout, sandboxed, secret, budget)
     return dataclasses.replace(report, path=path)
 
 
@@ -87,6 +96,7 @@ def run_all_ray(
     sandboxed: bool,
     address: str,
     secret: bool = False,
+    budget: float | None = None,
 ) -> list[Report]:
     """The reports of every file, each checked by a Ray task (`address`: a cluster to
     join, "" for Ray on this machine), in the order given. The files are read here and
@@ -101,11 +111,11 @@ def run_all_ray(
             jobs.append((len(reports), file, read_submission(file)))
             reports.append(None)
         except CheckUsageError:
-            reports.append(_one(p, seed, games, timeout, sandboxed, secret))  # says what is wrong
+            reports.append(_one(p, seed, games, timeout, sandboxed, secret, budget))  # says why
     with _ray.connected(address or None) as ray:
         task = _ray.remote(ray, _one_text).options(**_ray.task_options(1))
         calls = [
-            functools.partial(task.remote, f, t, seed, games, timeout, sandboxed, secret)
+            functools.partial(task.remote, f, t, seed, games, timeout, sandboxed, secret, budget)
             for _, f, t in jobs
         ]
         done = _ray.run_tasks(ray, calls, [f for _, f, _ in jobs], [1] * len(jobs), None, list)
@@ -122,15 +132,18 @@ def run_all(
     sandboxed: bool,
     jobs: int,
     secret: bool = False,
+    budget: float | None = None,
 ) -> list[Report]:
     """The reports of every file, checked `jobs` at a time in separate processes; a file
     whose check fails (even its process in the pool) gets a report saying so, and the
     others are checked all the same."""
     if len(paths) == 1 or jobs <= 1:
-        return [_one(p, seed, games, timeout, sandboxed, secret) for p in paths]
+        return [_one(p, seed, games, timeout, sandboxed, secret, budget) for p in paths]
     reports = []
     with concurrent.futures.ProcessPoolExecutor(min(jobs, len(paths))) as pool:
-        futures = [pool.submit(_one, p, seed, games, timeout, sandboxed, secret) for p in paths]
+        futures = [
+            pool.submit(_one, p, seed, games, timeout, sandboxed, secret, budget) for p in paths
+        ]
         for path, future in zip(paths, futures, strict=True):
             try:
                 reports.append(future.result())
@@ -252,13 +265,22 @@ def cmd_autograder(args: argparse.Namespace) -> int:
     if args.files:
         print("ludo check: --autograder takes no files to check", file=sys.stderr)
         return 2
+    if args.budget is not None and not args.budget > 0:
+        print("ludo check: --budget must be positive", file=sys.stderr)
+        return 2
     if args.wheel is not None and not os.path.isfile(args.wheel):
         print(f"ludo check: no such wheel: {visible(args.wheel)}", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else fresh_seed()
     try:
         written = check_grade.write_autograder(
-            args.autograder, args.wheel, args.rubric, seed, args.games, args.timeout
+            args.autograder,
+            args.wheel,
+            args.rubric,
+            seed,
+            args.games,
+            args.timeout,
+            AUTOGRADER_BUDGET if args.budget is None else args.budget,
         )
     except (OSError, check_grade.RubricError) as e:
         print(f"ludo check: {visible(e)}", file=sys.stderr)
@@ -304,8 +326,11 @@ def cmd_check(args: argparse.Namespace) -> int:
                 args.gradescope, check_grade.results_json(report, rubric, strict)
             )
         return 2
-    if args.timeout <= 0:
+    if not args.timeout > 0:
         print("ludo check: --timeout must be positive", file=sys.stderr)
+        return 2
+    if args.budget is not None and not args.budget > 0:
+        print("ludo check: --budget must be positive", file=sys.stderr)
         return 2
     try:
         seed, secret = run_seed(args.seed, args.seed_file)
@@ -315,11 +340,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         if args.ray is not None:
             reports = run_all_ray(
-                args.files, seed, args.games, args.timeout, sandboxed, args.ray, secret
+                args.files, seed, args.games, args.timeout, sandboxed, args.ray, secret, args.budget
             )
         else:
             reports = run_all(
-                args.files, seed, args.games, args.timeout, sandboxed, args.jobs, secret
+                args.files,
+                seed,
+                args.games,
+                args.timeout,
+                sandboxed,
+                args.jobs,
+                secret,
+                args.budget,
             )
     except KeyboardInterrupt:  # the students' processes end with ours (and are killed)
         print("ludo check: interrupted", file=sys.stderr)

@@ -19,6 +19,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any
 
+from LudoGame.check_student import AUTOGRADER_BUDGET
 from LudoGame.checker import ASKED_OF_EVERY_GAME, DECISIONS, Difference, Report, render, seed_text
 from LudoGame.untrusted import visible
 
@@ -357,7 +358,7 @@ mkdir -p "$ROOT/results"
   --gradescope "$ROOT/results/results.json" \\
   --rubric "$SOURCE/rubric.toml" \\
   --seed-file "$SOURCE/seed" \\
-  --games %(games)d --timeout %(timeout)g
+  --games %(games)d --timeout %(timeout)g --budget %(budget)g
 exit 0
 """
 
@@ -386,8 +387,10 @@ def write_autograder(
     seed: int,
     games: int,
     timeout: float,
+    budget: float = AUTOGRADER_BUDGET,
 ) -> list[str]:
-    """Write a Gradescope autograder folder: setup.sh, run_autograder, rubric.toml (the
+    """Write a Gradescope autograder folder: setup.sh, run_autograder (checking with
+    `games`, `timeout` a request and `budget` seconds a submission), rubric.toml (the
     default, or a copy of `rubric_path`), the secret `seed` (mode 0600) and wheels/ (a copy
     of `wheel`). Returns the files written."""
     os.makedirs(os.path.join(folder, "wheels"), exist_ok=True)
@@ -402,7 +405,11 @@ def write_autograder(
 
     executable = stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH
     put("setup.sh", SETUP_SH, executable)
-    put("run_autograder", RUN_AUTOGRADER % {"games": games, "timeout": timeout}, executable)
+    put(
+        "run_autograder",
+        RUN_AUTOGRADER % {"games": games, "timeout": timeout, "budget": budget},
+        executable,
+    )
     if rubric_path is None:
         put("rubric.toml", DEFAULT_RUBRIC_TOML, 0o644)
     else:

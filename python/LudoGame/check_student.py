@@ -26,9 +26,16 @@ INSIDE = "/ludo-check"
 #: The time limit of one request (more for a batch of games), in seconds.
 DEFAULT_TIMEOUT = 5.0
 #: A whole check of one file (every request, every process) may take at most this many
-#: times the time limit of one request: a file answering each request just in time would
-#: otherwise hold the grader for as many limits as it is asked requests.
+#: times the time limit of one request, by default: a file answering each request just in
+#: time would otherwise hold the grader for as many limits as it is asked requests.
 BUDGET_REQUESTS = 120
+#: The budget a Gradescope autograder gives each submission, in seconds: under the
+#: platform's default limit of 10 minutes a submission, with room for loading the file and
+#: writing the results, so that a stalling file gets its ``budget:`` verdict, not the
+#: platform's timeout.
+AUTOGRADER_BUDGET = 420.0
+#: The longest wait for a runner to load the student's file (at least the request's limit).
+LOAD_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,14 @@ class Budget:
         """A budget from now: `seconds`, by default `BUDGET_REQUESTS` times `timeout`."""
         seconds = BUDGET_REQUESTS * timeout if seconds is None else seconds
         return Budget(seconds, time.monotonic() + seconds)
+
+    def spent(self) -> bool:
+        """Whether the budget has run out."""
+        return time.monotonic() >= self.until
+
+    def text(self) -> str:
+        """What a report says of a check that ran past this budget."""
+        return f"budget: the check of this file ran past its {self.seconds:g} s in all (stalling?)"
 
 
 class Student:
@@ -118,7 +133,7 @@ class Student:
             stdout=-1,
             stderr=-3,  # DEVNULL: the student's prints are dropped
         )
-        wait = max(self.timeout, 20.0)
+        wait = max(self.timeout, LOAD_SECONDS)
         got = self._read(wait, replies.LOAD_LINE_BYTES)
         if isinstance(got, tuple):
             why = {
@@ -258,12 +273,8 @@ def _site_packages(prefix: str) -> list[str]:
 def failure_text(got: tuple[Any, ...], student: Student) -> str:
     """What a failed request of `student` (`Student.ask`'s tuple) says in a report."""
     timeout = student.timeout
-    if got[0] == "budget":
-        seconds = student.budget.seconds if student.budget else 0.0
-        return (
-            f"budget: the checks of this file ran past {seconds:g} s in all, each request "
-            f"answered within its {timeout:g} s (stalling?)"
-        )
+    if got[0] == "budget" and student.budget is not None:
+        return student.budget.text()
     if got[0] == "timeout":
         return (
             f"timeout: a call of the student's code ran past {timeout:g} s in a fresh process"

@@ -1500,6 +1500,9 @@ def _check_once(
     isolated: bool,
 ) -> Report:
     report = Report(path=path, seed=shown, shared_state=isolated)
+    if limit.spent():  # the isolated run, when the first used the whole budget
+        report.failure = limit.text()
+        return report
     student = Student(path, source, timeout, use_sandbox=sandboxed, isolated=isolated, budget=limit)
     try:
         if student.loaded.get("load") != "ok":
@@ -1536,6 +1539,7 @@ def _check_once(
             run.explain_all()
         if (
             checker.failure is not None
+            and report.failure is None  # not asked again after the first games
             and not isolated
             and _fresh_answers(path, source, student, checker)
         ):
@@ -1556,6 +1560,9 @@ def _fresh_answers(path: str, source: bytes, student: Student, checker: Checker)
     request = getattr(checker, "failed_request", None)
     if request is None:
         return False
+    if student.budget is not None and student.budget.spent():
+        checker.failure = student.budget.text()  # no fresh process past the budget
+        return False
     players, games, _, _ = request
     fresh = Student(
         path,
@@ -1572,6 +1579,8 @@ def _fresh_answers(path: str, source: bytes, student: Student, checker: Checker)
             {"op": "games", "players": players, "games": games[:1]},
             answers=replies.ANSWERS_PER_GAME,
         )
+        if got == ("budget",):
+            checker.failure = failure_text(got, fresh)
         return not isinstance(got, tuple)
     finally:
         fresh.close()

@@ -23,7 +23,7 @@ from LudoGame._core import (
     __version__,
 )
 from LudoGame._install import install_hint
-from LudoGame.check_student import DEFAULT_TIMEOUT
+from LudoGame.check_student import AUTOGRADER_BUDGET, BUDGET_REQUESTS, DEFAULT_TIMEOUT
 from LudoGame.enums import Phase
 from LudoGame.matlab import DEFAULT_POOL_SIZE, POOL_IDLE
 from LudoGame.progress import ProgressBar
@@ -545,6 +545,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=float,
         default=DEFAULT_TIMEOUT,
         help=f"seconds per call of the student's code ({DEFAULT_TIMEOUT:g})",
+    )
+    check.add_argument(
+        "--budget",
+        type=float,
+        help=f"seconds for the whole check of a file (default: {BUDGET_REQUESTS} times "
+        f"--timeout; {AUTOGRADER_BUDGET:g} in a written --autograder); past it the file fails",
     )
     check.add_argument(
         "--strict",
