@@ -615,7 +615,7 @@ def test_a_folder_whose_file_cannot_be_loaded_is_named_by_that_file(tmp_path: Pa
     folder = tmp_path / "student a"
     folder.mkdir()
     (folder / "LudoGame.py").write_text((HOSTILE / "exits_on_import.py").read_text())
-    (report,) = check_cli.run_all([str(folder)], 3, 20, 5.0, True, 1)
+    (report,) = check_cli.run_all([str(folder)], check_cli.Settings(3, 20))
     assert report.path == str(folder / "LudoGame.py")
     assert report.error == "its process ended while loading it (exit status 3)"
 
@@ -653,7 +653,7 @@ def test_a_submission_link_is_never_followed(tmp_path: Path) -> None:
             checker.check(given, seed=3, games=20)
         assert str(e.value).endswith(f": {sandbox.LINK_REFUSED}"), given
         assert str(link) in str(e.value)
-    reports = check_cli.run_all(list(cases), 3, 20, 5.0, True, 1)
+    reports = check_cli.run_all(list(cases), check_cli.Settings(3, 20))
     assert all(r.error and r.error.endswith(sandbox.LINK_REFUSED) for r in reports)
     assert not any(r.agrees for r in reports)
     with pytest.raises(checker.CheckUsageError, match="a symbolic link"):
@@ -728,7 +728,9 @@ def test_a_check_whose_process_died_names_the_folders_file(
     folder = tmp_path / "student b"
     folder.mkdir()
     (folder / "LudoGame.py").write_text((DATA / "agree" / "LudoGame.py").read_text())
-    died, checked = check_cli.run_all([str(folder), str(DATA / "agree")], 3, 20, 5.0, True, 2)
+    died, checked = check_cli.run_all(
+        [str(folder), str(DATA / "agree")], check_cli.Settings(3, 20), jobs=2
+    )
     assert died.path == str(folder / "LudoGame.py")
     assert died.failure == "the check of this file failed: BrokenProcessPool: a worker process died"
     assert checked.agrees and checked.path == str(DATA / "agree" / "LudoGame.py")
@@ -793,8 +795,8 @@ def test_a_class_on_ray_gets_the_local_reports(tmp_path: Path, ray_cluster: Any)
         str(unloadable),
         str(linked),
     ]
-    local = check_cli.run_all(files, 3, 30, 5.0, True, 1)
-    on_ray = check_cli.run_all_ray(files, 3, 30, 5.0, True, "")
+    local = check_cli.run_all(files, check_cli.Settings(3, 30))
+    on_ray = check_cli.run_all_ray(files, check_cli.Settings(3, 30), "")
 
     def same(r: checker.Report) -> dict[str, Any]:
         data = r.to_json()

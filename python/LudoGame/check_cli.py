@@ -12,10 +12,11 @@ import html
 import json
 import os
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from LudoGame import check_grade, sandbox
-from LudoGame.check_student import AUTOGRADER_BUDGET
+from LudoGame.check_student import AUTOGRADER_BUDGET, DEFAULT_TIMEOUT
 from LudoGame.checker import (
     STUDENT_NAME,
     CheckUsageError,
@@ -31,34 +32,46 @@ from LudoGame.checker import (
 from LudoGame.untrusted import visible
 
 
-def _one(
-    path: str,
-    seed: int,
-    games: int,
-    timeout: float,
-    sandboxed: bool,
-    secret: bool = False,
-    budget: float | None = None,
-) -> Report:
+@dataclass(frozen=True)
+class Settings:
+    """How every file of a run is checked (`LudoGame.checker.check`'s arguments): the
+    games' `seed` (kept out of the reports when `secret`), `games` a file, `timeout` seconds
+    a request, `budget` seconds a file (None: the default for the timeout), in the sandbox
+    unless not `sandboxed`."""
+
+    seed: int
+    games: int = 200
+    timeout: float = DEFAULT_TIMEOUT
+    sandboxed: bool = True
+    secret: bool = False
+    budget: float | None = None
+
+    @property
+    def shown(self) -> int | None:
+        """The seed the reports name."""
+        return None if self.secret else self.seed
+
+
+def _one(path: str, settings: Settings) -> Report:
     """Check one file; a file that cannot be checked becomes a report with its error, and
     a check that fails in any other way a report with that failure (one file never stops
     the others)."""
-    shown = None if secret else seed
     file = student_path(path)
     try:
         return check(
             path,
-            seed=seed,
-            secret_seed=secret,
-            games=games,
-            timeout=timeout,
-            sandboxed=sandboxed,
-            budget=budget,
+            seed=settings.seed,
+            secret_seed=settings.secret,
+            games=settings.games,
+            timeout=settings.timeout,
+            sandboxed=settings.sandboxed,
+            budget=settings.budget,
         )
     except CheckUsageError as e:
-        return Report(path=file, seed=shown, error=str(e).removeprefix(f"{visible(file)}: "))
+        error = str(e).removeprefix(f"{visible(file)}: ")
+        return Report(path=file, seed=settings.shown, error=error)
     except Exception as e:  # noqa: BLE001 - reported on this file's line, the others go on
-        return Report(path=file, seed=shown, failure=_checker_failed(e))
+        return Report(path=file, seed=settings.shown, failure=_checker_failed(e))
 
 
 def _checker_failed(e: BaseException) -> str:
@@ -66,14 +79,7 @@ def _checker_failed(e: BaseException) -> str:
 
 
 def _one_text(
-    path: str,
-    text: bytes,
-    seed: int,
-    games: int,
-    timeout: float,
-    sandboxed: bool,
-    secret: bool = False,
-    budget: float | None = None,
+    path: str, text: bytes, settings: Settings
 ) -> Report:  # pragma: no cover - runs on a Ray worker
     """A Ray task: check the file `path` whose bytes are `text` (written to a folder of the
     worker's own: the cluster's machines need not share files)."""
@@ -84,20 +90,11 @@ def _one_text(
         copy = os.path.join(folder, STUDENT_NAME)
         with open(copy, "wb") as f:
             f.write(text)
-        report = _one(copy, seed, games, timeout, sandboxed, secret, budget)
+        report = _one(copy, settings)
     return dataclasses.replace(report, path=path)
 
 
-def run_all_ray(
-    paths: list[str],
-    seed: int,
-    games: int,
-    timeout: float,
-    sandboxed: bool,
-    address: str,
-    secret: bool = False,
-    budget: float | None = None,
-) -> list[Report]:
+def run_all_ray(paths: list[str], settings: Settings, address: str) -> list[Report]:
     """The reports of every file, each checked by a Ray task (`address`: a cluster to
     join, "" for Ray on this machine), in the order given. The files are read here and
     sent with their tasks; one that cannot be read is reported here."""
@@ -111,46 +108,31 @@ def run_all_ray(
             jobs.append((len(reports), file, read_submission(file)))
             reports.append(None)
         except CheckUsageError:
-            reports.append(_one(p, seed, games, timeout, sandboxed, secret, budget))  # says why
+            reports.append(_one(p, settings))  # says what is wrong
     with _ray.connected(address or None) as ray:
         task = _ray.remote(ray, _one_text).options(**_ray.task_options(1))
-        calls = [
-            functools.partial(task.remote, f, t, seed, games, timeout, sandboxed, secret, budget)
-            for _, f, t in jobs
-        ]
+        calls = [functools.partial(task.remote, f, t, settings) for _, f, t in jobs]
         done = _ray.run_tasks(ray, calls, [f for _, f, _ in jobs], [1] * len(jobs), None, list)
     for (i, _, _), report in zip(jobs, done, strict=True):
         reports[i] = report
     return [r for r in reports if r is not None]
 
 
-def run_all(
-    paths: list[str],
-    seed: int,
-    games: int,
-    timeout: float,
-    sandboxed: bool,
-    jobs: int,
-    secret: bool = False,
-    budget: float | None = None,
-) -> list[Report]:
+def run_all(paths: list[str], settings: Settings, jobs: int = 1) -> list[Report]:
     """The reports of every file, checked `jobs` at a time in separate processes; a file
     whose check fails (even its process in the pool) gets a report saying so, and the
     others are checked all the same."""
     if len(paths) == 1 or jobs <= 1:
-        return [_one(p, seed, games, timeout, sandboxed, secret, budget) for p in paths]
+        return [_one(p, settings) for p in paths]
     reports = []
     with concurrent.futures.ProcessPoolExecutor(min(jobs, len(paths))) as pool:
-        futures = [
-            pool.submit(_one, p, seed, games, timeout, sandboxed, secret, budget) for p in paths
-        ]
+        futures = [pool.submit(_one, p, settings) for p in paths]
         for path, future in zip(paths, futures, strict=True):
             try:
                 reports.append(future.result())
             except Exception as e:  # noqa: BLE001 - e.g. a worker process that died
                 failed = _checker_failed(e)
-                shown = None if secret else seed
-                reports.append(Report(path=student_path(path), seed=shown, failure=failed))
+                reports.append(Report(path=student_path(path), seed=settings.shown, failure=failed))
     return reports
 
 
@@ -338,21 +320,13 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"ludo check: {visible(e)}", file=sys.stderr)
         return 2
     try:
+        settings = Settings(
+            seed, args.games, args.timeout, sandboxed, secret=secret, budget=args.budget
+        )
         if args.ray is not None:
-            reports = run_all_ray(
-                args.files, seed, args.games, args.timeout, sandboxed, args.ray, secret, args.budget
-            )
+            reports = run_all_ray(args.files, settings, args.ray)
         else:
-            reports = run_all(
-                args.files,
-                seed,
-                args.games,
-                args.timeout,
-                sandboxed,
-                args.jobs,
-                secret,
-                args.budget,
-            )
+            reports = run_all(args.files, settings, args.jobs)
     except KeyboardInterrupt:  # the students' processes end with ours (and are killed)
         print("ludo check: interrupted", file=sys.stderr)
         return 130
