@@ -254,7 +254,13 @@ def test_a_file_answering_each_request_in_time_cannot_hold_the_grader_past_its_b
     assert report.failure is None and report.agrees
     with pytest.raises(ValueError, match="budget must be a positive"):
         checker.check(str(slow), budget=0.0)
-    assert main(["check", str(slow), "--budget", "0"]) == 2
+    for bad in (
+        ["check", str(slow), "--budget", "0"],
+        ["check", "--autograder", "x", "--budget", "nan"],
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            main(bad)
+        assert exit_.value.code == 2
     assert main(["check", str(slow), "--budget", "0.5", "--games", "12", "--seed", "0"]) == 1
 
 
@@ -265,10 +271,12 @@ def test_no_fresh_process_is_started_past_the_budget() -> None:
     from types import SimpleNamespace
 
     spent = check_student.Budget(3.0, time.monotonic() - 1.0)
-    student = SimpleNamespace(budget=spent, timeout=1.0, use_sandbox=True)
+    # a process started for this file could not load it
+    student = SimpleNamespace(
+        budget=spent, timeout=1.0, use_sandbox=True, path="/nonexistent/LudoGame.py", source=b""
+    )
     asked = SimpleNamespace(failure="timeout: ...", failed_request=(["A", "B"], [[]], 0, 0))
-    missing = "/nonexistent/LudoGame.py"  # a process started for it could not load it
-    assert not checker._fresh_answers(missing, b"", student, asked)  # type: ignore[arg-type]
+    assert not checker._fresh_answers(student, asked)  # type: ignore[arg-type]
     assert asked.failure == "budget: the check of this file ran past its 3 s in all (stalling?)"
 
 

@@ -247,9 +247,6 @@ def cmd_autograder(args: argparse.Namespace) -> int:
     if args.files:
         print("ludo check: --autograder takes no files to check", file=sys.stderr)
         return 2
-    if args.budget is not None and not args.budget > 0:
-        print("ludo check: --budget must be positive", file=sys.stderr)
-        return 2
     if args.wheel is not None and not os.path.isfile(args.wheel):
         print(f"ludo check: no such wheel: {visible(args.wheel)}", file=sys.stderr)
         return 2
@@ -310,9 +307,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 2
     if not args.timeout > 0:
         print("ludo check: --timeout must be positive", file=sys.stderr)
-        return 2
-    if args.budget is not None and not args.budget > 0:
-        print("ludo check: --budget must be positive", file=sys.stderr)
         return 2
     try:
         seed, secret = run_seed(args.seed, args.seed_file)

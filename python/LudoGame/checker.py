@@ -1519,7 +1519,7 @@ def _check_once(
         run = _Run(checker, report, plan)
         run.names()
         if report.failure is None and not run.first_pass():
-            if not isolated and _fresh_answers(path, source, student, checker):
+            if not isolated and _fresh_answers(student, checker):
                 report.shared_state = True
                 return report
             report.failure = f"{checker.failure} (in the first games)"
@@ -1541,7 +1541,7 @@ def _check_once(
             checker.failure is not None
             and report.failure is None  # not asked again after the first games
             and not isolated
-            and _fresh_answers(path, source, student, checker)
+            and _fresh_answers(student, checker)
         ):
             report.shared_state = True  # slow only after earlier games: checked again
             return report
@@ -1552,7 +1552,7 @@ def _check_once(
     return report
 
 
-def _fresh_answers(path: str, source: bytes, student: Student, checker: Checker) -> bool:
+def _fresh_answers(student: Student, checker: Checker) -> bool:
     """After a timeout: whether the request that ran out of time is answered in time by a
     fresh process (then the slowness came from earlier games)."""
     if not checker.failure or not checker.failure.startswith("timeout"):
@@ -1565,8 +1565,8 @@ def _fresh_answers(path: str, source: bytes, student: Student, checker: Checker)
         return False
     players, games, _, _ = request
     fresh = Student(
-        path,
-        source,
+        student.path,
+        student.source,
         student.timeout,
         use_sandbox=student.use_sandbox,
         isolated=True,

@@ -548,7 +548,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     check.add_argument(
         "--budget",
-        type=float,
+        type=_seconds,
         help=f"seconds for the whole check of a file (default: {BUDGET_REQUESTS} times "
         f"--timeout; {AUTOGRADER_BUDGET:g} in a written --autograder); past it the file fails",
     )
