@@ -123,6 +123,14 @@ def test_same_seed_same_result_for_any_thread_count(rules: str) -> None:
     assert other.lengths != one.lengths
 
 
+def test_a_simulation_without_a_seed_draws_a_fresh_one_and_keeps_it() -> None:
+    # #36 "one meaning of no seed": as Game(seed=None), not seed 0.
+    a, b = Simulation(), Simulation(seed=None)
+    assert a.seed != b.seed  # equal with probability 2**-64
+    assert data(Simulation(seed=a.seed).run(0, 30)) == data(a.run(0, 30))
+    assert Simulation(seed=0).seed == 0
+
+
 def test_the_last_game_indices() -> None:
     """Games are numbered by a 64-bit index: the last ones play, and none lies past them."""
     sim = Simulation("cs162", SEATS, "random", seed=4)

@@ -494,8 +494,9 @@ _Bot = str | Callable[[Game], Move | str]
 class Simulation(_Bots):
     """A batch of whole games between bots, played in Rust.
 
-    `Simulation(rules="cs162", players=None, bots="random", seed=0, **options)`: players as
-    for `Game` (by default A and C, all four for "gt"), one bot for everyone or one per player;
+    `Simulation(rules="cs162", players=None, bots="random", seed=None, **options)`: players
+    as for `Game` (by default A and C, all four for "gt"), one bot for everyone or one per
+    player; no seed draws a fresh one, as `Game` does (kept in `seed`).
     `run(start, count, threads=1)` plays games `start..start+count` and returns a
     `SimResult`. Game i always gets the same dice and bot randomness, so results do not
     depend on the thread count or on how the run is split into chunks.
@@ -511,7 +512,7 @@ class Simulation(_Bots):
     ) -> Simulation: ...
     @property
     def seed(self) -> int:
-        """The run's seed."""
+        """The run's seed (the one drawn when none was given)."""
 
     def run(
         self, start: int | None = None, count: int | None = None, threads: int | None = None

@@ -190,9 +190,7 @@ def tournament(
         a, b = names[i], names[j]
         played = wins_a = 0
         try:
-            for seating, (first, second) in enumerate(((a, b), (b, a))):
-                n = games // 2 if seating == 0 else games - games // 2
-                pair_seed = (seed + 1000 * k + seating) % 2**64
+            for first, second, n, pair_seed in _seatings(games, seed, k, a, b):
                 sim = Simulation(rules, "AC", [first, second], pair_seed, **options)
                 try:
                     r = sim.run(0, n, threads)

@@ -8,6 +8,7 @@ use pyo3::types::{PyDict, PyString};
 use super::convert::{Count, Start, Threads};
 use super::game::{Callables, PyCaller, PyGame, parse_bots};
 pub(crate) use super::sim_result::SimResult;
+use crate::common::rng::fresh_seed;
 use crate::ludo::Bot;
 use crate::ludo::report::Report;
 use crate::ludo::sim::{DEFAULT_BOT, SimConfig, SimResult as CoreResult, failed_in_game};
@@ -16,8 +17,9 @@ use crate::python::interrupt::{interruptible, with_partial};
 
 /// A batch of whole games between bots, played in Rust.
 ///
-/// `Simulation(rules="cs162", players=None, bots="random", seed=0, **options)`: players as
-/// for `Game` (by default A and C, all four for "gt"), one bot for everyone or one per player;
+/// `Simulation(rules="cs162", players=None, bots="random", seed=None, **options)`: players
+/// as for `Game` (by default A and C, all four for "gt"), one bot for everyone or one per
+/// player; no seed draws a fresh one, as `Game` does (kept in `seed`).
 /// `run(start, count, threads=1)` plays games `start..start+count` and returns a
 /// `SimResult`. Game i always gets the same dice and bot randomness, so results do not
 /// depend on the thread count or on how the run is split into chunks.
@@ -55,7 +57,7 @@ impl Simulation {
             .map(|(c, f)| c.name(name(f)))
             .collect();
         Ok(Simulation {
-            config: SimConfig::of_game(&game, &choosers, seed.map_or(0, |s| s.0)),
+            config: SimConfig::of_game(&game, &choosers, seed.map_or_else(fresh_seed, |s| s.0)),
             callables,
             labels: game.seats().map(|s| game.rules().seat_label(s)).collect(),
             bot_names,
@@ -92,7 +94,7 @@ impl Simulation {
         self.config.rules.to_string()
     }
 
-    /// The run's seed.
+    /// The run's seed (the one drawn when none was given).
     #[getter]
     fn seed(&self) -> u64 {
         self.config.seed
