@@ -6,7 +6,7 @@ Usage::
     python benches/onitama_sprt.py --engine-a "onitama engine" \\
         --engine-b "../venv-base/bin/onitama engine" --nodes 20000 \\
         [--openings deal|wall|both] [--seed 1] [--elo0 0] [--elo1 10] [--alpha 0.05] \\
-        [--beta 0.05] [--max-games 400] [--max-plies 200] [--time S] [--quiet]
+        [--beta 0.05] [--max-games 400] [--max-plies 200] [--time S [--clock]] [--quiet]
 
 Each engine is a command line (split as a shell would) of any program speaking the
 protocol of docs/onitama-engine.md. Engine A is the one tested: the Elo and the test are
@@ -21,7 +21,12 @@ second: a *pair*.
 
 **A game.** The side to move is sent ``position <opening> moves <every action so far>`` and
 ``go nodes N`` (``--nodes``: deterministic, whatever the machine's load) or ``go time S``
-(``--time``). Its ``bestmove`` action is played; the game ends when the engine to move
+(``--time``). With ``--clock`` (and ``--time``) each engine has a clock for the whole
+match instead: credited ``--time`` before each of its moves (a surplus kept up to
+``MAX_BANK`` moves' time), charged the wall time from its position sent to its answer
+(so the time it takes to be ready, such as an endgame table's build, is on its own clock),
+and asked ``go time <what its clock holds>`` (at least ``MIN_THINK``). Its ``bestmove``
+action is played; the game ends when the engine to move
 answers ``result <A|B|tie> <reason>``. An ``error`` answer to a position ending with the
 opponent's action (an illegal action) loses for the opponent; an engine that answers
 anything else, or dies, loses. A standard game longer than ``--max-plies`` plies is scored
@@ -61,6 +66,32 @@ BASE_CARDS = (
     "Tiger Dragon Frog Rabbit Crab Elephant Goose Rooster Monkey Mantis Horse Ox Crane Boar "
     "Eel Cobra"
 ).split()
+
+
+#: The least time a move is given under ``--clock``, however far behind its clock is.
+MIN_THINK = 0.01
+
+#: Under ``--clock``, a surplus is kept up to this many moves' time.
+MAX_BANK = 2
+
+
+@dataclass
+class Clock:
+    """An engine's time for a whole match (``--clock``)."""
+
+    per_move: float
+    left: float = 0.0
+
+    def credit(self) -> None:
+        """A move of its own begins: ``per_move`` more, up to ``MAX_BANK`` moves' time."""
+        self.left = min(self.left + self.per_move, MAX_BANK * self.per_move)
+
+    def spend(self, seconds: float) -> None:
+        self.left -= seconds
+
+    def go(self) -> str:
+        """The ``go`` line of the move: what the clock holds, at least ``MIN_THINK``."""
+        return f"go time {max(self.left, MIN_THINK):.3f}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -238,9 +269,15 @@ def action_of(answer: str) -> str:
 
 
 def play_game(
-    engines: dict[str, Engine], start: str, a_first: bool, go: str, max_plies: int
+    engines: dict[str, Engine],
+    start: str,
+    a_first: bool,
+    go: str,
+    max_plies: int,
+    clocks: dict[str, Clock] | None = None,
 ) -> Game:
-    """One game from `start`, engine A moving first when `a_first`."""
+    """One game from `start`, engine A moving first when `a_first` (on `clocks` when given:
+    each move's ``go`` is then its engine's clock's)."""
     refused = engines["A"].set_position(start)
     if refused:
         raise EngineError(f"engine A refused the opening {start!r}: {refused}")
@@ -254,12 +291,21 @@ def play_game(
         engine = engines[mover]
         other = "B" if mover == "A" else "A"
         position = start + (f" moves {' '.join(moves)}" if moves else "")
+        clock = clocks[mover] if clocks is not None else None
+        sent = time.perf_counter()
         reply = engine.set_position(position)
         if reply is not None:
             if moves:  # the opponent's last action was not legal
                 return Game(start, a_first, 1.0 if mover == "A" else 0.0, "illegal", len(moves))
             raise EngineError(f"{engine.name} refused the opening: {reply}")
+        if clock is not None:
+            clock.credit()
+            clock.spend(time.perf_counter() - sent)
+            go = clock.go()
+            sent = time.perf_counter()
         answer = engine.ask(go)
+        if clock is not None:
+            clock.spend(time.perf_counter() - sent)
         if answer.startswith("result"):
             words = answer.split()
             winner = words[1]
@@ -325,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
     limit = parser.add_mutually_exclusive_group(required=True)
     limit.add_argument("--nodes", type=int, help="nodes a move (deterministic)")
     limit.add_argument("--time", type=float, help="seconds a move")
+    parser.add_argument(
+        "--clock", action="store_true", help="with --time: a clock for the whole match"
+    )
     parser.add_argument("--openings", choices=("deal", "wall", "both"), default="deal")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first opening (1)")
     parser.add_argument("--elo0", type=float, default=0.0)
@@ -336,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="only the final lines")
     args = parser.parse_args(argv)
     go = f"go nodes {args.nodes}" if args.nodes is not None else f"go time {args.time}"
+    if args.clock and args.time is None:
+        parser.error("--clock needs --time")
+    clocks = {k: Clock(args.time) for k in "AB"} if args.clock else None
     bounds = sprt_bounds(args.alpha, args.beta)
     engines = {"A": Engine(args.engine_a, "A"), "B": Engine(args.engine_b, "B")}
     tally = Tally()
@@ -344,7 +396,9 @@ def main(argv: list[str] | None = None) -> int:
         k = 0
         while len(tally.games) + 2 <= args.max_games:
             start = opening(args.openings, args.seed, k)
-            pair = [play_game(engines, start, a_first, go, args.max_plies) for a_first in (1, 0)]
+            pair = [
+                play_game(engines, start, a_first, go, args.max_plies, clocks) for a_first in (1, 0)
+            ]
             tally.add_pair(pair[0], pair[1])
             if not args.quiet:
                 marks = " ".join(f"{g.score:g}({g.reason},{g.plies})" for g in pair)
@@ -357,7 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for e in engines.values():
             e.close()
-    print(f"A: {args.engine_a}\nB: {args.engine_b}\nlimit: {go}, openings {args.openings}")
+    limit = f"a clock of {args.time:g} s a move" if clocks else go
+    print(f"A: {args.engine_a}\nB: {args.engine_b}\nlimit: {limit}, openings {args.openings}")
     print(summary(tally, args.elo0, args.elo1, bounds))
     value = llr(tally.pairs, args.elo0, args.elo1)
     print(f"verdict: {verdict(value, bounds)} ({time.perf_counter() - t0:.0f} s)")

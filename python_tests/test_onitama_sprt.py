@@ -8,6 +8,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -89,3 +90,53 @@ def test_a_tiny_match_prints_its_result() -> None:
     again = subprocess.run(args, capture_output=True, text=True, timeout=300, check=True)
     strip = [re.sub(r"\(\d+ s\)$", "", x) for x in run.stdout.splitlines()]
     assert strip == [re.sub(r"\(\d+ s\)$", "", x) for x in again.stdout.splitlines()]
+
+
+def test_a_clock_carries_a_debt_and_keeps_a_surplus_of_two_moves() -> None:
+    clock = sprt.Clock(1.0)
+    clock.credit()
+    assert clock.go() == "go time 1.000"
+    clock.spend(3.5)  # e.g. an endgame table built before the move's search
+    assert clock.go() == f"go time {sprt.MIN_THINK:.3f}"
+    for _ in range(2):
+        clock.credit()
+        assert clock.go() == f"go time {sprt.MIN_THINK:.3f}"
+    clock.credit()
+    assert clock.go() == "go time 0.500"  # -2.5 + 3 moves' time
+    for _ in range(5):
+        clock.credit()  # moves answered at once
+    assert clock.go() == f"go time {sprt.MAX_BANK:.3f}"
+
+
+class FakeEngine:
+    """An engine answering at once, whose position `slow_at` (0: the opening's check)
+    takes `ready` seconds."""
+
+    def __init__(self, name: str, ready: float, slow_at: int = 2) -> None:
+        self.name, self.ready, self.slow_at = name, ready, slow_at
+        self.positions, self.gos = 0, []
+
+    def set_position(self, words: str) -> str | None:
+        if self.positions == self.slow_at:
+            time.sleep(self.ready)
+        self.positions += 1
+        return None
+
+    def ask(self, line: str) -> str:
+        if line == "notation":
+            return "bbBbb/...../...../...../aaAaa A n=10"
+        self.gos.append(line)
+        return "result tie plies" if len(self.gos) > 6 else "bestmove a1 a2 Tiger"
+
+
+def test_the_time_to_be_ready_is_on_the_engines_own_clock() -> None:
+    engines = {"A": FakeEngine("A", ready=0.35), "B": FakeEngine("B", ready=0.0)}
+    clocks = {k: sprt.Clock(0.1) for k in "AB"}
+    game = sprt.play_game(engines, "deal 1", True, "go time 0.1", 200, clocks)  # type: ignore[arg-type]
+    assert game.reason == "plies" and game.score == 0.5
+    a = [float(g.split()[-1]) for g in engines["A"].gos]
+    b = [float(g.split()[-1]) for g in engines["B"].gos]
+    # A's 0.35 s to be ready for its second move (0.15 s past its clock's 0.2) is paid
+    # back over its next moves; B is never charged; both keep up to two moves' time
+    assert a[0] == b[0] == 0.1 and a[1:3] == [sprt.MIN_THINK, sprt.MIN_THINK]
+    assert a[-1] == b[-1] == 0.2
