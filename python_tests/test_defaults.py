@@ -80,9 +80,13 @@ def test_the_simulations_and_bots_defaults_are_the_engines() -> None:
     from LudoGame import sim
 
     assert (_core.SIM_COUNT, _core.SIM_THREADS, _core.SIM_BOT) == (1000, 1, "random")
+    assert _core.SIM_SEED == 0
     for func in (sim.simulate, sim.tournament):
         assert default_of(func, "games") == _core.SIM_COUNT
         assert default_of(func, "threads") == _core.SIM_THREADS
+        assert default_of(func, "seed") == _core.SIM_SEED
+    assert LudoGame.Simulation().seed == _core.SIM_SEED
+    assert default_of(LudoGame.Simulation, "seed") == _core.SIM_SEED
     assert default_of(sim.simulate, "bots") == _core.SIM_BOT
     assert default_of(LudoGame.Game.best_move, "bot") == _core.BEST_MOVE_BOT == "expectimax"
     assert LudoGame.Simulation().bots == [_core.SIM_BOT] * 2

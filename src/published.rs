@@ -40,6 +40,7 @@ pub fn values() -> Vec<(&'static str, Value)> {
         ("SIM_COUNT", sim::DEFAULT_COUNT.into()),
         ("SIM_THREADS", (sim::DEFAULT_THREADS as u64).into()),
         ("SIM_BOT", sim::DEFAULT_BOT.into()),
+        ("SIM_SEED", sim::DEFAULT_SEED.into()),
         ("BEST_MOVE_BOT", bots::BEST_MOVE_BOT.into()),
         ("ENV_OPPONENT", env::DEFAULT_OPPONENT.to_string().into()),
         ("ENV_THREADS", (env::DEFAULT_THREADS as u64).into()),

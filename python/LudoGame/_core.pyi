@@ -31,6 +31,9 @@ SIM_COUNT: int
 SIM_THREADS: int
 #: Every player's bot of a simulation when none is said.
 SIM_BOT: str
+#: A simulation's seed when none is named (`Simulation`, `simulate`, `tournament`, `ludo
+#: simulate`): fixed, so that the same run repeats; `seed=None` draws a fresh one.
+SIM_SEED: int
 #: The bot `Game.best_move` asks when none is named.
 BEST_MOVE_BOT: str
 #: The bot of a learner's opponents when none is said.
@@ -91,7 +94,7 @@ __all__ += ["UnknownSetupError", "bot_playouts", "onitama_play_match", "onitama_
 __all__ += ["__version__", "ENV_MAX_ROLLS", "ENV_PLAYERS", "ENV_TABLE_PLAYERS", "MAX_ROLLS"]
 __all__ += ["ONITAMA_CARD_SETS", "ONITAMA_DEFAULT_PLIES", "ONITAMA_MATCH_SETUP", "ONITAMA_TEXTS"]
 __all__ += ["BEST_MOVE_BOT", "ENV_AUTORESET", "ENV_OPPONENT", "ENV_THREADS", "ONITAMA_AI_SETTINGS"]
-__all__ += ["SIM_BOT", "SIM_COUNT", "SIM_THREADS"]
+__all__ += ["SIM_BOT", "SIM_COUNT", "SIM_SEED", "SIM_THREADS"]
 __all__ += ["CS162_DECISIONS", "CS162_PRIORITY_RULES", "CS162_READINGS"]
 __all__ += ["EndgameTable", "PonderHit", "RL_INSTALL", "install_hint"]
 
@@ -494,9 +497,10 @@ _Bot = str | Callable[[Game], Move | str]
 class Simulation(_Bots):
     """A batch of whole games between bots, played in Rust.
 
-    `Simulation(rules="cs162", players=None, bots="random", seed=None, **options)`: players
-    as for `Game` (by default A and C, all four for "gt"), one bot for everyone or one per
-    player; no seed draws a fresh one, as `Game` does (kept in `seed`).
+    `Simulation(rules="cs162", players=None, bots="random", seed=0, **options)`: players as
+    for `Game` (by default A and C, all four for "gt"), one bot for everyone or one per player;
+    the seed by default `SIM_SEED` (0), so that the same run repeats, and `seed=None` a fresh
+    one, as `Game`'s (kept in `seed`).
     `run(start, count, threads=1)` plays games `start..start+count` and returns a
     `SimResult`. Game i always gets the same dice and bot randomness, so results do not
     depend on the thread count or on how the run is split into chunks.
@@ -507,12 +511,12 @@ class Simulation(_Bots):
         rules: str = "cs162",
         players: str | Iterable[str] | int | None = None,
         bots: _Bot | Sequence[_Bot] | Mapping[str, _Bot] | None = None,
-        seed: int | None = None,
+        seed: int | None = 0,
         **options: bool | int | str,
     ) -> Simulation: ...
     @property
     def seed(self) -> int:
-        """The run's seed (the one drawn when none was given)."""
+        """The run's seed (the one drawn for `seed=None`)."""
 
     def run(
         self, start: int | None = None, count: int | None = None, threads: int | None = None

@@ -31,6 +31,10 @@ pub const DEFAULT_THREADS: usize = 1;
 /// The name of every player's bot when none is said.
 pub const DEFAULT_BOT: &str = "random";
 
+/// A run's seed when none is named: fixed, so that the same call prints the same figures
+/// (an explicit `None` draws a fresh one instead, as everywhere).
+pub const DEFAULT_SEED: u64 = 0;
+
 /// The most threads a run plays on (more are clamped to it).
 pub const MAX_THREADS: usize = 256;
 

@@ -11,15 +11,18 @@ pub(crate) use super::sim_result::SimResult;
 use crate::common::rng::fresh_seed;
 use crate::ludo::Bot;
 use crate::ludo::report::Report;
-use crate::ludo::sim::{DEFAULT_BOT, SimConfig, SimResult as CoreResult, failed_in_game};
+use crate::ludo::sim::{
+    DEFAULT_BOT, DEFAULT_SEED, SimConfig, SimResult as CoreResult, failed_in_game,
+};
 use crate::python::convert::Seed;
 use crate::python::interrupt::{interruptible, with_partial};
 
 /// A batch of whole games between bots, played in Rust.
 ///
-/// `Simulation(rules="cs162", players=None, bots="random", seed=None, **options)`: players
-/// as for `Game` (by default A and C, all four for "gt"), one bot for everyone or one per
-/// player; no seed draws a fresh one, as `Game` does (kept in `seed`).
+/// `Simulation(rules="cs162", players=None, bots="random", seed=0, **options)`: players as
+/// for `Game` (by default A and C, all four for "gt"), one bot for everyone or one per player;
+/// the seed by default `SIM_SEED` (0), so that the same run repeats, and `seed=None` a fresh
+/// one, as `Game`'s (kept in `seed`).
 /// `run(start, count, threads=1)` plays games `start..start+count` and returns a
 /// `SimResult`. Game i always gets the same dice and bot randomness, so results do not
 /// depend on the thread count or on how the run is split into chunks.
@@ -35,7 +38,11 @@ pub struct Simulation {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (rules = "cs162", players = None, bots = None, seed = None, **options))]
+    // The text signature shows DEFAULT_SEED's value (checked by test_defaults).
+    #[pyo3(
+        signature = (rules = "cs162", players = None, bots = None, seed = Some(Seed(DEFAULT_SEED)), **options),
+        text_signature = "(rules='cs162', players=None, bots=None, seed=0, **options)"
+    )]
     fn new(
         py: Python<'_>,
         rules: &str,
@@ -94,7 +101,7 @@ impl Simulation {
         self.config.rules.to_string()
     }
 
-    /// The run's seed (the one drawn when none was given).
+    /// The run's seed (the one drawn for `seed=None`).
     #[getter]
     fn seed(&self) -> u64 {
         self.config.seed
