@@ -25,7 +25,9 @@ second: a *pair*.
 match instead: credited ``--time`` before each of its moves (a surplus kept up to
 ``MAX_BANK`` moves' time), charged the wall time from its position sent to its answer
 (so the time it takes to be ready, such as an endgame table's build, is on its own clock),
-and asked ``go time <what its clock holds>`` (at least ``MIN_THINK``). Its ``bestmove``
+and asked ``go time <what its clock holds>`` (at least ``MIN_THINK``); the opening's first
+``position``, which checks it (sent to A), is off the clock, and an answer ``result`` (no
+move to play) gets no credit. Its ``bestmove``
 action is played; the game ends when the engine to move
 answers ``result <A|B|tie> <reason>``. An ``error`` answer to a position ending with the
 opponent's action (an illegal action) loses for the opponent; an engine that answers
@@ -298,14 +300,19 @@ def play_game(
             if moves:  # the opponent's last action was not legal
                 return Game(start, a_first, 1.0 if mover == "A" else 0.0, "illegal", len(moves))
             raise EngineError(f"{engine.name} refused the opening: {reply}")
+        credited = 0.0
         if clock is not None:
+            before = clock.left
             clock.credit()
+            credited = clock.left - before
             clock.spend(time.perf_counter() - sent)
             go = clock.go()
             sent = time.perf_counter()
         answer = engine.ask(go)
         if clock is not None:
             clock.spend(time.perf_counter() - sent)
+            if answer.startswith("result"):  # no move played: its credit taken back
+                clock.left -= credited
         if answer.startswith("result"):
             words = answer.split()
             winner = words[1]

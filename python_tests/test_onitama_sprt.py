@@ -93,27 +93,27 @@ def test_a_tiny_match_prints_its_result() -> None:
 
 
 def test_a_clock_carries_a_debt_and_keeps_a_surplus_of_two_moves() -> None:
-    clock = sprt.Clock(1.0)
+    clock = sprt.Clock(0.5)
     clock.credit()
-    assert clock.go() == "go time 1.000"
-    clock.spend(3.5)  # e.g. an endgame table built before the move's search
+    assert clock.go() == "go time 0.500"
+    clock.spend(1.75)  # e.g. an endgame table built before the move's search
     assert clock.go() == f"go time {sprt.MIN_THINK:.3f}"
     for _ in range(2):
         clock.credit()
         assert clock.go() == f"go time {sprt.MIN_THINK:.3f}"
     clock.credit()
-    assert clock.go() == "go time 0.500"  # -2.5 + 3 moves' time
+    assert clock.go() == "go time 0.250"  # -1.25 + 3 moves' time
     for _ in range(5):
         clock.credit()  # moves answered at once
-    assert clock.go() == f"go time {sprt.MAX_BANK:.3f}"
+    assert clock.go() == f"go time {sprt.MAX_BANK * 0.5:.3f}"
 
 
 class FakeEngine:
     """An engine answering at once, whose position `slow_at` (0: the opening's check)
     takes `ready` seconds."""
 
-    def __init__(self, name: str, ready: float, slow_at: int = 2) -> None:
-        self.name, self.ready, self.slow_at = name, ready, slow_at
+    def __init__(self, name: str, ready: float, slow_at: int = 2, moves: int = 6) -> None:
+        self.name, self.ready, self.slow_at, self.moves = name, ready, slow_at, moves
         self.positions, self.gos = 0, []
 
     def set_position(self, words: str) -> str | None:
@@ -126,7 +126,7 @@ class FakeEngine:
         if line == "notation":
             return "bbBbb/...../...../...../aaAaa A n=10"
         self.gos.append(line)
-        return "result tie plies" if len(self.gos) > 6 else "bestmove a1 a2 Tiger"
+        return "result tie plies" if len(self.gos) > self.moves else "bestmove a1 a2 Tiger"
 
 
 def test_the_time_to_be_ready_is_on_the_engines_own_clock() -> None:
@@ -142,3 +142,14 @@ def test_the_time_to_be_ready_is_on_the_engines_own_clock() -> None:
     assert a[0] == pytest.approx(0.1, abs=0.02) and b[0] == pytest.approx(0.1, abs=0.02)
     assert a[1] == sprt.MIN_THINK
     assert a[-1] == pytest.approx(0.2, abs=0.02) and b[-1] == pytest.approx(0.2, abs=0.02)
+
+
+def test_a_result_answer_gets_no_credit_and_clock_needs_time() -> None:
+    engines = {"A": FakeEngine("A", 0.0, moves=0), "B": FakeEngine("B", 0.0)}
+    clocks = {k: sprt.Clock(0.1) for k in "AB"}
+    game = sprt.play_game(engines, "deal 1", True, "go time 0.1", 200, clocks)  # type: ignore[arg-type]
+    assert game.plies == 0 and engines["A"].gos == ["go time 0.100"]
+    assert clocks["A"].left == pytest.approx(0.0, abs=0.02)  # not the move's 0.1
+    with pytest.raises(SystemExit) as exit_:
+        sprt.main(["--nodes", "100", "--clock"])
+    assert exit_.value.code == 2

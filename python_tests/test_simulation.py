@@ -131,6 +131,13 @@ def test_seed_none_draws_a_fresh_seed_and_keeps_it() -> None:
     assert data(Simulation(seed=a.seed).run(0, 30)) == data(a.run(0, 30))
 
 
+def test_simulate_and_tournament_refuse_an_unnamed_seed() -> None:
+    with pytest.raises(TypeError, match=r"Simulation\(seed=None\)"):
+        simulate(games=1, seed=None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="keeps it in .seed"):
+        tournament(["random", "cs162"], games=2, seed=None)  # type: ignore[arg-type]
+
+
 def test_the_last_game_indices() -> None:
     """Games are numbered by a 64-bit index: the last ones play, and none lies past them."""
     sim = Simulation("cs162", SEATS, "random", seed=4)

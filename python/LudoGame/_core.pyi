@@ -32,7 +32,7 @@ SIM_THREADS: int
 #: Every player's bot of a simulation when none is said.
 SIM_BOT: str
 #: A simulation's seed when none is named (`Simulation`, `simulate`, `tournament`, `ludo
-#: simulate`): fixed, so that the same run repeats; `seed=None` draws a fresh one.
+#: simulate`): fixed, so that the same run repeats; `Simulation(seed=None)` draws a fresh one.
 SIM_SEED: int
 #: The bot `Game.best_move` asks when none is named.
 BEST_MOVE_BOT: str

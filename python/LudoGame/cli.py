@@ -404,7 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "mcts[:playouts] (simulate: one name plays every seat, or one per player)",
         )
         p.add_argument("--games", type=_count, default=10_000 if cmd == "simulate" else 2_000)
-        p.add_argument("--seed", type=int, default=SIM_SEED)
+        p.add_argument("--seed", type=int, default=SIM_SEED, help="the run's seed (%(default)s)")
         p.add_argument("--threads", type=int, default=1)
         p.add_argument("--option", action="append", default=[], help="a rule option KEY=VALUE")
         p.add_argument("--progress", action="store_true", help="show the bar even when piped")

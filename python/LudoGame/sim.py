@@ -55,6 +55,7 @@ def simulate(
     naming its games.
     """
     _check_count("games", games)
+    _check_seed(seed)
     _ray.check_backend(backend, address)
     sim = Simulation(rules, players, bots, seed, **options)
     if backend == "ray":
@@ -88,6 +89,15 @@ def simulate(
         if progress is not None:
             progress(done, games)
     return result
+
+
+def _check_seed(seed: int) -> None:
+    """A run's seed is named (the result does not keep it): None is refused."""
+    if seed is None:
+        raise TypeError(
+            "seed must be an int (SIM_SEED by default): a result does not keep its seed; "
+            "Simulation(seed=None) draws a fresh one and keeps it in .seed"
+        )
 
 
 def _check_count(what: str, value: int) -> None:
@@ -173,6 +183,7 @@ def tournament(
             f"a tournament needs two or more different bots, not {', '.join(names) or 'none'}"
         )
     _check_count("games", games)
+    _check_seed(seed)
     _ray.check_backend(backend, address)
     # Checks the seed, the thread count, the rules and every bot before any game is played.
     for name in names:
