@@ -84,9 +84,12 @@ class Clock:
     per_move: float
     left: float = 0.0
 
-    def credit(self) -> None:
-        """A move of its own begins: ``per_move`` more, up to ``MAX_BANK`` moves' time."""
+    def credit(self) -> float:
+        """A move of its own begins: ``per_move`` more, up to ``MAX_BANK`` moves' time.
+        Returns what was credited."""
+        before = self.left
         self.left = min(self.left + self.per_move, MAX_BANK * self.per_move)
+        return self.left - before
 
     def spend(self, seconds: float) -> None:
         self.left -= seconds
@@ -300,20 +303,17 @@ def play_game(
             if moves:  # the opponent's last action was not legal
                 return Game(start, a_first, 1.0 if mover == "A" else 0.0, "illegal", len(moves))
             raise EngineError(f"{engine.name} refused the opening: {reply}")
-        credited = 0.0
         if clock is not None:
-            before = clock.left
-            clock.credit()
-            credited = clock.left - before
+            credited = clock.credit()
             clock.spend(time.perf_counter() - sent)
             go = clock.go()
             sent = time.perf_counter()
         answer = engine.ask(go)
         if clock is not None:
             clock.spend(time.perf_counter() - sent)
-            if answer.startswith("result"):  # no move played: its credit taken back
-                clock.left -= credited
         if answer.startswith("result"):
+            if clock is not None:  # no move played: its credit taken back
+                clock.spend(credited)
             words = answer.split()
             winner = words[1]
             reason = words[2] if len(words) > 2 else ""
